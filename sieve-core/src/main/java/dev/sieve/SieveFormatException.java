@@ -1,0 +1,27 @@
+package dev.sieve;
+
+/**
+ * Serialized filter bytes (a Sieve container, a RocksDB filter block, an SST file) are corrupt,
+ * truncated, of an unknown format or inconsistent. The message names the problem and the byte
+ * offset where it was found.
+ */
+public class SieveFormatException extends SieveException {
+  private static final long serialVersionUID = 1L;
+
+  private final long offset;
+
+  public SieveFormatException(long offset, String reason) {
+    super("at offset " + offset + ": " + reason);
+    this.offset = offset;
+  }
+
+  public SieveFormatException(long offset, String reason, Throwable cause) {
+    super("at offset " + offset + ": " + reason, cause);
+    this.offset = offset;
+  }
+
+  /** The byte offset in the input where the problem was found. */
+  public long offset() {
+    return offset;
+  }
+}

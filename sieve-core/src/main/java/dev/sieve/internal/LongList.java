@@ -1,0 +1,44 @@
+package dev.sieve.internal;
+
+import java.util.Arrays;
+
+/** A growable {@code long} array without boxing. Not thread-safe. */
+public final class LongList {
+  private long[] values;
+  private int size;
+
+  public LongList(int initialCapacity) {
+    values = new long[Math.max(1, initialCapacity)];
+  }
+
+  public void add(long value) {
+    if (size == values.length) {
+      int grown = (int) Math.min(Integer.MAX_VALUE - 8, (long) values.length * 2);
+      if (grown <= size) {
+        throw new IllegalStateException("LongList full at " + size + " entries");
+      }
+      values = Arrays.copyOf(values, grown);
+    }
+    values[size++] = value;
+  }
+
+  public long get(int index) {
+    if (index >= size) {
+      throw new IndexOutOfBoundsException(index);
+    }
+    return values[index];
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public void clear() {
+    size = 0;
+  }
+
+  /** The backing array; entries at and past {@link #size()} are unspecified. */
+  public long[] array() {
+    return values;
+  }
+}

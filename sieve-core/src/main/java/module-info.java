@@ -1,0 +1,6 @@
+/** Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. */
+module dev.sieve.core {
+  exports dev.sieve;
+  exports dev.sieve.hash;
+  exports dev.sieve.math;
+}

@@ -3,4 +3,5 @@ module dev.sieve.core {
   exports dev.sieve;
   exports dev.sieve.hash;
   exports dev.sieve.math;
+  exports dev.sieve.bloom;
 }

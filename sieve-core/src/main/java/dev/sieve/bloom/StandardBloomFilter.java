@@ -1,0 +1,343 @@
+package dev.sieve.bloom;
+
+import dev.sieve.Checks;
+import dev.sieve.FilterBuilder;
+import dev.sieve.MutableFilter;
+import dev.sieve.internal.AtomicBits;
+import dev.sieve.math.BloomMath;
+import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The standard Bloom filter (Bloom 1970): {@code m} bits, {@code k} probes per key anywhere in the
+ * array.
+ *
+ * <h2>The idea</h2>
+ *
+ * To add a key, set the {@code k} bits its hash selects; to query, test them. An added key's bits
+ * are all set and bits are never cleared, so there are no false negatives; an absent key is a false
+ * positive when its {@code k} bits were all set by other keys.
+ *
+ * <h2>Probes</h2>
+ *
+ * All {@code k} bit indexes derive from the one 64-bit key hash by enhanced double hashing
+ * (Dillinger and Manolios 2004): {@code x_0 = h}, {@code y_0 = mix(h)}, and probe {@code i} uses
+ * {@code x_i = x_{i-1} + y_{i-1}}, {@code y_i = y_{i-1} + i}, each mapped onto {@code [0, m)} by
+ * the multiply-shift range reduction {@code (x · m) >>> 64} — uniform for any {@code m}, not only
+ * powers of two, and 64-bit wide so filters beyond 2^32 bits index every bit.
+ *
+ * <h2>The math</h2>
+ *
+ * {@link BloomMath#standardFpRate}: {@code (1 - e^(-k/b))^k} at {@code b = m/n} bits per key,
+ * minimal at {@code k = b · ln 2} ({@link BloomMath#optimalNumProbes}), where half the bits are set
+ * and the rate is {@code 0.6185^b}. Spending {@code b} bits per key for rate {@code f} costs {@code
+ * 1.44 · log2(1/f)} bits per key, 44% over the information floor.
+ *
+ * <h2>The trade-off</h2>
+ *
+ * The most accurate Bloom filter for its size, but each query may touch {@code k} cache lines:
+ * {@link BlockedBloomFilter} trades a little FPR for one cache line per query; Ribbon and the
+ * Xor/Fuse filters trade the ability to add keys for about 30% less space.
+ *
+ * <h2>Limits</h2>
+ *
+ * {@code m} is stored in one {@code long[]}: at most {@link #MAX_BITS} bits (just under 2^37, 16
+ * GiB), probes 1 to {@link #MAX_PROBES}.
+ */
+public final class StandardBloomFilter implements MutableFilter {
+
+  /** The most bits one filter holds: one Java {@code long[]}. */
+  public static final long MAX_BITS = (long) (Integer.MAX_VALUE - 8) * Long.SIZE;
+
+  /** The most probes per key. */
+  public static final int MAX_PROBES = 64;
+
+  /** The bits/key range the builder accepts. */
+  public static final double MIN_BITS_PER_KEY = 1.0;
+
+  public static final double MAX_BITS_PER_KEY = 1000.0;
+
+  private final long[] words;
+  private final long numBits;
+  private final int numProbes;
+  private final LongAdder numKeys = new LongAdder();
+
+  private StandardBloomFilter(long numBits, int numProbes) {
+    this.numBits = numBits;
+    this.numProbes = numProbes;
+    this.words = new long[(int) ((numBits + 63) >>> 6)];
+  }
+
+  /** A builder that sizes the filter by bits/key or by a target false-positive rate. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * An empty filter of exactly {@code numBits} bits (1 to {@link #MAX_BITS}) and {@code numProbes}
+   * probes (1 to {@link #MAX_PROBES}).
+   */
+  public static StandardBloomFilter withShape(long numBits, int numProbes) {
+    Checks.count("number of bits", numBits, MAX_BITS);
+    if (numBits == 0) {
+      throw new IllegalArgumentException("number of bits must be in [1, " + MAX_BITS + "], got 0");
+    }
+    if (numProbes < 1 || numProbes > MAX_PROBES) {
+      throw new IllegalArgumentException(
+          "number of probes must be in [1, " + MAX_PROBES + "], got " + numProbes);
+    }
+    return new StandardBloomFilter(numBits, numProbes);
+  }
+
+  /**
+   * An empty filter for {@code expectedKeys} keys at {@code bitsPerKey}, with the optimal number of
+   * probes.
+   */
+  public static StandardBloomFilter create(long expectedKeys, double bitsPerKey) {
+    return builder().bitsPerKey(bitsPerKey).createEmpty(expectedKeys);
+  }
+
+  /**
+   * An empty filter for {@code expectedKeys} keys at false-positive rate {@code fpRate}, with the
+   * optimal number of probes.
+   */
+  public static StandardBloomFilter createForFpRate(long expectedKeys, double fpRate) {
+    return builder().fpRate(fpRate).createEmpty(expectedKeys);
+  }
+
+  @Override
+  public boolean mayContainHash(long hash64) {
+    long x = hash64;
+    long y = mixSecond(hash64);
+    long[] w = words;
+    for (int i = 0; i < numProbes; i++) {
+      long bit = reduce(x);
+      if ((w[(int) (bit >>> 6)] & (1L << bit)) == 0) {
+        return false;
+      }
+      x += y;
+      y += i;
+    }
+    return true;
+  }
+
+  @Override
+  public boolean addHash(long hash64) {
+    long x = hash64;
+    long y = mixSecond(hash64);
+    boolean changed = false;
+    for (int i = 0; i < numProbes; i++) {
+      long bit = reduce(x);
+      changed |= AtomicBits.setBit(words, (int) (bit >>> 6), (int) (bit & 63));
+      x += y;
+      y += i;
+    }
+    if (changed) {
+      numKeys.increment();
+    }
+    return changed;
+  }
+
+  /** Single-threaded add used by the builder before the filter is published. */
+  private void setPlain(long hash64) {
+    long x = hash64;
+    long y = mixSecond(hash64);
+    long[] w = words;
+    for (int i = 0; i < numProbes; i++) {
+      long bit = reduce(x);
+      w[(int) (bit >>> 6)] |= 1L << bit;
+      x += y;
+      y += i;
+    }
+  }
+
+  /** The second hash of double hashing: the halves swapped and remixed, forced odd. */
+  private static long mixSecond(long hash64) {
+    return (Long.rotateLeft(hash64, 32) * 0x9E3779B97F4A7C15L) | 1L;
+  }
+
+  /** {@code (x · numBits) >>> 64} over unsigned {@code x}: a uniform index in {@code [0, m)}. */
+  private long reduce(long x) {
+    return Math.multiplyHigh(x, numBits) + ((x >> 63) & numBits);
+  }
+
+  /**
+   * ORs {@code other} into this filter: afterwards this filter contains every key of both. Safe to
+   * call while other threads add to or query either filter.
+   *
+   * @throws IllegalArgumentException if the two filters differ in bits or probes
+   */
+  public void union(StandardBloomFilter other) {
+    if (other.numBits != numBits || other.numProbes != numProbes) {
+      throw new IllegalArgumentException(
+          "cannot union filters of different shapes: "
+              + numBits
+              + " bits/"
+              + numProbes
+              + " probes vs "
+              + other.numBits
+              + " bits/"
+              + other.numProbes
+              + " probes");
+    }
+    for (int i = 0; i < words.length; i++) {
+      AtomicBits.orWord(words, i, AtomicBits.getVolatile(other.words, i));
+    }
+    numKeys.add(other.numKeys());
+  }
+
+  /** An independent copy of this filter. */
+  public StandardBloomFilter copy() {
+    StandardBloomFilter copy = new StandardBloomFilter(numBits, numProbes);
+    for (int i = 0; i < words.length; i++) {
+      copy.words[i] = AtomicBits.getVolatile(words, i);
+    }
+    copy.numKeys.add(numKeys());
+    return copy;
+  }
+
+  /** The number of probes per key. */
+  public int numProbes() {
+    return numProbes;
+  }
+
+  /**
+   * The number of keys: those it was built from plus the adds that changed the filter (a duplicate
+   * never does, and a new key fails to only when it was a false positive).
+   */
+  @Override
+  public long numKeys() {
+    return numKeys.sum();
+  }
+
+  @Override
+  public long sizeInBits() {
+    return numBits;
+  }
+
+  @Override
+  public double modelledFpRate() {
+    return BloomMath.standardBloomFpRate(numKeys(), numBits, numProbes);
+  }
+
+  /** The fraction of bits that are set (1/2 at the optimal number of probes). */
+  public double fractionOfBitsSet() {
+    long set = 0;
+    for (long w : words) {
+      set += Long.bitCount(w);
+    }
+    return (double) set / numBits;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof StandardBloomFilter
+        && ((StandardBloomFilter) o).numBits == numBits
+        && ((StandardBloomFilter) o).numProbes == numProbes
+        && Arrays.equals(((StandardBloomFilter) o).words, words);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * Arrays.hashCode(words) + numProbes;
+  }
+
+  @Override
+  public String toString() {
+    return "StandardBloomFilter{bits="
+        + numBits
+        + ", probes="
+        + numProbes
+        + ", keys="
+        + numKeys()
+        + "}";
+  }
+
+  /**
+   * Builds {@link StandardBloomFilter}s: {@code m = ceil(n · bitsPerKey)} bits (at least 64) and
+   * the optimal probe count unless one is given.
+   */
+  public static final class Builder extends FilterBuilder<StandardBloomFilter> {
+    private double bitsPerKey = 10.0;
+    private int numProbes;
+
+    private Builder() {}
+
+    /** Bits per key, fractional, in [1, 1000] (default 10). */
+    public Builder bitsPerKey(double bitsPerKey) {
+      this.bitsPerKey = Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
+      return this;
+    }
+
+    /**
+     * Sizes for a target false-positive rate: the smallest bits/key whose rate at the optimal probe
+     * count is at most {@code fpRate}.
+     */
+    public Builder fpRate(double fpRate) {
+      Checks.fpRate(fpRate);
+      double lo = MIN_BITS_PER_KEY;
+      double hi = MAX_BITS_PER_KEY;
+      if (rateAt(lo) <= fpRate) {
+        bitsPerKey = lo;
+        return this;
+      }
+      for (int i = 0; i < 100; i++) {
+        double mid = (lo + hi) / 2;
+        if (rateAt(mid) <= fpRate) {
+          hi = mid;
+        } else {
+          lo = mid;
+        }
+      }
+      bitsPerKey = hi;
+      return this;
+    }
+
+    private static double rateAt(double bitsPerKey) {
+      return BloomMath.standardFpRate(bitsPerKey, BloomMath.optimalNumProbes(bitsPerKey));
+    }
+
+    /** A fixed probe count (1 to 64) in place of the optimal one. */
+    public Builder numProbes(int numProbes) {
+      if (numProbes < 1 || numProbes > MAX_PROBES) {
+        throw new IllegalArgumentException(
+            "number of probes must be in [1, " + MAX_PROBES + "], got " + numProbes);
+      }
+      this.numProbes = numProbes;
+      return this;
+    }
+
+    /** The bits/key setting. */
+    public double bitsPerKey() {
+      return bitsPerKey;
+    }
+
+    /** An empty filter sized for {@code expectedKeys} keys. */
+    public StandardBloomFilter createEmpty(long expectedKeys) {
+      Checks.count("expected keys", expectedKeys, (long) (MAX_BITS / bitsPerKey));
+      long bits = Math.max(Long.SIZE, (long) Math.ceil(expectedKeys * bitsPerKey));
+      if (bits > MAX_BITS) {
+        throw new IllegalArgumentException(
+            expectedKeys
+                + " keys at "
+                + bitsPerKey
+                + " bits/key need "
+                + bits
+                + " bits, over the limit of "
+                + MAX_BITS);
+      }
+      int k = numProbes > 0 ? numProbes : BloomMath.optimalNumProbes(bitsPerKey);
+      return new StandardBloomFilter(bits, Math.min(k, MAX_PROBES));
+    }
+
+    @Override
+    protected StandardBloomFilter buildFromHashes(long[] hashes, int count) {
+      StandardBloomFilter filter = createEmpty(count);
+      for (int i = 0; i < count; i++) {
+        filter.setPlain(hashes[i]);
+      }
+      filter.numKeys.add(count);
+      return filter;
+    }
+  }
+}

@@ -229,6 +229,15 @@ public final class StandardBloomFilter implements MutableFilter {
     return (double) set / numBits;
   }
 
+  /** The number of set bits in words {@code fromWord} and up (for tests of the index range). */
+  long bitsSetFromWord(int fromWord) {
+    long set = 0;
+    for (int i = fromWord; i < words.length; i++) {
+      set += Long.bitCount(words[i]);
+    }
+    return set;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof StandardBloomFilter

@@ -15,7 +15,7 @@ import dev.sieve.math.BloomMath;
  * RocksDB sanitizes it ({@link #sanitizeBitsPerKey}), turns it into thousandths ({@code millibits =
  * (int) (b · 1000 + 0.500001)}), and asks for the FPR a FastLocalBloom filter of that size would
  * have: {@code oneInFp = 1 / cacheLocalFpRate(b, chooseNumProbes(millibits), 512)} ({@link
- * #oneInFpRateForBloomBitsPerKey}). At {@code b = 10} that is one in 105.3 (0.95%).
+ * #oneInFpRateForBloomBitsPerKey}). At {@code b = 10} that is one in 104.9 (0.95%).
  *
  * <h2>From keys to slots: the banding-configuration table</h2>
  *

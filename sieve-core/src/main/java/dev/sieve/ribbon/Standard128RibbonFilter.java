@@ -189,17 +189,35 @@ public final class Standard128RibbonFilter implements Filter {
     Objects.checkFromIndexSize(0, count, hashes.length);
     double bitsPerKey = RibbonSizing.sanitizeBitsPerKey(bloomEquivalentBitsPerKey);
     int millibits = RibbonSizing.millibitsPerKey(bitsPerKey);
-    double oneInFp = RibbonSizing.oneInFpRateForBloomBitsPerKey(bitsPerKey);
     long[] entries = dedupConsecutive(hashes, count);
     int n = entries.length;
     if (n == 0) {
       return EMPTY;
     }
-    if (n > RibbonSizing.MAX_RIBBON_ENTRIES
-        || RibbonSizing.bloomIsSmaller(n, oneInFp, millibits, (int) (entries[0] >>> 32))) {
+    if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
       return BlockedBloomFilter.buildRocksDb(entries, n, millibits);
     }
-    Standard128RibbonFilter ribbon = solveRocksDb(entries, n, oneInFp);
+    return buildRocksDbAtSlots(entries, n, bitsPerKey, RibbonSizing.numSlotsForKeys(n), true);
+  }
+
+  /**
+   * RocksDB's Ribbon path for {@code n ≥ 1} de-duplicated entries at {@code numSlots} slots: the
+   * Bloom comparison for small filters (when {@code compareWithBloom}), the bytes for the one-in-FP
+   * rate rounded by the first hash's upper half, seeds from its lower byte, Bloom if all 256 fail.
+   * Tests call it with an undersized {@code numSlots} to force seed retries and the fallback.
+   */
+  static Filter buildRocksDbAtSlots(
+      long[] entries, int n, double sanitizedBitsPerKey, int numSlots, boolean compareWithBloom) {
+    int millibits = RibbonSizing.millibitsPerKey(sanitizedBitsPerKey);
+    double oneInFp = RibbonSizing.oneInFpRateForBloomBitsPerKey(sanitizedBitsPerKey);
+    int bias = (int) (entries[0] >>> 32);
+    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFp, bias);
+    if (compareWithBloom
+        && numSlots < RibbonSizing.BLOOM_COMPARISON_SLOTS
+        && RibbonSizing.bloomBlockBytes(n, millibits) < bytes + TRAILER_BYTES) {
+      return BlockedBloomFilter.buildRocksDb(entries, n, millibits);
+    }
+    Standard128RibbonFilter ribbon = solve(entries, n, numSlots, bytes, (int) entries[0] & 255);
     if (ribbon == null) {
       return BlockedBloomFilter.buildRocksDb(entries, n, millibits);
     }
@@ -207,13 +225,27 @@ public final class Standard128RibbonFilter implements Filter {
   }
 
   /**
-   * RocksDB's Ribbon path for {@code n ≥ 1} entries: its slots and bytes, seeds from the first
-   * hash; {@code null} if all 256 seeds fail.
+   * Sieve's own final fallback, for the Ribbon-only builder: solve at {@code numSlots}; if all 256
+   * seeds fail, grow by one block in eight and solve again, until a seed works.
    */
-  private static Standard128RibbonFilter solveRocksDb(long[] entries, int n, double oneInFp) {
-    int numSlots = RibbonSizing.numSlotsForKeys(n);
-    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFp, (int) (entries[0] >>> 32));
-    return solve(entries, n, numSlots, bytes, (int) entries[0] & 255);
+  static Standard128RibbonFilter solveGrowing(
+      long[] entries, int n, int numSlots, double oneInFpRate) {
+    int bias = (int) (entries[0] >>> 32);
+    int firstSeed = (int) entries[0] & 255;
+    for (; ; ) {
+      long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
+      Standard128RibbonFilter f = solve(entries, n, numSlots, bytes, firstSeed);
+      if (f != null) {
+        return f;
+      }
+      int numBlocks = numSlots / RibbonSizing.SLOTS_PER_BLOCK;
+      int grown = numBlocks + Math.max(1, numBlocks / 8);
+      if (grown > RibbonSizing.MAX_BLOCKS) {
+        throw new IllegalStateException(
+            "no seed solves " + n + " keys in up to " + numBlocks + " blocks");
+      }
+      numSlots = grown * RibbonSizing.SLOTS_PER_BLOCK;
+    }
   }
 
   /**
@@ -553,7 +585,7 @@ public final class Standard128RibbonFilter implements Filter {
 
     /**
      * Sizes like RocksDB's {@code RibbonFilterPolicy(bitsPerKey)}: the FPR of a FastLocalBloom
-     * filter at this many bits/key (default 10, one in 105), sanitized as RocksDB does.
+     * filter at this many bits/key (default 10, one in 104.9), sanitized as RocksDB does.
      */
     public Builder bitsPerKey(double bloomEquivalentBitsPerKey) {
       bloomBitsPerKey = RibbonSizing.sanitizeBitsPerKey(bloomEquivalentBitsPerKey);
@@ -571,7 +603,7 @@ public final class Standard128RibbonFilter implements Filter {
       return this;
     }
 
-    /** The target one-in-FP rate, e.g. 105.3 for the default. */
+    /** The target one-in-FP rate, e.g. 104.9 for the default. */
     public double oneInFpRate() {
       return oneInFpRate;
     }
@@ -624,6 +656,25 @@ public final class Standard128RibbonFilter implements Filter {
       return f;
     }
 
+    /**
+     * Builds RocksDB's filter ({@link Standard128RibbonFilter#buildRocksDb}) over byte-string keys
+     * in the order given, at the configured bloom-equivalent bits/key.
+     */
+    public Filter buildRocksDbFromKeys(byte[][] keys) {
+      Objects.requireNonNull(keys, "keys");
+      long[] hashes = new long[keys.length];
+      for (int i = 0; i < keys.length; i++) {
+        hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[i], "keys[i]"));
+      }
+      return Standard128RibbonFilter.buildRocksDb(hashes, hashes.length, bloomBitsPerKey);
+    }
+
+    /** As {@link #buildRocksDbFromKeys} over pre-computed key hashes (not modified). */
+    public Filter buildRocksDbFromHashes(long[] hashes) {
+      Objects.requireNonNull(hashes, "hashes");
+      return Standard128RibbonFilter.buildRocksDb(hashes, hashes.length, bloomBitsPerKey);
+    }
+
     @Override
     protected Standard128RibbonFilter buildFromHashes(long[] hashes, int count) {
       long[] entries = dedupConsecutive(hashes, count);
@@ -638,23 +689,7 @@ public final class Standard128RibbonFilter implements Filter {
                 + " keys (RocksDB builds Bloom above), got "
                 + n);
       }
-      int numSlots = RibbonSizing.numSlotsForKeys(n);
-      int bias = (int) (entries[0] >>> 32);
-      int firstSeed = (int) entries[0] & 255;
-      for (; ; ) {
-        long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
-        Standard128RibbonFilter f = solve(entries, n, numSlots, bytes, firstSeed);
-        if (f != null) {
-          return f;
-        }
-        int numBlocks = numSlots / RibbonSizing.SLOTS_PER_BLOCK;
-        int grown = numBlocks + Math.max(1, numBlocks / 8);
-        if (grown > RibbonSizing.MAX_BLOCKS) {
-          throw new IllegalStateException(
-              "no seed solves " + n + " keys in up to " + numBlocks + " blocks");
-        }
-        numSlots = grown * RibbonSizing.SLOTS_PER_BLOCK;
-      }
+      return solveGrowing(entries, n, RibbonSizing.numSlotsForKeys(n), oneInFpRate);
     }
   }
 }

@@ -4,4 +4,6 @@ module dev.sieve.core {
   exports dev.sieve.hash;
   exports dev.sieve.math;
   exports dev.sieve.bloom;
+  // ribbon (branch ribbon)
+  exports dev.sieve.ribbon;
 }

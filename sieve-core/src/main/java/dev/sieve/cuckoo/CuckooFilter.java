@@ -142,7 +142,10 @@ public final class CuckooFilter implements Filter {
    */
   public static CuckooFilter create(long expectedKeys, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
-    Checks.count("expected keys", expectedKeys, (long) (MAX_BUCKETS * SLOTS_PER_BUCKET * 0.95));
+    Checks.count(
+        "expected keys",
+        expectedKeys,
+        (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * DESIGN_LOAD));
     long buckets = (long) Math.ceil(expectedKeys / (SLOTS_PER_BUCKET * DESIGN_LOAD));
     return withBuckets((int) Math.max(1, Math.min(MAX_BUCKETS, buckets)), fingerprintBits);
   }

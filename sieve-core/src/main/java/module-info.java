@@ -6,4 +6,8 @@ module dev.sieve.core {
   exports dev.sieve.bloom;
   // ribbon (branch ribbon)
   exports dev.sieve.ribbon;
+
+  // branch family: Xor, Binary Fuse and Cuckoo filters
+  exports dev.sieve.xor;
+  exports dev.sieve.cuckoo;
 }

@@ -143,7 +143,8 @@ final class RibbonBanding {
    * {@code upperStartBlock} on and one fewer before it.
    */
   long[] backSubstitute(int numSegments, int upperNumColumns, int upperStartBlock) {
-    long[] out = new long[2 * numSegments];
+    // room for the query padding of Standard128RibbonFilter (one block's columns)
+    long[] out = new long[2 * numSegments + 2 * upperNumColumns];
     if (upperNumColumns == 0) {
       return out;
     }

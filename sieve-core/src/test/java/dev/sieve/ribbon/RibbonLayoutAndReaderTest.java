@@ -133,6 +133,26 @@ class RibbonLayoutAndReaderTest {
   }
 
   @Test
+  void windowAtTheLastStartReadsOnlyTheLastBlock() {
+    // the last start position is the first slot of the last block: the query reads one block
+    for (int n : new int[] {150, 3000}) {
+      Standard128RibbonFilter f =
+          Standard128RibbonFilter.builder().bitsPerKey(7).buildFromHashes(randomHashes(n, n));
+      byte[] block = f.toRocksDbFilterBlock();
+      int numStarts = (int) f.numSlots() - 127;
+      int rawSeed = Standard128RibbonFilter.rawSeed(f.seed());
+      int found = 0;
+      for (long h = 0; found < 30; h++) {
+        if (Standard128RibbonFilter.start(Standard128RibbonFilter.rehash(h, rawSeed), numStarts)
+            == numStarts - 1) {
+          assertEquals(naiveQuery(block, h), f.mayContainHash(h), "hash " + h);
+          found++;
+        }
+      }
+    }
+  }
+
+  @Test
   void trailerAndLayoutSizes() {
     Standard128RibbonFilter f = ribbon(3, 10_000, 10);
     byte[] block = f.toRocksDbFilterBlock();

@@ -153,6 +153,21 @@ class RibbonLayoutAndReaderTest {
   }
 
   @Test
+  void largeBandsAddedInStartOrderGiveTheSameSolutionAsInputOrder() {
+    int n = 80_000;
+    long[] h = randomHashes(31, n);
+    int numSlots = RibbonSizing.numSlotsForKeys(n);
+    assertTrue(numSlots >= RibbonBanding.SORT_MIN_SLOTS);
+    RibbonBanding sorted = new RibbonBanding(numSlots);
+    int seed = sorted.findSeedToSolve(h, n, 7);
+    RibbonBanding inOrder = new RibbonBanding(numSlots);
+    assertTrue(inOrder.addAll(h, n, Standard128RibbonFilter.rawSeed(seed)));
+    int segments = 7 * numSlots / 128 - 3;
+    assertArrayEquals(
+        inOrder.backSubstitute(segments, 7, 3), sorted.backSubstitute(segments, 7, 3));
+  }
+
+  @Test
   void trailerAndLayoutSizes() {
     Standard128RibbonFilter f = ribbon(3, 10_000, 10);
     byte[] block = f.toRocksDbFilterBlock();

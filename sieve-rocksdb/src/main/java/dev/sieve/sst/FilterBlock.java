@@ -1,0 +1,171 @@
+package dev.sieve.sst;
+
+import dev.sieve.Filter;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import java.nio.ByteBuffer;
+
+/**
+ * One RocksDB filter block as {@link FilterBlockReader} read it: its {@link FilterKind}, the Sieve
+ * filter that answers for it (a {@link BlockedBloomFilter}, {@link Standard128RibbonFilter} or
+ * {@link LegacyLocalityBloomFilter}; none for the "always" kinds), and the metadata its trailer
+ * holds. Queries answer exactly as RocksDB's reader of the same block: keys are hashed as RocksDB
+ * hashes them for this format (XXPH3 for FastLocalBloom and Ribbon, the legacy 32-bit hash for
+ * legacy Bloom).
+ */
+public final class FilterBlock implements Filter {
+  private final FilterKind kind;
+  private final Filter filter;
+  private final int blockBytes;
+  private final long numKeys;
+  private final String note;
+  private final byte[] bytes;
+
+  FilterBlock(FilterKind kind, Filter filter, byte[] bytes, long numKeys, String note) {
+    this.kind = kind;
+    this.bytes = bytes;
+    this.filter = filter;
+    this.blockBytes = bytes.length;
+    this.numKeys = numKeys;
+    this.note = note;
+  }
+
+  public FilterKind kind() {
+    return kind;
+  }
+
+  /** The Sieve filter behind the block, or {@code null} for the "always true/false" kinds. */
+  public Filter filter() {
+    return filter;
+  }
+
+  /** Why the block reads as "always true/false", or {@code null}. */
+  public String note() {
+    return note;
+  }
+
+  /** A copy of the block's bytes as stored (its 5-byte metadata included, no SST trailer). */
+  public byte[] bytes() {
+    return bytes.clone();
+  }
+
+  /** The block's length in bytes, its 5-byte metadata included. */
+  public int blockBytes() {
+    return blockBytes;
+  }
+
+  /** The Bloom probe count (FastLocalBloom or legacy), or -1 for other kinds. */
+  public int numProbes() {
+    if (filter instanceof BlockedBloomFilter) {
+      return ((BlockedBloomFilter) filter).numProbes();
+    }
+    if (filter instanceof LegacyLocalityBloomFilter) {
+      return ((LegacyLocalityBloomFilter) filter).numProbes();
+    }
+    return -1;
+  }
+
+  /** The Ribbon hash seed (0..255), or -1 for other kinds. */
+  public int ribbonSeed() {
+    return filter instanceof Standard128RibbonFilter
+        ? ((Standard128RibbonFilter) filter).seed()
+        : -1;
+  }
+
+  /** The number of 128-slot Ribbon blocks, or -1 for other kinds. */
+  public int ribbonBlocks() {
+    return filter instanceof Standard128RibbonFilter
+        ? ((Standard128RibbonFilter) filter).numBlocks()
+        : -1;
+  }
+
+  /** The Ribbon result bits per key (the mean number of solution columns), or NaN. */
+  public double ribbonResultBits() {
+    return filter instanceof Standard128RibbonFilter
+        ? ((Standard128RibbonFilter) filter).resultBits()
+        : Double.NaN;
+  }
+
+  /** Tests key bytes, as RocksDB's reader of this block does. */
+  public boolean mayContainKey(byte[] key, int off, int len) {
+    switch (kind) {
+      case ALWAYS_FALSE:
+        return false;
+      case ALWAYS_TRUE:
+        return true;
+      default:
+        return filter.mayContain(key, off, len);
+    }
+  }
+
+  @Override
+  public boolean mayContain(byte[] key) {
+    return mayContainKey(key, 0, key.length);
+  }
+
+  @Override
+  public boolean mayContain(byte[] key, int off, int len) {
+    return mayContainKey(key, off, len);
+  }
+
+  @Override
+  public boolean mayContain(ByteBuffer key) {
+    byte[] copy = new byte[key.remaining()];
+    key.duplicate().get(copy);
+    return mayContainKey(copy, 0, copy.length);
+  }
+
+  @Override
+  public boolean mayContain(long key) {
+    return mayContain(ByteBuffer.allocate(8).putLong(0, key).array());
+  }
+
+  /**
+   * Tests a 64-bit XXPH3 key hash. Legacy Bloom blocks do not use that hash and answer {@code true}
+   * (never a false negative); query them by key bytes.
+   */
+  @Override
+  public boolean mayContainHash(long hash64) {
+    switch (kind) {
+      case ALWAYS_FALSE:
+        return false;
+      case ALWAYS_TRUE:
+        return true;
+      default:
+        return filter.mayContainHash(hash64);
+    }
+  }
+
+  @Override
+  public long numKeys() {
+    return numKeys;
+  }
+
+  /** The data bits (the 5-byte metadata excluded). */
+  @Override
+  public long sizeInBits() {
+    return filter != null ? filter.sizeInBits() : 8L * Math.max(0, blockBytes - 5);
+  }
+
+  @Override
+  public double modelledFpRate() {
+    switch (kind) {
+      case ALWAYS_FALSE:
+        return 0.0;
+      case ALWAYS_TRUE:
+        return 1.0;
+      default:
+        return filter.modelledFpRate();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "FilterBlock["
+        + kind.label()
+        + (note == null ? "" : " (" + note + ")")
+        + ", "
+        + filter
+        + "]";
+  }
+}

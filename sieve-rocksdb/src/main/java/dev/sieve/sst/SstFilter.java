@@ -1,0 +1,362 @@
+package dev.sieve.sst;
+
+import dev.sieve.Filter;
+import dev.sieve.hash.KeyHash;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The filter of one SST file, answering {@link #mayContain(byte[])} for a <em>user key</em> as
+ * RocksDB's point lookup ({@code Get}) does with this table's filter
+ * (table/block_based/block_based_table_reader.cc {@code FullFilterKeyMayMatch},
+ * partitioned_filter_block.cc):
+ *
+ * <ul>
+ *   <li>whole-key filtering: the filter is asked for the user key itself;
+ *   <li>prefix-only filtering ({@code whole_key_filtering=false} with a prefix extractor): the
+ *       filter is asked for the key's prefix if the key is in the extractor's domain, and says
+ *       "maybe" otherwise; {@link #isPrefixFilter()} tells such filters apart. Only RocksDB's
+ *       built-in extractors (fixed, capped, noop) can be evaluated; for another one the answer is
+ *       always "maybe";
+ *   <li>partitioned filters: the partition is the first one whose separator in the top-level index
+ *       is at or after the key (compared as internal keys; the lookup key carries the highest
+ *       sequence number, so this is the first separator whose user key is {@code >=} the key), the
+ *       last partition if there is none; an empty partition handle means "absent";
+ *   <li>no filter: always "maybe".
+ * </ul>
+ *
+ * User keys are compared bytewise; for a table with another comparator, partition routing is not
+ * attempted and a key is "maybe" if any partition says so (never a false negative). {@link
+ * #mayContainHash(long)} asks with a precomputed XXPH3 hash of the filtered bytes (key or prefix);
+ * for partitioned filters it ORs the partitions.
+ */
+public final class SstFilter implements Filter {
+
+  /** One filter partition: its separator (a user key), its handle and the block read from it. */
+  public record Partition(byte[] separatorUserKey, BlockHandle handle, FilterBlock block) {}
+
+  private final FilterKind kind;
+  private final String policyName;
+  private final BlockHandle handle;
+  private final FilterBlock full;
+  private final List<Partition> partitions;
+  private final boolean wholeKey;
+  private final PrefixExtractor prefix;
+  private final boolean bytewise;
+  private final long numKeys;
+  private final String note;
+
+  private SstFilter(
+      FilterKind kind,
+      String policyName,
+      BlockHandle handle,
+      FilterBlock full,
+      List<Partition> partitions,
+      TableProperties props,
+      PrefixExtractor prefix,
+      String note) {
+    this.kind = kind;
+    this.policyName = policyName;
+    this.handle = handle;
+    this.full = full;
+    this.partitions = partitions;
+    this.wholeKey = props.wholeKeyFiltering();
+    this.prefix = prefix;
+    String cmp = props.comparator();
+    this.bytewise = cmp.equals("leveldb.BytewiseComparator");
+    this.numKeys = props.numFilterEntries().orElse(props.numEntries());
+    this.note = note;
+  }
+
+  static SstFilter full(
+      String policy, BlockHandle h, FilterBlock block, TableProperties p, PrefixExtractor pre) {
+    return new SstFilter(block.kind(), policy, h, block, List.of(), p, pre, block.note());
+  }
+
+  static SstFilter partitioned(
+      String policy, BlockHandle h, Partition[] parts, TableProperties p, PrefixExtractor pre) {
+    return new SstFilter(
+        FilterKind.PARTITIONED,
+        policy,
+        h,
+        null,
+        Collections.unmodifiableList(Arrays.asList(parts)),
+        p,
+        pre,
+        null);
+  }
+
+  static SstFilter none(String obsoleteKey, TableProperties p, PrefixExtractor pre) {
+    return new SstFilter(
+        FilterKind.NONE,
+        "",
+        null,
+        null,
+        List.of(),
+        p,
+        pre,
+        obsoleteKey == null
+            ? "the table has no filter"
+            : "obsolete block-based filter '" + obsoleteKey + "' (RocksDB no longer reads it)");
+  }
+
+  /** {@link FilterKind#PARTITIONED}, {@link FilterKind#NONE} or the full filter block's kind. */
+  public FilterKind kind() {
+    return kind;
+  }
+
+  /**
+   * The kind of the filter blocks: the full block's kind, or for a partitioned filter the kind of
+   * its partitions (the first non-empty one's).
+   */
+  public FilterKind blockKind() {
+    if (full != null) {
+      return full.kind();
+    }
+    for (Partition p : partitions) {
+      if (p.block().kind() != FilterKind.ALWAYS_FALSE) {
+        return p.block().kind();
+      }
+    }
+    return partitions.isEmpty() ? FilterKind.NONE : FilterKind.ALWAYS_FALSE;
+  }
+
+  public boolean isPartitioned() {
+    return kind == FilterKind.PARTITIONED;
+  }
+
+  /** Whether this filter holds prefixes only (point lookups ask it for the key's prefix). */
+  public boolean isPrefixFilter() {
+    return !wholeKey && prefix != null;
+  }
+
+  /** Whether the filter holds whole user keys. */
+  public boolean isWholeKeyFilter() {
+    return wholeKey;
+  }
+
+  /** The prefix extractor's name the table records, or {@code null}. */
+  public String prefixExtractorName() {
+    return prefix == null ? null : prefix.name();
+  }
+
+  /** The name in the metaindex key, e.g. {@code rocksdb.BuiltinBloomFilter}. */
+  public String policyName() {
+    return policyName;
+  }
+
+  /** The handle of the full filter block or of the partition index; {@code null} if none. */
+  public BlockHandle handle() {
+    return handle;
+  }
+
+  /** The full filter block, or {@code null} for partitioned or absent filters. */
+  public FilterBlock fullBlock() {
+    return full;
+  }
+
+  /** The partitions in index order (empty unless partitioned). */
+  public List<Partition> partitions() {
+    return partitions;
+  }
+
+  /** Why the filter reads as it does, where notable ("always true" fallbacks, no filter). */
+  public String note() {
+    return note;
+  }
+
+  /**
+   * The filter's bytes in the file: the full block, or all partitions plus their index; trailers
+   * excluded (as RocksDB's {@code rocksdb.filter.size} property counts them).
+   */
+  public long filterBytes() {
+    if (full != null) {
+      return full.blockBytes();
+    }
+    if (handle == null) {
+      return 0;
+    }
+    long n = handle.size();
+    for (Partition p : partitions) {
+      n += p.handle().size();
+    }
+    return n;
+  }
+
+  /** The Bloom probe count of the (first) filter block, or -1. */
+  public int numProbes() {
+    FilterBlock b = representative();
+    return b == null ? -1 : b.numProbes();
+  }
+
+  /** The Ribbon seed of the (first) filter block, or -1. */
+  public int ribbonSeed() {
+    FilterBlock b = representative();
+    return b == null ? -1 : b.ribbonSeed();
+  }
+
+  /** The number of Ribbon blocks over all filter blocks, or -1 if not Ribbon. */
+  public long ribbonBlocks() {
+    if (blockKind() != FilterKind.RIBBON) {
+      return -1;
+    }
+    if (full != null) {
+      return full.ribbonBlocks();
+    }
+    long n = 0;
+    for (Partition p : partitions) {
+      n += Math.max(0, p.block().ribbonBlocks());
+    }
+    return n;
+  }
+
+  private FilterBlock representative() {
+    if (full != null) {
+      return full;
+    }
+    for (Partition p : partitions) {
+      if (p.block().filter() != null) {
+        return p.block();
+      }
+    }
+    return null;
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** The filter block a point lookup of {@code userKey} consults; {@code null} if none. */
+  public FilterBlock blockFor(byte[] userKey) {
+    if (full != null) {
+      return full;
+    }
+    if (partitions.isEmpty()) {
+      return null;
+    }
+    int lo = 0;
+    int hi = partitions.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Arrays.compareUnsigned(partitions.get(mid).separatorUserKey(), userKey) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return partitions.get(Math.min(lo, partitions.size() - 1)).block();
+  }
+
+  /** Answers as RocksDB's point lookup of {@code userKey} consults this table's filter. */
+  @Override
+  public boolean mayContain(byte[] userKey) {
+    byte[] probe;
+    if (wholeKey) {
+      probe = userKey;
+    } else if (prefix != null && prefix.known() && prefix.inDomain(userKey)) {
+      probe = prefix.transform(userKey);
+    } else {
+      return true;
+    }
+    if (kind == FilterKind.NONE) {
+      return true;
+    }
+    if (isPartitioned() && !bytewise) {
+      for (Partition p : partitions) {
+        if (p.block().mayContain(probe)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    FilterBlock b = blockFor(userKey);
+    return b == null || b.mayContain(probe);
+  }
+
+  @Override
+  public boolean mayContain(byte[] key, int off, int len) {
+    return mayContain(Arrays.copyOfRange(key, off, off + len));
+  }
+
+  @Override
+  public boolean mayContain(ByteBuffer key) {
+    byte[] copy = new byte[key.remaining()];
+    key.duplicate().get(copy);
+    return mayContain(copy);
+  }
+
+  @Override
+  public boolean mayContain(long key) {
+    return mayContain(ByteBuffer.allocate(8).putLong(0, key).array());
+  }
+
+  /**
+   * Tests the XXPH3 hash ({@link KeyHash}) of the bytes the filter holds (the key, or its prefix
+   * for a prefix filter); partitions are ORed since a hash does not say which one to ask.
+   */
+  @Override
+  public boolean mayContainHash(long hash64) {
+    if (full != null) {
+      return full.mayContainHash(hash64);
+    }
+    if (kind == FilterKind.NONE) {
+      return true;
+    }
+    for (Partition p : partitions) {
+      if (p.block().mayContainHash(hash64)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Entries added to the filter (keys and/or prefixes), from the table properties. */
+  @Override
+  public long numKeys() {
+    return numKeys;
+  }
+
+  @Override
+  public long sizeInBits() {
+    if (full != null) {
+      return full.sizeInBits();
+    }
+    long bits = 0;
+    for (Partition p : partitions) {
+      bits += p.block().sizeInBits();
+    }
+    return bits;
+  }
+
+  /**
+   * The model FPR: the full block's, or for partitions their rates weighted by their (estimated)
+   * number of keys; 1 where there is no filter.
+   */
+  @Override
+  public double modelledFpRate() {
+    if (full != null) {
+      return full.modelledFpRate();
+    }
+    if (kind == FilterKind.NONE) {
+      return 1.0;
+    }
+    double weighted = 0;
+    long keys = 0;
+    for (Partition p : partitions) {
+      weighted += p.block().numKeys() * p.block().modelledFpRate();
+      keys += p.block().numKeys();
+    }
+    return keys == 0 ? 0.0 : weighted / keys;
+  }
+
+  @Override
+  public String toString() {
+    return "SstFilter["
+        + kind.label()
+        + ", "
+        + (isPrefixFilter() ? "prefix" : "whole-key")
+        + ", "
+        + filterBytes()
+        + " bytes]";
+  }
+}

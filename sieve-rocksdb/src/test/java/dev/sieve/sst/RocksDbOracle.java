@@ -28,7 +28,8 @@ import org.rocksdb.TickerType;
 /**
  * The real RocksDB (rocksdbjni) as the test oracle: writes SST files with {@link SstFileWriter} and
  * asks a DB that ingested them whether its filter rejects a key (the {@code BLOOM_FILTER_USEFUL}
- * ticker rises by one for each point lookup the filter answered "absent").
+ * ticker, or {@code BLOOM_FILTER_PREFIX_USEFUL} for prefix-only filters, rises by one for each
+ * point lookup the filter answered "absent").
  */
 final class RocksDbOracle {
   static {
@@ -226,10 +227,10 @@ final class RocksDbOracle {
         IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
       ingest.setMoveFiles(false);
       db.ingestExternalFile(List.of(sst.toString()), ingest);
-      long before = stats.getTickerCount(TickerType.BLOOM_FILTER_USEFUL);
+      long before = useful(stats);
       for (int i = 0; i < keys.size(); i++) {
         byte[] v = db.get(keys.get(i));
-        long after = stats.getTickerCount(TickerType.BLOOM_FILTER_USEFUL);
+        long after = useful(stats);
         rejected[i] = after > before;
         if (rejected[i] && v != null) {
           throw new AssertionError("RocksDB's filter rejected a key that the DB holds");
@@ -238,6 +239,15 @@ final class RocksDbOracle {
       }
     }
     return rejected;
+  }
+
+  /**
+   * Point lookups the filter rejected: {@code BLOOM_FILTER_USEFUL} for whole-key filters, {@code
+   * BLOOM_FILTER_PREFIX_USEFUL} where RocksDB asked a prefix-only filter for the key's prefix.
+   */
+  private static long useful(Statistics stats) {
+    return stats.getTickerCount(TickerType.BLOOM_FILTER_USEFUL)
+        + stats.getTickerCount(TickerType.BLOOM_FILTER_PREFIX_USEFUL);
   }
 
   // ---------------------------------------------------------------- key sets

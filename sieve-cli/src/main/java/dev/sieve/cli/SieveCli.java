@@ -12,6 +12,9 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       CompareCommand.class,
+      InspectCommand.class,
+      QueryCommand.class,
+      BuildCommand.class,
     })
 public final class SieveCli implements Runnable {
 

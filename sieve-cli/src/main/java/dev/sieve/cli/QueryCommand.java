@@ -1,0 +1,97 @@
+package dev.sieve.cli;
+
+import dev.sieve.sst.SstFile;
+import dev.sieve.sst.SstFilter;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code sieve query FILE.sst [KEY...]}: asks an SST file's filter about keys. */
+@Command(
+    name = "query",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Asks the filter of a RocksDB SST file about user keys, as RocksDB's point lookup does"
+          + " (a prefix-only filter is asked for the key's prefix).",
+      "Prints KEY<TAB>maybe or KEY<TAB>absent for each key given, or for each line of standard"
+          + " input when no key is given.",
+      "Exit status: 0 ok, 1 bad file, 2 bad usage."
+    })
+public final class QueryCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "FILE.sst", description = "the SST file")
+  Path file;
+
+  @Parameters(
+      index = "1..*",
+      paramLabel = "KEY",
+      description = "keys (UTF-8 text, or hex with --hex); none: one per line on stdin")
+  List<String> keys = new ArrayList<>();
+
+  @Option(names = "--hex", description = "keys are hex bytes (e.g. 6b6579 or 0x6b6579)")
+  boolean hex;
+
+  @Override
+  public Integer call() throws Exception {
+    List<byte[]> decoded = new ArrayList<>();
+    for (String k : keys) {
+      try {
+        decoded.add(SstCliSupport.decodeKey(k, hex));
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+    }
+    SstFilter filter;
+    try {
+      filter = SstFile.open(file).filter();
+    } catch (Exception e) {
+      return SstCliSupport.badFile(spec.commandLine().getErr(), "query", file.toString(), e);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (!keys.isEmpty()) {
+      for (int i = 0; i < keys.size(); i++) {
+        print(out, keys.get(i), filter.mayContain(decoded.get(i)));
+      }
+    } else {
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+      String line;
+      int lineNo = 0;
+      while ((line = in.readLine()) != null) {
+        lineNo++;
+        byte[] key;
+        try {
+          key = SstCliSupport.decodeKey(line, hex);
+        } catch (IllegalArgumentException e) {
+          out.flush();
+          spec.commandLine()
+              .getErr()
+              .println("sieve query: stdin line " + lineNo + ": " + e.getMessage());
+          spec.commandLine().getErr().flush();
+          return SstCliSupport.BAD_FILE;
+        }
+        print(out, line, filter.mayContain(key));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  private static void print(PrintWriter out, String key, boolean maybe) {
+    out.print(key);
+    out.print('\t');
+    out.println(maybe ? "maybe" : "absent");
+  }
+}

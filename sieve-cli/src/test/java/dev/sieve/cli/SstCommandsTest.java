@@ -1,0 +1,233 @@
+package dev.sieve.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sieve.sst.SstFile;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IndexType;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.SstFileWriter;
+import picocli.CommandLine;
+
+/**
+ * The CLI contract of {@code inspect}, {@code query} and {@code build} on SST files written by the
+ * real RocksDB (rocksdbjni): output formats, JSON keys, exit codes 0 / 1 (bad file) / 2 (usage).
+ */
+class SstCommandsTest {
+  @TempDir static Path dir;
+  static Path bloomSst;
+  static Path partitionedSst;
+  static List<String> keys = new ArrayList<>();
+
+  @BeforeAll
+  static void writeTables() throws Exception {
+    RocksDB.loadLibrary();
+    for (int i = 0; i < 5000; i++) {
+      keys.add(String.format("user:%06d", i * 2)); // odd numbers are absent
+    }
+    bloomSst = write("bloom.sst", false);
+    partitionedSst = write("partitioned.sst", true);
+  }
+
+  private static Path write(String name, boolean partitioned) throws Exception {
+    Path file = dir.resolve(name);
+    BlockBasedTableConfig t = new BlockBasedTableConfig().setFilterPolicy(new BloomFilter(10));
+    if (partitioned) {
+      t.setPartitionFilters(true).setIndexType(IndexType.kTwoLevelIndexSearch);
+      t.setMetadataBlockSize(512);
+    }
+    try (Options o = new Options().setTableFormatConfig(t);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(file.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    return file;
+  }
+
+  private static String[] run(String stdin, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new SieveCli());
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    InputStream saved = System.in;
+    try {
+      if (stdin != null) {
+        System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+      }
+      int status = cli.execute(args);
+      return new String[] {Integer.toString(status), out.toString(), err.toString()};
+    } finally {
+      System.setIn(saved);
+    }
+  }
+
+  @Test
+  void inspectJsonHasTheContractKeys() {
+    String[] r = run(null, "inspect", bloomSst.toString(), "--json");
+    assertEquals("0", r[0], r[2]);
+    String json = r[1].trim();
+    assertTrue(json.startsWith("{") && json.endsWith("}"), json);
+    assertEquals(1, r[1].strip().lines().count(), "one JSON object on one line");
+    assertTrue(json.contains("\"filter_kind\": \"fastlocalbloom\""), json);
+    assertTrue(json.contains("\"num_entries\": 5000"), json);
+    assertTrue(json.contains("\"num_probes\": 6"), json);
+    assertTrue(json.contains("\"filter_bytes\": "), json);
+    assertTrue(json.contains("\"bits_per_key\": "), json);
+    assertTrue(json.contains("\"modelled_fpr\": 0.0"), json);
+    assertTrue(json.contains("\"format_version\": 7"), json);
+    assertTrue(json.contains("\"checksum_type\": \"xxh3\""), json);
+    assertFalse(json.contains("ribbon_seed"), json);
+  }
+
+  @Test
+  void inspectReportsPartitionedFilters() {
+    String[] r = run(null, "inspect", partitionedSst.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("filter kind:") && r[1].contains("partitioned"), r[1]);
+    assertTrue(r[1].contains("partition kind:") && r[1].contains("fastlocalbloom"), r[1]);
+  }
+
+  @Test
+  void queryAnswersLikeTheFilterForArgumentsAndStdin() throws Exception {
+    SstFile sst = SstFile.open(bloomSst);
+    String[] r = run(null, "query", bloomSst.toString(), "user:000002", "user:000003", "zzz");
+    assertEquals("0", r[0], r[2]);
+    List<String> lines = r[1].lines().toList();
+    assertEquals("user:000002\tmaybe", lines.get(0));
+    String absent =
+        sst.filter().mayContain("user:000003".getBytes(StandardCharsets.UTF_8))
+            ? "maybe"
+            : "absent";
+    assertEquals("user:000003\t" + absent, lines.get(1));
+    assertEquals(3, lines.size());
+
+    StringBuilder in = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      in.append(String.format("user:%06d", i)).append('\n');
+    }
+    String[] s = run(in.toString(), "query", partitionedSst.toString());
+    assertEquals("0", s[0], s[2]);
+    int absentCount = 0;
+    SstFile part = SstFile.open(partitionedSst);
+    List<String> out = s[1].lines().toList();
+    assertEquals(2000, out.size());
+    for (int i = 0; i < 2000; i++) {
+      String key = String.format("user:%06d", i);
+      boolean maybe = part.filter().mayContain(key.getBytes(StandardCharsets.UTF_8));
+      assertEquals(key + "\t" + (maybe ? "maybe" : "absent"), out.get(i));
+      if (i % 2 == 0) {
+        assertTrue(maybe, key);
+      } else if (!maybe) {
+        absentCount++;
+      }
+    }
+    // 1000 absent keys at 10 bits/key (model ~1%): far more than 900 must be rejected
+    assertTrue(absentCount > 900, "rejected " + absentCount);
+
+    String[] h = run(null, "query", "--hex", bloomSst.toString(), "757365723a303030303032");
+    assertEquals("757365723a303030303032\tmaybe\n", h[1].replace("\r", ""));
+  }
+
+  @Test
+  void buildWritesTheBlockInTheFile() throws Exception {
+    Path keyFile = dir.resolve("keys.txt");
+    Files.write(keyFile, keys, StandardCharsets.UTF_8);
+    Path out = dir.resolve("filter.bin");
+    String[] r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "-o",
+            out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertArrayEquals(SstFile.open(bloomSst).filter().fullBlock().bytes(), Files.readAllBytes(out));
+    Path ribbon = dir.resolve("ribbon.bin");
+    assertEquals(
+        "0",
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "ribbon:10",
+            "-o",
+            ribbon.toString())[0]);
+    byte[] rb = Files.readAllBytes(ribbon);
+    assertEquals((byte) 0xFE, rb[rb.length - 5], "Ribbon marker");
+  }
+
+  @Test
+  void exitCodesFollowTheContract() throws Exception {
+    Path junk = dir.resolve("junk.sst");
+    Files.write(junk, new byte[100]);
+    String[] r = run(null, "inspect", junk.toString());
+    assertEquals("1", r[0]);
+    assertEquals(1, r[2].strip().lines().count(), r[2]);
+    assertTrue(r[2].contains("magic"), r[2]);
+    assertEquals("1", run(null, "query", dir.resolve("missing.sst").toString(), "k")[0]);
+    byte[] corrupt = Files.readAllBytes(bloomSst);
+    corrupt[corrupt.length - 30] ^= 0x10; // inside the format_version 7 footer
+    Path bad = dir.resolve("bad.sst");
+    Files.write(bad, corrupt);
+    String[] c = run(null, "inspect", "--json", bad.toString());
+    assertEquals("1", c[0]);
+    assertTrue(c[2].contains("checksum"), c[2]);
+
+    assertEquals("2", run(null, "inspect")[0]);
+    assertEquals("2", run(null, "inspect", "--no-such-flag", bloomSst.toString())[0]);
+    assertEquals("2", run(null, "query", "--hex", bloomSst.toString(), "xyz")[0]);
+    Path keyFile = dir.resolve("k2.txt");
+    Files.write(keyFile, List.of("a", "b"));
+    assertEquals(
+        "2",
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "cuckoo:3",
+            "-o",
+            dir.resolve("x").toString())[0]);
+    assertEquals("2", run(null, "build", "--keys", keyFile.toString(), "-o", "x")[0]);
+    assertEquals(
+        "1",
+        run(
+            null,
+            "build",
+            "--keys",
+            dir.resolve("nope").toString(),
+            "--policy",
+            "bloom:10",
+            "-o",
+            dir.resolve("x").toString())[0]);
+  }
+}

@@ -58,7 +58,9 @@ public final class InspectCommand implements Callable<Integer> {
     } else {
       for (Map.Entry<String, String> e : fields.entrySet()) {
         String v = e.getValue();
-        if (v.startsWith("\"")) {
+        if (v.equals("null")) {
+          v = "none";
+        } else if (v.startsWith("\"")) {
           v = v.substring(1, v.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
         }
         out.printf(Locale.ROOT, "%-22s %s%n", e.getKey().replace('_', ' ') + ":", v);

@@ -142,6 +142,17 @@ public record Footer(
       return new Footer(
           fv, type, new BlockHandle(metaEnd - metaSize, metaSize), null, base, footerOffset);
     }
+    if (tail[1] == EXTENDED_MAGIC[0]
+        && tail[2] == EXTENDED_MAGIC[1]
+        && tail[3] == EXTENDED_MAGIC[2]
+        && tail[4] == EXTENDED_MAGIC[3]) {
+      // RocksDB chose these bytes so that a version-6+ footer read as an older one fails
+      throw new SieveFormatException(
+          footerOffset + 41,
+          "format_version "
+              + fv
+              + " footer holds the format_version >= 6 extended magic: corrupt version field");
+    }
     ByteCursor c = new ByteCursor(tail, 1, 41, footerOffset);
     BlockHandle meta = c.blockHandle("metaindex handle");
     BlockHandle index = c.blockHandle("index handle");

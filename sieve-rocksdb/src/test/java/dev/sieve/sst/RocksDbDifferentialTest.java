@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>(a) every stored key is "maybe" for Sieve's reader of the file;
  *   <li>(b) Sieve's own build of the same keys under the same policy gives byte-identical filter
  *       blocks (for partitioned filters: each partition, built from the keys routed to it);
- *   <li>(c) on up to 400 absent keys inside the file's key range, Sieve's answer equals RocksDB's
+ *   <li>(c) on up to 1000 absent keys inside the file's key range, Sieve's answer equals RocksDB's
  *       own: a DB opened with the same options ingests the file and looks each key up, and the
  *       {@code BLOOM_FILTER_USEFUL} ticker says whether RocksDB's filter rejected it.
  * </ol>
@@ -39,7 +39,7 @@ class RocksDbDifferentialTest {
 
   private static final int CASES_PER_KIND = 30;
   private static final int MAX_KEYS = 100_000;
-  private static final int ABSENT_SAMPLE = 400;
+  private static final int ABSENT_SAMPLE = 1000;
   private static final java.util.Map<String, int[]> TALLY = new java.util.TreeMap<>();
 
   enum Kind {
@@ -105,6 +105,7 @@ class RocksDbDifferentialTest {
       assertEquals(FilterKind.RIBBON, filter.blockKind(), label);
     }
     assertEquals(spec.ribbon() ? "ribbonfilter" : "bloomfilter", file.properties().filterPolicy());
+    assertEquals(file.properties().filterSize(), filter.filterBytes(), label + ": filter size");
 
     // (a) no false negatives
     for (byte[] k : keys) {

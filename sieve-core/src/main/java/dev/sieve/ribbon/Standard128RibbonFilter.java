@@ -32,7 +32,7 @@ import java.util.Objects;
  * <h2>The math</h2>
  *
  * The system is a random band matrix over GF(2) with band width 128 (Dietzfelbinger and Walzer);
- * {@link RibbonBanding} solves it by on-the-fly Gaussian elimination, key by key, and
+ * {@code RibbonBanding} solves it by on-the-fly Gaussian elimination, key by key, and
  * back-substitutes. It is solvable with high probability when there are a few percent more slots
  * than keys ({@link RibbonSizing#numSlotsForKeys}); RocksDB sizes for a 1-in-20 failure chance per
  * seed and retries with the next of 256 seeds. The FPR of {@code c} columns in a fraction {@code p}

@@ -12,8 +12,13 @@ elif [[ -n "$(find "$root" -path "$root/*/target" -prune -o \( -name '*.java' -o
 fi
 if [[ "$needs_build" == 1 ]]; then
   echo "sieve: building (first use or sources changed)..." >&2
-  (cd "$root" && mvn -q -B -DskipTests -Dspotless.check.skip=true package -pl sieve-cli -am) >&2
+  (cd "$root" && mvn -q -B -Dstyle.color=never -DskipTests -Dspotless.check.skip=true package -pl sieve-cli -am) >&2
   touch "$stamp"
 fi
 heap="${SIEVE_HEAP:-6g}"
+# until the benchmark module's report lands, `report` runs the built-in quick comparison
+if [[ "${1:-}" == "report" ]]; then
+  shift
+  set -- compare "$@"
+fi
 exec java -Xmx"$heap" -XX:+UseParallelGC -jar "$jar" "$@"

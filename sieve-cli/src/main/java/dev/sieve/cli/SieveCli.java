@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "sieve 0.1.0",
     description = "Approximate-membership filters, bit-compatible with RocksDB.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      CompareCommand.class,
+    })
 public final class SieveCli implements Runnable {
 
   @Override

@@ -5,6 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
@@ -57,8 +58,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Limits</h2>
  *
  * At most {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap: {@code FastRange32} addresses at most
- * 2^32 blocks and RocksDB stores the length in 32 bits), i.e. just under 2^35 bits; a build with
- * more keys than fit at the requested bits/key is capped there, as RocksDB caps it.
+ * 2^32 blocks and RocksDB stores the length in 32 bits), i.e. just under 2^35 bits. The builder and
+ * {@link #create} refuse more keys than fit at the requested bits/key with an {@link
+ * IllegalArgumentException} naming the limit; {@link #buildRocksDb} caps the length there, as
+ * RocksDB does.
  *
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
@@ -81,14 +84,29 @@ public final class BlockedBloomFilter implements MutableFilter {
 
   private static final int WORDS_PER_BLOCK = BLOCK_BYTES / Long.BYTES;
 
+  /** The data on the heap; {@code null} when the filter wraps buffers ({@link #wrapped}). */
   private final long[] words;
+
+  /** The data in (possibly memory-mapped) buffers, read in place; {@code null} on the heap. */
+  private final LongSegments wrapped;
+
   private final int numBlocks;
   private final int numProbes;
   private final LongAdder numKeys;
 
   private BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
     this.words = words;
+    this.wrapped = null;
     this.numBlocks = words.length / WORDS_PER_BLOCK;
+    this.numProbes = numProbes;
+    this.numKeys = new LongAdder();
+    this.numKeys.add(numKeys);
+  }
+
+  private BlockedBloomFilter(LongSegments wrapped, int numProbes, long numKeys) {
+    this.words = null;
+    this.wrapped = wrapped;
+    this.numBlocks = (int) (wrapped.numWords() / WORDS_PER_BLOCK);
     this.numProbes = numProbes;
     this.numKeys = new LongAdder();
     this.numKeys.add(numKeys);
@@ -110,6 +128,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
     Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
     int millibits = rocksDbMillibitsPerKey(bitsPerKey);
+    checkFits(expectedKeys, millibits);
     long bytes = Math.max(BLOCK_BYTES, rocksDbDataBytes(expectedKeys, millibits));
     return new BlockedBloomFilter(
         new long[(int) (bytes / Long.BYTES)], chooseNumProbes(millibits), 0);
@@ -143,6 +162,7 @@ public final class BlockedBloomFilter implements MutableFilter {
    *     #rocksDbMillibitsPerKey})
    */
   public static BlockedBloomFilter buildRocksDb(long[] hashes, int count, int millibitsPerKey) {
+    // (more keys than fit at this setting: the length is capped at MAX_DATA_BYTES, as RocksDB does)
     java.util.Objects.checkFromIndexSize(0, count, hashes.length);
     if (millibitsPerKey < 1000 || millibitsPerKey > 100_000) {
       throw new IllegalArgumentException(
@@ -177,7 +197,64 @@ public final class BlockedBloomFilter implements MutableFilter {
    *     never mistakes such a block for a working filter.)
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block) {
-    int len = block.length;
+    return fromRocksDbFilterBlock(block, 0);
+  }
+
+  /**
+   * As {@link #fromRocksDbFilterBlock(byte[])}, recording {@code numKeys} (which RocksDB's format
+   * does not store) for the model FPR.
+   */
+  public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
+    int probes = checkTrailer(java.nio.ByteBuffer.wrap(block));
+    int dataLen = block.length - TRAILER_BYTES;
+    long[] words = new long[dataLen / Long.BYTES];
+    java.nio.ByteBuffer.wrap(block, 0, dataLen)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .asLongBuffer()
+        .get(words);
+    return new BlockedBloomFilter(words, probes, numKeys);
+  }
+
+  /**
+   * Wraps a FastLocalBloom filter block held in a buffer (heap, direct or memory-mapped) from its
+   * position to its limit, <em>without copying</em>: queries read the buffer in place. The buffer's
+   * bytes must not change while the filter is in use; its position and limit may. The wrapped
+   * filter is read-only ({@link #addHash} throws {@link UnsupportedOperationException}).
+   *
+   * @throws SieveFormatException as {@link #fromRocksDbFilterBlock(byte[])}
+   */
+  public static BlockedBloomFilter wrapRocksDbFilterBlock(java.nio.ByteBuffer block, long numKeys) {
+    java.nio.ByteBuffer view = block.slice();
+    int probes = checkTrailer(view);
+    long dataLen = view.remaining() - TRAILER_BYTES;
+    return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
+  }
+
+  /**
+   * Wraps FastLocalBloom data split over several buffers without copying, for filters larger than
+   * one buffer holds (e.g. a file mapped in 1 GiB pieces): every buffer but the last holds exactly
+   * {@code 2^segmentShift} bytes from its position, the last the rest of {@code dataBytes}. The
+   * trailer is not part of the data; its probe count is given.
+   */
+  public static BlockedBloomFilter wrapData(
+      java.nio.ByteBuffer[] segments,
+      int segmentShift,
+      long dataBytes,
+      int numProbes,
+      long numKeys) {
+    if (dataBytes < 0 || dataBytes % BLOCK_BYTES != 0 || dataBytes > MAX_DATA_BYTES) {
+      throw new IllegalArgumentException(
+          "data bytes must be a multiple of 64 in [0, " + MAX_DATA_BYTES + "], got " + dataBytes);
+    }
+    checkProbes(numProbes);
+    return new BlockedBloomFilter(
+        LongSegments.of(segments, segmentShift, dataBytes / Long.BYTES), numProbes, numKeys);
+  }
+
+  /** Validates the trailer of the block in {@code block}'s remaining bytes; returns the probes. */
+  private static int checkTrailer(java.nio.ByteBuffer block) {
+    int base = block.position();
+    int len = block.remaining();
     if (len < TRAILER_BYTES) {
       throw new SieveFormatException(
           0, "FastLocalBloom block of " + len + " bytes is shorter than its 5-byte trailer");
@@ -187,17 +264,21 @@ public final class BlockedBloomFilter implements MutableFilter {
       throw new SieveFormatException(
           0, "FastLocalBloom data length " + dataLen + " is not a multiple of 64");
     }
-    if (block[dataLen] != (byte) 0xFF) {
+    if (dataLen > MAX_DATA_BYTES) {
       throw new SieveFormatException(
-          dataLen,
-          "trailer marker is " + (block[dataLen] & 0xFF) + ", expected 0xFF (newer Bloom)");
+          0, "FastLocalBloom data length " + dataLen + " over " + MAX_DATA_BYTES);
     }
-    if (block[dataLen + 1] != 0) {
+    int marker = block.get(base + dataLen) & 0xFF;
+    if (marker != 0xFF) {
       throw new SieveFormatException(
-          dataLen + 1,
-          "Bloom sub-implementation " + (block[dataLen + 1] & 0xFF) + " is not FastLocalBloom (0)");
+          dataLen, "trailer marker is " + marker + ", expected 0xFF (newer Bloom)");
     }
-    int blockAndProbes = block[dataLen + 2] & 0xFF;
+    int subImpl = block.get(base + dataLen + 1) & 0xFF;
+    if (subImpl != 0) {
+      throw new SieveFormatException(
+          dataLen + 1, "Bloom sub-implementation " + subImpl + " is not FastLocalBloom (0)");
+    }
+    int blockAndProbes = block.get(base + dataLen + 2) & 0xFF;
     if ((blockAndProbes >>> 5) != 0) {
       throw new SieveFormatException(
           dataLen + 2, "block size code " + (blockAndProbes >>> 5) + " is not 0 (64-byte blocks)");
@@ -206,23 +287,19 @@ public final class BlockedBloomFilter implements MutableFilter {
     if (probes < 1 || probes > 30) {
       throw new SieveFormatException(dataLen + 2, "number of probes " + probes + " outside 1..30");
     }
-    if (block[dataLen + 3] != 0 || block[dataLen + 4] != 0) {
+    if (block.get(base + dataLen + 3) != 0 || block.get(base + dataLen + 4) != 0) {
       throw new SieveFormatException(dataLen + 3, "reserved trailer bytes are not zero");
     }
-    long[] words = new long[dataLen / Long.BYTES];
-    java.nio.ByteBuffer.wrap(block, 0, dataLen)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-        .asLongBuffer()
-        .get(words);
-    return new BlockedBloomFilter(words, probes, 0);
+    return probes;
   }
 
   /** The filter block RocksDB writes for this filter: the data followed by the 5-byte trailer. */
   public byte[] toRocksDbFilterBlock() {
-    int dataLen = words.length * Long.BYTES;
+    long[] data = heapWords();
+    int dataLen = data.length * Long.BYTES;
     byte[] out = new byte[dataLen + TRAILER_BYTES];
     java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    for (long w : words) {
+    for (long w : data) {
       buf.putLong(w);
     }
     out[dataLen] = (byte) 0xFF;
@@ -326,6 +403,21 @@ public final class BlockedBloomFilter implements MutableFilter {
         millibits / 1000.0, chooseNumProbes(millibits), BloomMath.CACHE_LINE_BITS);
   }
 
+  /** Refuses a size RocksDB would silently cap (the Sieve builders fail loudly instead). */
+  private static void checkFits(long numKeys, int millibitsPerKey) {
+    if (numKeys > 0 && numKeys > MAX_DATA_BYTES * 8000 / millibitsPerKey) {
+      throw new IllegalArgumentException(
+          numKeys
+              + " keys at "
+              + millibitsPerKey / 1000.0
+              + " bits/key need more than the FastLocalBloom limit of "
+              + MAX_DATA_BYTES
+              + " data bytes; at most "
+              + MAX_DATA_BYTES * 8000 / millibitsPerKey
+              + " keys fit at this setting");
+    }
+  }
+
   private static long countConsecutiveDistinct(long[] hashes, int count) {
     long n = 0;
     for (int i = 0; i < count; i++) {
@@ -352,9 +444,24 @@ public final class BlockedBloomFilter implements MutableFilter {
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
     long[] w = words;
+    if (w == null) {
+      return wrappedMayContain(base, h);
+    }
     for (int i = 0; i < numProbes; i++) {
       int bitpos = h >>> 23;
       if ((w[base + (bitpos >>> 6)] & (1L << bitpos)) == 0) {
+        return false;
+      }
+      h *= 0x9e3779b9;
+    }
+    return true;
+  }
+
+  private boolean wrappedMayContain(int base, int h) {
+    LongSegments data = wrapped;
+    for (int i = 0; i < numProbes; i++) {
+      int bitpos = h >>> 23;
+      if ((data.get(base + (bitpos >>> 6)) & (1L << bitpos)) == 0) {
         return false;
       }
       h *= 0x9e3779b9;
@@ -367,6 +474,9 @@ public final class BlockedBloomFilter implements MutableFilter {
     if (numBlocks == 0) {
       throw new IllegalStateException(
           "cannot add to a filter of zero blocks (built from zero keys)");
+    }
+    if (words == null) {
+      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
     }
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
@@ -406,7 +516,10 @@ public final class BlockedBloomFilter implements MutableFilter {
    * @throws IllegalArgumentException if the two filters differ in size or probes
    */
   public void union(BlockedBloomFilter other) {
-    if (other.words.length != words.length || other.numProbes != numProbes) {
+    if (words == null) {
+      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+    }
+    if (other.numBlocks != numBlocks || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "
               + sizeInBytes()
@@ -419,18 +532,35 @@ public final class BlockedBloomFilter implements MutableFilter {
               + " probes");
     }
     for (int i = 0; i < words.length; i++) {
-      AtomicBits.orWord(words, i, AtomicBits.getVolatile(other.words, i));
+      AtomicBits.orWord(words, i, other.word(i));
     }
     numKeys.add(other.numKeys());
   }
 
-  /** An independent copy of this filter. */
+  /** An independent, mutable copy of this filter on the heap. */
   public BlockedBloomFilter copy() {
+    return new BlockedBloomFilter(heapWords(), numProbes, numKeys());
+  }
+
+  /** Whether the filter reads its data in place from buffers ({@link #wrapRocksDbFilterBlock}). */
+  public boolean isWrapped() {
+    return words == null;
+  }
+
+  private long word(int index) {
+    return words != null ? AtomicBits.getVolatile(words, index) : wrapped.get(index);
+  }
+
+  /** A snapshot of the data as a fresh heap array. */
+  private long[] heapWords() {
+    if (words == null) {
+      return wrapped.toArray();
+    }
     long[] copy = new long[words.length];
     for (int i = 0; i < copy.length; i++) {
       copy[i] = AtomicBits.getVolatile(words, i);
     }
-    return new BlockedBloomFilter(copy, numProbes, numKeys());
+    return copy;
   }
 
   /** The number of probes per key. */
@@ -456,7 +586,7 @@ public final class BlockedBloomFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return (long) words.length * Long.SIZE;
+    return (long) numBlocks * BLOCK_BYTES * Byte.SIZE;
   }
 
   @Override
@@ -467,22 +597,24 @@ public final class BlockedBloomFilter implements MutableFilter {
   /** The fraction of bits that are set. */
   public double fractionOfBitsSet() {
     long set = 0;
-    for (long w : words) {
-      set += Long.bitCount(w);
+    long numWords = (long) numBlocks * WORDS_PER_BLOCK;
+    for (int i = 0; i < numWords; i++) {
+      set += Long.bitCount(word(i));
     }
-    return (double) set / sizeInBits();
+    return numWords == 0 ? 0.0 : (double) set / sizeInBits();
   }
 
+  /** Equal when the probes and the data bits are equal (the key count is not compared). */
   @Override
   public boolean equals(Object o) {
     return o instanceof BlockedBloomFilter
         && ((BlockedBloomFilter) o).numProbes == numProbes
-        && Arrays.equals(((BlockedBloomFilter) o).words, words);
+        && Arrays.equals(((BlockedBloomFilter) o).heapWords(), heapWords());
   }
 
   @Override
   public int hashCode() {
-    return 31 * Arrays.hashCode(words) + numProbes;
+    return 31 * Arrays.hashCode(heapWords()) + numProbes;
   }
 
   @Override
@@ -525,8 +657,16 @@ public final class BlockedBloomFilter implements MutableFilter {
       return millibitsPerKey;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException where RocksDB would cap the length at {@link
+     *     #MAX_DATA_BYTES} (and so miss the requested rate); {@link #buildRocksDb} caps as RocksDB
+     *     does
+     */
     @Override
     protected BlockedBloomFilter buildFromHashes(long[] hashes, int count) {
+      checkFits(count, millibitsPerKey);
       return buildRocksDb(hashes, count, millibitsPerKey);
     }
   }

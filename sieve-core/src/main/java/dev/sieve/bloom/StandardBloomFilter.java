@@ -3,9 +3,12 @@ package dev.sieve.bloom;
 import dev.sieve.Checks;
 import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
+import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -57,7 +60,15 @@ public final class StandardBloomFilter implements MutableFilter {
 
   public static final double MAX_BITS_PER_KEY = 1000.0;
 
+  /** The length of the header of {@link #toByteArray()}. */
+  public static final int HEADER_BYTES = 16;
+
+  /** The data on the heap; {@code null} when the filter wraps buffers. */
   private final long[] words;
+
+  /** The data read in place from (possibly memory-mapped) buffers; {@code null} on the heap. */
+  private final LongSegments wrapped;
+
   private final long numBits;
   private final int numProbes;
   private final LongAdder numKeys = new LongAdder();
@@ -66,6 +77,135 @@ public final class StandardBloomFilter implements MutableFilter {
     this.numBits = numBits;
     this.numProbes = numProbes;
     this.words = new long[(int) ((numBits + 63) >>> 6)];
+    this.wrapped = null;
+  }
+
+  private StandardBloomFilter(LongSegments wrapped, long numBits, int numProbes, long numKeys) {
+    this.numBits = numBits;
+    this.numProbes = numProbes;
+    this.words = null;
+    this.wrapped = wrapped;
+    this.numKeys.add(numKeys);
+  }
+
+  /**
+   * The serialized form: a 16-byte little-endian header — the number of bits (8 bytes), the number
+   * of probes (1 byte), 7 zero bytes — then the {@code ceil(m / 64)} data words, little-endian.
+   * (The versioned, checksummed Sieve container wraps this as its payload.)
+   */
+  public byte[] toByteArray() {
+    long numWords = (numBits + 63) >>> 6;
+    if (HEADER_BYTES + numWords * Long.BYTES > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a filter of " + numBits + " bits does not fit one byte[]; write it in segments");
+    }
+    ByteBuffer out =
+        ByteBuffer.allocate((int) (HEADER_BYTES + numWords * Long.BYTES))
+            .order(ByteOrder.LITTLE_ENDIAN);
+    out.putLong(numBits).put((byte) numProbes).put(new byte[7]);
+    for (long i = 0; i < numWords; i++) {
+      out.putLong(word(i));
+    }
+    return out.array();
+  }
+
+  /**
+   * Reads {@link #toByteArray()}'s form, copying the data onto the heap.
+   *
+   * @param numKeys the key count to report (the form does not store it)
+   * @throws SieveFormatException on a bad header or a length that does not match it
+   */
+  public static StandardBloomFilter fromByteArray(byte[] bytes, long numKeys) {
+    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    long numWords = checkHeader(in);
+    StandardBloomFilter filter = new StandardBloomFilter(in.getLong(0), in.get(8));
+    in.position(HEADER_BYTES);
+    for (int i = 0; i < numWords; i++) {
+      filter.words[i] = in.getLong();
+    }
+    filter.numKeys.add(numKeys);
+    return filter;
+  }
+
+  /**
+   * Wraps {@link #toByteArray()}'s form held in a buffer (position to limit) <em>without
+   * copying</em>; the bytes must not change while the filter is in use. The filter is read-only.
+   */
+  public static StandardBloomFilter wrap(ByteBuffer bytes, long numKeys) {
+    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+    long numWords = checkHeader(in);
+    long bits = in.getLong(0);
+    int probes = in.get(8);
+    in.position(HEADER_BYTES);
+    return new StandardBloomFilter(LongSegments.of(in.slice(), numWords), bits, probes, numKeys);
+  }
+
+  /**
+   * Wraps data words split over several buffers without copying (filters beyond one buffer's 2
+   * GiB): every buffer but the last holds exactly {@code 2^segmentShift} bytes.
+   */
+  public static StandardBloomFilter wrapData(
+      ByteBuffer[] segments, int segmentShift, long numBits, int numProbes, long numKeys) {
+    withShapeCheck(numBits, numProbes);
+    return new StandardBloomFilter(
+        LongSegments.of(segments, segmentShift, (numBits + 63) >>> 6), numBits, numProbes, numKeys);
+  }
+
+  private static long checkHeader(ByteBuffer in) {
+    if (in.remaining() < HEADER_BYTES) {
+      throw new SieveFormatException(
+          0,
+          "standard Bloom form of " + in.remaining() + " bytes is shorter than its 16-byte header");
+    }
+    long bits = in.getLong(0);
+    if (bits < 1 || bits > MAX_BITS) {
+      throw new SieveFormatException(
+          0, "number of bits " + bits + " outside [1, " + MAX_BITS + "]");
+    }
+    int probes = in.get(8);
+    if (probes < 1 || probes > MAX_PROBES) {
+      throw new SieveFormatException(
+          8, "number of probes " + probes + " outside [1, " + MAX_PROBES + "]");
+    }
+    for (int i = 9; i < HEADER_BYTES; i++) {
+      if (in.get(i) != 0) {
+        throw new SieveFormatException(i, "reserved header byte is not zero");
+      }
+    }
+    long numWords = (bits + 63) >>> 6;
+    long expected = HEADER_BYTES + numWords * Long.BYTES;
+    if (in.remaining() != expected) {
+      throw new SieveFormatException(
+          HEADER_BYTES,
+          "data of "
+              + (in.remaining() - HEADER_BYTES)
+              + " bytes, expected "
+              + (expected - HEADER_BYTES)
+              + " for "
+              + bits
+              + " bits");
+    }
+    return numWords;
+  }
+
+  private static void withShapeCheck(long numBits, int numProbes) {
+    if (numBits < 1 || numBits > MAX_BITS) {
+      throw new IllegalArgumentException(
+          "number of bits must be in [1, " + MAX_BITS + "], got " + numBits);
+    }
+    if (numProbes < 1 || numProbes > MAX_PROBES) {
+      throw new IllegalArgumentException(
+          "number of probes must be in [1, " + MAX_PROBES + "], got " + numProbes);
+    }
+  }
+
+  private long word(long index) {
+    return words != null ? AtomicBits.getVolatile(words, (int) index) : wrapped.get(index);
+  }
+
+  /** Whether the filter reads its data in place from buffers. */
+  public boolean isWrapped() {
+    return words == null;
   }
 
   /** A builder that sizes the filter by bits/key or by a target false-positive rate. */
@@ -78,14 +218,7 @@ public final class StandardBloomFilter implements MutableFilter {
    * probes (1 to {@link #MAX_PROBES}).
    */
   public static StandardBloomFilter withShape(long numBits, int numProbes) {
-    Checks.count("number of bits", numBits, MAX_BITS);
-    if (numBits == 0) {
-      throw new IllegalArgumentException("number of bits must be in [1, " + MAX_BITS + "], got 0");
-    }
-    if (numProbes < 1 || numProbes > MAX_PROBES) {
-      throw new IllegalArgumentException(
-          "number of probes must be in [1, " + MAX_PROBES + "], got " + numProbes);
-    }
+    withShapeCheck(numBits, numProbes);
     return new StandardBloomFilter(numBits, numProbes);
   }
 
@@ -110,6 +243,9 @@ public final class StandardBloomFilter implements MutableFilter {
     long x = hash64;
     long y = mixSecond(hash64);
     long[] w = words;
+    if (w == null) {
+      return wrappedMayContain(x, y);
+    }
     for (int i = 0; i < numProbes; i++) {
       long bit = reduce(x);
       if ((w[(int) (bit >>> 6)] & (1L << bit)) == 0) {
@@ -121,8 +257,24 @@ public final class StandardBloomFilter implements MutableFilter {
     return true;
   }
 
+  private boolean wrappedMayContain(long x, long y) {
+    LongSegments data = wrapped;
+    for (int i = 0; i < numProbes; i++) {
+      long bit = reduce(x);
+      if ((data.get(bit >>> 6) & (1L << bit)) == 0) {
+        return false;
+      }
+      x += y;
+      y += i;
+    }
+    return true;
+  }
+
   @Override
   public boolean addHash(long hash64) {
+    if (words == null) {
+      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+    }
     long x = hash64;
     long y = mixSecond(hash64);
     boolean changed = false;
@@ -168,6 +320,9 @@ public final class StandardBloomFilter implements MutableFilter {
    * @throws IllegalArgumentException if the two filters differ in bits or probes
    */
   public void union(StandardBloomFilter other) {
+    if (words == null) {
+      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+    }
     if (other.numBits != numBits || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "
@@ -181,7 +336,7 @@ public final class StandardBloomFilter implements MutableFilter {
               + " probes");
     }
     for (int i = 0; i < words.length; i++) {
-      AtomicBits.orWord(words, i, AtomicBits.getVolatile(other.words, i));
+      AtomicBits.orWord(words, i, other.word(i));
     }
     numKeys.add(other.numKeys());
   }
@@ -189,8 +344,8 @@ public final class StandardBloomFilter implements MutableFilter {
   /** An independent copy of this filter. */
   public StandardBloomFilter copy() {
     StandardBloomFilter copy = new StandardBloomFilter(numBits, numProbes);
-    for (int i = 0; i < words.length; i++) {
-      copy.words[i] = AtomicBits.getVolatile(words, i);
+    for (int i = 0; i < copy.words.length; i++) {
+      copy.words[i] = word(i);
     }
     copy.numKeys.add(numKeys());
     return copy;
@@ -222,24 +377,45 @@ public final class StandardBloomFilter implements MutableFilter {
 
   /** The fraction of bits that are set (1/2 at the optimal number of probes). */
   public double fractionOfBitsSet() {
+    return (double) bitsSetFromWord(0) / numBits;
+  }
+
+  /** The number of set bits in words {@code fromWord} and up (for tests of the index range). */
+  long bitsSetFromWord(int fromWord) {
     long set = 0;
-    for (long w : words) {
-      set += Long.bitCount(w);
+    long numWords = (numBits + 63) >>> 6;
+    for (long i = fromWord; i < numWords; i++) {
+      set += Long.bitCount(word(i));
     }
-    return (double) set / numBits;
+    return set;
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof StandardBloomFilter
-        && ((StandardBloomFilter) o).numBits == numBits
-        && ((StandardBloomFilter) o).numProbes == numProbes
-        && Arrays.equals(((StandardBloomFilter) o).words, words);
+    if (!(o instanceof StandardBloomFilter)) {
+      return false;
+    }
+    StandardBloomFilter other = (StandardBloomFilter) o;
+    if (other.numBits != numBits || other.numProbes != numProbes) {
+      return false;
+    }
+    long numWords = (numBits + 63) >>> 6;
+    for (long i = 0; i < numWords; i++) {
+      if (word(i) != other.word(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public int hashCode() {
-    return 31 * Arrays.hashCode(words) + numProbes;
+    long h = numBits * 31 + numProbes;
+    long numWords = (numBits + 63) >>> 6;
+    for (long i = 0; i < numWords; i++) {
+      h = h * 31 + word(i);
+    }
+    return Long.hashCode(h);
   }
 
   @Override

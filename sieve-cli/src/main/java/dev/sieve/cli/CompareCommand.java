@@ -1,0 +1,140 @@
+package dev.sieve.cli;
+
+import dev.sieve.Filter;
+import dev.sieve.FilterBuilder;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.math.BloomMath;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import java.util.function.DoubleFunction;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sieve compare}: a quick side-by-side of Sieve's filters on random {@code long} keys —
+ * size, measured FPR against the model and the floor, and rough build/query times from one pass
+ * (the JMH-measured figures are the benchmark module's job).
+ */
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
+    description =
+        "Quick side-by-side of the filters: bits/key, FPR vs model, overhead, rough ns/key.")
+public final class CompareCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--keys",
+      description = "number of keys (default: ${DEFAULT-VALUE})",
+      defaultValue = "1000000")
+  int numKeys;
+
+  @Option(
+      names = "--queries",
+      description = "absent keys queried for the FPR (default: ${DEFAULT-VALUE})",
+      defaultValue = "2000000")
+  int numQueries;
+
+  @Option(
+      names = "--bits-per-key",
+      split = ",",
+      description = "bits/key settings (default: ${DEFAULT-VALUE})",
+      defaultValue = "6,10,16")
+  double[] bitsPerKey;
+
+  @Option(
+      names = "--seed",
+      description = "key generator seed (default: ${DEFAULT-VALUE})",
+      defaultValue = "42")
+  long seed;
+
+  /** One filter kind: a name, a builder for a bits/key setting and its theory curve. */
+  record Kind(String name, DoubleFunction<FilterBuilder<? extends Filter>> builder) {}
+
+  static List<Kind> kinds() {
+    List<Kind> kinds = new ArrayList<>();
+    kinds.add(new Kind("standard-bloom", b -> StandardBloomFilter.builder().bitsPerKey(b)));
+    kinds.add(new Kind("blocked-bloom", b -> BlockedBloomFilter.builder().bitsPerKey(b)));
+    return kinds;
+  }
+
+  @Override
+  public Integer call() {
+    if (numKeys < 1 || numQueries < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--keys and --queries must be positive");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    SplittableRandom random = new SplittableRandom(seed);
+    long[] keys = new long[numKeys];
+    for (int i = 0; i < numKeys; i++) {
+      keys[i] = random.nextLong() >>> 1; // top bit clear: queried keys have it set, so are absent
+    }
+    long[] absent = new long[numQueries];
+    for (int i = 0; i < numQueries; i++) {
+      absent[i] = random.nextLong() | Long.MIN_VALUE;
+    }
+    out.printf(
+        Locale.ROOT,
+        "%d keys, %d absent queries, %s, %s%n",
+        numKeys,
+        numQueries,
+        System.getProperty("java.vm.name") + " " + Runtime.version(),
+        Runtime.getRuntime().availableProcessors() + " cpus");
+    out.printf(
+        Locale.ROOT,
+        "%-16s %6s %9s %10s %10s %7s %9s %9s %9s%n",
+        "filter",
+        "set",
+        "bits/key",
+        "FPR %",
+        "model %",
+        "ratio",
+        "overhead",
+        "build ns",
+        "query ns");
+    for (double b : bitsPerKey) {
+      for (Kind kind : kinds()) {
+        long t0 = System.nanoTime();
+        Filter filter = kind.builder().apply(b).build(keys);
+        long t1 = System.nanoTime();
+        long fp = 0;
+        for (long q : absent) {
+          if (filter.mayContain(q)) {
+            fp++;
+          }
+        }
+        long t2 = System.nanoTime();
+        for (long k : keys) {
+          if (!filter.mayContain(k)) {
+            out.println("FALSE NEGATIVE for key " + k + " in " + kind.name());
+            return 1;
+          }
+        }
+        double fpr = (double) fp / numQueries;
+        out.printf(
+            Locale.ROOT,
+            "%-16s %6.2f %9.3f %10.4f %10.4f %7.3f %9.3f %9.1f %9.1f%n",
+            kind.name(),
+            b,
+            filter.bitsPerKey(),
+            fpr * 100,
+            filter.modelledFpRate() * 100,
+            fpr / filter.modelledFpRate(),
+            BloomMath.overheadOverFloor(filter.bitsPerKey(), fpr),
+            (t1 - t0) / (double) numKeys,
+            (t2 - t1) / (double) numQueries);
+      }
+    }
+    out.flush();
+    return 0;
+  }
+}

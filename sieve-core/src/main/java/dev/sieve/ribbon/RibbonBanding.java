@@ -29,7 +29,9 @@ package dev.sieve.ribbon;
  * upperStartBlock} have one column fewer.
  *
  * <p>Rows are held as two {@code long}s per slot (low, high halves) plus an {@code int} result; a
- * build allocates these three arrays once per seed attempt size and no per-key objects.
+ * build allocates these arrays once (cleared for each seed tried) and no per-key objects. Past
+ * {@link #SORT_MIN_SLOTS} slots the keys are added in order of their start, which gives the same
+ * band (see above) with sequential instead of random accesses.
  */
 final class RibbonBanding {
 

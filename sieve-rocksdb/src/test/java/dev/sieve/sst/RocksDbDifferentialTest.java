@@ -51,6 +51,8 @@ class RocksDbDifferentialTest {
     LEGACY_BLOOM_FV4,
     LEGACY_BLOOM_FV2_PARTITIONED,
     BLOOM_PREFIX_ONLY,
+    BLOOM_PREFIX_ONLY_PARTITIONED,
+    BLOOM_PREFIX_AND_WHOLE_KEY,
     BLOOM_OPTIMIZE_FOR_MEMORY
   }
 
@@ -165,12 +167,24 @@ class RocksDbDifferentialTest {
     }
   }
 
+  private static final org.rocksdb.ChecksumType[] CHECKSUMS = {
+    org.rocksdb.ChecksumType.kNoChecksum,
+    org.rocksdb.ChecksumType.kCRC32c,
+    org.rocksdb.ChecksumType.kxxHash,
+    org.rocksdb.ChecksumType.kxxHash64,
+    org.rocksdb.ChecksumType.kXXH3
+  };
+
   private static RocksDbOracle.Spec spec(Kind kind, double bits, Random rnd) {
     switch (kind) {
       case BLOOM:
-        return RocksDbOracle.Spec.bloom(bits);
+        return RocksDbOracle.Spec.bloom(bits)
+            .formatVersion(5 + rnd.nextInt(3))
+            .checksum(CHECKSUMS[rnd.nextInt(CHECKSUMS.length)]);
       case RIBBON:
-        return RocksDbOracle.Spec.ribbon(bits, false);
+        return RocksDbOracle.Spec.ribbon(bits, false)
+            .formatVersion(5 + rnd.nextInt(3))
+            .checksum(CHECKSUMS[rnd.nextInt(CHECKSUMS.length)]);
       case RIBBON_OPTIMIZE_FOR_MEMORY:
         return RocksDbOracle.Spec.ribbon(bits, true);
       case BLOOM_OPTIMIZE_FOR_MEMORY:
@@ -188,6 +202,10 @@ class RocksDbDifferentialTest {
             .partitioned(512);
       case BLOOM_PREFIX_ONLY:
         return RocksDbOracle.Spec.bloom(bits).prefix(1 + rnd.nextInt(4), false);
+      case BLOOM_PREFIX_ONLY_PARTITIONED:
+        return RocksDbOracle.Spec.bloom(bits).prefix(2 + rnd.nextInt(4), false).partitioned(512);
+      case BLOOM_PREFIX_AND_WHOLE_KEY:
+        return RocksDbOracle.Spec.bloom(bits).prefix(1 + rnd.nextInt(4), true);
       default:
         throw new AssertionError(kind);
     }

@@ -56,6 +56,14 @@ public final class BuildCommand implements Callable<Integer> {
   @Option(names = "--keep-order", description = "add keys in file order, duplicates included")
   boolean keepOrder;
 
+  @Option(
+      names = "--level",
+      paramLabel = "L",
+      description =
+          "LSM level the table is for, as ribbon's bloom_before_level sees it (-1 = flush);"
+              + " default: unknown (as RocksDB's SstFileWriter), treated as the bottommost")
+  Integer level;
+
   @Override
   public Integer call() {
     RocksDbFilterPolicy p;
@@ -101,7 +109,9 @@ public final class BuildCommand implements Callable<Integer> {
       }
       keys = distinct;
     }
-    byte[] block = p.buildFilterBlock(keys, formatVersion, RocksDbFilterPolicy.UNKNOWN_LEVEL);
+    byte[] block =
+        p.buildFilterBlock(
+            keys, formatVersion, level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level);
     try {
       Files.write(output, block);
     } catch (IOException e) {

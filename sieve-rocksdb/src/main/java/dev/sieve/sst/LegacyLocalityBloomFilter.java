@@ -146,14 +146,20 @@ public final class LegacyLocalityBloomFilter implements Filter {
     if (bitsPerKey < 1 || bitsPerKey > 100) {
       throw new IllegalArgumentException("bits per key must be in [1, 100], got " + bitsPerKey);
     }
-    dev.sieve.internal.LongList hashes = new dev.sieve.internal.LongList(16);
+    int[] hashes = new int[16];
+    int n = 0;
     for (byte[] key : keys) {
       int h = bloomHash(key, 0, key.length);
-      if (hashes.size() == 0 || (int) hashes.get(hashes.size() - 1) != h) {
-        hashes.add(h);
+      if (n == 0 || hashes[n - 1] != h) {
+        if (n == hashes.length) {
+          if (n >= Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("more than " + n + " distinct keys in one block");
+          }
+          hashes = Arrays.copyOf(hashes, (int) Math.min(Integer.MAX_VALUE - 8L, 2L * n));
+        }
+        hashes[n++] = h;
       }
     }
-    int n = hashes.size();
     if (n == 0) {
       return new byte[0];
     }
@@ -166,7 +172,7 @@ public final class LegacyLocalityBloomFilter implements Filter {
     int probes = chooseNumProbes(bitsPerKey);
     byte[] out = new byte[len + TRAILER_BYTES];
     for (int i = 0; i < n; i++) {
-      int h = (int) hashes.get(i);
+      int h = hashes[i];
       int base = line(h, (int) lines) << 6;
       int delta = Integer.rotateRight(h, 17);
       for (int p = 0; p < probes; p++) {

@@ -4,4 +4,7 @@ module dev.sieve.core {
   exports dev.sieve.hash;
   exports dev.sieve.math;
   exports dev.sieve.bloom;
+  // branch family: Xor, Binary Fuse and Cuckoo filters
+  exports dev.sieve.xor;
+  exports dev.sieve.cuckoo;
 }

@@ -165,6 +165,73 @@ public final class BloomMath {
     return bitsPerKey / informationFloorBitsPerKey(fpRate);
   }
 
+  // ================================================================ Ribbon (branch ribbon)
+
+  /**
+   * The false-positive rate of a Ribbon filter checking {@code r} result bits: {@code 2^-r}, and
+   * for a fractional {@code r = c + φ} (some start positions checking {@code c} bits, the others
+   * {@code c + 1}) the linear interpolation {@code (1-φ)·2^-c + φ·2^-(c+1)}.
+   *
+   * <p>Derivation: an absent key's recomputed fingerprint is a parity of solution bits it does not
+   * constrain, so each of its result columns matches by chance with probability 1/2, independently;
+   * with {@code c} columns the rate is {@code 2^-c}. RocksDB's interleaved layout mixes {@code c}
+   * and {@code c + 1} columns by block, so the rate is the start-weighted average of the two, which
+   * is linear (not exponential) in the fraction {@code φ}: fractional bits cost a little over the
+   * floor (up to about 1.5%, util/ribbon_alg.h). Worked: {@code r = 6.78 → 0.95%}, {@code r = 7 →
+   * 0.78%}.
+   *
+   * @param resultBits {@code r ≥ 0}
+   */
+  public static double ribbonFpRate(double resultBits) {
+    if (!(resultBits >= 0.0)) {
+      throw new IllegalArgumentException("result bits must be >= 0, got " + resultBits);
+    }
+    double lower = Math.floor(resultBits);
+    double frac = resultBits - lower;
+    double lowerRate = Math.pow(0.5, lower);
+    return (1.0 - frac) * lowerRate + frac * lowerRate * 0.5;
+  }
+
+  /**
+   * RocksDB's {@code SerializableInterleavedSolution::ExpectedFpRate} for a Standard128Ribbon
+   * layout of {@code numBlocks} 128-slot blocks, {@code upperNumColumns} result columns from block
+   * {@code upperStartBlock} on and one fewer before: with {@code p = upperStartBlock · 128 /
+   * numStarts} the fraction of start positions in the narrower blocks ({@code numStarts = 128 ·
+   * numBlocks − 127}), {@code p · 2^-(c-1) + (1 - p) · 2^-c}, i.e. {@link #ribbonFpRate} at {@code
+   * r = c − p}. The hash-collision rate is not included ({@link #fingerprintFpRate} adds it).
+   *
+   * @return 0 for zero blocks (the empty filter reports every key absent)
+   */
+  public static double interleavedRibbonFpRate(
+      long numBlocks, int upperNumColumns, long upperStartBlock) {
+    if (numBlocks <= 0) {
+      return 0.0;
+    }
+    double numStarts = numBlocks * 128.0 - 127.0;
+    double lowerPortion = upperStartBlock * 128.0 / numStarts;
+    return lowerPortion * Math.pow(0.5, upperNumColumns - 1)
+        + (1.0 - lowerPortion) * Math.pow(0.5, upperNumColumns);
+  }
+
+  /**
+   * The fractional result bits a Ribbon filter needs for rate {@code f}: the inverse of {@link
+   * #ribbonFpRate}, {@code c + φ} with {@code 2^-(c+1) < f ≤ 2^-c} and {@code φ = (2^-c − f) /
+   * 2^-(c+1)}. At least the floor {@code log2(1/f)}, and at most about 0.086 bits above it.
+   */
+  public static double ribbonResultBitsForFpRate(double fpRate) {
+    if (!(fpRate > 0.0 && fpRate <= 1.0)) {
+      throw new IllegalArgumentException("false-positive rate must be in (0, 1], got " + fpRate);
+    }
+    double c = Math.floor(informationFloorBitsPerKey(fpRate));
+    double lowerRate = Math.pow(0.5, c);
+    if (fpRate >= lowerRate) {
+      return c;
+    }
+    return c + (lowerRate - fpRate) / (lowerRate * 0.5);
+  }
+
+  // ================================================================ end Ribbon
+
   // ==================================================================================
   // Xor, Binary Fuse and Cuckoo filters (dev.sieve.xor, dev.sieve.cuckoo; branch family)
   // ==================================================================================

@@ -5,6 +5,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor16Filter;
@@ -17,8 +18,8 @@ import java.nio.channels.FileChannel;
 /**
  * The filter types a Sieve container holds, each with its type id (bytes 10-11 of the header) and
  * its payload: the filter's own serialized form. The ids are part of the file format and never
- * change or get reused; {@code docs/format.md} lists them. Id 3 is reserved for Standard128Ribbon,
- * whose payload will be its RocksDB filter block.
+ * change or get reused; {@code docs/format.md} lists them. For the RocksDB-compatible types
+ * (blocked Bloom, Ribbon) the payload is the RocksDB filter block itself.
  */
 public enum FilterType {
   /**
@@ -31,6 +32,31 @@ public enum FilterType {
    * zero-copy.
    */
   STANDARD_BLOOM(2, new StandardBloomCodec()),
+  /**
+   * {@link Standard128RibbonFilter}; payload: the RocksDB Standard128Ribbon filter block (data then
+   * the 5-byte trailer {@code FE seed numBlocks(24 bits)}), handed to RocksDB unchanged.
+   */
+  RIBBON_128(
+      3,
+      new SimpleCodec<>(
+          Standard128RibbonFilter.class,
+          Standard128RibbonFilter::toRocksDbFilterBlock,
+          Standard128RibbonFilter::fromRocksDbFilterBlock) {
+        @Override
+        int parameterA(Standard128RibbonFilter f) {
+          return f.seed();
+        }
+
+        @Override
+        int parameterB(Standard128RibbonFilter f) {
+          return f.numBlocks();
+        }
+
+        @Override
+        Standard128RibbonFilter read(byte[] payload, long numKeys) {
+          return Standard128RibbonFilter.fromRocksDbFilterBlock(payload, numKeys);
+        }
+      }),
   /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. */
   XOR8(
       4,

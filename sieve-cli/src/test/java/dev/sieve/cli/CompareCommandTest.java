@@ -3,21 +3,13 @@ package dev.sieve.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class CompareCommandTest {
 
   private static String[] run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new SieveCli());
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    int status = cli.execute(args);
-    return new String[] {Integer.toString(status), out.toString(), err.toString()};
+    CliRun r = CliRun.of(args);
+    return new String[] {Integer.toString(r.status()), r.out(), r.err()};
   }
 
   @Test

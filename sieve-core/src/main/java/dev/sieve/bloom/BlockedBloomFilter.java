@@ -205,6 +205,9 @@ public final class BlockedBloomFilter implements MutableFilter {
    * does not store) for the model FPR.
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
+    if (block.length == 0) {
+      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
+    }
     int probes = checkTrailer(java.nio.ByteBuffer.wrap(block));
     int dataLen = block.length - TRAILER_BYTES;
     long[] words = new long[dataLen / Long.BYTES];
@@ -225,6 +228,9 @@ public final class BlockedBloomFilter implements MutableFilter {
    */
   public static BlockedBloomFilter wrapRocksDbFilterBlock(java.nio.ByteBuffer block, long numKeys) {
     java.nio.ByteBuffer view = block.slice();
+    if (!view.hasRemaining()) {
+      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
+    }
     int probes = checkTrailer(view);
     long dataLen = view.remaining() - TRAILER_BYTES;
     return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
@@ -293,8 +299,14 @@ public final class BlockedBloomFilter implements MutableFilter {
     return probes;
   }
 
-  /** The filter block RocksDB writes for this filter: the data followed by the 5-byte trailer. */
+  /**
+   * The filter block RocksDB writes for this filter: the data followed by the 5-byte trailer, or,
+   * for a filter of zero blocks (built from zero keys), the empty block RocksDB writes then.
+   */
   public byte[] toRocksDbFilterBlock() {
+    if (numBlocks == 0) {
+      return new byte[0];
+    }
     long[] data = heapWords();
     int dataLen = data.length * Long.BYTES;
     byte[] out = new byte[dataLen + TRAILER_BYTES];

@@ -35,7 +35,7 @@ import java.nio.ByteOrder;
  *   <li>Space: {@code f / α} bits per key: 8.4, 12.6 and 16.8 bits at the design load 0.95. That is
  *       {@code f / (α · log2(1/FPR))} times the floor: 1.65 for 8 bits, 1.40 for 12, 1.29 for 16;
  *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
- *       (1.44) only below about 0.3%.
+ *       (1.44) only below about 0.4%.
  *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds reliably succeed up to about
  *       95% of the slots. {@link #create} sizes the table for {@code expectedKeys} at load {@value
  *       #DESIGN_LOAD}, so that many keys fit; more usually fit too, until an add fails.
@@ -60,7 +60,7 @@ import java.nio.ByteOrder;
  *
  * <h2>The trade-off</h2>
  *
- * Against Bloom filters: deletes, and smaller at FPRs below about 0.3%, but adds can fail when the
+ * Against Bloom filters: deletes, and smaller at FPRs below about 0.4%, but adds can fail when the
  * table is full and the size is fixed at creation. Against the Xor and Binary Fuse filters: mutable
  * (add and delete at any time), but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
  * query reads two buckets.

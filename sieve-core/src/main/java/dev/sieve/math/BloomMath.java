@@ -222,7 +222,7 @@ public final class BloomMath {
     if (!(fpRate > 0.0 && fpRate <= 1.0)) {
       throw new IllegalArgumentException("false-positive rate must be in (0, 1], got " + fpRate);
     }
-    double c = Math.floor(informationFloorBitsPerKey(fpRate));
+    double c = Math.floor(informationFloorBitsPerKey(fpRate)) + 0.0; // -0.0 at f = 1 → 0.0
     double lowerRate = Math.pow(0.5, c);
     if (fpRate >= lowerRate) {
       return c;

@@ -29,7 +29,9 @@ package dev.sieve.ribbon;
  * upperStartBlock} have one column fewer.
  *
  * <p>Rows are held as two {@code long}s per slot (low, high halves) plus an {@code int} result; a
- * build allocates these three arrays once per seed attempt size and no per-key objects.
+ * build allocates these arrays once (cleared for each seed tried) and no per-key objects. Past
+ * {@link #SORT_MIN_SLOTS} slots the keys are added in order of their start, which gives the same
+ * band (see above) with sequential instead of random accesses.
  */
 final class RibbonBanding {
 
@@ -69,7 +71,11 @@ final class RibbonBanding {
    *     unchanged)
    */
   boolean add(long hash64, int rawSeed) {
-    long h = Standard128RibbonFilter.rehash(hash64, rawSeed);
+    return addRehashed(Standard128RibbonFilter.rehash(hash64, rawSeed));
+  }
+
+  /** Adds the key whose seeded hash ({@link Standard128RibbonFilter#rehash}) is {@code h}. */
+  private boolean addRehashed(long h) {
     int i = Standard128RibbonFilter.start(h, numStarts);
     long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
     long lo = Standard128RibbonFilter.coeffLow(a);
@@ -121,15 +127,67 @@ final class RibbonBanding {
   }
 
   /**
+   * From this many slots on (a band of 1.25 MB and more, past the L2 cache), keys are added in
+   * order of their start: the result is the same (the band does not depend on the order) and the
+   * elimination walks the band sequentially instead of missing the cache on every key.
+   */
+  static final int SORT_MIN_SLOTS = 1 << 16;
+
+  private static final int SORT_BITS = 16;
+
+  /**
+   * Puts the seeded hashes into {@code out} grouped by their top {@value #SORT_BITS} bits, which
+   * orders them by start up to {@code numSlots / 2^16} slots (a counting sort; within a group the
+   * order is arbitrary).
+   */
+  private static void sortByStart(
+      long[] hashes, int count, int rawSeed, long[] out, int[] buckets) {
+    java.util.Arrays.fill(buckets, 0);
+    for (int k = 0; k < count; k++) {
+      buckets[(int) (Standard128RibbonFilter.rehash(hashes[k], rawSeed) >>> (64 - SORT_BITS))]++;
+    }
+    int sum = 0;
+    for (int b = 0; b < buckets.length; b++) {
+      int c = buckets[b];
+      buckets[b] = sum;
+      sum += c;
+    }
+    for (int k = 0; k < count; k++) {
+      long h = Standard128RibbonFilter.rehash(hashes[k], rawSeed);
+      out[buckets[(int) (h >>> (64 - SORT_BITS))]++] = h;
+    }
+  }
+
+  private boolean addAllRehashed(long[] rehashed, int count) {
+    clear();
+    for (int k = 0; k < count; k++) {
+      if (!addRehashed(rehashed[k])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Tries ordinal seeds {@code firstSeed, firstSeed + 1, ...} (mod 256), as RocksDB's {@code
    * ResetAndFindSeedToSolve} with mask 255 does, until the keys band without contradiction.
    *
    * @return the ordinal seed that worked, or {@code -1} after all 256 failed
    */
   int findSeedToSolve(long[] hashes, int count, int firstSeed) {
+    long[] sorted = numSlots >= SORT_MIN_SLOTS ? new long[count] : null;
+    int[] buckets = sorted != null ? new int[1 << SORT_BITS] : null;
     int seed = firstSeed & 255;
     do {
-      if (addAll(hashes, count, Standard128RibbonFilter.rawSeed(seed))) {
+      int rawSeed = Standard128RibbonFilter.rawSeed(seed);
+      boolean solved;
+      if (sorted != null) {
+        sortByStart(hashes, count, rawSeed, sorted, buckets);
+        solved = addAllRehashed(sorted, count);
+      } else {
+        solved = addAll(hashes, count, rawSeed);
+      }
+      if (solved) {
         return seed;
       }
       seed = (seed + 1) & 255;
@@ -143,7 +201,8 @@ final class RibbonBanding {
    * {@code upperStartBlock} on and one fewer before it.
    */
   long[] backSubstitute(int numSegments, int upperNumColumns, int upperStartBlock) {
-    long[] out = new long[2 * numSegments];
+    // room for the query padding of Standard128RibbonFilter (one block's columns)
+    long[] out = new long[2 * numSegments + 2 * upperNumColumns];
     if (upperNumColumns == 0) {
       return out;
     }

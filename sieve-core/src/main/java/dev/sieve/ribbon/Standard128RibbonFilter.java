@@ -32,7 +32,7 @@ import java.util.Objects;
  * <h2>The math</h2>
  *
  * The system is a random band matrix over GF(2) with band width 128 (Dietzfelbinger and Walzer);
- * {@link RibbonBanding} solves it by on-the-fly Gaussian elimination, key by key, and
+ * {@code RibbonBanding} solves it by on-the-fly Gaussian elimination, key by key, and
  * back-substitutes. It is solvable with high probability when there are a few percent more slots
  * than keys ({@link RibbonSizing#numSlotsForKeys}); RocksDB sizes for a 1-in-20 failure chance per
  * seed and retries with the next of 256 seeds. The FPR of {@code c} columns in a fraction {@code p}
@@ -98,8 +98,13 @@ public final class Standard128RibbonFilter implements Filter {
   private static final Standard128RibbonFilter EMPTY =
       new Standard128RibbonFilter(new long[0], 0, 0, 0, 0);
 
-  /** Segments, two longs each: {@code [2s]} the low 64 bits of segment {@code s}, then the high. */
+  /**
+   * Segments, two longs each: {@code [2s]} the low 64 bits of segment {@code s}, then the high;
+   * then {@code 2 · upperNumColumns} zero longs of padding.
+   */
   private final long[] data;
+
+  private final int numSegments;
 
   private final int numBlocks;
   private final int numStarts;
@@ -111,7 +116,7 @@ public final class Standard128RibbonFilter implements Filter {
 
   private Standard128RibbonFilter(
       long[] data, int numBlocks, int numSegments, int seed, long numKeys) {
-    this.data = data;
+    this.numSegments = numSegments;
     this.numBlocks = numBlocks;
     this.seed = seed;
     this.rawSeed = rawSeed(seed);
@@ -126,6 +131,10 @@ public final class Standard128RibbonFilter implements Filter {
       this.upperNumColumns = upper;
       this.upperStartBlock = (int) ((long) upper * numBlocks - numSegments);
     }
+    // padding of one block's columns after the last block, read (under zero masks) by a query
+    // starting at the first slot of the last block
+    int padded = 2 * numSegments + 2 * upperNumColumns;
+    this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
   }
 
   // ---------------------------------------------------------------- hashing (static, shared)
@@ -300,11 +309,11 @@ public final class Standard128RibbonFilter implements Filter {
     if (numBlocks == 0) {
       return new byte[0];
     }
-    int dataLen = data.length * Long.BYTES;
+    int dataLen = numSegments * RibbonSizing.SEGMENT_BYTES;
     byte[] out = new byte[dataLen + TRAILER_BYTES];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    for (long w : data) {
-      buf.putLong(w);
+    for (int i = 0; i < 2 * numSegments; i++) {
+      buf.putLong(data[i]);
     }
     out[dataLen] = MARKER;
     out[dataLen + 1] = (byte) seed;
@@ -391,8 +400,12 @@ public final class Standard128RibbonFilter implements Filter {
               + numBlocks
               + " blocks is more than 32 result columns per block");
     }
-    long[] data = new long[dataLen / Long.BYTES];
-    ByteBuffer.wrap(block, 0, dataLen).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(data);
+    int upper = (int) ((numSegments + numBlocks - 1) / numBlocks);
+    long[] data = new long[dataLen / Long.BYTES + 2 * upper];
+    ByteBuffer.wrap(block, 0, dataLen)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asLongBuffer()
+        .get(data, 0, dataLen / Long.BYTES);
     return new Standard128RibbonFilter(data, numBlocks, (int) numSegments, seed, numKeys);
   }
 
@@ -410,46 +423,26 @@ public final class Standard128RibbonFilter implements Filter {
     long cHi = a;
     int expected = resultRow(a);
     int block = start >>> 7;
-    int columns = upperNumColumns;
-    int segment = block * columns;
-    if (block < upperStartBlock) {
-      segment -= block;
-      columns--;
-    } else {
-      segment -= upperStartBlock;
-    }
+    // blocks before upperStartBlock have one column fewer (branch-free: the split is random)
+    int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
+    int segment = block * upperNumColumns - Math.min(block, upperStartBlock);
+    // The window c << (start % 128) over this block and c >>> (128 - start % 128) over the next,
+    // computed without branches: with s = bit & 63, A = c_lo << s, B = c_hi << s | c_lo >>> (64-s)
+    // and C = c_hi >>> (64-s) (0 for s = 0), the four masks are (A, B, C, 0) below bit 64 and
+    // (0, A, B, C) from it. A block-aligned window gets zero masks for the next block, whose reads
+    // stay in the padding after the last block.
+    int bit = start & 127;
+    int s = bit & 63;
+    long wa = cLo << s;
+    long wb = (cHi << s) | ((cLo >>> 1) >>> (63 - s));
+    long wc = (cHi >>> 1) >>> (63 - s);
+    long high = -(long) (bit >>> 6);
+    long lLo = wa & ~high;
+    long lHi = (wb & ~high) | (wa & high);
+    long rLo = (wc & ~high) | (wb & high);
+    long rHi = wc & high;
     final long[] data = this.data;
     int at = 2 * segment;
-    int bit = start & 127;
-    if (bit == 0) {
-      for (int j = 0; j < columns; j++, at += 2) {
-        long x = (data[at] & cLo) ^ (data[at + 1] & cHi);
-        if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-          return false;
-        }
-      }
-      return true;
-    }
-    // the window crosses into the next block: c << bit in this one, c >>> (128 - bit) in the next
-    long lLo;
-    long lHi;
-    if (bit < 64) {
-      lLo = cLo << bit;
-      lHi = (cHi << bit) | (cLo >>> (64 - bit));
-    } else {
-      lLo = 0;
-      lHi = cLo << (bit - 64);
-    }
-    long rLo;
-    long rHi;
-    int t = 128 - bit;
-    if (t < 64) {
-      rLo = (cLo >>> t) | (cHi << (64 - t));
-      rHi = cHi >>> t;
-    } else {
-      rLo = cHi >>> (t - 64);
-      rHi = 0;
-    }
     int next = at + 2 * columns;
     for (int j = 0; j < columns; j++, at += 2, next += 2) {
       long x =
@@ -480,7 +473,7 @@ public final class Standard128RibbonFilter implements Filter {
 
   /** The number of 16-byte segments of solution data. */
   public int numSegments() {
-    return data.length / 2;
+    return numSegments;
   }
 
   /** The number of result columns in blocks from {@link #upperStartBlock()} on. */
@@ -516,7 +509,7 @@ public final class Standard128RibbonFilter implements Filter {
 
   @Override
   public long sizeInBits() {
-    return (long) data.length * Long.SIZE;
+    return (long) numSegments * RibbonSizing.SEGMENT_BYTES * Byte.SIZE;
   }
 
   /**

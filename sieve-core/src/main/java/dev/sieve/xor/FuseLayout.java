@@ -72,6 +72,17 @@ final class FuseLayout extends PeelingLayout {
     return (h0 + 3 * segmentLength) ^ ((int) ((mixed * SeededHash.SEED_STEP) >>> 46) & mask);
   }
 
+  /** Keys grouped by start segment touch only {@code arity} consecutive segments at a time. */
+  @Override
+  int localityGroups() {
+    return segmentCount;
+  }
+
+  @Override
+  int localityGroup(long mixed) {
+    return h0(mixed, segmentCountLength()) / segmentLength;
+  }
+
   long segmentCountLength() {
     return (long) segmentCount * segmentLength;
   }

@@ -16,4 +16,17 @@ abstract class PeelingLayout {
    * Writes the key's {@link #arity()} slots, which are always pairwise distinct, to {@code out}.
    */
   abstract void positions(long mixed, int[] out);
+
+  /**
+   * The number of locality groups: a construction that visits keys group by group touches the table
+   * in a sliding window instead of at random. 1 means no grouping pays.
+   */
+  int localityGroups() {
+    return 1;
+  }
+
+  /** The locality group of a key, in {@code [0, localityGroups())}. */
+  int localityGroup(long mixed) {
+    return 0;
+  }
 }

@@ -34,12 +34,12 @@ import java.util.Arrays;
  * <h2>The trade-off</h2>
  *
  * Against Bloom filters: smaller and a fixed three memory reads per query, but static (no adds
- * after the build) and about 24 bytes of temporary memory per key during the build. Against {@link
- * Xor8Filter}: twice the size for a 256 times lower FPR. Against {@link BinaryFuse16Filter}: 9%
- * larger (1.23 against 1.125 times the floor) and slower to build (random rather than segment-local
- * memory access), with the same query cost; it is kept for its simplicity and its well-studied
- * construction. Against a 16-bit Cuckoo filter (about 17.7 bits per key at 0.012%): larger but 8
- * times more selective, never full, but no deletes.
+ * after the build) and about 28 bytes of temporary memory per key during the build (16 per slot
+ * plus the copy of the hashes). Against {@link Xor8Filter}: twice the size for a 256 times lower
+ * FPR. Against {@link BinaryFuse16Filter}: 9% larger (1.23 against 1.125 times the floor) and
+ * slower to build (random rather than segment-local memory access), with the same query cost; it is
+ * kept for its simplicity and its well-studied construction. Against a 16-bit Cuckoo filter (about
+ * 16.8 bits per key at 0.012%): larger but 8 times more selective, never full, but no deletes.
  *
  * <h2>Construction can fail? No, in practice</h2>
  *

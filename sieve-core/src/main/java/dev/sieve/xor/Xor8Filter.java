@@ -33,11 +33,11 @@ import java.util.Arrays;
  * <h2>The trade-off</h2>
  *
  * Against Bloom filters: smaller and a fixed three memory reads per query, but static (no adds
- * after the build) and about 24 bytes of temporary memory per key during the build. Against {@link
- * BinaryFuse8Filter}: 9% larger (1.23 against 1.125 times the floor) and slower to build (random
- * rather than segment-local memory access), with the same query cost; it is kept for its simplicity
- * and its well-studied construction. Against the Cuckoo filter: smaller at this FPR and never full,
- * but no deletes.
+ * after the build) and about 28 bytes of temporary memory per key during the build (16 per slot
+ * plus the copy of the hashes). Against {@link BinaryFuse8Filter}: 9% larger (1.23 against 1.125
+ * times the floor) and slower to build (random rather than segment-local memory access), with the
+ * same query cost; it is kept for its simplicity and its well-studied construction. Against the
+ * Cuckoo filter: smaller at this FPR and never full, but no deletes.
  *
  * <h2>Construction can fail? No, in practice</h2>
  *

@@ -59,12 +59,18 @@ class BloomApiTest {
   }
 
   @Test
-  void emptyBuildIsAlwaysAbsentAndMatchesRocksDbsFiveByteBlock() {
+  void emptyBuildIsAlwaysAbsentAndMatchesRocksDbsEmptyBlock() {
     BlockedBloomFilter empty = BlockedBloomFilter.builder().bitsPerKey(10).build(new long[0]);
     assertFalse(empty.mayContain(42L));
-    assertArrayEquals(new byte[] {(byte) 0xFF, 0, 6, 0, 0}, empty.toRocksDbFilterBlock());
+    // RocksDB's FastLocalBloom builder returns FinishAlwaysFalse, an empty block, for zero keys
+    assertArrayEquals(new byte[0], empty.toRocksDbFilterBlock());
     assertFalse(
         BlockedBloomFilter.fromRocksDbFilterBlock(empty.toRocksDbFilterBlock()).mayContain(1L));
+    byte[] trailerOnly = {(byte) 0xFF, 0, 6, 0, 0};
+    assertFalse(BlockedBloomFilter.fromRocksDbFilterBlock(trailerOnly).mayContain(1L));
+    assertFalse(
+        BlockedBloomFilter.wrapRocksDbFilterBlock(java.nio.ByteBuffer.allocate(0), 0)
+            .mayContain(1L));
     assertThrows(IllegalStateException.class, () -> empty.add(1L));
     StandardBloomFilter emptyStandard = StandardBloomFilter.builder().build(new long[0]);
     assertFalse(emptyStandard.mayContain(42L));
@@ -136,6 +142,8 @@ class BloomApiTest {
     byte[] good = BlockedBloomFilter.builder().build(new long[] {1, 2, 3}).toRocksDbFilterBlock();
     assertThrows(
         SieveFormatException.class, () -> BlockedBloomFilter.fromRocksDbFilterBlock(new byte[4]));
+    assertThrows(
+        SieveFormatException.class, () -> BlockedBloomFilter.fromRocksDbFilterBlock(new byte[1]));
     byte[] ribbon = good.clone();
     ribbon[ribbon.length - 5] = (byte) 0xFE;
     SieveFormatException e =

@@ -171,6 +171,40 @@ class XorConstructionTest {
     }
   }
 
+  /** The first Binary Fuse slot is the unsigned high half of {@code h · segmentCountLength}. */
+  @Test
+  void fuseFirstSlotIsTheUnsignedMultiplyHigh() {
+    long[] lengths = {12, 1L << 18, 342L * (1 << 15), 7_000L * (1 << 18)};
+    java.math.BigInteger two64 = java.math.BigInteger.ONE.shiftLeft(64);
+    for (long scl : lengths) {
+      for (long h : Keys.random(2000, scl)) {
+        java.math.BigInteger u = java.math.BigInteger.valueOf(h);
+        if (h < 0) {
+          u = u.add(two64);
+        }
+        long expected =
+            u.multiply(java.math.BigInteger.valueOf(scl)).shiftRight(64).longValueExact();
+        assertEquals(expected, FuseLayout.h0(h, scl));
+      }
+      assertEquals(scl - 1, FuseLayout.h0(-1L, scl)); // the largest hash maps to the last slot
+      assertEquals(0, FuseLayout.h0(0L, scl));
+    }
+  }
+
+  /** Too many keys for one Java array: a parameter error naming the limit, before allocating. */
+  @Test
+  void oversizedKeyCountsAreRejectedBeforeAllocating() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> BinaryFuse8Filter.slotsFor(3, 2_000_000_000L));
+    assertTrue(e.getMessage().contains(String.valueOf(XorConstruction.MAX_SLOTS)), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> XorLayout.forKeys(1_800_000_000L, 0));
+    assertThrows(IllegalArgumentException.class, () -> BinaryFuse8Filter.slotsFor(5, 1000));
+    // the largest sets that fit are sized without error
+    assertTrue(BinaryFuse8Filter.slotsFor(3, 1_800_000_000L) <= XorConstruction.MAX_SLOTS);
+    assertTrue(XorLayout.forKeys(1_700_000_000L, 0).length() <= XorConstruction.MAX_SLOTS);
+  }
+
   @Test
   void seedsAreExplicitAndChangeTheFilter() {
     long[] keys = Keys.random(1000, 11);

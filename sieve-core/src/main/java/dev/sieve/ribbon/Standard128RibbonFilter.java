@@ -7,6 +7,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.LongList;
+import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -104,6 +105,13 @@ public final class Standard128RibbonFilter implements Filter {
    */
   private final long[] data;
 
+  /**
+   * The segments read in place from (possibly memory-mapped) buffers, without padding, when the
+   * filter wraps a block ({@link #wrapRocksDbFilterBlock}); {@code null} when {@link #data} holds
+   * them.
+   */
+  private final LongSegments wrapped;
+
   private final int numSegments;
 
   private final int numBlocks;
@@ -134,7 +142,23 @@ public final class Standard128RibbonFilter implements Filter {
     // padding of one block's columns after the last block, read (under zero masks) by a query
     // starting at the first slot of the last block
     int padded = 2 * numSegments + 2 * upperNumColumns;
-    this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
+    this.data = data == null ? null : data.length == padded ? data : Arrays.copyOf(data, padded);
+    this.wrapped = null;
+  }
+
+  private Standard128RibbonFilter(
+      LongSegments wrapped, int numBlocks, int numSegments, int seed, long numKeys) {
+    this.numSegments = numSegments;
+    this.numBlocks = numBlocks;
+    this.seed = seed;
+    this.rawSeed = rawSeed(seed);
+    this.numKeys = numKeys;
+    this.numStarts = numBlocks * RibbonSizing.SLOTS_PER_BLOCK - RibbonSizing.SLOTS_PER_BLOCK + 1;
+    int upper = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
+    this.upperNumColumns = upper;
+    this.upperStartBlock = (int) ((long) upper * numBlocks - numSegments);
+    this.data = null;
+    this.wrapped = wrapped;
   }
 
   // ---------------------------------------------------------------- hashing (static, shared)
@@ -313,7 +337,7 @@ public final class Standard128RibbonFilter implements Filter {
     byte[] out = new byte[dataLen + TRAILER_BYTES];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
     for (int i = 0; i < 2 * numSegments; i++) {
-      buf.putLong(data[i]);
+      buf.putLong(word(i));
     }
     out[dataLen] = MARKER;
     out[dataLen + 1] = (byte) seed;
@@ -358,28 +382,66 @@ public final class Standard128RibbonFilter implements Filter {
     if (block.length == 0) {
       return EMPTY;
     }
-    if (block.length <= TRAILER_BYTES) {
+    BlockShape shape = checkBlock(ByteBuffer.wrap(block));
+    int dataLen = block.length - TRAILER_BYTES;
+    int upper = (int) ((shape.numSegments + shape.numBlocks - 1) / shape.numBlocks);
+    long[] data = new long[dataLen / Long.BYTES + 2 * upper];
+    ByteBuffer.wrap(block, 0, dataLen)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asLongBuffer()
+        .get(data, 0, dataLen / Long.BYTES);
+    return new Standard128RibbonFilter(
+        data, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+  }
+
+  /**
+   * Wraps a Standard128Ribbon filter block held in a buffer (heap, direct or memory-mapped), from
+   * its position to its limit, <em>without copying</em>: queries read the buffer in place. The
+   * bytes must not change while the filter is in use. Checks and errors as {@link
+   * #fromRocksDbFilterBlock(byte[], long)}.
+   */
+  public static Standard128RibbonFilter wrapRocksDbFilterBlock(ByteBuffer block, long numKeys) {
+    Objects.requireNonNull(block, "block");
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
+    ByteBuffer view = block.slice();
+    if (!view.hasRemaining()) {
+      return EMPTY;
+    }
+    BlockShape shape = checkBlock(view);
+    LongSegments segments = LongSegments.of(view, 2 * shape.numSegments);
+    return new Standard128RibbonFilter(
+        segments, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+  }
+
+  /** What a filter block's trailer and length say. */
+  private record BlockShape(int seed, int numBlocks, long numSegments) {}
+
+  /** Validates a non-empty block (the buffer's remaining bytes); see fromRocksDbFilterBlock. */
+  private static BlockShape checkBlock(ByteBuffer block) {
+    int base = block.position();
+    int length = block.remaining();
+    if (length <= TRAILER_BYTES) {
       throw new SieveFormatException(
           0,
           "filter block of "
-              + block.length
+              + length
               + " bytes is not longer than its 5-byte trailer (RocksDB reads it as 'always"
               + " false', i.e. no keys; refused as truncated)");
     }
-    int dataLen = block.length - TRAILER_BYTES;
-    if (block[dataLen] != MARKER) {
+    int dataLen = length - TRAILER_BYTES;
+    if (block.get(base + dataLen) != MARKER) {
       throw new SieveFormatException(
           dataLen,
           "trailer marker is "
-              + block[dataLen]
+              + block.get(base + dataLen)
               + ", expected -2 (Standard128Ribbon); -1 is FastLocalBloom, 0 RocksDB's 'always"
               + " true', >= 1 legacy Bloom");
     }
-    int seed = block[dataLen + 1] & 0xFF;
+    int seed = block.get(base + dataLen + 1) & 0xFF;
     int numBlocks =
-        (block[dataLen + 2] & 0xFF)
-            | (block[dataLen + 3] & 0xFF) << 8
-            | (block[dataLen + 4] & 0xFF) << 16;
+        (block.get(base + dataLen + 2) & 0xFF)
+            | (block.get(base + dataLen + 3) & 0xFF) << 8
+            | (block.get(base + dataLen + 4) & 0xFF) << 16;
     if (numBlocks < 2) {
       throw new SieveFormatException(
           dataLen + 2,
@@ -400,13 +462,7 @@ public final class Standard128RibbonFilter implements Filter {
               + numBlocks
               + " blocks is more than 32 result columns per block");
     }
-    int upper = (int) ((numSegments + numBlocks - 1) / numBlocks);
-    long[] data = new long[dataLen / Long.BYTES + 2 * upper];
-    ByteBuffer.wrap(block, 0, dataLen)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .asLongBuffer()
-        .get(data, 0, dataLen / Long.BYTES);
-    return new Standard128RibbonFilter(data, numBlocks, (int) numSegments, seed, numKeys);
+    return new BlockShape(seed, numBlocks, numSegments);
   }
 
   // ---------------------------------------------------------------- the filter
@@ -444,6 +500,9 @@ public final class Standard128RibbonFilter implements Filter {
     final long[] data = this.data;
     int at = 2 * segment;
     int next = at + 2 * columns;
+    if (data == null) {
+      return wrappedMatches(at, next, columns, lLo, lHi, rLo, rHi, expected);
+    }
     for (int j = 0; j < columns; j++, at += 2, next += 2) {
       long x =
           (data[at] & lLo) ^ (data[at + 1] & lHi) ^ (data[next] & rLo) ^ (data[next + 1] & rHi);
@@ -452,6 +511,32 @@ public final class Standard128RibbonFilter implements Filter {
       }
     }
     return true;
+  }
+
+  /** The query's column loop over wrapped buffers; words past the data read as the zero padding. */
+  private boolean wrappedMatches(
+      int at, int next, int columns, long lLo, long lHi, long rLo, long rHi, int expected) {
+    for (int j = 0; j < columns; j++, at += 2, next += 2) {
+      long x =
+          (word(at) & lLo) ^ (word(at + 1) & lHi) ^ (word(next) & rLo) ^ (word(next + 1) & rHi);
+      if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Data word {@code i} of either storage; 0 past the segments (the padding). */
+  private long word(int i) {
+    if (data != null) {
+      return data[i];
+    }
+    return i < 2 * numSegments ? wrapped.get(i) : 0L;
+  }
+
+  /** Whether the filter reads its data in place from a buffer. */
+  public boolean isWrapped() {
+    return data == null && numBlocks > 0;
   }
 
   // ---------------------------------------------------------------- accessors
@@ -528,15 +613,28 @@ public final class Standard128RibbonFilter implements Filter {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Standard128RibbonFilter
-        && ((Standard128RibbonFilter) o).numBlocks == numBlocks
-        && ((Standard128RibbonFilter) o).seed == seed
-        && Arrays.equals(((Standard128RibbonFilter) o).data, data);
+    if (!(o instanceof Standard128RibbonFilter)) {
+      return false;
+    }
+    Standard128RibbonFilter other = (Standard128RibbonFilter) o;
+    if (other.numBlocks != numBlocks || other.seed != seed || other.numSegments != numSegments) {
+      return false;
+    }
+    for (int i = 0; i < 2 * numSegments; i++) {
+      if (word(i) != other.word(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(data) * 31 + numBlocks * 257 + seed;
+    int h = numBlocks * 257 + seed;
+    for (int i = 0; i < 2 * numSegments; i++) {
+      h = h * 31 + Long.hashCode(word(i));
+    }
+    return h;
   }
 
   @Override

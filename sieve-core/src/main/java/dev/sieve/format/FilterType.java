@@ -34,7 +34,8 @@ public enum FilterType {
   STANDARD_BLOOM(2, new StandardBloomCodec()),
   /**
    * {@link Standard128RibbonFilter}; payload: the RocksDB Standard128Ribbon filter block (data then
-   * the 5-byte trailer {@code FE seed numBlocks(24 bits)}), handed to RocksDB unchanged.
+   * the 5-byte trailer {@code FE seed numBlocks(24 bits)}), handed to RocksDB unchanged. Read
+   * zero-copy (up to one buffer's 2 GiB).
    */
   RIBBON_128(
       3,
@@ -55,6 +56,16 @@ public enum FilterType {
         @Override
         Standard128RibbonFilter read(byte[] payload, long numKeys) {
           return Standard128RibbonFilter.fromRocksDbFilterBlock(payload, numKeys);
+        }
+
+        @Override
+        Standard128RibbonFilter wrap(ByteBuffer payload, long numKeys) {
+          return Standard128RibbonFilter.wrapRocksDbFilterBlock(payload, numKeys);
+        }
+
+        @Override
+        boolean zeroCopy() {
+          return true;
         }
       }),
   /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. */
@@ -225,9 +236,10 @@ public enum FilterType {
       return f.toRocksDbFilterBlock();
     }
 
+    /** The probes; 0 for the empty filter, whose payload is RocksDB's 0-byte block. */
     @Override
     int parameterA(BlockedBloomFilter f) {
-      return f.numProbes();
+      return f.numBlocks() == 0 ? 0 : f.numProbes();
     }
 
     @Override

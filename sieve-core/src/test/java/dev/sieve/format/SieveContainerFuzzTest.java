@@ -44,8 +44,15 @@ class SieveContainerFuzzTest {
     assertEquals(heap == null, wrapped == null, "byte[] and ByteBuffer readers disagree");
     if (heap != null) {
       assertNotNull(streamed, "the stream reader refused a valid container");
-      assertArrayEquals(data, SieveFormat.toBytes(heap));
-      assertArrayEquals(data, SieveFormat.toBytes(wrapped));
+      if (heap.sizeInBits() > 0) {
+        assertArrayEquals(data, SieveFormat.toBytes(heap));
+        assertArrayEquals(data, SieveFormat.toBytes(wrapped));
+      } else {
+        // an empty filter may be stored non-canonically (a Bloom trailer alone): the rewrite is
+        // canonical and stable
+        byte[] again = SieveFormat.toBytes(heap);
+        assertArrayEquals(again, SieveFormat.toBytes(SieveFormat.read(again)));
+      }
       FuzzSupport.assertSameAnswers(heap, wrapped, data);
       FuzzSupport.assertSameAnswers(heap, streamed, data);
     }

@@ -407,6 +407,11 @@ public final class SieveFormat {
           SIZE_OFFSET,
           "filter size " + sizeInBits + " bits exceeds the payload's " + payloadLength + " bytes");
     }
+    if (sizeInBits == 0 && numKeys != 0) {
+      // a filter of no bits answers "absent" for everything: it cannot hold a key
+      throw new SieveFormatException(
+          KEYS_OFFSET, "key count " + numKeys + " for an empty filter (0 bits), which holds none");
+    }
     return new ContainerHeader(
         version,
         type,

@@ -255,6 +255,23 @@ class SieveFormatTest {
     assertEquals(16, rejectedEverywhere(TestFilters.withLong(xor, 16, 41)).offset());
   }
 
+  /**
+   * Fuzzer finding: an empty blocked Bloom payload stored as the 5-byte trailer alone, with a
+   * header claiming 256 keys, was accepted, though a filter of no bits reports every key absent
+   * (and its rewrite, RocksDB's 0-byte block, was then refused). Now refused up front.
+   */
+  @Test
+  void anEmptyFilterClaimingKeysIsRefused() {
+    for (FilterType type : FilterType.values()) {
+      byte[] empty = SieveFormat.toBytes(TestFilters.build(type, new long[0]));
+      if (SieveFormat.readHeader(ByteBuffer.wrap(empty), empty.length).sizeInBits() == 0) {
+        SieveFormatException e =
+            rejectedEverywhere(TestFilters.withLong(empty, SieveFormat.KEYS_OFFSET, 256));
+        assertEquals(SieveFormat.KEYS_OFFSET, e.offset(), type.toString());
+      }
+    }
+  }
+
   @Test
   void trailingBytesAndTypeMismatch() {
     byte[] bytes = small(FilterType.CUCKOO);

@@ -12,7 +12,6 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       CompareCommand.class,
-      BuildCommand.class,
     })
 public final class SieveCli implements Runnable {
 

@@ -10,4 +10,6 @@ module dev.sieve.core {
   // branch family: Xor, Binary Fuse and Cuckoo filters
   exports dev.sieve.xor;
   exports dev.sieve.cuckoo;
+  // branch format: the Sieve container
+  exports dev.sieve.format;
 }

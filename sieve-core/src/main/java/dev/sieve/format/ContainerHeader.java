@@ -1,0 +1,27 @@
+package dev.sieve.format;
+
+/**
+ * The validated header of a Sieve container ({@code docs/format.md}).
+ *
+ * @param version the format version (1)
+ * @param type the filter type
+ * @param numKeys the key count the filter was written with
+ * @param payloadLength the payload's length in bytes
+ * @param parameterA the type's first parameter (probes or fingerprint bits)
+ * @param parameterB the type's second parameter (arity, slots per bucket, or 0)
+ * @param sizeInBits the filter's {@link dev.sieve.Filter#sizeInBits()}
+ */
+public record ContainerHeader(
+    int version,
+    FilterType type,
+    long numKeys,
+    long payloadLength,
+    int parameterA,
+    int parameterB,
+    long sizeInBits) {
+
+  /** The container's total length: header, payload and the payload checksum. */
+  public long totalLength() {
+    return SieveFormat.HEADER_BYTES + payloadLength + SieveFormat.CHECKSUM_BYTES;
+  }
+}

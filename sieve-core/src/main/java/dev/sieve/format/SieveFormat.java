@@ -1,0 +1,520 @@
+package dev.sieve.format;
+
+import dev.sieve.Filter;
+import dev.sieve.SieveFormatException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+
+/**
+ * The Sieve container: one versioned, checksummed file format for every filter type, read from
+ * bytes, streams, buffers or memory-mapped files. {@code docs/format.md} documents it byte by byte;
+ * in short, little-endian:
+ *
+ * <pre>
+ * offset  size  field
+ *      0     8  magic 89 53 49 45 56 45 0D 0A ("\x89SIEVE\r\n")
+ *      8     2  format version, 1
+ *     10     2  filter type id ({@link FilterType})
+ *     12     4  flags, 0
+ *     16     8  key count
+ *     24     8  payload length L
+ *     32     4  parameter A (probes, fingerprint bits)
+ *     36     4  parameter B (arity, slots per bucket, or 0)
+ *     40     8  filter size in bits
+ *     48    12  reserved, 0
+ *     60     4  CRC32C of bytes 0..59
+ *     64     L  payload: the filter's own form (for Bloom: the RocksDB filter block)
+ *   64+L     4  CRC32C of the payload
+ * </pre>
+ *
+ * <h2>Safety against hostile input</h2>
+ *
+ * Every reader checks the magic, version, header checksum, type, flags and reserved bytes, then the
+ * payload length against the bytes really there (a stream is read in growing chunks, so a huge
+ * claimed length with a short stream fails after reading what is there), then the payload checksum,
+ * <em>before</em> it decodes anything; the type's own reader then checks the payload, and the
+ * decoded filter must agree with the header's parameters, size and key count. Any failure is a
+ * {@link SieveFormatException} naming the byte offset and the reason. A filter is returned only
+ * from bytes whose checksums match, so a corrupted filter never silently reports a key it was built
+ * with as absent (up to CRC32C's 2^-32 miss rate on random corruption).
+ *
+ * <h2>Zero copy</h2>
+ *
+ * {@link #wrap(ByteBuffer)} and {@link #map(Path)} query Bloom filters in place from the buffer or
+ * the mapped file, in 1 GiB segments when the file exceeds one buffer's 2 GiB; the other types are
+ * copied onto the heap ({@link FilterType#zeroCopy()}).
+ */
+public final class SieveFormat {
+  /** The magic: {@code 89 53 49 45 56 45 0D 0A}, as PNG's, catching text-mode mangling. */
+  public static final long MAGIC = 0x0A0D455645495389L; // the bytes above, read little-endian
+
+  /** The format version this code writes and reads. */
+  public static final int VERSION = 1;
+
+  /** The header length; the payload starts here, 64-byte aligned. */
+  public static final int HEADER_BYTES = 64;
+
+  /** The length of the payload checksum after the payload. */
+  public static final int CHECKSUM_BYTES = 4;
+
+  static final int VERSION_OFFSET = 8;
+  static final int TYPE_OFFSET = 10;
+  static final int FLAGS_OFFSET = 12;
+  static final int KEYS_OFFSET = 16;
+  static final int PAYLOAD_LENGTH_OFFSET = 24;
+  static final int PARAM_A_OFFSET = 32;
+  static final int PARAM_B_OFFSET = 36;
+  static final int SIZE_OFFSET = 40;
+  static final int RESERVED_OFFSET = 48;
+  static final int HEADER_CRC_OFFSET = 60;
+
+  /** The largest payload held in one Java array or one buffer. */
+  static final long MAX_ARRAY_PAYLOAD = Integer.MAX_VALUE - 8 - HEADER_BYTES - CHECKSUM_BYTES;
+
+  /** Segment size for mapping a file larger than one buffer: 1 GiB. */
+  static final int SEGMENT_SHIFT = 30;
+
+  /** The first chunk a stream read allocates; chunks double as data arrives. */
+  private static final int FIRST_CHUNK = 1 << 16;
+
+  private SieveFormat() {}
+
+  // ---------------------------------------------------------------- writing
+
+  /** The container holding {@code filter}. */
+  public static byte[] toBytes(Filter filter) {
+    Objects.requireNonNull(filter, "filter");
+    FilterType type = FilterType.of(filter);
+    byte[] payload = type.codec().payload(filter);
+    if (payload.length > MAX_ARRAY_PAYLOAD) {
+      throw new IllegalStateException(
+          "a payload of " + payload.length + " bytes does not fit one byte[] container");
+    }
+    byte[] out = new byte[HEADER_BYTES + payload.length + CHECKSUM_BYTES];
+    writeHeader(ByteBuffer.wrap(out), type, filter, payload.length);
+    System.arraycopy(payload, 0, out, HEADER_BYTES, payload.length);
+    int crc = crc32c(ByteBuffer.wrap(payload));
+    ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(HEADER_BYTES + payload.length, crc);
+    return out;
+  }
+
+  /** Writes the container holding {@code filter} to {@code out} (not closed, not flushed). */
+  public static void write(Filter filter, OutputStream out) throws IOException {
+    Objects.requireNonNull(out, "out");
+    FilterType type = FilterType.of(Objects.requireNonNull(filter, "filter"));
+    byte[] payload = type.codec().payload(filter);
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    writeHeader(header, type, filter, payload.length);
+    out.write(header.array());
+    out.write(payload);
+    out.write(checksumBytes(crc32c(ByteBuffer.wrap(payload))));
+  }
+
+  /** Writes the container holding {@code filter} to {@code out} (not closed). */
+  public static void write(Filter filter, WritableByteChannel out) throws IOException {
+    Objects.requireNonNull(out, "out");
+    FilterType type = FilterType.of(Objects.requireNonNull(filter, "filter"));
+    byte[] payload = type.codec().payload(filter);
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    writeHeader(header, type, filter, payload.length);
+    writeFully(out, header.rewind());
+    writeFully(out, ByteBuffer.wrap(payload));
+    writeFully(out, ByteBuffer.wrap(checksumBytes(crc32c(ByteBuffer.wrap(payload)))));
+  }
+
+  /** Writes the container holding {@code filter} to a new or truncated file. */
+  public static void write(Filter filter, Path file) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(
+            file,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+      write(filter, ch);
+    }
+  }
+
+  private static void writeFully(WritableByteChannel out, ByteBuffer buf) throws IOException {
+    while (buf.hasRemaining()) {
+      out.write(buf);
+    }
+  }
+
+  private static byte[] checksumBytes(int crc) {
+    return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
+  }
+
+  private static void writeHeader(ByteBuffer at, FilterType type, Filter f, long payloadLength) {
+    ByteBuffer h = at.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    h.putLong(0, MAGIC);
+    h.putShort(VERSION_OFFSET, (short) VERSION);
+    h.putShort(TYPE_OFFSET, (short) type.id());
+    h.putInt(FLAGS_OFFSET, 0);
+    h.putLong(KEYS_OFFSET, f.numKeys());
+    h.putLong(PAYLOAD_LENGTH_OFFSET, payloadLength);
+    h.putInt(PARAM_A_OFFSET, type.codec().parameterA(f));
+    h.putInt(PARAM_B_OFFSET, type.codec().parameterB(f));
+    h.putLong(SIZE_OFFSET, f.sizeInBits());
+    for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
+      h.put(i, (byte) 0);
+    }
+    h.putInt(HEADER_CRC_OFFSET, crc32c(h.duplicate().position(0).limit(HEADER_CRC_OFFSET)));
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /**
+   * Reads a container from exactly the bytes of {@code bytes}, copying the filter onto the heap.
+   *
+   * @throws SieveFormatException if the bytes are not one valid container (trailing bytes included)
+   */
+  public static Filter read(byte[] bytes) {
+    ContainerHeader header = readHeader(ByteBuffer.wrap(bytes), bytes.length);
+    checkTotal(header, bytes.length);
+    ByteBuffer payload = ByteBuffer.wrap(bytes, HEADER_BYTES, (int) header.payloadLength());
+    verifyPayload(header, payload.slice(), storedPayloadCrc(ByteBuffer.wrap(bytes), header));
+    byte[] copy =
+        Arrays.copyOfRange(bytes, HEADER_BYTES, HEADER_BYTES + (int) header.payloadLength());
+    return decode(header, () -> header.type().codec().read(copy, header.numKeys()));
+  }
+
+  /**
+   * Reads a container of the expected filter class.
+   *
+   * @throws SieveFormatException if the bytes are invalid or hold another filter type
+   */
+  public static <F extends Filter> F read(byte[] bytes, Class<F> expected) {
+    return as(read(bytes), expected);
+  }
+
+  /**
+   * Reads one container from {@code in}, leaving the stream just after it (so containers can be
+   * concatenated); the stream is not closed. Lengths are never trusted before the bytes are read:
+   * the payload is read in chunks that grow as data arrives.
+   *
+   * @throws SieveFormatException if the stream ends early or the container is invalid
+   * @throws IOException if reading fails
+   */
+  public static Filter read(InputStream in) throws IOException {
+    byte[] head = in.readNBytes(HEADER_BYTES);
+    ContainerHeader header = readHeader(ByteBuffer.wrap(head), Long.MAX_VALUE); // length unknown
+    if (header.payloadLength() > MAX_ARRAY_PAYLOAD) {
+      throw new SieveFormatException(
+          PAYLOAD_LENGTH_OFFSET,
+          "payload length "
+              + header.payloadLength()
+              + " exceeds what a stream read holds ("
+              + MAX_ARRAY_PAYLOAD
+              + " bytes); map the file instead");
+    }
+    int length = (int) header.payloadLength();
+    byte[] payload = readBounded(in, length);
+    byte[] crc = in.readNBytes(CHECKSUM_BYTES);
+    if (crc.length < CHECKSUM_BYTES) {
+      throw new SieveFormatException(
+          HEADER_BYTES + (long) length + crc.length,
+          "stream ends inside the payload checksum (truncated)");
+    }
+    int stored = ByteBuffer.wrap(crc).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    verifyPayload(header, ByteBuffer.wrap(payload), stored);
+    return decode(header, () -> header.type().codec().read(payload, header.numKeys()));
+  }
+
+  private static byte[] readBounded(InputStream in, int length) throws IOException {
+    byte[] buf = new byte[Math.min(length, FIRST_CHUNK)];
+    int filled = 0;
+    while (filled < length) {
+      if (filled == buf.length) {
+        buf = Arrays.copyOf(buf, (int) Math.min(length, 2L * buf.length));
+      }
+      int n = in.read(buf, filled, buf.length - filled);
+      if (n < 0) {
+        throw new SieveFormatException(
+            HEADER_BYTES + (long) filled,
+            "stream ends after "
+                + filled
+                + " of the "
+                + length
+                + " payload bytes the header claims (truncated)");
+      }
+      filled += n;
+    }
+    return buf;
+  }
+
+  /**
+   * Wraps a container held in {@code buffer} from its position to its limit, verifying both
+   * checksums. Bloom filters are queried in place, <em>without copying</em> (the bytes must not
+   * change while the filter is used); other types are copied onto the heap. The buffer's position
+   * is not changed.
+   */
+  public static Filter wrap(ByteBuffer buffer) {
+    return wrap(buffer, true);
+  }
+
+  /**
+   * As {@link #wrap(ByteBuffer)}; {@code verifyChecksum=false} skips the payload checksum (the
+   * header checksum is always checked), for very large trusted files.
+   */
+  public static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
+    ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int size = in.remaining();
+    ContainerHeader header = readHeader(in, size);
+    checkTotal(header, size);
+    ByteBuffer payload = in.duplicate().position(HEADER_BYTES);
+    payload.limit(HEADER_BYTES + (int) header.payloadLength());
+    payload = payload.slice();
+    if (verifyChecksum) {
+      verifyPayload(header, payload.duplicate(), storedPayloadCrc(in, header));
+    }
+    ByteBuffer view = payload;
+    return decode(header, () -> header.type().codec().wrap(view, header.numKeys()));
+  }
+
+  /** Wraps a container of the expected filter class; see {@link #wrap(ByteBuffer)}. */
+  public static <F extends Filter> F wrap(ByteBuffer buffer, Class<F> expected) {
+    return as(wrap(buffer), expected);
+  }
+
+  /**
+   * Memory-maps a container file read-only and wraps it ({@link #wrap(ByteBuffer)}): a Bloom filter
+   * of any size is queried from the page cache without copying it onto the heap, a file over 2 GiB
+   * in 1 GiB segments. The payload checksum is verified (one sequential pass over the file).
+   */
+  public static Filter map(Path file) throws IOException {
+    return map(file, true);
+  }
+
+  /** As {@link #map(Path)}; {@code verifyChecksum=false} skips the payload checksum pass. */
+  public static Filter map(Path file, boolean verifyChecksum) throws IOException {
+    return map(file, verifyChecksum, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD);
+  }
+
+  /** {@link #map(Path, boolean)} with the segment size and the one-buffer limit as parameters. */
+  static Filter map(Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit)
+      throws IOException {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      ByteBuffer head = PayloadCodec.readSmall(ch, 0, (int) Math.min(size, HEADER_BYTES));
+      ContainerHeader header = readHeader(head, size);
+      checkTotal(header, size);
+      if (header.payloadLength() <= oneBufferLimit) {
+        return wrap(ch.map(FileChannel.MapMode.READ_ONLY, 0, size), verifyChecksum);
+      }
+      long payloadEnd = HEADER_BYTES + header.payloadLength();
+      if (verifyChecksum) {
+        CRC32C crc = new CRC32C();
+        for (ByteBuffer segment :
+            PayloadCodec.mapSegments(ch, HEADER_BYTES, header.payloadLength(), segmentShift)) {
+          crc.update(segment);
+        }
+        int stored =
+            PayloadCodec.readSmall(ch, payloadEnd, CHECKSUM_BYTES)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .getInt(0);
+        checkCrc(payloadEnd, (int) crc.getValue(), stored);
+      }
+      Filter f;
+      try {
+        f =
+            header
+                .type()
+                .codec()
+                .mapLarge(ch, HEADER_BYTES, header.payloadLength(), segmentShift, header.numKeys());
+      } catch (IllegalArgumentException e) {
+        throw new SieveFormatException(HEADER_BYTES, "payload rejected: " + e.getMessage(), e);
+      }
+      checkAgainstHeader(header, f);
+      return f;
+    }
+  }
+
+  /**
+   * Reads and validates the header at the start of {@code in} (absolute indexes from its position);
+   * {@code available} is the total number of bytes the input holds.
+   */
+  public static ContainerHeader readHeader(ByteBuffer buffer, long available) {
+    ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int have = in.remaining();
+    if (have < 8 || in.getLong(0) != MAGIC) {
+      int magicBytes = Math.min(have, 8);
+      for (int i = 0; i < magicBytes; i++) {
+        if (in.get(i) != (byte) (MAGIC >>> (8 * i))) {
+          throw new SieveFormatException(i, "not a Sieve container: wrong magic byte " + i);
+        }
+      }
+      throw new SieveFormatException(
+          have, "truncated: " + have + " bytes, the header needs " + HEADER_BYTES);
+    }
+    if (have < HEADER_BYTES) {
+      throw new SieveFormatException(
+          have, "truncated: " + have + " bytes, the header needs " + HEADER_BYTES);
+    }
+    int version = in.getShort(VERSION_OFFSET) & 0xFFFF;
+    if (version != VERSION) {
+      throw new SieveFormatException(
+          VERSION_OFFSET,
+          "format version " + version + " is not supported (this reader reads " + VERSION + ")");
+    }
+    int headerCrc = crc32c(in.duplicate().position(0).limit(HEADER_CRC_OFFSET));
+    checkCrc(HEADER_CRC_OFFSET, headerCrc, in.getInt(HEADER_CRC_OFFSET));
+    int typeId = in.getShort(TYPE_OFFSET) & 0xFFFF;
+    FilterType type = FilterType.byId(typeId);
+    if (type == null) {
+      throw new SieveFormatException(
+          TYPE_OFFSET, "unknown filter type id " + typeId + " (known: " + knownTypes() + ")");
+    }
+    int flags = in.getInt(FLAGS_OFFSET);
+    if (flags != 0) {
+      throw new SieveFormatException(
+          FLAGS_OFFSET, "flags 0x" + Integer.toHexString(flags) + " set; version 1 defines none");
+    }
+    for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
+      if (in.get(i) != 0) {
+        throw new SieveFormatException(i, "reserved header byte is not zero");
+      }
+    }
+    long numKeys = in.getLong(KEYS_OFFSET);
+    if (numKeys < 0) {
+      throw new SieveFormatException(KEYS_OFFSET, "negative key count " + numKeys);
+    }
+    long payloadLength = in.getLong(PAYLOAD_LENGTH_OFFSET);
+    long room = available - HEADER_BYTES - CHECKSUM_BYTES;
+    if (payloadLength < 0 || payloadLength > room) {
+      throw new SieveFormatException(
+          PAYLOAD_LENGTH_OFFSET,
+          "payload length "
+              + payloadLength
+              + " does not fit the input of "
+              + available
+              + " bytes (at most "
+              + Math.max(0, room)
+              + ")");
+    }
+    long sizeInBits = in.getLong(SIZE_OFFSET);
+    if (sizeInBits < 0 || (sizeInBits >>> 3) > payloadLength) {
+      throw new SieveFormatException(
+          SIZE_OFFSET,
+          "filter size " + sizeInBits + " bits exceeds the payload's " + payloadLength + " bytes");
+    }
+    if (sizeInBits == 0 && numKeys != 0) {
+      // a filter of no bits answers "absent" for everything: it cannot hold a key
+      throw new SieveFormatException(
+          KEYS_OFFSET, "key count " + numKeys + " for an empty filter (0 bits), which holds none");
+    }
+    return new ContainerHeader(
+        version,
+        type,
+        numKeys,
+        payloadLength,
+        in.getInt(PARAM_A_OFFSET),
+        in.getInt(PARAM_B_OFFSET),
+        sizeInBits);
+  }
+
+  private static String knownTypes() {
+    StringBuilder s = new StringBuilder();
+    for (FilterType t : FilterType.values()) {
+      s.append(s.length() == 0 ? "" : ", ").append(t.id()).append('=').append(t);
+    }
+    return s.toString();
+  }
+
+  private static void checkTotal(ContainerHeader header, long size) {
+    long total = header.totalLength();
+    if (size != total) {
+      throw new SieveFormatException(
+          total, "the container is " + total + " bytes but the input has " + size + " (trailing)");
+    }
+  }
+
+  private static int storedPayloadCrc(ByteBuffer container, ContainerHeader header) {
+    return container
+        .duplicate()
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .getInt(HEADER_BYTES + (int) header.payloadLength());
+  }
+
+  private static void verifyPayload(ContainerHeader header, ByteBuffer payload, int stored) {
+    checkCrc(HEADER_BYTES + header.payloadLength(), crc32c(payload), stored);
+  }
+
+  private static void checkCrc(long offset, int computed, int stored) {
+    if (computed != stored) {
+      throw new SieveFormatException(
+          offset,
+          "checksum mismatch: stored CRC32C 0x"
+              + Integer.toHexString(stored)
+              + ", computed 0x"
+              + Integer.toHexString(computed)
+              + " (the data is corrupt)");
+    }
+  }
+
+  private static int crc32c(ByteBuffer data) {
+    CRC32C crc = new CRC32C();
+    crc.update(data);
+    return (int) crc.getValue();
+  }
+
+  /** Decodes the payload, turning the type reader's payload-relative offsets into file offsets. */
+  private static Filter decode(ContainerHeader header, java.util.function.Supplier<Filter> reader) {
+    Filter f;
+    try {
+      f = reader.get();
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(
+          HEADER_BYTES + e.offset(), "in the " + header.type() + " payload, " + e.getMessage(), e);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new SieveFormatException(
+          HEADER_BYTES, header.type() + " payload rejected: " + e.getMessage(), e);
+    }
+    checkAgainstHeader(header, f);
+    return f;
+  }
+
+  private static void checkAgainstHeader(ContainerHeader header, Filter f) {
+    PayloadCodec<Filter> codec = header.type().codec();
+    int a = codec.parameterA(f);
+    if (a != header.parameterA()) {
+      throw new SieveFormatException(
+          PARAM_A_OFFSET, "header parameter A " + header.parameterA() + ", payload says " + a);
+    }
+    int b = codec.parameterB(f);
+    if (b != header.parameterB()) {
+      throw new SieveFormatException(
+          PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
+    }
+    if (f.sizeInBits() != header.sizeInBits()) {
+      throw new SieveFormatException(
+          SIZE_OFFSET,
+          "header size " + header.sizeInBits() + " bits, payload holds " + f.sizeInBits());
+    }
+    if (f.numKeys() != header.numKeys()) {
+      throw new SieveFormatException(
+          KEYS_OFFSET, "header key count " + header.numKeys() + ", payload holds " + f.numKeys());
+    }
+  }
+
+  private static <F extends Filter> F as(Filter f, Class<F> expected) {
+    if (!expected.isInstance(f)) {
+      throw new SieveFormatException(
+          TYPE_OFFSET,
+          "the container holds a "
+              + f.getClass().getSimpleName()
+              + ", expected "
+              + expected.getSimpleName());
+    }
+    return expected.cast(f);
+  }
+}

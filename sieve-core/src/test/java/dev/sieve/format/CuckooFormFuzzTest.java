@@ -1,0 +1,29 @@
+package dev.sieve.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.cuckoo.CuckooFilter;
+
+/**
+ * Fuzz target for {@link CuckooFilter#fromByteArray(byte[])}: a typed error or a filter that
+ * re-serializes to the same bytes, answers queries and keeps a key added to a copy.
+ */
+class CuckooFormFuzzTest {
+
+  @FuzzTest(maxDuration = "30s")
+  void fuzz(byte[] data) {
+    CuckooFilter filter = FuzzSupport.readOrNull(() -> CuckooFilter.fromByteArray(data));
+    if (filter == null) {
+      return;
+    }
+    assertArrayEquals(data, filter.toByteArray());
+    FuzzSupport.assertSameAnswers(filter, filter, data);
+    CuckooFilter copy = filter.copy();
+    long key = data.length * 0x9E3779B97F4A7C15L;
+    if (copy.tryAddHash(dev.sieve.hash.KeyHash.hash64(key))) {
+      assertTrue(copy.mayContain(key));
+    }
+  }
+}

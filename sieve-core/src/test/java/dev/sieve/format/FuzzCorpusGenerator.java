@@ -1,0 +1,90 @@
+package dev.sieve.format;
+
+import dev.sieve.Filter;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.xor.BinaryFuse16Filter;
+import dev.sieve.xor.BinaryFuse8Filter;
+import dev.sieve.xor.Xor16Filter;
+import dev.sieve.xor.Xor8Filter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Writes the seed corpus of the fuzz targets: small valid inputs of every reader plus truncations
+ * of them. Run from the sieve-core directory (not part of the test suite): {@code java -cp
+ * target/test-classes:target/classes dev.sieve.format.FuzzCorpusGenerator src/test/resources}.
+ * Findings the fuzzers add to the same directories are kept beside the seeds.
+ */
+public final class FuzzCorpusGenerator {
+  private FuzzCorpusGenerator() {}
+
+  public static void main(String[] args) throws IOException {
+    Path root =
+        Path.of(args.length > 0 ? args[0] : "src/test/resources").resolve("dev/sieve/format");
+    int[] sizes = {0, 1, 5, 40};
+    for (FilterType type : FilterType.values()) {
+      for (int n : sizes) {
+        Filter f = TestFilters.build(type, TestFilters.keys(n, 3));
+        byte[] container = SieveFormat.toBytes(f);
+        String name = type.name().toLowerCase() + "-" + n;
+        seed(root, "SieveContainerFuzzTest", name, container);
+        seed(root, "SieveContainerFuzzTest", name + "-cut", half(container));
+        byte[] own = ownForm(f);
+        switch (type) {
+          case BLOCKED_BLOOM -> seedWithCut(root, "BlockedBloomBlockFuzzTest", name, own);
+          case STANDARD_BLOOM -> seedWithCut(root, "StandardBloomFormFuzzTest", name, own);
+          case CUCKOO -> seedWithCut(root, "CuckooFormFuzzTest", name, own);
+          case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
+          default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
+        }
+      }
+    }
+    // the structured corruption target: a few byte strings to start the provider from
+    for (int i = 0; i < FilterType.values().length; i++) {
+      byte[] seed = new byte[64];
+      Arrays.fill(seed, (byte) (i * 37 + 1));
+      seed(root, "SieveContainerCorruptionFuzzTest", "seed-" + i, seed);
+    }
+  }
+
+  private static byte[] ownForm(Filter f) {
+    if (f instanceof BlockedBloomFilter b) {
+      return b.toRocksDbFilterBlock();
+    } else if (f instanceof StandardBloomFilter s) {
+      return s.toByteArray();
+    } else if (f instanceof Standard128RibbonFilter r) {
+      return r.toRocksDbFilterBlock();
+    } else if (f instanceof Xor8Filter x) {
+      return x.toByteArray();
+    } else if (f instanceof Xor16Filter x) {
+      return x.toByteArray();
+    } else if (f instanceof BinaryFuse8Filter x) {
+      return x.toByteArray();
+    } else if (f instanceof BinaryFuse16Filter x) {
+      return x.toByteArray();
+    } else {
+      return ((CuckooFilter) f).toByteArray();
+    }
+  }
+
+  private static byte[] half(byte[] b) {
+    return Arrays.copyOf(b, b.length / 2);
+  }
+
+  private static void seedWithCut(Path root, String target, String name, byte[] bytes)
+      throws IOException {
+    seed(root, target, name, bytes);
+    seed(root, target, name + "-cut", half(bytes));
+  }
+
+  private static void seed(Path root, String target, String name, byte[] bytes) throws IOException {
+    Path dir = root.resolve(target + "Inputs").resolve("fuzz");
+    Files.createDirectories(dir);
+    Files.write(dir.resolve("seed-" + name), bytes);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.sieve.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.bloom.StandardBloomFilter;
+import java.nio.ByteBuffer;
+
+/**
+ * Fuzz target for {@link StandardBloomFilter#fromByteArray(byte[], long)} and {@link
+ * StandardBloomFilter#wrap(ByteBuffer, long)}: a typed error or a filter both readers agree on,
+ * that re-serializes to the same bytes and keeps an added key.
+ */
+class StandardBloomFormFuzzTest {
+
+  @FuzzTest(maxDuration = "30s")
+  void fuzz(byte[] data) {
+    StandardBloomFilter heap =
+        FuzzSupport.readOrNull(() -> StandardBloomFilter.fromByteArray(data, 0));
+    ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
+    StandardBloomFilter wrapped = FuzzSupport.readOrNull(() -> StandardBloomFilter.wrap(direct, 0));
+    assertEquals(heap == null, wrapped == null, "copying and wrapping readers disagree");
+    if (heap == null) {
+      return;
+    }
+    assertArrayEquals(data, heap.toByteArray());
+    assertArrayEquals(data, wrapped.toByteArray());
+    FuzzSupport.assertSameAnswers(heap, wrapped, data);
+    long key = data.length * 0x9E3779B97F4A7C15L;
+    heap.add(key);
+    assertTrue(heap.mayContain(key));
+  }
+}

@@ -19,6 +19,7 @@ public final class Structures {
     all.addAll(PeerAdapters.kinds());
     all.addAll(ExactBaselines.kinds());
     all.addAll(RawRandomRead.kinds());
+    all.addAll(Diagnostics.kinds());
     for (StructureKind kind : all) {
       if (map.put(kind.name(), kind) != null) {
         throw new IllegalStateException("duplicate structure name " + kind.name());

@@ -4,4 +4,10 @@ module dev.sieve.core {
   exports dev.sieve.hash;
   exports dev.sieve.math;
   exports dev.sieve.bloom;
+  // ribbon (branch ribbon)
+  exports dev.sieve.ribbon;
+
+  // branch family: Xor, Binary Fuse and Cuckoo filters
+  exports dev.sieve.xor;
+  exports dev.sieve.cuckoo;
 }

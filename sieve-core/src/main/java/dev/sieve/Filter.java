@@ -16,8 +16,11 @@ import java.nio.ByteBuffer;
  * big-endian bytes. {@link #mayContainHash(long)} takes such a hash directly, so a caller that
  * already holds it pays nothing twice.
  *
- * <p>Implementations are immutable or, for the mutable Bloom filters, safe for concurrent use:
- * every filter may be shared across threads without external synchronization.
+ * <p>Thread safety: the static filters (Ribbon, Xor, Binary Fuse) and filters read from bytes are
+ * immutable and may be shared across threads without synchronization; the mutable Bloom filters
+ * ({@link MutableFilter}) are safe for concurrent adds and queries. The one exception is {@code
+ * CuckooFilter}, whose inserts and deletes move fingerprints between buckets: it needs external
+ * synchronization whenever a thread writes to it.
  */
 public interface Filter {
 

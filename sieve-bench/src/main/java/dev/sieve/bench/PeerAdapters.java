@@ -64,19 +64,24 @@ public final class PeerAdapters {
             Family.PEER,
             "FastFilter Xor8 (8-bit fingerprints, 1.23n slots)",
             false,
-            (keys, b) -> new FastFilterMembership(Xor8.construct(keys), Math.scalb(1.0, -8))),
+            (keys, b) ->
+                new FastFilterMembership(Xor8.construct(keys), BloomMath.xorFingerprintFpRate(8))),
         new StructureKind(
             "fastfilter-xor16",
             Family.PEER,
             "FastFilter Xor16 (16-bit fingerprints, 1.23n slots)",
             false,
-            (keys, b) -> new FastFilterMembership(Xor16.construct(keys), Math.scalb(1.0, -16))),
+            (keys, b) ->
+                new FastFilterMembership(
+                    Xor16.construct(keys), BloomMath.xorFingerprintFpRate(16))),
         new StructureKind(
             "fastfilter-xorfuse8",
             Family.PEER,
             "FastFilter XorFuse8 (fuse graph, 8-bit fingerprints)",
             false,
-            (keys, b) -> new FastFilterMembership(XorFuse8.construct(keys), Math.scalb(1.0, -8))),
+            (keys, b) ->
+                new FastFilterMembership(
+                    XorFuse8.construct(keys), BloomMath.xorFingerprintFpRate(8))),
         new StructureKind(
             "fastfilter-cuckoo8",
             Family.PEER,
@@ -107,15 +112,13 @@ public final class PeerAdapters {
     }
 
     /**
-     * A cuckoo filter's model: an absent key is compared with the {@code 2·4} fingerprints of its
-     * two buckets of four, each matching with probability {@code 2^-r}, weighted by the occupancy
-     * (keys over slots, measured from the filter's size).
+     * A cuckoo filter's model ({@link BloomMath#cuckooFpRate}, buckets of 4) at the occupancy
+     * measured from the filter's size: keys over slots.
      */
     static FastFilterMembership cuckoo(Filter filter, int fingerprintBits, int numKeys) {
       double slots = (double) filter.getBitCount() / fingerprintBits;
       double load = slots == 0 ? 0 : Math.min(1.0, numKeys / slots);
-      double model = -Math.expm1(2 * 4 * load * Math.log1p(-Math.scalb(1.0, -fingerprintBits)));
-      return new FastFilterMembership(filter, model);
+      return new FastFilterMembership(filter, BloomMath.cuckooFpRate(fingerprintBits, 4, load));
     }
 
     @Override

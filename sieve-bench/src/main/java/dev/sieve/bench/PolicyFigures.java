@@ -1,5 +1,8 @@
 package dev.sieve.bench;
 
+import dev.sieve.ribbon.LsmFilterReport;
+import dev.sieve.ribbon.LsmShape;
+import dev.sieve.ribbon.RibbonFilterPolicy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,27 +11,28 @@ import java.util.Optional;
 
 /**
  * Figures for docs/notes.md questions 4 and 5: build failure/retry counts of the solve-based
- * filters, and the per-level LSM policy (blocked Bloom above level L, Ribbon from L down) priced
- * with this run's measured bits/key, build and query times.
+ * filters, and RocksDB's per-level policy ({@code RibbonFilterPolicy(10, bloomBeforeLevel)}:
+ * blocked Bloom above the level, Ribbon from it down) on a leveled LSM shape — memory from Sieve's
+ * policy model, build and query CPU priced with this run's measured ns.
  */
 public final class PolicyFigures {
   private PolicyFigures() {}
 
-  /** LSM shape: 7 levels, fan-out 10, the last holding ~90% of the keys, 10^9 keys in all. */
+  /** LSM shape: L0..L6, fan-out 10, 10^9 keys on the last level, 10^6 keys per SST filter. */
   static final int LEVELS = 7;
 
   static final double FANOUT = 10;
-  static final double TOTAL_KEYS = 1e9;
+  static final long LAST_LEVEL_KEYS = 1_000_000_000L;
+  static final long KEYS_PER_FILTER = 1_000_000L;
+  static final long LOOKUPS = 1_000_000L;
 
   /** The figures, keyed for results.json ("buildRetries", "lsmPolicy", "lsmPolicyNote"). */
   public static Map<String, Object> figures(List<Row> rows, int n, long seed) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("buildRetries", BuildRetries.measure(n, seed));
     int maxN = rows.stream().mapToInt(r -> r.n).max().orElse(0);
-    Optional<Row> bloom =
-        rows.stream().filter(r -> r.name.equals(Targets.BLOCKED) && r.n == maxN).findFirst();
-    Optional<Row> ribbon =
-        rows.stream().filter(r -> r.name.equals(Targets.RIBBON) && r.n == maxN).findFirst();
+    Optional<Row> bloom = Targets.find(rows, Targets.BLOCKED, maxN, 10.0);
+    Optional<Row> ribbon = Targets.find(rows, Targets.RIBBON, maxN, 10.0);
     if (bloom.isEmpty() || ribbon.isEmpty()) {
       m.put("lsmPolicy", List.of());
       m.put("lsmPolicyNote", "needs " + Targets.BLOCKED + " and " + Targets.RIBBON + " in the run");
@@ -37,47 +41,46 @@ public final class PolicyFigures {
     m.put("lsmPolicy", lsm(bloom.get(), ribbon.get()));
     m.put(
         "lsmPolicyNote",
-        "levels L0..L6, fan-out 10, 10^9 keys; per policy 'ribbon from level L':"
-            + " filter memory, build CPU for writing every level once, and the filter CPU of one absent-key"
-            + " lookup (which probes every level's filter), from the measured rows at n="
+        "LsmShape.leveled(7 levels, fan-out 10, 10^9 last-level keys, 10^6 keys per filter, 10^6"
+            + " absent-key lookups); memory and false-positive probes from RibbonFilterPolicy(10,"
+            + " bloomBeforeLevel).report; build CPU = keys × measured build ns/key; query CPU ="
+            + " filter probes × measured negative-query ns, from the rows at n="
             + maxN);
     return m;
   }
 
   static List<Map<String, Object>> lsm(Row bloom, Row ribbon) {
-    double[] keys = new double[LEVELS];
-    double weight = 0;
-    for (int i = 0; i < LEVELS; i++) {
-      weight += Math.pow(FANOUT, i);
-    }
-    for (int i = 0; i < LEVELS; i++) {
-      keys[i] = TOTAL_KEYS * Math.pow(FANOUT, i) / weight;
-    }
+    LsmShape shape = LsmShape.leveled(LEVELS, FANOUT, LAST_LEVEL_KEYS, KEYS_PER_FILTER, LOOKUPS);
     List<Map<String, Object>> out = new ArrayList<>();
-    for (int from = 0; from <= LEVELS; from++) {
-      double bytes = 0;
+    int[] choices = {
+      RibbonFilterPolicy.ALWAYS_BLOOM, 6, 5, 4, 3, 1, RibbonFilterPolicy.ALWAYS_RIBBON
+    };
+    for (int before : choices) {
+      LsmFilterReport report = new RibbonFilterPolicy(10, before).report(shape);
       double buildSeconds = 0;
-      double queryNs = 0;
-      for (int i = 0; i < LEVELS; i++) {
-        Row r = i >= from ? ribbon : bloom;
-        bytes += keys[i] * r.bitsPerKey() / 8;
-        buildSeconds += keys[i] * r.buildNsPerKey * 1e-9;
-        queryNs += r.negativeNs;
+      double querySeconds = 0;
+      long keys = 0;
+      for (LsmFilterReport.Level level : report.levels()) {
+        Row r = level.type() == LsmFilterReport.FilterType.STANDARD128_RIBBON ? ribbon : bloom;
+        buildSeconds += level.keys() * r.buildNsPerKey * 1e-9;
+        querySeconds += level.probes() * r.negativeNs * 1e-9;
+        keys += level.keys();
       }
       Map<String, Object> row = new LinkedHashMap<>();
-      row.put("level", from == LEVELS ? "none (all blocked Bloom)" : "ribbon from L" + from);
-      row.put("keys", TOTAL_KEYS);
       row.put(
-          "policy",
-          from == 0
-              ? "all ribbon"
-              : from == LEVELS
-                  ? "all bloom"
-                  : "bloom L0..L" + (from - 1) + ", ribbon L" + from + "..L6");
-      row.put("bitsPerKey", bytes * 8 / TOTAL_KEYS);
-      row.put("filterBytes", bytes);
-      row.put("buildSeconds", buildSeconds);
-      row.put("queryNs", queryNs);
+          "bloomBeforeLevel",
+          before == RibbonFilterPolicy.ALWAYS_BLOOM
+              ? "always bloom"
+              : before == RibbonFilterPolicy.ALWAYS_RIBBON
+                  ? "always ribbon"
+                  : Integer.toString(before));
+      row.put("keys", keys);
+      row.put("filterBytes", report.totalBytes());
+      row.put("bitsPerKey", 8.0 * report.totalBytes() / keys);
+      row.put("memoryVsAllBloom", (double) report.totalBytes() / report.allBloomBytes());
+      row.put("falsePositiveProbes", report.totalExpectedFalsePositiveProbes());
+      row.put("buildCpuSeconds", buildSeconds);
+      row.put("queryCpuSeconds", querySeconds);
       out.add(row);
     }
     return out;

@@ -305,14 +305,25 @@ public final class ReportWriter {
         doc,
         ex,
         "buildRetries",
-        "Q4: build failures and retries",
-        List.of("name", "builds", "failures", "retries", "detail"));
+        "Q4: build failures and retries (failures = builds whose first attempt failed)",
+        List.of("name", "n", "builds", "failures", "failureRate", "retries", "detail"));
     experimentTable(
         doc,
         ex,
         "lsmPolicy",
-        "Q5: per-level filter policy",
-        List.of("level", "keys", "policy", "bitsPerKey", "filterBytes", "buildSeconds", "queryNs"));
+        "Q5: per-level policy (RibbonFilterPolicy bloom_before_level) priced with measured ns",
+        List.of(
+            "bloomBeforeLevel",
+            "keys",
+            "filterBytes",
+            "bitsPerKey",
+            "memoryVsAllBloom",
+            "falsePositiveProbes",
+            "buildCpuSeconds",
+            "queryCpuSeconds"));
+    if (ex.get("lsmPolicyNote") != null) {
+      doc.para(String.valueOf(ex.get("lsmPolicyNote")));
+    }
     experimentTable(
         doc,
         ex,
@@ -361,7 +372,9 @@ public final class ReportWriter {
         row.add(
             c.toLowerCase(Locale.ROOT).startsWith("fpr")
                 ? pct(v)
-                : v instanceof Double d ? num(d, 4) : str(v));
+                : v instanceof Double d
+                    ? (Math.abs(d) >= 1e5 ? String.format(Locale.ROOT, "%.4g", d) : num(d, 4))
+                    : v instanceof Long l ? String.format(Locale.ROOT, "%,d", l) : str(v));
       }
       rows.add(row);
     }

@@ -2,6 +2,13 @@ package dev.sieve.bench;
 
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.hash.KeyHash;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.xor.BinaryFuse16Filter;
+import dev.sieve.xor.BinaryFuse8Filter;
+import dev.sieve.xor.Xor16Filter;
+import dev.sieve.xor.Xor8Filter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,7 +39,66 @@ public final class SieveAdapters {
             true,
             (keys, b) ->
                 new SieveFilterMembership(BlockedBloomFilter.builder().bitsPerKey(b).build(keys))));
-    // -- further Sieve filters (ribbon, xor, binary fuse, cuckoo) join here as they land on main
+    kinds.add(
+        new StructureKind(
+            "sieve-ribbon",
+            Family.SIEVE,
+            "Sieve Standard128RibbonFilter (RocksDB's Ribbon; bits/key = bloom-equivalent)",
+            true,
+            (keys, b) ->
+                new SieveFilterMembership(
+                    Standard128RibbonFilter.builder().bitsPerKey(b).build(keys))));
+    kinds.add(
+        new StructureKind(
+            "sieve-xor8",
+            Family.SIEVE,
+            "Sieve Xor8Filter (8-bit fingerprints, 1.23n slots)",
+            false,
+            (keys, b) -> new SieveFilterMembership(Xor8Filter.builder().build(keys))));
+    kinds.add(
+        new StructureKind(
+            "sieve-xor16",
+            Family.SIEVE,
+            "Sieve Xor16Filter (16-bit fingerprints)",
+            false,
+            (keys, b) -> new SieveFilterMembership(Xor16Filter.builder().build(keys))));
+    kinds.add(
+        new StructureKind(
+            "sieve-binary-fuse8",
+            Family.SIEVE,
+            "Sieve BinaryFuse8Filter (3-wise, 8-bit fingerprints)",
+            false,
+            (keys, b) -> new SieveFilterMembership(BinaryFuse8Filter.builder().build(keys))));
+    kinds.add(
+        new StructureKind(
+            "sieve-binary-fuse16",
+            Family.SIEVE,
+            "Sieve BinaryFuse16Filter (3-wise, 16-bit fingerprints)",
+            false,
+            (keys, b) -> new SieveFilterMembership(BinaryFuse16Filter.builder().build(keys))));
+    kinds.add(
+        new StructureKind(
+            "sieve-cuckoo8",
+            Family.SIEVE,
+            "Sieve CuckooFilter (8-bit fingerprints, buckets of 4, load 0.95)",
+            false,
+            (keys, b) -> new SieveFilterMembership(cuckoo(keys, 8))));
+    kinds.add(
+        new StructureKind(
+            "sieve-cuckoo16",
+            Family.SIEVE,
+            "Sieve CuckooFilter (16-bit fingerprints, buckets of 4, load 0.95)",
+            false,
+            (keys, b) -> new SieveFilterMembership(cuckoo(keys, 16))));
     return kinds;
+  }
+
+  /** A cuckoo filter sized for the keys at its design load, every key added. */
+  static CuckooFilter cuckoo(long[] keys, int fingerprintBits) {
+    CuckooFilter f = CuckooFilter.create(keys.length, fingerprintBits);
+    for (long key : keys) {
+      f.addHash(KeyHash.hash64(key));
+    }
+    return f;
   }
 }

@@ -21,6 +21,12 @@ public final class Stats {
     if (n <= 0) {
       return Double.NaN;
     }
+    if (sign < 0 && k == 0) {
+      return 0.0; // exact: the formula leaves a rounding residue of ~1e-19
+    }
+    if (sign > 0 && k == n) {
+      return 1.0;
+    }
     double p = (double) k / n;
     double z2 = Z95 * Z95;
     double centre = p + z2 / (2.0 * n);

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       CompareCommand.class,
+      BuildCommand.class,
     })
 public final class SieveCli implements Runnable {
 
@@ -20,9 +21,31 @@ public final class SieveCli implements Runnable {
     new CommandLine(this).usage(System.out);
   }
 
+  /**
+   * The configured command line: bad usage exits with 2 (picocli's default), a bad file or bad
+   * input with 1 and a one-line message on stderr, never a stack trace.
+   */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new SieveCli());
+    cli.setExecutionExceptionHandler(
+        (e, cmd, parseResult) -> {
+          String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+          if (e instanceof java.io.IOException
+              && !(e instanceof java.nio.file.NoSuchFileException)) {
+            message = e.getClass().getSimpleName() + ": " + message;
+          } else if (e instanceof java.nio.file.NoSuchFileException) {
+            message = "no such file: " + message;
+          }
+          cmd.getErr().println("sieve: " + message.lines().findFirst().orElse(""));
+          cmd.getErr().flush();
+          return 1;
+        });
+    return cli;
+  }
+
   /** Runs the command line and returns its exit status. */
   public static int execute(String... args) {
-    return new CommandLine(new SieveCli()).execute(args);
+    return commandLine().execute(args);
   }
 
   public static void main(String[] args) {

@@ -58,8 +58,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>Limits</h2>
  *
  * At most {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap: {@code FastRange32} addresses at most
- * 2^32 blocks and RocksDB stores the length in 32 bits), i.e. just under 2^35 bits; a build with
- * more keys than fit at the requested bits/key is capped there, as RocksDB caps it.
+ * 2^32 blocks and RocksDB stores the length in 32 bits), i.e. just under 2^35 bits. The builder and
+ * {@link #create} refuse more keys than fit at the requested bits/key with an {@link
+ * IllegalArgumentException} naming the limit; {@link #buildRocksDb} caps the length there, as
+ * RocksDB does.
  *
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
@@ -126,6 +128,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
     Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
     int millibits = rocksDbMillibitsPerKey(bitsPerKey);
+    checkFits(expectedKeys, millibits);
     long bytes = Math.max(BLOCK_BYTES, rocksDbDataBytes(expectedKeys, millibits));
     return new BlockedBloomFilter(
         new long[(int) (bytes / Long.BYTES)], chooseNumProbes(millibits), 0);
@@ -159,6 +162,7 @@ public final class BlockedBloomFilter implements MutableFilter {
    *     #rocksDbMillibitsPerKey})
    */
   public static BlockedBloomFilter buildRocksDb(long[] hashes, int count, int millibitsPerKey) {
+    // (more keys than fit at this setting: the length is capped at MAX_DATA_BYTES, as RocksDB does)
     java.util.Objects.checkFromIndexSize(0, count, hashes.length);
     if (millibitsPerKey < 1000 || millibitsPerKey > 100_000) {
       throw new IllegalArgumentException(
@@ -397,6 +401,21 @@ public final class BlockedBloomFilter implements MutableFilter {
   private static double modelAt(int millibits) {
     return BloomMath.cacheLocalFpRate(
         millibits / 1000.0, chooseNumProbes(millibits), BloomMath.CACHE_LINE_BITS);
+  }
+
+  /** Refuses a size RocksDB would silently cap (the Sieve builders fail loudly instead). */
+  private static void checkFits(long numKeys, int millibitsPerKey) {
+    if (numKeys > 0 && numKeys > MAX_DATA_BYTES * 8000 / millibitsPerKey) {
+      throw new IllegalArgumentException(
+          numKeys
+              + " keys at "
+              + millibitsPerKey / 1000.0
+              + " bits/key need more than the FastLocalBloom limit of "
+              + MAX_DATA_BYTES
+              + " data bytes; at most "
+              + MAX_DATA_BYTES * 8000 / millibitsPerKey
+              + " keys fit at this setting");
+    }
   }
 
   private static long countConsecutiveDistinct(long[] hashes, int count) {
@@ -638,8 +657,16 @@ public final class BlockedBloomFilter implements MutableFilter {
       return millibitsPerKey;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException where RocksDB would cap the length at {@link
+     *     #MAX_DATA_BYTES} (and so miss the requested rate); {@link #buildRocksDb} caps as RocksDB
+     *     does
+     */
     @Override
     protected BlockedBloomFilter buildFromHashes(long[] hashes, int count) {
+      checkFits(count, millibitsPerKey);
       return buildRocksDb(hashes, count, millibitsPerKey);
     }
   }

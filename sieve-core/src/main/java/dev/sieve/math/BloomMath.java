@@ -165,6 +165,201 @@ public final class BloomMath {
     return bitsPerKey / informationFloorBitsPerKey(fpRate);
   }
 
+  // ================================================================ Ribbon (branch ribbon)
+
+  /**
+   * The false-positive rate of a Ribbon filter checking {@code r} result bits: {@code 2^-r}, and
+   * for a fractional {@code r = c + φ} (some start positions checking {@code c} bits, the others
+   * {@code c + 1}) the linear interpolation {@code (1-φ)·2^-c + φ·2^-(c+1)}.
+   *
+   * <p>Derivation: an absent key's recomputed fingerprint is a parity of solution bits it does not
+   * constrain, so each of its result columns matches by chance with probability 1/2, independently;
+   * with {@code c} columns the rate is {@code 2^-c}. RocksDB's interleaved layout mixes {@code c}
+   * and {@code c + 1} columns by block, so the rate is the start-weighted average of the two, which
+   * is linear (not exponential) in the fraction {@code φ}: fractional bits cost a little over the
+   * floor (up to about 1.5%, util/ribbon_alg.h). Worked: {@code r = 6.78 → 0.95%}, {@code r = 7 →
+   * 0.78%}.
+   *
+   * @param resultBits {@code r ≥ 0}
+   */
+  public static double ribbonFpRate(double resultBits) {
+    if (!(resultBits >= 0.0)) {
+      throw new IllegalArgumentException("result bits must be >= 0, got " + resultBits);
+    }
+    double lower = Math.floor(resultBits);
+    double frac = resultBits - lower;
+    double lowerRate = Math.pow(0.5, lower);
+    return (1.0 - frac) * lowerRate + frac * lowerRate * 0.5;
+  }
+
+  /**
+   * RocksDB's {@code SerializableInterleavedSolution::ExpectedFpRate} for a Standard128Ribbon
+   * layout of {@code numBlocks} 128-slot blocks, {@code upperNumColumns} result columns from block
+   * {@code upperStartBlock} on and one fewer before: with {@code p = upperStartBlock · 128 /
+   * numStarts} the fraction of start positions in the narrower blocks ({@code numStarts = 128 ·
+   * numBlocks − 127}), {@code p · 2^-(c-1) + (1 - p) · 2^-c}, i.e. {@link #ribbonFpRate} at {@code
+   * r = c − p}. The hash-collision rate is not included ({@link #fingerprintFpRate} adds it).
+   *
+   * @return 0 for zero blocks (the empty filter reports every key absent)
+   */
+  public static double interleavedRibbonFpRate(
+      long numBlocks, int upperNumColumns, long upperStartBlock) {
+    if (numBlocks <= 0) {
+      return 0.0;
+    }
+    double numStarts = numBlocks * 128.0 - 127.0;
+    double lowerPortion = upperStartBlock * 128.0 / numStarts;
+    return lowerPortion * Math.pow(0.5, upperNumColumns - 1)
+        + (1.0 - lowerPortion) * Math.pow(0.5, upperNumColumns);
+  }
+
+  /**
+   * The fractional result bits a Ribbon filter needs for rate {@code f}: the inverse of {@link
+   * #ribbonFpRate}, {@code c + φ} with {@code 2^-(c+1) < f ≤ 2^-c} and {@code φ = (2^-c − f) /
+   * 2^-(c+1)}. At least the floor {@code log2(1/f)}, and at most about 0.086 bits above it.
+   */
+  public static double ribbonResultBitsForFpRate(double fpRate) {
+    if (!(fpRate > 0.0 && fpRate <= 1.0)) {
+      throw new IllegalArgumentException("false-positive rate must be in (0, 1], got " + fpRate);
+    }
+    double c = Math.floor(informationFloorBitsPerKey(fpRate)) + 0.0; // -0.0 at f = 1 → 0.0
+    double lowerRate = Math.pow(0.5, c);
+    if (fpRate >= lowerRate) {
+      return c;
+    }
+    return c + (lowerRate - fpRate) / (lowerRate * 0.5);
+  }
+
+  // ================================================================ end Ribbon
+
+  // ==================================================================================
+  // Xor, Binary Fuse and Cuckoo filters (dev.sieve.xor, dev.sieve.cuckoo; branch family)
+  // ==================================================================================
+
+  /**
+   * The false-positive rate of a filter that stores one {@code r}-bit fingerprint per query
+   * comparison and answers "maybe" when an absent key's fingerprint equals the xor of its slots
+   * (Xor and Binary Fuse filters): {@code 2^-r}.
+   *
+   * <p>Derivation: for an absent key, the xor of its {@code k} slots is a value fixed by the other
+   * keys, independent of the absent key's own fingerprint, which is uniform over {@code 2^r}
+   * values. They match with probability {@code 2^-r}: 0.39% at {@code r = 8}, 0.0015% at {@code r =
+   * 16}. (No value is reserved, so there is no {@code 1/(2^r - 1)} refinement here.)
+   */
+  public static double xorFingerprintFpRate(int fingerprintBits) {
+    return Math.pow(0.5, fingerprintBits);
+  }
+
+  /**
+   * The modelled FPR of an Xor or Binary Fuse filter over {@code keys} distinct 64-bit key hashes
+   * with {@code r}-bit fingerprints: {@link #xorFingerprintFpRate} combined with the collision rate
+   * of the 64-bit key hash ({@link #fingerprintFpRate} at 64 bits), as for the Bloom filters.
+   */
+  public static double xorFilterFpRate(long keys, int fingerprintBits) {
+    if (keys <= 0) {
+      return 0.0;
+    }
+    return independentProbabilitySum(
+        xorFingerprintFpRate(fingerprintBits), fingerprintFpRate(keys, 64));
+  }
+
+  /**
+   * Bits per key of a fingerprint table: {@code slots · r / n} ({@code 0} for no keys). For an Xor
+   * filter {@code slots ≈ 1.23 n + 32}, for a Binary Fuse filter {@code slots ≈ }{@link
+   * #binaryFuseSizeFactor}{@code · n}, for a Cuckoo filter {@code slots = 4 · buckets}.
+   */
+  public static double fingerprintTableBitsPerKey(long slots, int fingerprintBits, long keys) {
+    return keys <= 0 ? 0.0 : (double) slots * fingerprintBits / keys;
+  }
+
+  /**
+   * The Xor filter's slot count for {@code n} keys (Graf and Lemire 2019): {@code floor(1.23 n) +
+   * 32}. A random 3-hypergraph with {@code m} vertices and {@code n} edges is peelable with high
+   * probability when {@code m/n > 1.222} (the 2-core threshold), hence 1.23; the additive 32 keeps
+   * small sets peelable. Space: {@code 1.23 · r} bits per key for large {@code n}, 1.23 times the
+   * floor {@code log2(1/2^-r) = r}.
+   */
+  public static long xorFilterSlots(long keys) {
+    return (long) Math.floor(1.23 * keys) + 32;
+  }
+
+  /**
+   * The Binary Fuse filter's size factor {@code slots / n} before rounding to whole segments (Graf
+   * and Lemire 2022, section 4): for 3-wise {@code max(1.125, 0.875 + 0.25 · ln(10^6) / ln n)}, for
+   * 4-wise {@code max(1.075, 0.77 + 0.305 · ln(600000) / ln n)}. The floors 1.125 and 1.075 are the
+   * peeling thresholds of the spatially coupled ("fuse") hypergraphs plus a margin; the second term
+   * adds room where {@code n} is small and the coupling has not taken hold. Worked: 3-wise at
+   * {@code n = 10^7} gives 1.125, so 8-bit fingerprints cost 9.0 bits per key.
+   *
+   * @param arity 3 or 4
+   * @param keys {@code n ≥ 2}
+   */
+  public static double binaryFuseSizeFactor(int arity, long keys) {
+    double lnN = Math.log((double) keys);
+    if (arity == 3) {
+      return Math.max(1.125, 0.875 + 0.25 * Math.log(1e6) / lnN);
+    }
+    if (arity == 4) {
+      return Math.max(1.075, 0.77 + 0.305 * Math.log(600_000.0) / lnN);
+    }
+    throw new IllegalArgumentException("binary fuse arity must be 3 or 4, got " + arity);
+  }
+
+  /**
+   * The Binary Fuse filter's segment length for {@code n} keys (Graf and Lemire 2022): a power of
+   * two, {@code 2^floor(ln n / ln 3.33 + 2.25)} for 3-wise and {@code 2^floor(ln n / ln 2.91 -
+   * 0.5)} for 4-wise, at most {@code 2^18} and at least 4. Segments much shorter than this fail to
+   * peel; much longer ones lose the coupling that lets the size factor drop below the Xor filter's
+   * 1.23.
+   */
+  public static int binaryFuseSegmentLength(int arity, long keys) {
+    if (keys <= 1) {
+      return 4;
+    }
+    double lnN = Math.log((double) keys);
+    double log2;
+    if (arity == 3) {
+      log2 = Math.floor(lnN / Math.log(3.33) + 2.25);
+    } else if (arity == 4) {
+      log2 = Math.floor(lnN / Math.log(2.91) - 0.5);
+    } else {
+      throw new IllegalArgumentException("binary fuse arity must be 3 or 4, got " + arity);
+    }
+    return 1 << (int) Math.max(2, Math.min(18, log2));
+  }
+
+  /**
+   * The false-positive rate of a Cuckoo filter (Fan et al. 2014) with {@code f}-bit fingerprints,
+   * {@code b} slots per bucket and load {@code α} (the fraction of slots in use): {@code 1 - (1 -
+   * 1/(2^f - 1))^(2bα) ≈ 2bα / (2^f - 1)}.
+   *
+   * <p>Derivation: a query compares the absent key's fingerprint with the occupied slots of its two
+   * buckets, {@code 2bα} of them on average; fingerprint value 0 marks an empty slot, so
+   * fingerprints are uniform over the {@code 2^f - 1} nonzero values and each comparison matches
+   * with probability {@code 1/(2^f - 1)}. Worked: {@code f = 12, b = 4, α = 0.95 → 0.19%}.
+   */
+  public static double cuckooFpRate(int fingerprintBits, int slotsPerBucket, double load) {
+    double perSlot = 1.0 / ((1L << fingerprintBits) - 1);
+    return -Math.expm1(2.0 * slotsPerBucket * load * Math.log1p(-perSlot));
+  }
+
+  /**
+   * The modelled FPR of a Cuckoo filter holding {@code keys} fingerprints in {@code slots} slots:
+   * {@link #cuckooFpRate} at load {@code keys / slots}, combined with the 64-bit key hash's
+   * collision rate.
+   */
+  public static double cuckooFilterFpRate(
+      long keys, long slots, int fingerprintBits, int slotsPerBucket) {
+    if (keys <= 0 || slots <= 0) {
+      return 0.0;
+    }
+    return independentProbabilitySum(
+        cuckooFpRate(fingerprintBits, slotsPerBucket, (double) keys / slots),
+        fingerprintFpRate(keys, 64));
+  }
+
+  // ======================= end of the Xor, Binary Fuse and Cuckoo block =======================
+
   // ---- bench: the exact Poisson model of a blocked Bloom filter (used by sieve-bench's report)
 
   /**

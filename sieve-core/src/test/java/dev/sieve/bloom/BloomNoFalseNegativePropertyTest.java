@@ -21,7 +21,7 @@ import net.jqwik.api.constraints.Size;
  * arbitrary key sets (empty, one key, duplicates, all-zero keys, sequential keys, keys of length
  * 0..1000) and arbitrary bits/key in [1, 40].
  */
-class BloomNoFalseNegativeProperties {
+class BloomNoFalseNegativePropertyTest {
 
   @Provide
   Arbitrary<List<byte[]>> byteKeySets() {

@@ -1,0 +1,199 @@
+package dev.sieve.xor;
+
+import dev.sieve.Filter;
+import dev.sieve.FilterBuilder;
+import dev.sieve.math.BloomMath;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * An Xor filter with 16-bit fingerprints (Graf and Lemire, "Xor Filters: Faster and Smaller Than
+ * Bloom and Cuckoo Filters", 2019): a static filter of about 19.7 bits per key at a 0.0015%
+ * false-positive rate.
+ *
+ * <h2>The idea</h2>
+ *
+ * Each key has a fingerprint {@code fp(x)} and three slots {@code h0(x), h1(x), h2(x)}, one in each
+ * third of a table {@code B} of 16-bit values. The table is solved so that for every key {@code
+ * B[h0] ^ B[h1] ^ B[h2] = fp(x)}; a query reads three 16-bit values and compares. The system is
+ * solved by peeling the 3-hypergraph of keys (see {@link XorConstruction}): a slot used by one key
+ * is that key's to set, last peeled first. With {@code 1.23 n + 32} slots the random hypergraph
+ * peels with high probability.
+ *
+ * <h2>The math</h2>
+ *
+ * <ul>
+ *   <li>FPR: an absent key's three slots XOR to a value independent of its fingerprint, so it
+ *       passes with probability {@code 2^-16 = 0.0015%} ({@link BloomMath#xorFingerprintFpRate}).
+ *   <li>Space: {@code 16 · (1.23 n + 32) / n → 19.7} bits per key ({@link
+ *       BloomMath#xorFilterSlots}), 1.23 times the floor {@code log2(1/2^-16) = 16} bits. A Bloom
+ *       filter at 0.0015% needs 23.1 bits per key (1.44 times the floor).
+ * </ul>
+ *
+ * <h2>The trade-off</h2>
+ *
+ * Against Bloom filters: smaller and a fixed three memory reads per query, but static (no adds
+ * after the build) and about 28 bytes of temporary memory per key during the build (16 per slot
+ * plus the copy of the hashes). Against {@link Xor8Filter}: twice the size for a 256 times lower
+ * FPR. Against {@link BinaryFuse16Filter}: 9% larger (1.23 against 1.125 times the floor) and
+ * slower to build (random rather than segment-local memory access), with the same query cost; it is
+ * kept for its simplicity and its well-studied construction. Against a 16-bit Cuckoo filter (about
+ * 16.8 bits per key at 0.012%): larger but 8 times more selective, never full, but no deletes.
+ *
+ * <h2>Construction can fail? No, in practice</h2>
+ *
+ * Duplicate keys are dropped (the filter of a multiset is the filter of its set); construction then
+ * tries a deterministic sequence of seeds, growing the table by 1/8 after every 8 failures, and
+ * throws {@link dev.sieve.SieveException} after 64 seeds ({@link XorConstruction}). At the base
+ * size a seed fails with a measured probability of at most about 15%, so all 64 fail with
+ * probability below 2^-128: the exception is not expected to occur; the bound only guarantees
+ * termination.
+ *
+ * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
+ * tag 0x11).
+ */
+public final class Xor16Filter implements Filter {
+
+  /** Bits per fingerprint. */
+  public static final int FINGERPRINT_BITS = 16;
+
+  private static final String NAME = "Xor16 filter";
+
+  private final short[] fingerprints;
+  private final int blockLength;
+  private final long seed;
+  private final int numKeys;
+
+  private Xor16Filter(short[] fingerprints, int blockLength, long seed, int numKeys) {
+    this.fingerprints = fingerprints;
+    this.blockLength = blockLength;
+    this.seed = seed;
+    this.numKeys = numKeys;
+  }
+
+  /** A builder; the default seed is fixed, so builds are reproducible. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public boolean mayContainHash(long hash64) {
+    short[] b = fingerprints;
+    if (b.length == 0) {
+      return false; // built from no keys
+    }
+    long h = SeededHash.mix(hash64, seed);
+    int n = blockLength;
+    int v =
+        SeededHash.fingerprint(h)
+            ^ b[XorLayout.h0(h, n)]
+            ^ b[XorLayout.h1(h, n)]
+            ^ b[XorLayout.h2(h, n)];
+    return (short) v == 0;
+  }
+
+  /** The number of distinct key hashes the filter was built from. */
+  @Override
+  public long numKeys() {
+    return numKeys;
+  }
+
+  @Override
+  public long sizeInBits() {
+    return (long) fingerprints.length * FINGERPRINT_BITS;
+  }
+
+  /**
+   * {@code 2^-16} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}).
+   */
+  @Override
+  public double modelledFpRate() {
+    return BloomMath.xorFilterFpRate(numKeys, FINGERPRINT_BITS);
+  }
+
+  /** The seed of the construction attempt that succeeded. */
+  public long seed() {
+    return seed;
+  }
+
+  /** The number of fingerprint slots (three blocks). */
+  public int numSlots() {
+    return fingerprints.length;
+  }
+
+  /** The serialized form ({@link XorFilterFormat}, type tag 0x12). */
+  public byte[] toByteArray() {
+    ByteBuffer out =
+        XorFilterFormat.start(
+            XorFilterFormat.XOR16,
+            FINGERPRINT_BITS,
+            3,
+            seed,
+            numKeys,
+            blockLength,
+            numKeys == 0 ? 0 : 1,
+            fingerprints.length);
+    for (short f : fingerprints) {
+      out.putShort(f);
+    }
+    return out.array();
+  }
+
+  /**
+   * Reads the form {@link #toByteArray()} writes.
+   *
+   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  public static Xor16Filter fromByteArray(byte[] bytes) {
+    XorFilterFormat.Header h =
+        XorFilterFormat.read(bytes, XorFilterFormat.XOR16, FINGERPRINT_BITS, false, NAME);
+    short[] fingerprints = new short[h.length()];
+    ByteBuffer.wrap(bytes, XorFilterFormat.HEADER_BYTES, 2 * h.length())
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .asShortBuffer()
+        .get(fingerprints);
+    return new Xor16Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Xor16Filter
+        && ((Xor16Filter) o).seed == seed
+        && ((Xor16Filter) o).numKeys == numKeys
+        && ((Xor16Filter) o).blockLength == blockLength
+        && Arrays.equals(((Xor16Filter) o).fingerprints, fingerprints);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(fingerprints) * 31 + Long.hashCode(seed);
+  }
+
+  @Override
+  public String toString() {
+    return "Xor16Filter{keys=" + numKeys + ", slots=" + fingerprints.length + "}";
+  }
+
+  /** Builds {@link Xor16Filter}s. */
+  public static final class Builder extends FilterBuilder<Xor16Filter> {
+    private long seed = SeededHash.DEFAULT_SEED;
+
+    private Builder() {}
+
+    /** The seed of the first construction attempt (default: a fixed constant). */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    @Override
+    protected Xor16Filter buildFromHashes(long[] hashes, int count) {
+      if (count == 0) {
+        return new Xor16Filter(new short[0], 0, seed, 0);
+      }
+      XorConstruction.Peeled p = XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
+      return new Xor16Filter(p.assign16(), ((XorLayout) p.layout).blockLength, p.seed, p.numKeys);
+    }
+  }
+}

@@ -1,0 +1,236 @@
+package dev.sieve.cuckoo;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sieve.SieveFormatException;
+import dev.sieve.math.BloomMath;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CuckooFilterTest {
+
+  private static long[] randomHashes(int n, long seed) {
+    SplittableRandom r = new SplittableRandom(seed);
+    long[] h = new long[n];
+    for (int i = 0; i < n; i++) {
+      h[i] = r.nextLong();
+    }
+    return h;
+  }
+
+  /**
+   * FPR at 10^6 keys and the design load. Model: {@link BloomMath#cuckooFpRate} at the filter's
+   * load; over {@code Q} absent queries the passes are Binomial(Q, p) and the measured rate must
+   * lie within {@code p ± (5·sqrt(p(1-p)/Q) + 1/Q)} (five standard deviations; a correct filter
+   * fails with probability below 10^-6). One fingerprint bit less would double the rate and fail.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {8, 12, 16})
+  void fprAtOneMillionKeys(int fingerprintBits) {
+    int n = 1_000_000;
+    CuckooFilter f = CuckooFilter.create(n, fingerprintBits);
+    long[] keys = randomHashes(n, fingerprintBits);
+    for (long h : keys) {
+      f.addHash(h);
+    }
+    assertEquals(n, f.numKeys());
+    for (long h : keys) {
+      if (!f.mayContainHash(h)) {
+        throw new AssertionError("lost " + h);
+      }
+    }
+    long[] sorted = keys.clone();
+    Arrays.sort(sorted);
+    int queries = fingerprintBits == 16 ? 8_000_000 : 2_000_000;
+    SplittableRandom r = new SplittableRandom(99);
+    long passes = 0;
+    for (int i = 0; i < queries; ) {
+      long h = r.nextLong();
+      if (Arrays.binarySearch(sorted, h) < 0) {
+        i++;
+        if (f.mayContainHash(h)) {
+          passes++;
+        }
+      }
+    }
+    double measured = (double) passes / queries;
+    double p = f.modelledFpRate();
+    double halfWidth = 5 * Math.sqrt(p * (1 - p) / queries) + 1.0 / queries;
+    System.out.printf(
+        "CUCKOO%d: n=%d load=%.4f bits/key=%.3f measured FPR=%.5f%% (%d of %d) model=%.5f%%%n",
+        fingerprintBits, n, f.load(), f.bitsPerKey(), 100 * measured, passes, queries, 100 * p);
+    assertTrue(Math.abs(measured - p) <= halfWidth, measured + " outside " + p + " ± " + halfWidth);
+    assertEquals(fingerprintBits / CuckooFilter.DESIGN_LOAD, f.bitsPerKey(), 0.01);
+  }
+
+  /** Fill a small table until an add fails: typed error, nothing changed, no key lost. */
+  @ParameterizedTest
+  @ValueSource(ints = {4, 8, 12, 16})
+  void fullTableFailsCleanly(int fingerprintBits) {
+    CuckooFilter f = CuckooFilter.withBuckets(50, fingerprintBits);
+    long[] keys = randomHashes(400, fingerprintBits);
+    int added = 0;
+    while (true) {
+      byte[] before = f.toByteArray();
+      long h = keys[added];
+      if (!f.tryAddHash(h)) {
+        assertArrayEquals(before, f.toByteArray());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.addHash(h));
+        assertTrue(e.getMessage().contains("full"), e.getMessage());
+        assertArrayEquals(before, f.toByteArray());
+        break;
+      }
+      added++;
+    }
+    assertEquals(added, f.numKeys());
+    assertTrue(f.load() > 0.8, "load at the first failure " + f.load());
+    for (int i = 0; i < added; i++) {
+      assertTrue(f.mayContainHash(keys[i]));
+    }
+  }
+
+  @Test
+  void copiesOfOneKeyAreCountedAndBounded() {
+    CuckooFilter f = CuckooFilter.create(10_000, 16);
+    long key = 0xDEAD_BEEFL;
+    for (int i = 0; i < 8; i++) {
+      f.addHash(key); // two buckets of four slots
+    }
+    assertFalse(f.tryAddHash(key), "a ninth copy has no slot in the key's two buckets");
+    for (int i = 0; i < 8; i++) {
+      assertTrue(f.mayContainHash(key));
+      assertTrue(f.removeHash(key));
+    }
+    assertEquals(0, f.numKeys());
+    assertFalse(f.removeHash(key));
+    assertFalse(f.mayContainHash(key));
+  }
+
+  @Test
+  void sizingAndParameters() {
+    assertEquals(263_158, CuckooFilter.create(1_000_000, 12).numBuckets()); // ceil(10^6 / 3.8)
+    assertEquals(1, CuckooFilter.create(0, 8).numBuckets());
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(100, 3));
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(100, 17));
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(-1, 8));
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(1L << 40, 8));
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.withBuckets(0, 8));
+    // the narrowest width whose modelled rate at load 0.95 meets the target
+    int f = CuckooFilter.fingerprintBitsForFpRate(0.01);
+    assertEquals(10, f); // 8 · 0.95 / 1023 = 0.74% ≤ 1% < 8 · 0.95 / 511 = 1.5%
+    assertTrue(BloomMath.cuckooFpRate(f, 4, 0.95) <= 0.01);
+    assertTrue(BloomMath.cuckooFpRate(f - 1, 4, 0.95) > 0.01);
+    assertEquals(16, CuckooFilter.createForFpRate(1000, 1.2e-4).fingerprintBits());
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.createForFpRate(1000, 1e-5));
+    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.createForFpRate(1000, 0));
+  }
+
+  /** Sequential {@code long} keys through {@link dev.sieve.hash.KeyHash}: add, query, delete. */
+  @Test
+  void sequentialLongKeys() {
+    int n = 100_000;
+    CuckooFilter f = CuckooFilter.create(n, 12);
+    for (long k = 0; k < n; k++) {
+      f.add(k);
+    }
+    for (long k = 0; k < n; k++) {
+      assertTrue(f.mayContain(k), "lost " + k);
+    }
+    for (long k = 0; k < n; k += 2) {
+      assertTrue(f.remove(k));
+    }
+    assertEquals(n / 2, f.numKeys());
+    long stillPresent = 0;
+    for (long k = 1; k < n; k += 2) {
+      assertTrue(f.mayContain(k), "lost odd key " + k);
+    }
+    for (long k = 0; k < n; k += 2) {
+      stillPresent += f.mayContain(k) ? 1 : 0;
+    }
+    // deleted keys now answer like absent keys: FPR ≈ 8 · load / 4095 at load ≈ 0.475, 0.093%;
+    // 50000 deleted keys give about 46 ± 7 false positives; 150 is over 15 standard deviations
+    assertTrue(stillPresent < 150, "deleted keys still present: " + stillPresent);
+    byte[] key = "k".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    f.add(key);
+    assertTrue(f.mayContain(key));
+    assertTrue(f.remove(key));
+  }
+
+  @Test
+  void deterministicBytes() {
+    long[] keys = randomHashes(3000, 5);
+    CuckooFilter a = CuckooFilter.create(3000, 12);
+    CuckooFilter b = CuckooFilter.create(3000, 12);
+    for (long h : keys) {
+      a.addHash(h);
+      b.addHash(h);
+    }
+    assertArrayEquals(a.toByteArray(), b.toByteArray());
+    CuckooFilter c = a.copy();
+    assertTrue(c.removeHash(keys[0]));
+    assertTrue(a.mayContainHash(keys[0]), "a copy is independent");
+  }
+
+  @Test
+  void serializedFormRoundTripsAndRejectsCorruption() {
+    CuckooFilter f = CuckooFilter.withBuckets(263, 12);
+    for (long h : randomHashes(900, 6)) {
+      f.addHash(h);
+    }
+    byte[] bytes = f.toByteArray();
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(0x31, b.get(0));
+    assertEquals(12, b.get(1));
+    assertEquals(4, b.get(2));
+    assertEquals(f.numBuckets(), b.getInt(4));
+    assertEquals(900, b.getLong(8));
+    assertEquals(16 + 8 * ((f.numBuckets() * 48L + 63) / 64), bytes.length);
+    assertEquals(f, CuckooFilter.fromByteArray(bytes));
+
+    for (int len : new int[] {0, 5, 15, 16, bytes.length - 1}) {
+      assertThrows(
+          SieveFormatException.class,
+          () -> CuckooFilter.fromByteArray(Arrays.copyOf(bytes, len)),
+          "length " + len);
+    }
+    assertThrows(
+        SieveFormatException.class,
+        () -> CuckooFilter.fromByteArray(Arrays.copyOf(bytes, bytes.length + 8)));
+    assertOffset(0, with(bytes, 0, 0x21));
+    assertOffset(1, with(bytes, 1, 17));
+    assertOffset(2, with(bytes, 2, 2));
+    assertOffset(3, with(bytes, 3, 9));
+    // 2^31 buckets would be 2^31 · 6 bytes: rejected from the header, nothing allocated
+    byte[] huge = bytes.clone();
+    ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putInt(4, Integer.MIN_VALUE);
+    assertOffset(4, huge);
+    byte[] miscounted = bytes.clone();
+    ByteBuffer.wrap(miscounted).order(ByteOrder.LITTLE_ENDIAN).putLong(8, 901);
+    assertOffset(8, miscounted);
+    byte[] padding = bytes.clone();
+    padding[padding.length - 1] |= (byte) 0x80; // 263 buckets · 48 bits leave the top bits unused
+    assertTrue((f.numBuckets() * 48L) % 64 != 0, "the test needs padding bits");
+    assertOffset(padding.length - 8, padding);
+  }
+
+  private static byte[] with(byte[] bytes, int offset, int value) {
+    byte[] copy = bytes.clone();
+    copy[offset] = (byte) value;
+    return copy;
+  }
+
+  private static void assertOffset(long offset, byte[] bytes) {
+    SieveFormatException e =
+        assertThrows(SieveFormatException.class, () -> CuckooFilter.fromByteArray(bytes));
+    assertEquals(offset, e.offset(), e.getMessage());
+  }
+}

@@ -19,13 +19,8 @@ elif [[ -n "$(find "$root" -path "$root/*/target" -prune -o \( -name '*.java' -o
   needs_build=1
 fi
 if [[ "$needs_build" == 1 ]]; then
-<<<<<<< HEAD
   echo "sieve: building $module (first use or sources changed)..." >&2
-  (cd "$root" && mvn -q -B -DskipTests -Dspotless.check.skip=true package -pl "$module" -am) >&2
-=======
-  echo "sieve: building (first use or sources changed)..." >&2
-  (cd "$root" && mvn -q -B -Dstyle.color=never -DskipTests -Dspotless.check.skip=true package -pl sieve-cli -am) >&2
->>>>>>> main
+  (cd "$root" && mvn -q -B -Dstyle.color=never -DskipTests -Dspotless.check.skip=true package -pl "$module" -am) >&2
   touch "$stamp"
 fi
 exec java -Xmx"$heap" -XX:+UseParallelGC -jar "$jar" "$@"

@@ -75,6 +75,24 @@ public final class BlockVariantBloom {
     return true;
   }
 
+  /**
+   * The same test without an early exit: all {@code k} probe bits are read from the (one) cache
+   * line and AND-ed, so the answer costs no branch that depends on the data. An absent key's early
+   * exit lands on a random probe, which a branch predictor cannot learn; this form trades up to
+   * {@code k - 1} extra loads from an already-loaded line for no mispredictions.
+   */
+  public boolean mayContainHashBranchFree(long hash) {
+    int base = blockOf(hash) * (blockBits / 64);
+    int h = (int) (hash >>> 32);
+    long all = 1;
+    for (int i = 0; i < numProbes; i++) {
+      int bit = h >>> shift;
+      all &= words[base + (bit >>> 6)] >>> bit;
+      h *= 0x9e3779b9;
+    }
+    return (all & 1) != 0;
+  }
+
   public int numBlocks() {
     return numBlocks;
   }

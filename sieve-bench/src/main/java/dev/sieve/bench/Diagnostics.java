@@ -33,6 +33,13 @@ public final class Diagnostics {
             true,
             (keys, b) -> PrehashedBlockedBloom.build(keys, b)),
         new StructureKind(
+            "blocked-bloom-branch-free",
+            Family.SIEVE,
+            "diagnostic: bench-only blocked Bloom, FastLocalBloom's layout and probes (512-bit"
+                + " blocks, k=6 at 10 bits/key, XXPH3 key hash), queried without early exit",
+            true,
+            (keys, b) -> BranchFreeBlockedBloom.build(keys, b)),
+        new StructureKind(
             "xxph3-hash-only",
             Family.LIMIT,
             "diagnostic: Sieve's key hash alone (XXPH3 of the 8 key bytes), no memory access",
@@ -69,6 +76,47 @@ public final class Diagnostics {
     @Override
     public double modelFpRate() {
       return filter.modelledFpRate();
+    }
+
+    @Override
+    public Object root() {
+      return filter;
+    }
+  }
+
+  static final class BranchFreeBlockedBloom implements Membership {
+    private final BlockVariantBloom filter;
+    private final double model;
+
+    private BranchFreeBlockedBloom(BlockVariantBloom filter, double model) {
+      this.filter = filter;
+      this.model = model;
+    }
+
+    static BranchFreeBlockedBloom build(long[] keys, double bitsPerKey) {
+      int k =
+          BlockedBloomFilter.chooseNumProbes(BlockedBloomFilter.rocksDbMillibitsPerKey(bitsPerKey));
+      BlockVariantBloom f = new BlockVariantBloom(keys.length, bitsPerKey, 512, k, false);
+      for (long key : keys) {
+        f.addHash(KeyHash.hash64(key));
+      }
+      double b = (double) f.sizeInBits() / Math.max(1, keys.length);
+      return new BranchFreeBlockedBloom(f, dev.sieve.math.BloomMath.cacheLocalFpRate(b, k, 512));
+    }
+
+    @Override
+    public boolean mayContain(long key) {
+      return filter.mayContainHashBranchFree(KeyHash.hash64(key));
+    }
+
+    @Override
+    public long sizeInBits() {
+      return filter.sizeInBits();
+    }
+
+    @Override
+    public double modelFpRate() {
+      return model;
     }
 
     @Override

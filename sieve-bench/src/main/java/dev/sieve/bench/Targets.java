@@ -117,7 +117,7 @@ public final class Targets {
             ? notRun("T6", "Binary Fuse 8 ≤ 9.1 bits/key" + at, FUSE8 + " not in this run")
             : limit("T6", "Binary Fuse 8 ≤ 9.1 bits/key" + at, fuse.get().bitsPerKey(), 9.1, ""));
     for (Row big : rows) {
-      if (big.family != Family.SIEVE || big.n != n) {
+      if (big.family != Family.SIEVE || big.n != n || isDiagnostic(big)) {
         continue;
       }
       String id = "T7 " + big.name;
@@ -143,7 +143,7 @@ public final class Targets {
       }
     }
     for (Row r : rows) {
-      if (r.family != Family.SIEVE || r.n != n) {
+      if (r.family != Family.SIEVE || r.n != n || isDiagnostic(r)) {
         continue;
       }
       if (r.objectCount >= 0) {
@@ -178,6 +178,11 @@ public final class Targets {
       }
     }
     return checks;
+  }
+
+  /** Diagnostic rows (bench-only variants) are shown but not held to the targets. */
+  static boolean isDiagnostic(Row r) {
+    return r.description != null && r.description.startsWith("diagnostic:");
   }
 
   static Optional<Row> find(List<Row> rows, String name, int n, double b) {

@@ -1,5 +1,6 @@
 package dev.sieve.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,6 +69,22 @@ class BlockVariantBloomTest {
     double model64 = BloomMath.cacheLocalFpRate(10, 6, 64);
     assertTrue(b64 > 1.5 * b512, b64 + " vs " + b512);
     assertTrue(b64 > 0.7 * model64 && b64 < 1.3 * model64, b64 + " vs model " + model64);
+  }
+
+  /** The branch-free query answers exactly as the early-exit one, for present and absent keys. */
+  @Test
+  void branchFreeQueryAgreesWithEarlyExit() {
+    for (int blockBits : new int[] {64, 512}) {
+      BlockVariantBloom f = build(blockBits, false);
+      for (long k : W.keys()) {
+        long h = KeyHash.hash64(k);
+        assertTrue(f.mayContainHashBranchFree(h));
+      }
+      for (long k : W.absentQueries(100_000)) {
+        long h = KeyHash.hash64(k);
+        assertEquals(f.mayContainHash(h), f.mayContainHashBranchFree(h));
+      }
+    }
   }
 
   @Test

@@ -9,6 +9,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "sieve 0.1.0",
     description = "Approximate-membership filters, bit-compatible with RocksDB.",
+    // bench: `report` lives in the sieve-bench module (it holds the peers); ./sieve routes it there
+    footer = {
+      "",
+      "  report   ./sieve report: every filter side by side with the peers, the exact baselines,",
+      "           theory and a raw random read; writes report/ (./sieve report --help)"
+    },
     subcommands = {
       CommandLine.HelpCommand.class,
       CompareCommand.class,

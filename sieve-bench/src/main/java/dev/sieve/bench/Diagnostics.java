@@ -1,0 +1,144 @@
+package dev.sieve.bench;
+
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.hash.KeyHash;
+import java.util.List;
+
+/**
+ * Two diagnostic rows that split a Sieve query into its parts: the cost of Sieve's key hash alone
+ * (XXPH3 of the key's eight bytes, RocksDB's {@code GetSliceHash64}), and Sieve's blocked Bloom
+ * filter probed with a cheap 64-bit mixer in place of XXPH3 (MurmurHash3's {@code fmix64}, the kind
+ * of mixer FastFilter uses). Not RocksDB-compatible; they exist to show where a query's time goes.
+ */
+public final class Diagnostics {
+  private Diagnostics() {}
+
+  /** MurmurHash3's 64-bit finalizer. */
+  static long fmix64(long k) {
+    k ^= k >>> 33;
+    k *= 0xff51afd7ed558ccdL;
+    k ^= k >>> 33;
+    k *= 0xc4ceb9fe1a85ec53L;
+    k ^= k >>> 33;
+    return k;
+  }
+
+  public static List<StructureKind> kinds() {
+    return List.of(
+        new StructureKind(
+            "sieve-blocked-bloom-fmix",
+            Family.SIEVE,
+            "diagnostic: Sieve BlockedBloomFilter keyed by fmix64(key) instead of XXPH3 (not"
+                + " RocksDB-compatible)",
+            true,
+            (keys, b) -> PrehashedBlockedBloom.build(keys, b)),
+        new StructureKind(
+            "blocked-bloom-branch-free",
+            Family.SIEVE,
+            "diagnostic: bench-only blocked Bloom, FastLocalBloom's layout and probes (512-bit"
+                + " blocks, k=6 at 10 bits/key, XXPH3 key hash), queried without early exit",
+            true,
+            (keys, b) -> BranchFreeBlockedBloom.build(keys, b)),
+        new StructureKind(
+            "xxph3-hash-only",
+            Family.LIMIT,
+            "diagnostic: Sieve's key hash alone (XXPH3 of the 8 key bytes), no memory access",
+            false,
+            (keys, b) -> new HashOnly()));
+  }
+
+  static final class PrehashedBlockedBloom implements Membership {
+    private final BlockedBloomFilter filter;
+
+    private PrehashedBlockedBloom(BlockedBloomFilter filter) {
+      this.filter = filter;
+    }
+
+    static PrehashedBlockedBloom build(long[] keys, double bitsPerKey) {
+      long[] hashes = new long[keys.length];
+      for (int i = 0; i < keys.length; i++) {
+        hashes[i] = fmix64(keys[i]);
+      }
+      BlockedBloomFilter.Builder builder = BlockedBloomFilter.builder().bitsPerKey(bitsPerKey);
+      return new PrehashedBlockedBloom(builder.buildFromHashes(hashes));
+    }
+
+    @Override
+    public boolean mayContain(long key) {
+      return filter.mayContainHash(fmix64(key));
+    }
+
+    @Override
+    public long sizeInBits() {
+      return filter.sizeInBits();
+    }
+
+    @Override
+    public double modelFpRate() {
+      return filter.modelledFpRate();
+    }
+
+    @Override
+    public Object root() {
+      return filter;
+    }
+  }
+
+  static final class BranchFreeBlockedBloom implements Membership {
+    private final BlockVariantBloom filter;
+    private final double model;
+
+    private BranchFreeBlockedBloom(BlockVariantBloom filter, double model) {
+      this.filter = filter;
+      this.model = model;
+    }
+
+    static BranchFreeBlockedBloom build(long[] keys, double bitsPerKey) {
+      int k =
+          BlockedBloomFilter.chooseNumProbes(BlockedBloomFilter.rocksDbMillibitsPerKey(bitsPerKey));
+      BlockVariantBloom f = new BlockVariantBloom(keys.length, bitsPerKey, 512, k, false);
+      for (long key : keys) {
+        f.addHash(KeyHash.hash64(key));
+      }
+      double b = (double) f.sizeInBits() / Math.max(1, keys.length);
+      return new BranchFreeBlockedBloom(f, dev.sieve.math.BloomMath.cacheLocalFpRate(b, k, 512));
+    }
+
+    @Override
+    public boolean mayContain(long key) {
+      return filter.mayContainHashBranchFree(KeyHash.hash64(key));
+    }
+
+    @Override
+    public long sizeInBits() {
+      return filter.sizeInBits();
+    }
+
+    @Override
+    public double modelFpRate() {
+      return model;
+    }
+
+    @Override
+    public Object root() {
+      return filter;
+    }
+  }
+
+  static final class HashOnly implements Membership {
+    @Override
+    public boolean mayContain(long key) {
+      return KeyHash.hash64(key) == 0x5eedL;
+    }
+
+    @Override
+    public long sizeInBits() {
+      return 0;
+    }
+
+    @Override
+    public double modelFpRate() {
+      return Double.NaN;
+    }
+  }
+}

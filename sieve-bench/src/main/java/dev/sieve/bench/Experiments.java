@@ -1,0 +1,239 @@
+package dev.sieve.bench;
+
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.hash.KeyHash;
+import dev.sieve.math.BloomMath;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongPredicate;
+
+/**
+ * The figures behind docs/notes.md's answers, measured on the run's keys: set-bit fraction against
+ * k, the FPR when the block index reuses the probe bits, the FPR at 64/128/256/512-bit blocks
+ * against the models, the keys-per-block statistics of the blocked Bloom filter, and the FPR
+ * against bits/key of every size-configurable structure (for the plot). Each table is a list of
+ * rows (maps), so it goes to results.json as it is and to report.md as a table.
+ */
+public final class Experiments {
+  private final Workload workload;
+  private final long[] hashes;
+  private final long queries;
+
+  /**
+   * @param workload the keys (the report uses at most 10^6 of its keys here)
+   * @param queries absent keys per FPR point
+   */
+  public Experiments(Workload workload, long queries) {
+    this.workload = workload;
+    this.queries = queries;
+    long[] keys = workload.keys();
+    this.hashes = new long[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      hashes[i] = KeyHash.hash64(keys[i]);
+    }
+  }
+
+  /** FPR of {@code test} over fresh absent keys (their hashes), counting only true absentees. */
+  private double[] fpr(LongPredicate testKey, long stream) {
+    Workload.AbsentKeys absent = workload.absentKeys(stream);
+    long asked = 0;
+    long fp = 0;
+    for (long i = 0; i < queries; i++) {
+      long key = absent.nextUnchecked();
+      if (testKey.test(key)) {
+        if (workload.contains(key)) {
+          continue;
+        }
+        fp++;
+      }
+      asked++;
+    }
+    return new double[] {
+      (double) fp / asked, Stats.wilsonLow(fp, asked), Stats.wilsonHigh(fp, asked)
+    };
+  }
+
+  /**
+   * Question 1: fraction of set bits and FPR of a standard Bloom filter at 10 bits/key, k=1..14.
+   */
+  public List<Map<String, Object>> setBitsAgainstProbes(double bitsPerKey) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int k = 1; k <= 14; k++) {
+      StandardBloomFilter f =
+          StandardBloomFilter.builder().bitsPerKey(bitsPerKey).numProbes(k).buildFromHashes(hashes);
+      double[] fpr = fpr(key -> f.mayContain(key), 100 + k);
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("k", k);
+      m.put("fractionSetMeasured", f.fractionOfBitsSet());
+      m.put("fractionSetModel", 1 - BloomMath.expectedFractionOfZeroBits(f.bitsPerKey(), k));
+      m.put("fprMeasured", fpr[0]);
+      m.put("fprLow95", fpr[1]);
+      m.put("fprHigh95", fpr[2]);
+      m.put("fprModel", BloomMath.standardFpRate(f.bitsPerKey(), k));
+      m.put("optimalK", k == BloomMath.optimalNumProbes(bitsPerKey));
+      rows.add(m);
+    }
+    return rows;
+  }
+
+  /** Question 1, blocked: the blocked Bloom filter's own set fraction at its chosen k. */
+  public Map<String, Object> blockedSetBits(double bitsPerKey) {
+    BlockedBloomFilter f =
+        BlockedBloomFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(hashes);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("bitsPerKey", f.bitsPerKey());
+    m.put("k", f.numProbes());
+    m.put("fractionSetMeasured", f.fractionOfBitsSet());
+    m.put(
+        "fractionSetModel",
+        1 - BloomMath.expectedFractionOfZeroBits(f.bitsPerKey(), f.numProbes()));
+    return m;
+  }
+
+  /** Question 2: the FPR when the block index reuses the probe bits, against when it does not. */
+  public List<Map<String, Object>> blockIndexReuse(double bitsPerKey, int k) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (boolean reuse : new boolean[] {false, true}) {
+      BlockVariantBloom f = variant(bitsPerKey, 512, k, reuse);
+      double[] fpr = fpr(key -> f.mayContainHash(KeyHash.hash64(key)), reuse ? 201 : 202);
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put(
+          "blockIndexFrom",
+          reuse ? "h2 (same bits as the probes)" : "h1 (independent of the probes)");
+      m.put("blockBits", 512);
+      m.put("k", k);
+      m.put("fprMeasured", fpr[0]);
+      m.put("fprLow95", fpr[1]);
+      m.put("fprHigh95", fpr[2]);
+      m.put("fprModelCacheLocal", BloomMath.cacheLocalFpRate(bitsPerKey, k, 512));
+      m.put("measuredOverModel", fpr[0] / BloomMath.cacheLocalFpRate(bitsPerKey, k, 512));
+      rows.add(m);
+    }
+    return rows;
+  }
+
+  /**
+   * Question 3: FPR at 64/128/256/512-bit blocks against CacheLocalFpRate and the exact Poisson.
+   */
+  public List<Map<String, Object>> blockSizes(double bitsPerKey, int k) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    double standard = BloomMath.standardFpRate(bitsPerKey, k);
+    for (int blockBits : new int[] {64, 128, 256, 512}) {
+      BlockVariantBloom f = variant(bitsPerKey, blockBits, k, false);
+      double[] fpr = fpr(key -> f.mayContainHash(KeyHash.hash64(key)), 300 + blockBits);
+      double[] load = keysPerBlock(f);
+      double cacheLocal = BloomMath.cacheLocalFpRate(bitsPerKey, k, blockBits);
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("blockBits", blockBits);
+      m.put("k", k);
+      m.put("keysPerBlockMean", load[0]);
+      m.put("keysPerBlockVariance", load[1]);
+      m.put("fprMeasured", fpr[0]);
+      m.put("fprLow95", fpr[1]);
+      m.put("fprHigh95", fpr[2]);
+      m.put("fprCacheLocal", cacheLocal);
+      m.put("fprPoisson", BloomMath.poissonBlockedFpRate(bitsPerKey, k, blockBits));
+      m.put("fprStandard", standard);
+      m.put("taxMeasured", fpr[0] / standard);
+      m.put("taxCacheLocal", cacheLocal / standard);
+      rows.add(m);
+    }
+    return rows;
+  }
+
+  /**
+   * The seed's comparison: Sieve's blocked Bloom filter's measured FPR over the standard rate, next
+   * to what CacheLocalFpRate predicts for the measured keys-per-block mean.
+   */
+  public Map<String, Object> blockedAgainstTheory(double bitsPerKey) {
+    BlockedBloomFilter f =
+        BlockedBloomFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(hashes);
+    int blocks = f.numBlocks();
+    long[] counts = new long[blocks];
+    for (long h : hashes) {
+      counts[(int) (((h & 0xffffffffL) * blocks) >>> 32)]++; // FastRange32(h1, blocks)
+    }
+    double[] load = meanVariance(counts);
+    double[] fpr = fpr(key -> f.mayContain(key), 400);
+    int k = f.numProbes();
+    double effectiveBitsPerKey = 512 / load[0];
+    double standard = BloomMath.standardFpRate(effectiveBitsPerKey, k);
+    double cacheLocal = BloomMath.cacheLocalFpRate(effectiveBitsPerKey, k, 512);
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("n", hashes.length);
+    m.put("bitsPerKey", f.bitsPerKey());
+    m.put("k", k);
+    m.put("keysPerBlockMean", load[0]);
+    m.put("keysPerBlockVariance", load[1]);
+    m.put("keysPerBlockVariancePoisson", load[0]);
+    m.put("fprMeasured", fpr[0]);
+    m.put("fprLow95", fpr[1]);
+    m.put("fprHigh95", fpr[2]);
+    m.put("fprStandard", standard);
+    m.put("fprCacheLocal", cacheLocal);
+    m.put("fprPoisson", BloomMath.poissonBlockedFpRate(effectiveBitsPerKey, k, 512));
+    m.put("ratioMeasuredOverStandard", fpr[0] / standard);
+    m.put("ratioCacheLocalOverStandard", cacheLocal / standard);
+    m.put("ratioMeasuredOverCacheLocal", fpr[0] / cacheLocal);
+    return m;
+  }
+
+  /** FPR against bits/key for the size-configurable kinds (the plot's measured points). */
+  public List<Map<String, Object>> fprSweep(List<StructureKind> kinds, double[] bitsPerKey) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    int stream = 500;
+    for (StructureKind kind : kinds) {
+      if (!kind.sizedByBitsPerKey()
+          || kind.family() == Family.LIMIT
+          || kind.family() == Family.EXACT) {
+        continue;
+      }
+      for (double b : bitsPerKey) {
+        Membership m = kind.build(workload.keys(), b);
+        double[] fpr = fpr(m::mayContain, stream++);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("name", kind.name());
+        row.put("bitsPerKeySetting", b);
+        row.put("bitsPerKey", (double) m.sizeInBits() / workload.size());
+        row.put("fprMeasured", fpr[0]);
+        row.put("fprLow95", fpr[1]);
+        row.put("fprHigh95", fpr[2]);
+        row.put("fprModel", m.modelFpRate());
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  private BlockVariantBloom variant(double bitsPerKey, int blockBits, int k, boolean reuse) {
+    BlockVariantBloom f = new BlockVariantBloom(hashes.length, bitsPerKey, blockBits, k, reuse);
+    for (long h : hashes) {
+      f.addHash(h);
+    }
+    return f;
+  }
+
+  private double[] keysPerBlock(BlockVariantBloom f) {
+    long[] counts = new long[f.numBlocks()];
+    for (long h : hashes) {
+      counts[f.block(h)]++;
+    }
+    return meanVariance(counts);
+  }
+
+  private static double[] meanVariance(long[] counts) {
+    double sum = 0;
+    for (long c : counts) {
+      sum += c;
+    }
+    double mean = sum / counts.length;
+    double sq = 0;
+    for (long c : counts) {
+      sq += (c - mean) * (c - mean);
+    }
+    return new double[] {mean, sq / counts.length};
+  }
+}

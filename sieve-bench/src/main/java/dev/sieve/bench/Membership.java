@@ -1,0 +1,27 @@
+package dev.sieve.bench;
+
+/**
+ * The adapter every structure under test is seen through: a built key set that answers membership
+ * for {@code long} keys. Filters answer "maybe" for some absent keys; exact sets never do. Each
+ * implementation is a small final class, so inside one JMH fork (one structure per fork) the call
+ * is monomorphic and inlined.
+ */
+public interface Membership {
+
+  /** {@code true} if {@code key} may be in the set; {@code false} only if it is definitely not. */
+  boolean mayContain(long key);
+
+  /**
+   * The structure's size in bits as it reports it (a filter's data bits, an array's length), or
+   * {@code -1} when only a heap measurement can tell (boxed {@code HashSet}/{@code TreeSet}).
+   */
+  long sizeInBits();
+
+  /** The FPR its model predicts; {@code 0} for exact sets, {@code NaN} where there is no model. */
+  double modelFpRate();
+
+  /** The object whose reachable graph is the structure (for object counting). */
+  default Object root() {
+    return this;
+  }
+}

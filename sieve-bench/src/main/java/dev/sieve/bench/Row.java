@@ -1,0 +1,134 @@
+package dev.sieve.bench;
+
+import dev.sieve.math.BloomMath;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every figure measured for one structure at one key count and bits/key setting. Fields are {@code
+ * NaN} (or {@code -1} for counts) where a figure does not apply or was not measured.
+ */
+public final class Row {
+  public String name;
+  public Family family;
+  public String description;
+  public int n;
+
+  /** The bits/key setting the structure was built with (ignored by fixed-size kinds). */
+  public double bitsPerKeySetting;
+
+  /** Size: filter data bits, array bits, or 8 × the measured retained heap where marked. */
+  public long sizeBits;
+
+  public boolean sizeIsMeasuredHeap;
+
+  /** Retained heap after the build (GC'd before and after), bytes. */
+  public long retainedHeapBytes = -1;
+
+  /** Bytes allocated by the building thread during one build. */
+  public long buildAllocatedBytes = -1;
+
+  /** Objects reachable from the built structure (JOL), {@code -1} when not counted. */
+  public long objectCount = -1;
+
+  public long falseNegatives = -1;
+  public long absentQueried;
+  public long falsePositives;
+  public double modelFpr = Double.NaN;
+
+  public double buildNsPerKey = Double.NaN;
+  public double buildNsPerKeyError = Double.NaN;
+  public double positiveNs = Double.NaN;
+  public double positiveNsError = Double.NaN;
+  public double negativeNs = Double.NaN;
+  public double negativeNsError = Double.NaN;
+
+  /** Which engine measured the times: {@code jmh} or {@code quick}. */
+  public String timer = "";
+
+  public double bitsPerKey() {
+    return n == 0 ? Double.NaN : (double) sizeBits / n;
+  }
+
+  public long sizeBytes() {
+    return (sizeBits + 7) / 8;
+  }
+
+  public boolean hasFpr() {
+    return absentQueried > 0;
+  }
+
+  public double measuredFpr() {
+    return absentQueried == 0 ? Double.NaN : (double) falsePositives / absentQueried;
+  }
+
+  /** The lower end of the Wilson 95% interval of the measured FPR. */
+  public double measuredFprLow() {
+    return Stats.wilsonLow(falsePositives, absentQueried);
+  }
+
+  /** The upper end of the Wilson 95% interval of the measured FPR. */
+  public double measuredFprHigh() {
+    return Stats.wilsonHigh(falsePositives, absentQueried);
+  }
+
+  /** {@code log2(1/measured FPR)}: the information floor for the measured rate. */
+  public double floorBitsPerKey() {
+    double f = measuredFpr();
+    return f > 0 && f < 1 ? BloomMath.informationFloorBitsPerKey(f) : Double.NaN;
+  }
+
+  /** Bits/key over the floor of the measured FPR. */
+  public double overheadMeasured() {
+    return BloomMath.overheadOverFloor(bitsPerKey(), measuredFpr());
+  }
+
+  /** Bits/key over the floor of the model FPR. */
+  public double overheadModel() {
+    return BloomMath.overheadOverFloor(bitsPerKey(), modelFpr);
+  }
+
+  /** Build allocation over (final size + the input keys' 8 bytes each). */
+  public double buildMemoryRatio() {
+    if (buildAllocatedBytes < 0) {
+      return Double.NaN;
+    }
+    return (double) buildAllocatedBytes / (sizeBytes() + 8L * n);
+  }
+
+  /** Everything, for results.json. */
+  public Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", name);
+    m.put("family", family.label());
+    m.put("description", description);
+    m.put("n", n);
+    m.put("bitsPerKeySetting", bitsPerKeySetting);
+    m.put("sizeBits", sizeBits);
+    m.put("sizeBytes", sizeBytes());
+    m.put("sizeIsMeasuredHeap", sizeIsMeasuredHeap);
+    m.put("bitsPerKey", bitsPerKey());
+    m.put("retainedHeapBytes", retainedHeapBytes);
+    m.put("buildAllocatedBytes", buildAllocatedBytes);
+    m.put("buildMemoryRatio", buildMemoryRatio());
+    m.put("objectCount", objectCount);
+    m.put("falseNegatives", falseNegatives);
+    m.put("absentQueried", absentQueried);
+    m.put("falsePositives", falsePositives);
+    m.put("measuredFpr", measuredFpr());
+    m.put("measuredFprLow95", measuredFprLow());
+    m.put("measuredFprHigh95", measuredFprHigh());
+    m.put("modelFpr", modelFpr);
+    m.put("floorBitsPerKey", floorBitsPerKey());
+    m.put("overheadOverFloorMeasured", overheadMeasured());
+    m.put("overheadOverFloorModel", overheadModel());
+    m.put("buildNsPerKey", buildNsPerKey);
+    m.put("buildNsPerKeyError", buildNsPerKeyError);
+    m.put("positiveQueryNs", positiveNs);
+    m.put("positiveQueryNsError", positiveNsError);
+    m.put("negativeQueryNs", negativeNs);
+    m.put("negativeQueryNsError", negativeNsError);
+    m.put("timer", timer);
+    return m;
+  }
+}

@@ -30,11 +30,25 @@ public final class SieveCli implements Runnable {
   }
 
   /**
-   * The configured command line: bad usage exits with 2 (picocli's default), a bad file or bad
-   * input with 1 and a one-line message on stderr, never a stack trace.
+   * The configured command line, the contract scripts rely on: bad usage exits with 2, a bad file
+   * or bad input with 1, each with a one-line message on stderr and never a stack trace.
    */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new SieveCli());
+    cli.setParameterExceptionHandler(
+        (e, args) -> {
+          CommandLine cmd = e.getCommandLine();
+          String message = e.getMessage() == null ? "bad usage" : e.getMessage();
+          cmd.getErr()
+              .println(
+                  "sieve "
+                      + cmd.getCommandName()
+                      + ": "
+                      + message.lines().findFirst().orElse("")
+                      + " (see --help)");
+          cmd.getErr().flush();
+          return 2;
+        });
     cli.setExecutionExceptionHandler(
         (e, cmd, parseResult) -> {
           String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -307,6 +307,12 @@ public final class BlockedBloomFilter implements MutableFilter {
     if (numBlocks == 0) {
       return new byte[0];
     }
+    if (rocksDbFilterBlockLength() > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a filter block of "
+              + rocksDbFilterBlockLength()
+              + " bytes does not fit one byte[]; use writeRocksDbFilterBlock");
+    }
     long[] data = heapWords();
     int dataLen = data.length * Long.BYTES;
     byte[] out = new byte[dataLen + TRAILER_BYTES];
@@ -318,6 +324,44 @@ public final class BlockedBloomFilter implements MutableFilter {
     out[dataLen + 1] = 0;
     out[dataLen + 2] = (byte) numProbes;
     return out;
+  }
+
+  /** The length of {@link #toRocksDbFilterBlock()}: the data plus the trailer, 0 when empty. */
+  public long rocksDbFilterBlockLength() {
+    return numBlocks == 0 ? 0 : (long) numBlocks * BLOCK_BYTES + TRAILER_BYTES;
+  }
+
+  /**
+   * Writes {@link #toRocksDbFilterBlock()}'s bytes to {@code out} in 64 KiB chunks, for filters of
+   * any size up to {@link #MAX_DATA_BYTES} (beyond what one {@code byte[]} holds). The channel is
+   * not closed.
+   */
+  public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
+      throws java.io.IOException {
+    if (numBlocks == 0) {
+      return;
+    }
+    java.nio.ByteBuffer buf =
+        java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    long numWords = (long) numBlocks * WORDS_PER_BLOCK;
+    for (int i = 0; i < numWords; i++) {
+      if (!buf.hasRemaining()) {
+        drain(buf, out);
+      }
+      buf.putLong(word(i));
+    }
+    drain(buf, out);
+    buf.put((byte) 0xFF).put((byte) 0).put((byte) numProbes).put((byte) 0).put((byte) 0);
+    drain(buf, out);
+  }
+
+  private static void drain(java.nio.ByteBuffer buf, java.nio.channels.WritableByteChannel out)
+      throws java.io.IOException {
+    buf.flip();
+    while (buf.hasRemaining()) {
+      out.write(buf);
+    }
+    buf.clear();
   }
 
   // ---------------------------------------------------------------- RocksDB's sizing rules

@@ -67,6 +67,32 @@ public enum FilterType {
         boolean zeroCopy() {
           return true;
         }
+
+        @Override
+        long payloadLength(Standard128RibbonFilter f) {
+          return f.rocksDbFilterBlockLength();
+        }
+
+        @Override
+        void writePayload(Standard128RibbonFilter f, java.nio.channels.WritableByteChannel out)
+            throws java.io.IOException {
+          f.writeRocksDbFilterBlock(out);
+        }
+
+        @Override
+        Standard128RibbonFilter mapLarge(
+            FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
+            throws java.io.IOException {
+          long dataLen = payloadLength - Standard128RibbonFilter.TRAILER_BYTES;
+          ByteBuffer trailer =
+              readSmall(channel, payloadOffset + dataLen, Standard128RibbonFilter.TRAILER_BYTES);
+          return Standard128RibbonFilter.wrapData(
+              mapSegments(channel, payloadOffset, dataLen, shift),
+              shift,
+              dataLen,
+              trailer,
+              numKeys);
+        }
       }),
   /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. */
   XOR8(
@@ -234,6 +260,17 @@ public enum FilterType {
     @Override
     byte[] payload(BlockedBloomFilter f) {
       return f.toRocksDbFilterBlock();
+    }
+
+    @Override
+    long payloadLength(BlockedBloomFilter f) {
+      return f.rocksDbFilterBlockLength();
+    }
+
+    @Override
+    void writePayload(BlockedBloomFilter f, java.nio.channels.WritableByteChannel out)
+        throws IOException {
+      f.writeRocksDbFilterBlock(out);
     }
 
     /** The probes; 0 for the empty filter, whose payload is RocksDB's 0-byte block. */

@@ -5,6 +5,7 @@ import dev.sieve.SieveFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 
 /**
  * How one filter type's payload is written and read inside the Sieve container. A new filter type
@@ -26,6 +27,22 @@ abstract class PayloadCodec<F extends Filter> {
 
   /** The filter's own serialized form, the container's payload. */
   abstract byte[] payload(F filter);
+
+  /** The payload's length in bytes; formats that can exceed one array override it. */
+  long payloadLength(F filter) {
+    return payload(filter).length;
+  }
+
+  /**
+   * Writes the payload to {@code out}. The default writes {@link #payload}; formats that can exceed
+   * one array override it to stream in chunks.
+   */
+  void writePayload(F filter, WritableByteChannel out) throws IOException {
+    ByteBuffer buf = ByteBuffer.wrap(payload(filter));
+    while (buf.hasRemaining()) {
+      out.write(buf);
+    }
+  }
 
   /** The first type parameter recorded in the header (e.g. probes, fingerprint bits). */
   abstract int parameterA(F filter);

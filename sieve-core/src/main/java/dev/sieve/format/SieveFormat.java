@@ -111,25 +111,59 @@ public final class SieveFormat {
   /** Writes the container holding {@code filter} to {@code out} (not closed, not flushed). */
   public static void write(Filter filter, OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
-    FilterType type = FilterType.of(Objects.requireNonNull(filter, "filter"));
-    byte[] payload = type.codec().payload(filter);
-    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-    writeHeader(header, type, filter, payload.length);
-    out.write(header.array());
-    out.write(payload);
-    out.write(checksumBytes(crc32c(ByteBuffer.wrap(payload))));
+    write(filter, java.nio.channels.Channels.newChannel(out));
   }
 
-  /** Writes the container holding {@code filter} to {@code out} (not closed). */
+  /**
+   * Writes the container holding {@code filter} to {@code out} (not closed). The payload is
+   * streamed, so filters larger than one {@code byte[]} (a blocked Bloom or Ribbon filter of
+   * several GiB) are written without an in-memory copy.
+   */
   public static void write(Filter filter, WritableByteChannel out) throws IOException {
     Objects.requireNonNull(out, "out");
     FilterType type = FilterType.of(Objects.requireNonNull(filter, "filter"));
-    byte[] payload = type.codec().payload(filter);
+    long payloadLength = type.codec().payloadLength(filter);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-    writeHeader(header, type, filter, payload.length);
+    writeHeader(header, type, filter, payloadLength);
     writeFully(out, header.rewind());
-    writeFully(out, ByteBuffer.wrap(payload));
-    writeFully(out, ByteBuffer.wrap(checksumBytes(crc32c(ByteBuffer.wrap(payload)))));
+    ChecksummingChannel payloadOut = new ChecksummingChannel(out);
+    type.codec().writePayload(filter, payloadOut);
+    if (payloadOut.written != payloadLength) {
+      throw new IllegalStateException(
+          "wrote " + payloadOut.written + " payload bytes, announced " + payloadLength);
+    }
+    writeFully(out, ByteBuffer.wrap(checksumBytes((int) payloadOut.crc.getValue())));
+  }
+
+  /** Passes writes through to a channel, counting them and updating a CRC32C. */
+  private static final class ChecksummingChannel implements WritableByteChannel {
+    private final WritableByteChannel out;
+    private final CRC32C crc = new CRC32C();
+    private long written;
+
+    ChecksummingChannel(WritableByteChannel out) {
+      this.out = out;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      ByteBuffer view = src.duplicate();
+      int n = out.write(src);
+      view.limit(view.position() + n);
+      crc.update(view);
+      written += n;
+      return n;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return out.isOpen();
+    }
+
+    @Override
+    public void close() {
+      // the caller owns the underlying channel
+    }
   }
 
   /** Writes the container holding {@code filter} to a new or truncated file. */

@@ -333,6 +333,12 @@ public final class Standard128RibbonFilter implements Filter {
     if (numBlocks == 0) {
       return new byte[0];
     }
+    if (rocksDbFilterBlockLength() > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a filter block of "
+              + rocksDbFilterBlockLength()
+              + " bytes does not fit one byte[]; use writeRocksDbFilterBlock");
+    }
     int dataLen = numSegments * RibbonSizing.SEGMENT_BYTES;
     byte[] out = new byte[dataLen + TRAILER_BYTES];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
@@ -345,6 +351,65 @@ public final class Standard128RibbonFilter implements Filter {
     out[dataLen + 3] = (byte) (numBlocks >>> 8);
     out[dataLen + 4] = (byte) (numBlocks >>> 16);
     return out;
+  }
+
+  /** The length of {@link #toRocksDbFilterBlock()}: the segments plus the trailer, 0 when empty. */
+  public long rocksDbFilterBlockLength() {
+    return numBlocks == 0 ? 0 : (long) numSegments * RibbonSizing.SEGMENT_BYTES + TRAILER_BYTES;
+  }
+
+  /**
+   * Writes {@link #toRocksDbFilterBlock()}'s bytes to {@code out} in 64 KiB chunks, for filters of
+   * any size (beyond what one {@code byte[]} holds). The channel is not closed.
+   */
+  public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
+      throws java.io.IOException {
+    if (numBlocks == 0) {
+      return;
+    }
+    ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < 2 * numSegments; i++) {
+      if (!buf.hasRemaining()) {
+        drain(buf, out);
+      }
+      buf.putLong(word(i));
+    }
+    drain(buf, out);
+    buf.put(MARKER)
+        .put((byte) seed)
+        .put((byte) numBlocks)
+        .put((byte) (numBlocks >>> 8))
+        .put((byte) (numBlocks >>> 16));
+    drain(buf, out);
+  }
+
+  private static void drain(ByteBuffer buf, java.nio.channels.WritableByteChannel out)
+      throws java.io.IOException {
+    buf.flip();
+    while (buf.hasRemaining()) {
+      out.write(buf);
+    }
+    buf.clear();
+  }
+
+  /**
+   * Wraps Standard128Ribbon data split over several buffers without copying, for filters larger
+   * than one buffer holds (a file mapped in pieces): every buffer but the last holds exactly {@code
+   * 2^segmentShift} bytes from its position, the last the rest of the {@code dataBytes} before the
+   * trailer; {@code trailer} holds the block's 5 trailer bytes. Checks as {@link
+   * #fromRocksDbFilterBlock(byte[], long)}.
+   */
+  public static Standard128RibbonFilter wrapData(
+      ByteBuffer[] segments, int segmentShift, long dataBytes, ByteBuffer trailer, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
+    if (trailer.remaining() != TRAILER_BYTES) {
+      throw new IllegalArgumentException(
+          "trailer must be " + TRAILER_BYTES + " bytes, got " + trailer.remaining());
+    }
+    BlockShape shape = checkShape(trailer, trailer.position(), dataBytes);
+    LongSegments data = LongSegments.of(segments, segmentShift, 2 * shape.numSegments);
+    return new Standard128RibbonFilter(
+        data, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
   }
 
   /** As {@link #fromRocksDbFilterBlock(byte[], long)} with the number of keys unknown (0). */
@@ -418,7 +483,6 @@ public final class Standard128RibbonFilter implements Filter {
 
   /** Validates a non-empty block (the buffer's remaining bytes); see fromRocksDbFilterBlock. */
   private static BlockShape checkBlock(ByteBuffer block) {
-    int base = block.position();
     int length = block.remaining();
     if (length <= TRAILER_BYTES) {
       throw new SieveFormatException(
@@ -429,19 +493,27 @@ public final class Standard128RibbonFilter implements Filter {
               + " false', i.e. no keys; refused as truncated)");
     }
     int dataLen = length - TRAILER_BYTES;
-    if (block.get(base + dataLen) != MARKER) {
+    return checkShape(block, block.position() + dataLen, dataLen);
+  }
+
+  /**
+   * Validates the trailer at {@code trailerAt} in {@code buf} for {@code dataLen} data bytes before
+   * it (offsets in the messages are relative to the block's first byte).
+   */
+  private static BlockShape checkShape(ByteBuffer buf, int trailerAt, long dataLen) {
+    if (buf.get(trailerAt) != MARKER) {
       throw new SieveFormatException(
           dataLen,
           "trailer marker is "
-              + block.get(base + dataLen)
+              + buf.get(trailerAt)
               + ", expected -2 (Standard128Ribbon); -1 is FastLocalBloom, 0 RocksDB's 'always"
               + " true', >= 1 legacy Bloom");
     }
-    int seed = block.get(base + dataLen + 1) & 0xFF;
+    int seed = buf.get(trailerAt + 1) & 0xFF;
     int numBlocks =
-        (block.get(base + dataLen + 2) & 0xFF)
-            | (block.get(base + dataLen + 3) & 0xFF) << 8
-            | (block.get(base + dataLen + 4) & 0xFF) << 16;
+        (buf.get(trailerAt + 2) & 0xFF)
+            | (buf.get(trailerAt + 3) & 0xFF) << 8
+            | (buf.get(trailerAt + 4) & 0xFF) << 16;
     if (numBlocks < 2) {
       throw new SieveFormatException(
           dataLen + 2,
@@ -449,9 +521,9 @@ public final class Standard128RibbonFilter implements Filter {
               + numBlocks
               + ", at least 2 required (RocksDB reads such a block as 'always true')");
     }
-    if (dataLen % RibbonSizing.SEGMENT_BYTES != 0) {
+    if (dataLen <= 0 || dataLen % RibbonSizing.SEGMENT_BYTES != 0) {
       throw new SieveFormatException(
-          dataLen, "data length " + dataLen + " is not a multiple of the 16-byte segment");
+          dataLen, "data length " + dataLen + " is not a positive multiple of the 16-byte segment");
     }
     long numSegments = dataLen / RibbonSizing.SEGMENT_BYTES;
     if (numSegments > (long) numBlocks * RibbonSizing.MAX_COLUMNS) {

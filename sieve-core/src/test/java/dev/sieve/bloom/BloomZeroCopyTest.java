@@ -71,6 +71,26 @@ class BloomZeroCopyTest {
   }
 
   @Test
+  void streamedBlocksEqualTheArrayForm() throws java.io.IOException {
+    BlockedBloomFilter heap = BlockedBloomFilter.builder().bitsPerKey(10).build(KEYS);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    heap.writeRocksDbFilterBlock(java.nio.channels.Channels.newChannel(out));
+    assertArrayEquals(heap.toRocksDbFilterBlock(), out.toByteArray());
+    assertEquals(heap.rocksDbFilterBlockLength(), out.size());
+    dev.sieve.ribbon.Standard128RibbonFilter ribbon =
+        dev.sieve.ribbon.Standard128RibbonFilter.builder().bitsPerKey(10).build(KEYS);
+    out.reset();
+    ribbon.writeRocksDbFilterBlock(java.nio.channels.Channels.newChannel(out));
+    assertArrayEquals(ribbon.toRocksDbFilterBlock(), out.toByteArray());
+    assertEquals(ribbon.rocksDbFilterBlockLength(), out.size());
+    out.reset();
+    BlockedBloomFilter.builder()
+        .build(new long[0])
+        .writeRocksDbFilterBlock(java.nio.channels.Channels.newChannel(out));
+    assertEquals(0, out.size());
+  }
+
+  @Test
   void standardBloomFormRoundTripsAndWraps() {
     StandardBloomFilter heap = StandardBloomFilter.builder().bitsPerKey(9.3).build(KEYS);
     byte[] form = heap.toByteArray();

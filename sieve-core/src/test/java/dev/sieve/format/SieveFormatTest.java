@@ -89,8 +89,8 @@ class SieveFormatTest {
   @ParameterizedTest
   @EnumSource(
       value = FilterType.class,
-      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM"})
-  void bloomFiltersMapInSegments(FilterType type) throws IOException {
+      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM", "RIBBON_128"})
+  void bloomAndRibbonFiltersMapInSegments(FilterType type) throws IOException {
     Filter filter = TestFilters.build(type, KEYS);
     Path file = dir.resolve("segmented.sieve");
     SieveFormat.write(filter, file);
@@ -99,7 +99,9 @@ class SieveFormatTest {
     assertTrue(
         type == FilterType.BLOCKED_BLOOM
             ? ((BlockedBloomFilter) mapped).isWrapped()
-            : ((StandardBloomFilter) mapped).isWrapped());
+            : type == FilterType.RIBBON_128
+                ? ((dev.sieve.ribbon.Standard128RibbonFilter) mapped).isWrapped()
+                : ((StandardBloomFilter) mapped).isWrapped());
     assertArrayEquals(Files.readAllBytes(file), SieveFormat.toBytes(mapped));
     // a flipped payload byte in a later segment fails the checksum pass
     byte[] bytes = Files.readAllBytes(file);

@@ -208,8 +208,13 @@ public final class SstFile {
           || h.size() > MAX_BLOCK_BYTES
           || end < 0
           || end > footer.footerOffset()) {
+        // report where the handle points when that is inside the file, else the footer it came from
+        long at =
+            h.offset() >= 0 && h.offset() <= footer.footerOffset()
+                ? h.offset()
+                : footer.footerOffset();
         throw new SieveFormatException(
-            h.offset(),
+            at,
             what
                 + " handle "
                 + h

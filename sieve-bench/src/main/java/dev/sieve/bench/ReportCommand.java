@@ -138,6 +138,13 @@ public final class ReportCommand implements Callable<Integer> {
       defaultValue = "" + Workload.DEFAULT_SEED)
   long seed;
 
+  @Option(
+      names = "--ignore-jmh-lock",
+      description =
+          "run even if another JMH run holds its lock (the two runs then share the CPUs and both"
+              + " measure noise)")
+  boolean ignoreJmhLock;
+
   @Option(names = "--no-progress", description = "print one line per step instead of a redrawn bar")
   boolean noProgress;
 
@@ -193,6 +200,18 @@ public final class ReportCommand implements Callable<Integer> {
     }
     List<StructureKind> kinds = select(filters);
     Files.createDirectories(out.toPath());
+    if (timer.equals("jmh")) {
+      if (ignoreJmhLock) {
+        System.setProperty("jmh.ignoreLock", "true");
+      } else if (jmhLockHeld()) {
+        console.println(
+            "sieve report: another JMH run holds "
+                + jmhLockFile()
+                + " (timings would be shared-CPU noise); wait for it to finish, or pass"
+                + " --ignore-jmh-lock");
+        return 3;
+      }
+    }
     warmUpJol();
     int maxN = ns.stream().mapToInt(Integer::intValue).max().orElse(1);
     String heap =
@@ -353,6 +372,26 @@ public final class ReportCommand implements Callable<Integer> {
         System.getProperty("os.name"),
         System.getProperty("os.version"),
         System.getProperty("os.arch"));
+  }
+
+  private static java.io.File jmhLockFile() {
+    return new java.io.File(System.getProperty("java.io.tmpdir"), "jmh.lock");
+  }
+
+  /** Whether another JMH process holds JMH's lock file (JMH takes an exclusive file lock). */
+  static boolean jmhLockHeld() {
+    java.io.File f = jmhLockFile();
+    if (!f.exists()) {
+      return false;
+    }
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f, "rw");
+        java.nio.channels.FileLock lock = raf.getChannel().tryLock()) {
+      return lock == null;
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      return true;
+    } catch (IOException e) {
+      return false; // cannot tell: let JMH decide
+    }
   }
 
   /** JOL prints a warning on first use; take it before the progress bar draws. */

@@ -69,7 +69,9 @@ class CuckooFilterTest {
         "CUCKOO%d: n=%d load=%.4f bits/key=%.3f measured FPR=%.5f%% (%d of %d) model=%.5f%%%n",
         fingerprintBits, n, f.load(), f.bitsPerKey(), 100 * measured, passes, queries, 100 * p);
     assertTrue(Math.abs(measured - p) <= halfWidth, measured + " outside " + p + " ± " + halfWidth);
-    assertEquals(fingerprintBits / CuckooFilter.DESIGN_LOAD, f.bitsPerKey(), 0.01);
+    assertEquals(4.0 * fingerprintBits * f.numBuckets() / n, f.bitsPerKey(), 1e-9);
+    // the design load plus the sqrt(n) margin: 0.6% more than f / 0.95 at 10^6 keys
+    assertEquals(fingerprintBits / CuckooFilter.DESIGN_LOAD * 1.0057, f.bitsPerKey(), 0.01);
   }
 
   /** Fill a small table until an add fails: typed error, nothing changed, no key lost. */
@@ -117,8 +119,10 @@ class CuckooFilterTest {
 
   @Test
   void sizingAndParameters() {
-    assertEquals(263_158, CuckooFilter.create(1_000_000, 12).numBuckets()); // ceil(10^6 / 3.8)
-    assertEquals(1, CuckooFilter.create(0, 8).numBuckets());
+    // ceil(10^6 / 3.8 + 1.5 · sqrt(10^6))
+    assertEquals(264_658, CuckooFilter.create(1_000_000, 12).numBuckets());
+    assertEquals(16, CuckooFilter.create(0, 8).numBuckets());
+    assertEquals(16, CuckooFilter.create(7, 12).numBuckets());
     assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(100, 3));
     assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(100, 17));
     assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(-1, 8));

@@ -36,9 +36,20 @@ import java.nio.ByteOrder;
  *       {@code f / (α · log2(1/FPR))} times the floor: 1.65 for 8 bits, 1.40 for 12, 1.29 for 16;
  *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
  *       (1.44) only below about 0.4%.
- *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds reliably succeed up to about
- *       95% of the slots. {@link #create} sizes the table for {@code expectedKeys} at load {@value
- *       #DESIGN_LOAD}, so that many keys fit; more usually fit too, until an add fails.
+ *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
+ *       succeed up to about 95% of the slots. {@link #create} sizes the table for {@code
+ *       expectedKeys = n} at load {@value #DESIGN_LOAD} plus a margin for the randomness of small
+ *       tables (below); more keys usually fit too, until an add fails.
+ *   <li>Sizing: {@code buckets = max(}{@value #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 ·
+ *       sqrt(n)))}. The threshold load of a table fluctuates by about {@code 1/sqrt(slots)}, and a
+ *       small table is also hurt by keys whose two buckets coincide or fall in a small group of
+ *       buckets; both make the plain {@code n / (4 · 0.95)} buckets too few for small {@code n}
+ *       (measured with {@value #MAX_KICKS} kicks: 0.4% of random key sets of 500 and 3% of sets of
+ *       64 did not fit; {@code create(7, 12)} had 2 buckets). The {@code 1.5 · sqrt(n)} extra
+ *       buckets ({@code 6 · sqrt(n)} slots) make the load about 0.25 at {@code n = 8}, 0.55 at 64,
+ *       0.76 at 512, 0.91 at 16,384 and 0.949 at {@code 10^6} (0.6% more space there); in {@code
+ *       10^7} random key sets per size of 1 to 16,384 keys none failed to fit. The minimum of 8
+ *       buckets keeps a handful of keys from sharing a bucket pair.
  * </ul>
  *
  * <h2>A full table</h2>
@@ -98,13 +109,24 @@ public final class CuckooFilter implements Filter {
 
   public static final int MAX_FINGERPRINT_BITS = 16;
 
+  /** The fewest buckets {@link #create} gives (see the sizing in the class comment). */
+  public static final int MIN_BUCKETS = 16;
+
+  /** The extra buckets per square root of the expected keys that {@link #create} adds. */
+  public static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
+
   /** The most buckets one filter has. */
   public static final int MAX_BUCKETS = 1 << 30;
 
   private static final int TYPE_TAG = 0x31;
   private static final int HEADER_BYTES = 16;
 
+  /** The buckets on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}). */
   private final long[] words;
+
+  /** The bucket words in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
+  private final ByteBuffer wrapped;
+
   private final int numBuckets;
   private final int fingerprintBits;
   private final int bucketBits;
@@ -116,7 +138,13 @@ public final class CuckooFilter implements Filter {
   private int[] kickPath; // bucket, slot, old value per kick; allocated on the first kick
 
   private CuckooFilter(long[] words, int numBuckets, int fingerprintBits, long numKeys) {
+    this(words, null, numBuckets, fingerprintBits, numKeys);
+  }
+
+  private CuckooFilter(
+      long[] words, ByteBuffer wrapped, int numBuckets, int fingerprintBits, long numKeys) {
     this.words = words;
+    this.wrapped = wrapped;
     this.numBuckets = numBuckets;
     this.fingerprintBits = fingerprintBits;
     this.bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
@@ -135,7 +163,8 @@ public final class CuckooFilter implements Filter {
 
   /**
    * An empty filter with {@code fingerprintBits}-bit fingerprints and room for {@code expectedKeys}
-   * keys at load {@value #DESIGN_LOAD}: {@code max(1, ceil(expectedKeys / (4 · 0.95)))} buckets.
+   * keys: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many distinct keys fit
+   * with overwhelming probability for every size (see the sizing in the class comment).
    *
    * @throws IllegalArgumentException if {@code fingerprintBits} is outside [4, 16] or the table
    *     would need more than {@link #MAX_BUCKETS} buckets
@@ -146,8 +175,24 @@ public final class CuckooFilter implements Filter {
         "expected keys",
         expectedKeys,
         (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * DESIGN_LOAD));
-    long buckets = (long) Math.ceil(expectedKeys / (SLOTS_PER_BUCKET * DESIGN_LOAD));
-    return withBuckets((int) Math.max(1, Math.min(MAX_BUCKETS, buckets)), fingerprintBits);
+    return withBuckets(bucketsFor(expectedKeys), fingerprintBits);
+  }
+
+  /**
+   * The buckets {@link #create} gives {@code expectedKeys} keys: {@code max(}{@value
+   * #MIN_BUCKETS}{@code , ceil(expectedKeys / (4 · 0.95) + 1.5 · sqrt(expectedKeys)))}, at most
+   * {@link #MAX_BUCKETS} (near that limit the margin shrinks to fit).
+   */
+  public static int bucketsFor(long expectedKeys) {
+    Checks.count(
+        "expected keys",
+        expectedKeys,
+        (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * DESIGN_LOAD));
+    double buckets =
+        Math.ceil(
+            expectedKeys / (SLOTS_PER_BUCKET * DESIGN_LOAD)
+                + SLACK_BUCKETS_PER_SQRT_KEY * Math.sqrt(expectedKeys));
+    return (int) Math.max(MIN_BUCKETS, Math.min(MAX_BUCKETS, buckets));
   }
 
   /**
@@ -237,6 +282,18 @@ public final class CuckooFilter implements Filter {
     return bucketBits == 64 ? v : v & ((1L << bucketBits) - 1);
   }
 
+  /** Bucket {@code bucket} of {@code 4f} bits from little-endian words in {@code data}. */
+  private static long bucketBitsAt(ByteBuffer data, int bucket, int bucketBits) {
+    long bit = (long) bucket * bucketBits;
+    int w = (int) (bit >>> 6);
+    int s = (int) (bit & 63);
+    long v = data.getLong(w << 3) >>> s;
+    if (s + bucketBits > 64) {
+      v |= data.getLong((w + 1) << 3) << (64 - s);
+    }
+    return bucketBits == 64 ? v : v & ((1L << bucketBits) - 1);
+  }
+
   private int slotAt(int bucket, int slot) {
     return (int) ((bucketBitsAt(bucket) >>> (slot * fingerprintBits)) & slotMask);
   }
@@ -286,15 +343,39 @@ public final class CuckooFilter implements Filter {
 
   @Override
   public boolean mayContainHash(long hash64) {
+    if (words == null) {
+      return wrappedMayContain(hash64);
+    }
     int fp = fingerprint(hash64);
     int i1 = primaryBucket(hash64);
     return bucketHas(bucketBitsAt(i1), fp) || bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
+  }
+
+  private boolean wrappedMayContain(long hash64) {
+    ByteBuffer data = wrapped;
+    int fp = fingerprint(hash64);
+    int i1 = primaryBucket(hash64);
+    return bucketHas(bucketBitsAt(data, i1, bucketBits), fp)
+        || bucketHas(bucketBitsAt(data, alternateBucket(i1, fp), bucketBits), fp);
+  }
+
+  /** Whether the filter reads its buckets in place from a buffer ({@link #wrap}); read-only. */
+  public boolean isWrapped() {
+    return words == null;
+  }
+
+  private void checkMutable() {
+    if (words == null) {
+      throw new UnsupportedOperationException(
+          "a cuckoo filter wrapping a buffer is read-only; copy() gives a mutable one");
+    }
   }
 
   /**
    * Adds one copy of the key whose 64-bit hash this is.
    *
    * @throws IllegalStateException if the table is too full to take it; the filter is unchanged
+   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
    */
   public void addHash(long hash64) {
     if (!tryAddHash(hash64)) {
@@ -325,8 +406,10 @@ public final class CuckooFilter implements Filter {
    * Adds one copy of the key whose 64-bit hash this is, if there is room.
    *
    * @return {@code false} if the table is too full to take it, and then the filter is unchanged
+   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
    */
   public boolean tryAddHash(long hash64) {
+    checkMutable();
     int fp = fingerprint(hash64);
     int i1 = primaryBucket(hash64);
     int i2 = alternateBucket(i1, fp);
@@ -366,8 +449,10 @@ public final class CuckooFilter implements Filter {
    *
    * @return {@code false} if neither of the key's buckets holds its fingerprint; then nothing
    *     changed
+   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
    */
   public boolean removeHash(long hash64) {
+    checkMutable();
     int fp = fingerprint(hash64);
     int i1 = primaryBucket(hash64);
     if (clearOneSlot(i1, fp) || clearOneSlot(alternateBucket(i1, fp), fp)) {
@@ -422,9 +507,20 @@ public final class CuckooFilter implements Filter {
     return fingerprintBits;
   }
 
-  /** An independent copy. */
+  /** An independent, mutable copy on the heap (of a wrapped filter too). */
   public CuckooFilter copy() {
-    return new CuckooFilter(words.clone(), numBuckets, fingerprintBits, numKeys);
+    long[] out = words != null ? words.clone() : wrappedWords();
+    return new CuckooFilter(out, numBuckets, fingerprintBits, numKeys);
+  }
+
+  private long[] wrappedWords() {
+    long[] out = new long[wordsFor(numBuckets, fingerprintBits)];
+    wrapped.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
+    return out;
+  }
+
+  private long word(int i) {
+    return words != null ? words[i] : wrapped.getLong(i << 3);
   }
 
   // ---------------------------------------------------------------- serialized form
@@ -437,12 +533,16 @@ public final class CuckooFilter implements Filter {
    */
   public byte[] toByteArray() {
     ByteBuffer out =
-        ByteBuffer.allocate(HEADER_BYTES + words.length * Long.BYTES)
+        ByteBuffer.allocate(HEADER_BYTES + wordsFor(numBuckets, fingerprintBits) * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
     out.put((byte) TYPE_TAG).put((byte) fingerprintBits).put((byte) SLOTS_PER_BUCKET).put((byte) 0);
     out.putInt(numBuckets).putLong(numKeys);
-    for (long w : words) {
-      out.putLong(w);
+    if (words != null) {
+      for (long w : words) {
+        out.putLong(w);
+      }
+    } else {
+      out.put(wrapped.duplicate());
     }
     return out.array();
   }
@@ -454,15 +554,40 @@ public final class CuckooFilter implements Filter {
    * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
    */
   public static CuckooFilter fromByteArray(byte[] bytes) {
-    if (bytes.length < HEADER_BYTES) {
+    Form form = check(ByteBuffer.wrap(bytes));
+    long[] words = new long[form.data.remaining() / Long.BYTES];
+    form.data.asLongBuffer().get(words);
+    return new CuckooFilter(words, form.buckets, form.bits, form.numKeys);
+  }
+
+  /**
+   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
+   * place: the buckets are not copied, and queries read the buffer (heap, direct or memory-mapped).
+   * The checks are those of {@link #fromByteArray} (including the pass that counts the occupied
+   * slots), with offsets relative to the position. The buffer's position and limit may change
+   * afterwards; its bytes must not while the filter is in use. The filter is read-only: adds and
+   * deletes throw {@link UnsupportedOperationException}; {@link #copy()} gives a mutable one on the
+   * heap.
+   *
+   * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  public static CuckooFilter wrap(ByteBuffer bytes) {
+    Form form = check(bytes);
+    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys);
+  }
+
+  /** A validated serialized form; {@code data} is a little-endian view of its bucket words. */
+  private record Form(int bits, int buckets, long numKeys, ByteBuffer data) {}
+
+  /** The checks of {@link #fromByteArray} and {@link #wrap}, on {@code bytes}' remaining bytes. */
+  private static Form check(ByteBuffer bytes) {
+    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int size = in.remaining();
+    if (size < HEADER_BYTES) {
       throw new SieveFormatException(
-          bytes.length,
-          "truncated cuckoo filter: the header needs "
-              + HEADER_BYTES
-              + " bytes, got "
-              + bytes.length);
+          size,
+          "truncated cuckoo filter: the header needs " + HEADER_BYTES + " bytes, got " + size);
     }
-    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     int tag = in.get(0) & 0xFF;
     if (tag != TYPE_TAG) {
       throw new SieveFormatException(
@@ -490,30 +615,31 @@ public final class CuckooFilter implements Filter {
     }
     long numWords = wordsFor(buckets, bits);
     long expected = HEADER_BYTES + numWords * Long.BYTES;
-    if (bytes.length != expected) {
+    if (size != expected) {
       throw new SieveFormatException(
-          Math.min(bytes.length, expected),
+          Math.min(size, expected),
           "cuckoo filter of "
               + buckets
               + " buckets needs "
               + expected
               + " bytes, got "
-              + bytes.length
-              + (bytes.length < expected ? " (truncated)" : " (trailing bytes)"));
+              + size
+              + (size < expected ? " (truncated)" : " (trailing bytes)"));
     }
-    long[] words = new long[(int) numWords];
-    in.position(HEADER_BYTES);
-    in.asLongBuffer().get(words);
+    ByteBuffer data =
+        in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     int usedBits = (int) ((buckets * SLOTS_PER_BUCKET * bits) & 63);
-    if (usedBits != 0 && (words[words.length - 1] >>> usedBits) != 0) {
+    if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
       throw new SieveFormatException(
           expected - Long.BYTES, "nonzero bits past the last bucket in the final word");
     }
-    CuckooFilter f = new CuckooFilter(words, (int) buckets, bits, numKeys);
+    int bucketBits = SLOTS_PER_BUCKET * bits;
+    long slotMask = (1L << bits) - 1;
     long occupied = 0;
     for (int b = 0; b < buckets; b++) {
+      long bucket = bucketBitsAt(data, b, bucketBits);
       for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-        if (f.slotAt(b, s) != 0) {
+        if (((bucket >>> (s * bits)) & slotMask) != 0) {
           occupied++;
         }
       }
@@ -522,21 +648,46 @@ public final class CuckooFilter implements Filter {
       throw new SieveFormatException(
           8, "header says " + numKeys + " stored fingerprints, the table holds " + occupied);
     }
-    return f;
+    return new Form(bits, (int) buckets, numKeys, data);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof CuckooFilter
-        && ((CuckooFilter) o).fingerprintBits == fingerprintBits
-        && ((CuckooFilter) o).numBuckets == numBuckets
-        && ((CuckooFilter) o).numKeys == numKeys
-        && java.util.Arrays.equals(((CuckooFilter) o).words, words);
+    if (!(o instanceof CuckooFilter)) {
+      return false;
+    }
+    CuckooFilter f = (CuckooFilter) o;
+    if (f.fingerprintBits != fingerprintBits
+        || f.numBuckets != numBuckets
+        || f.numKeys != numKeys) {
+      return false;
+    }
+    if (f.words != null && words != null) {
+      return java.util.Arrays.equals(f.words, words);
+    }
+    int n = wordsFor(numBuckets, fingerprintBits);
+    for (int i = 0; i < n; i++) {
+      if (f.word(i) != word(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /** {@link java.util.Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
   @Override
   public int hashCode() {
-    return java.util.Arrays.hashCode(words) * 31 + numBuckets;
+    int h;
+    if (words != null) {
+      h = java.util.Arrays.hashCode(words);
+    } else {
+      h = 1;
+      int n = wordsFor(numBuckets, fingerprintBits);
+      for (int i = 0; i < n; i++) {
+        h = 31 * h + Long.hashCode(word(i));
+      }
+    }
+    return h * 31 + numBuckets;
   }
 
   @Override

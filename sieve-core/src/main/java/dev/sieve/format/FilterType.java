@@ -94,10 +94,11 @@ public enum FilterType {
               numKeys);
         }
       }),
-  /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. */
+  /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. Read zero-copy. */
   XOR8(
       4,
-      new SimpleCodec<>(Xor8Filter.class, Xor8Filter::toByteArray, Xor8Filter::fromByteArray) {
+      new SimpleCodec<>(
+          Xor8Filter.class, Xor8Filter::toByteArray, Xor8Filter::fromByteArray, Xor8Filter::wrap) {
         @Override
         int parameterA(Xor8Filter f) {
           return Xor8Filter.FINGERPRINT_BITS;
@@ -108,10 +109,14 @@ public enum FilterType {
           return 3;
         }
       }),
-  /** {@link Xor16Filter}; payload: {@link Xor16Filter#toByteArray()}. */
+  /** {@link Xor16Filter}; payload: {@link Xor16Filter#toByteArray()}. Read zero-copy. */
   XOR16(
       5,
-      new SimpleCodec<>(Xor16Filter.class, Xor16Filter::toByteArray, Xor16Filter::fromByteArray) {
+      new SimpleCodec<>(
+          Xor16Filter.class,
+          Xor16Filter::toByteArray,
+          Xor16Filter::fromByteArray,
+          Xor16Filter::wrap) {
         @Override
         int parameterA(Xor16Filter f) {
           return Xor16Filter.FINGERPRINT_BITS;
@@ -122,13 +127,16 @@ public enum FilterType {
           return 3;
         }
       }),
-  /** {@link BinaryFuse8Filter}; payload: {@link BinaryFuse8Filter#toByteArray()}. */
+  /**
+   * {@link BinaryFuse8Filter}; payload: {@link BinaryFuse8Filter#toByteArray()}. Read zero-copy.
+   */
   BINARY_FUSE8(
       6,
       new SimpleCodec<>(
           BinaryFuse8Filter.class,
           BinaryFuse8Filter::toByteArray,
-          BinaryFuse8Filter::fromByteArray) {
+          BinaryFuse8Filter::fromByteArray,
+          BinaryFuse8Filter::wrap) {
         @Override
         int parameterA(BinaryFuse8Filter f) {
           return BinaryFuse8Filter.FINGERPRINT_BITS;
@@ -139,13 +147,16 @@ public enum FilterType {
           return f.arity();
         }
       }),
-  /** {@link BinaryFuse16Filter}; payload: {@link BinaryFuse16Filter#toByteArray()}. */
+  /**
+   * {@link BinaryFuse16Filter}; payload: {@link BinaryFuse16Filter#toByteArray()}. Read zero-copy.
+   */
   BINARY_FUSE16(
       7,
       new SimpleCodec<>(
           BinaryFuse16Filter.class,
           BinaryFuse16Filter::toByteArray,
-          BinaryFuse16Filter::fromByteArray) {
+          BinaryFuse16Filter::fromByteArray,
+          BinaryFuse16Filter::wrap) {
         @Override
         int parameterA(BinaryFuse16Filter f) {
           return BinaryFuse16Filter.FINGERPRINT_BITS;
@@ -156,11 +167,17 @@ public enum FilterType {
           return f.arity();
         }
       }),
-  /** {@link CuckooFilter}; payload: {@link CuckooFilter#toByteArray()}. */
+  /**
+   * {@link CuckooFilter}; payload: {@link CuckooFilter#toByteArray()}. Read zero-copy; a wrapped
+   * filter is read-only ({@link CuckooFilter#copy()} gives a mutable one).
+   */
   CUCKOO(
       8,
       new SimpleCodec<>(
-          CuckooFilter.class, CuckooFilter::toByteArray, CuckooFilter::fromByteArray) {
+          CuckooFilter.class,
+          CuckooFilter::toByteArray,
+          CuckooFilter::fromByteArray,
+          CuckooFilter::wrap) {
         @Override
         int parameterA(CuckooFilter f) {
           return f.fingerprintBits();
@@ -227,18 +244,41 @@ public enum FilterType {
 
   // ---------------------------------------------------------------- codecs
 
-  /** A codec over a {@code toByteArray()}/{@code fromByteArray(byte[])} pair. */
+  /**
+   * A codec over a {@code toByteArray()}/{@code fromByteArray(byte[])} pair, and a zero-copy {@code
+   * wrap(ByteBuffer)} reading the same form in place where the class has one.
+   */
   private abstract static class SimpleCodec<F extends Filter> extends PayloadCodec<F> {
     private final java.util.function.Function<F, byte[]> writer;
     private final java.util.function.Function<byte[], F> reader;
+    private final java.util.function.Function<ByteBuffer, F> wrapper; // null: copy
 
     SimpleCodec(
         Class<F> cls,
         java.util.function.Function<F, byte[]> writer,
         java.util.function.Function<byte[], F> reader) {
+      this(cls, writer, reader, null);
+    }
+
+    SimpleCodec(
+        Class<F> cls,
+        java.util.function.Function<F, byte[]> writer,
+        java.util.function.Function<byte[], F> reader,
+        java.util.function.Function<ByteBuffer, F> wrapper) {
       super(cls);
       this.writer = writer;
       this.reader = reader;
+      this.wrapper = wrapper;
+    }
+
+    @Override
+    F wrap(ByteBuffer payload, long numKeys) {
+      return wrapper != null ? wrapper.apply(payload) : super.wrap(payload, numKeys);
+    }
+
+    @Override
+    boolean zeroCopy() {
+      return wrapper != null;
     }
 
     @Override

@@ -4,7 +4,6 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -55,7 +54,8 @@ import java.util.Arrays;
  * termination.
  *
  * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
- * tag 0x21).
+ * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
+ * direct or memory-mapped) without copying the fingerprints.
  */
 public final class BinaryFuse16Filter implements Filter {
 
@@ -64,7 +64,15 @@ public final class BinaryFuse16Filter implements Filter {
 
   private static final String NAME = "BinaryFuse16 filter";
 
+  /**
+   * The fingerprints on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}).
+   */
   private final short[] fingerprints;
+
+  /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
+  private final ByteBuffer wrapped;
+
+  private final int numSlots;
   private final int arity;
   private final int segmentLength;
   private final int segmentLengthMask;
@@ -75,12 +83,15 @@ public final class BinaryFuse16Filter implements Filter {
 
   private BinaryFuse16Filter(
       short[] fingerprints,
+      ByteBuffer wrapped,
       int arity,
       int segmentLength,
       int segmentCount,
       long seed,
       int numKeys) {
     this.fingerprints = fingerprints;
+    this.wrapped = wrapped;
+    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining() / 2;
     this.arity = arity;
     this.segmentLength = segmentLength;
     this.segmentLengthMask = segmentLength - 1;
@@ -88,6 +99,16 @@ public final class BinaryFuse16Filter implements Filter {
     this.segmentCountLength = (long) segmentCount * segmentLength;
     this.seed = seed;
     this.numKeys = numKeys;
+  }
+
+  private BinaryFuse16Filter(
+      short[] fingerprints,
+      int arity,
+      int segmentLength,
+      int segmentCount,
+      long seed,
+      int numKeys) {
+    this(fingerprints, null, arity, segmentLength, segmentCount, seed, numKeys);
   }
 
   /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
@@ -107,6 +128,9 @@ public final class BinaryFuse16Filter implements Filter {
   @Override
   public boolean mayContainHash(long hash64) {
     short[] b = fingerprints;
+    if (b == null) {
+      return wrappedMayContain(hash64);
+    }
     if (b.length == 0) {
       return false; // built from no keys
     }
@@ -125,6 +149,35 @@ public final class BinaryFuse16Filter implements Filter {
     return (short) v == 0;
   }
 
+  private boolean wrappedMayContain(long hash64) {
+    ByteBuffer b = wrapped;
+    if (numSlots == 0) {
+      return false;
+    }
+    long h = SeededHash.mix(hash64, seed);
+    int h0 = FuseLayout.h0(h, segmentCountLength);
+    int len = segmentLength;
+    int mask = segmentLengthMask;
+    int v =
+        SeededHash.fingerprint(h)
+            ^ b.getShort((h0) << 1)
+            ^ b.getShort((FuseLayout.h1(h, h0, len, mask)) << 1)
+            ^ b.getShort((FuseLayout.h2(h, h0, len, mask)) << 1);
+    if (arity == 4) {
+      v ^= b.getShort((FuseLayout.h3(h, h0, len, mask)) << 1);
+    }
+    return (short) v == 0;
+  }
+
+  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
+  public boolean isWrapped() {
+    return fingerprints == null;
+  }
+
+  private short slot(int i) {
+    return fingerprints != null ? fingerprints[i] : wrapped.getShort(i << 1);
+  }
+
   /** The number of distinct key hashes the filter was built from. */
   @Override
   public long numKeys() {
@@ -133,7 +186,7 @@ public final class BinaryFuse16Filter implements Filter {
 
   @Override
   public long sizeInBits() {
-    return (long) fingerprints.length * FINGERPRINT_BITS;
+    return (long) numSlots * FINGERPRINT_BITS;
   }
 
   /**
@@ -166,7 +219,7 @@ public final class BinaryFuse16Filter implements Filter {
 
   /** The number of fingerprint slots, {@code (segmentCount + arity - 1) · segmentLength}. */
   public int numSlots() {
-    return fingerprints.length;
+    return numSlots;
   }
 
   /** The serialized form ({@link XorFilterFormat}, type tag 0x22). */
@@ -180,9 +233,13 @@ public final class BinaryFuse16Filter implements Filter {
             numKeys,
             segmentLength,
             segmentCount,
-            fingerprints.length);
-    for (short f : fingerprints) {
-      out.putShort(f);
+            numSlots);
+    if (fingerprints != null) {
+      for (short f : fingerprints) {
+        out.putShort(f);
+      }
+    } else {
+      out.put(wrapped.duplicate());
     }
     return out.array();
   }
@@ -193,15 +250,46 @@ public final class BinaryFuse16Filter implements Filter {
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
   public static BinaryFuse16Filter fromByteArray(byte[] bytes) {
-    XorFilterFormat.Header h =
-        XorFilterFormat.read(bytes, XorFilterFormat.FUSE16, FINGERPRINT_BITS, true, NAME);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
-    ByteBuffer.wrap(bytes, XorFilterFormat.HEADER_BYTES, 2 * h.length())
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .asShortBuffer()
-        .get(fingerprints);
+    XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).asShortBuffer().get(fingerprints);
     return new BinaryFuse16Filter(
         fingerprints, h.arity(), h.segmentLength(), h.segmentCount(), h.seed(), h.numKeys());
+  }
+
+  /**
+   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
+   * place: the fingerprints are not copied, and queries read the buffer (heap, direct or
+   * memory-mapped). The checks are those of {@link #fromByteArray}, with offsets relative to the
+   * position. The buffer's position and limit may change afterwards; its bytes must not while the
+   * filter is in use. The filter is read-only; {@link #copy()} gives one on the heap.
+   *
+   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  public static BinaryFuse16Filter wrap(ByteBuffer bytes) {
+    XorFilterFormat.Header h = check(bytes);
+    return new BinaryFuse16Filter(
+        null,
+        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
+        h.arity(),
+        h.segmentLength(),
+        h.segmentCount(),
+        h.seed(),
+        h.numKeys());
+  }
+
+  private static XorFilterFormat.Header check(ByteBuffer bytes) {
+    return XorFilterFormat.read(bytes, XorFilterFormat.FUSE16, FINGERPRINT_BITS, true, NAME);
+  }
+
+  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  public BinaryFuse16Filter copy() {
+    short[] out = new short[numSlots];
+    for (int i = 0; i < numSlots; i++) {
+      out[i] = slot(i);
+    }
+    return new BinaryFuse16Filter(out, arity, segmentLength, segmentCount, seed, numKeys);
   }
 
   @Override
@@ -215,12 +303,35 @@ public final class BinaryFuse16Filter implements Filter {
         && f.arity == arity
         && f.segmentLength == segmentLength
         && f.segmentCount == segmentCount
-        && Arrays.equals(f.fingerprints, fingerprints);
+        && f.numSlots == numSlots
+        && sameFingerprints(f);
   }
 
+  private boolean sameFingerprints(BinaryFuse16Filter f) {
+    if (f.fingerprints != null && fingerprints != null) {
+      return Arrays.equals(f.fingerprints, fingerprints);
+    }
+    for (int i = 0; i < numSlots; i++) {
+      if (f.slot(i) != slot(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link Arrays#hashCode(short[])} of the fingerprints, mixed with the seed. */
   @Override
   public int hashCode() {
-    return Arrays.hashCode(fingerprints) * 31 + Long.hashCode(seed);
+    int h;
+    if (fingerprints != null) {
+      h = Arrays.hashCode(fingerprints);
+    } else {
+      h = 1;
+      for (int i = 0; i < numSlots; i++) {
+        h = 31 * h + slot(i);
+      }
+    }
+    return h * 31 + Long.hashCode(seed);
   }
 
   @Override
@@ -234,7 +345,7 @@ public final class BinaryFuse16Filter implements Filter {
         + "x"
         + segmentLength
         + ", slots="
-        + fingerprints.length
+        + numSlots
         + "}";
   }
 

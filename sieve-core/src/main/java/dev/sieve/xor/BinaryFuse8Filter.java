@@ -53,7 +53,8 @@ import java.util.Arrays;
  * termination.
  *
  * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
- * tag 0x21).
+ * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
+ * direct or memory-mapped) without copying the fingerprints.
  */
 public final class BinaryFuse8Filter implements Filter {
 
@@ -62,7 +63,15 @@ public final class BinaryFuse8Filter implements Filter {
 
   private static final String NAME = "BinaryFuse8 filter";
 
+  /**
+   * The fingerprints on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}).
+   */
   private final byte[] fingerprints;
+
+  /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
+  private final ByteBuffer wrapped;
+
+  private final int numSlots;
   private final int arity;
   private final int segmentLength;
   private final int segmentLengthMask;
@@ -72,8 +81,16 @@ public final class BinaryFuse8Filter implements Filter {
   private final int numKeys;
 
   private BinaryFuse8Filter(
-      byte[] fingerprints, int arity, int segmentLength, int segmentCount, long seed, int numKeys) {
+      byte[] fingerprints,
+      ByteBuffer wrapped,
+      int arity,
+      int segmentLength,
+      int segmentCount,
+      long seed,
+      int numKeys) {
     this.fingerprints = fingerprints;
+    this.wrapped = wrapped;
+    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
     this.arity = arity;
     this.segmentLength = segmentLength;
     this.segmentLengthMask = segmentLength - 1;
@@ -81,6 +98,11 @@ public final class BinaryFuse8Filter implements Filter {
     this.segmentCountLength = (long) segmentCount * segmentLength;
     this.seed = seed;
     this.numKeys = numKeys;
+  }
+
+  private BinaryFuse8Filter(
+      byte[] fingerprints, int arity, int segmentLength, int segmentCount, long seed, int numKeys) {
+    this(fingerprints, null, arity, segmentLength, segmentCount, seed, numKeys);
   }
 
   /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
@@ -100,6 +122,9 @@ public final class BinaryFuse8Filter implements Filter {
   @Override
   public boolean mayContainHash(long hash64) {
     byte[] b = fingerprints;
+    if (b == null) {
+      return wrappedMayContain(hash64);
+    }
     if (b.length == 0) {
       return false; // built from no keys
     }
@@ -118,6 +143,35 @@ public final class BinaryFuse8Filter implements Filter {
     return (byte) v == 0;
   }
 
+  private boolean wrappedMayContain(long hash64) {
+    ByteBuffer b = wrapped;
+    if (numSlots == 0) {
+      return false;
+    }
+    long h = SeededHash.mix(hash64, seed);
+    int h0 = FuseLayout.h0(h, segmentCountLength);
+    int len = segmentLength;
+    int mask = segmentLengthMask;
+    int v =
+        SeededHash.fingerprint(h)
+            ^ b.get(h0)
+            ^ b.get(FuseLayout.h1(h, h0, len, mask))
+            ^ b.get(FuseLayout.h2(h, h0, len, mask));
+    if (arity == 4) {
+      v ^= b.get(FuseLayout.h3(h, h0, len, mask));
+    }
+    return (byte) v == 0;
+  }
+
+  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
+  public boolean isWrapped() {
+    return fingerprints == null;
+  }
+
+  private byte slot(int i) {
+    return fingerprints != null ? fingerprints[i] : wrapped.get(i);
+  }
+
   /** The number of distinct key hashes the filter was built from. */
   @Override
   public long numKeys() {
@@ -126,7 +180,7 @@ public final class BinaryFuse8Filter implements Filter {
 
   @Override
   public long sizeInBits() {
-    return (long) fingerprints.length * FINGERPRINT_BITS;
+    return (long) numSlots * FINGERPRINT_BITS;
   }
 
   /** {@code 2^-8} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}). */
@@ -157,7 +211,7 @@ public final class BinaryFuse8Filter implements Filter {
 
   /** The number of fingerprint slots, {@code (segmentCount + arity - 1) · segmentLength}. */
   public int numSlots() {
-    return fingerprints.length;
+    return numSlots;
   }
 
   /** The serialized form ({@link XorFilterFormat}, type tag 0x21). */
@@ -171,8 +225,12 @@ public final class BinaryFuse8Filter implements Filter {
             numKeys,
             segmentLength,
             segmentCount,
-            fingerprints.length);
-    out.put(fingerprints);
+            numSlots);
+    if (fingerprints != null) {
+      out.put(fingerprints);
+    } else {
+      out.put(wrapped.duplicate());
+    }
     return out.array();
   }
 
@@ -182,13 +240,46 @@ public final class BinaryFuse8Filter implements Filter {
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
   public static BinaryFuse8Filter fromByteArray(byte[] bytes) {
-    XorFilterFormat.Header h =
-        XorFilterFormat.read(bytes, XorFilterFormat.FUSE8, FINGERPRINT_BITS, true, NAME);
-    byte[] fingerprints =
-        Arrays.copyOfRange(
-            bytes, XorFilterFormat.HEADER_BYTES, XorFilterFormat.HEADER_BYTES + h.length());
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    XorFilterFormat.Header h = check(in);
+    byte[] fingerprints = new byte[h.length()];
+    XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
     return new BinaryFuse8Filter(
         fingerprints, h.arity(), h.segmentLength(), h.segmentCount(), h.seed(), h.numKeys());
+  }
+
+  /**
+   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
+   * place: the fingerprints are not copied, and queries read the buffer (heap, direct or
+   * memory-mapped). The checks are those of {@link #fromByteArray}, with offsets relative to the
+   * position. The buffer's position and limit may change afterwards; its bytes must not while the
+   * filter is in use. The filter is read-only; {@link #copy()} gives one on the heap.
+   *
+   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  public static BinaryFuse8Filter wrap(ByteBuffer bytes) {
+    XorFilterFormat.Header h = check(bytes);
+    return new BinaryFuse8Filter(
+        null,
+        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
+        h.arity(),
+        h.segmentLength(),
+        h.segmentCount(),
+        h.seed(),
+        h.numKeys());
+  }
+
+  private static XorFilterFormat.Header check(ByteBuffer bytes) {
+    return XorFilterFormat.read(bytes, XorFilterFormat.FUSE8, FINGERPRINT_BITS, true, NAME);
+  }
+
+  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  public BinaryFuse8Filter copy() {
+    byte[] out = new byte[numSlots];
+    for (int i = 0; i < numSlots; i++) {
+      out[i] = slot(i);
+    }
+    return new BinaryFuse8Filter(out, arity, segmentLength, segmentCount, seed, numKeys);
   }
 
   @Override
@@ -202,12 +293,35 @@ public final class BinaryFuse8Filter implements Filter {
         && f.arity == arity
         && f.segmentLength == segmentLength
         && f.segmentCount == segmentCount
-        && Arrays.equals(f.fingerprints, fingerprints);
+        && f.numSlots == numSlots
+        && sameFingerprints(f);
   }
 
+  private boolean sameFingerprints(BinaryFuse8Filter f) {
+    if (f.fingerprints != null && fingerprints != null) {
+      return Arrays.equals(f.fingerprints, fingerprints);
+    }
+    for (int i = 0; i < numSlots; i++) {
+      if (f.slot(i) != slot(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link Arrays#hashCode(byte[])} of the fingerprints, mixed with the seed. */
   @Override
   public int hashCode() {
-    return Arrays.hashCode(fingerprints) * 31 + Long.hashCode(seed);
+    int h;
+    if (fingerprints != null) {
+      h = Arrays.hashCode(fingerprints);
+    } else {
+      h = 1;
+      for (int i = 0; i < numSlots; i++) {
+        h = 31 * h + slot(i);
+      }
+    }
+    return h * 31 + Long.hashCode(seed);
   }
 
   @Override
@@ -221,7 +335,7 @@ public final class BinaryFuse8Filter implements Filter {
         + "x"
         + segmentLength
         + ", slots="
-        + fingerprints.length
+        + numSlots
         + "}";
   }
 

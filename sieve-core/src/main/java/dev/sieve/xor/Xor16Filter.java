@@ -4,7 +4,6 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -51,7 +50,8 @@ import java.util.Arrays;
  * termination.
  *
  * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
- * tag 0x11).
+ * tag 0x12). {@link #wrap} queries that form in place in a {@link ByteBuffer} (heap, direct or
+ * memory-mapped) without copying the fingerprints.
  */
 public final class Xor16Filter implements Filter {
 
@@ -60,16 +60,31 @@ public final class Xor16Filter implements Filter {
 
   private static final String NAME = "Xor16 filter";
 
+  /**
+   * The fingerprints on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}).
+   */
   private final short[] fingerprints;
+
+  /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
+  private final ByteBuffer wrapped;
+
+  private final int numSlots;
   private final int blockLength;
   private final long seed;
   private final int numKeys;
 
-  private Xor16Filter(short[] fingerprints, int blockLength, long seed, int numKeys) {
+  private Xor16Filter(
+      short[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
     this.fingerprints = fingerprints;
+    this.wrapped = wrapped;
+    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining() / 2;
     this.blockLength = blockLength;
     this.seed = seed;
     this.numKeys = numKeys;
+  }
+
+  private Xor16Filter(short[] fingerprints, int blockLength, long seed, int numKeys) {
+    this(fingerprints, null, blockLength, seed, numKeys);
   }
 
   /** A builder; the default seed is fixed, so builds are reproducible. */
@@ -80,6 +95,9 @@ public final class Xor16Filter implements Filter {
   @Override
   public boolean mayContainHash(long hash64) {
     short[] b = fingerprints;
+    if (b == null) {
+      return wrappedMayContain(hash64);
+    }
     if (b.length == 0) {
       return false; // built from no keys
     }
@@ -93,6 +111,30 @@ public final class Xor16Filter implements Filter {
     return (short) v == 0;
   }
 
+  private boolean wrappedMayContain(long hash64) {
+    ByteBuffer b = wrapped;
+    if (numSlots == 0) {
+      return false;
+    }
+    long h = SeededHash.mix(hash64, seed);
+    int n = blockLength;
+    int v =
+        SeededHash.fingerprint(h)
+            ^ b.getShort(XorLayout.h0(h, n) << 1)
+            ^ b.getShort(XorLayout.h1(h, n) << 1)
+            ^ b.getShort(XorLayout.h2(h, n) << 1);
+    return (short) v == 0;
+  }
+
+  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
+  public boolean isWrapped() {
+    return fingerprints == null;
+  }
+
+  private short slot(int i) {
+    return fingerprints != null ? fingerprints[i] : wrapped.getShort(i << 1);
+  }
+
   /** The number of distinct key hashes the filter was built from. */
   @Override
   public long numKeys() {
@@ -101,7 +143,7 @@ public final class Xor16Filter implements Filter {
 
   @Override
   public long sizeInBits() {
-    return (long) fingerprints.length * FINGERPRINT_BITS;
+    return (long) numSlots * FINGERPRINT_BITS;
   }
 
   /**
@@ -119,7 +161,7 @@ public final class Xor16Filter implements Filter {
 
   /** The number of fingerprint slots (three blocks). */
   public int numSlots() {
-    return fingerprints.length;
+    return numSlots;
   }
 
   /** The serialized form ({@link XorFilterFormat}, type tag 0x12). */
@@ -133,9 +175,13 @@ public final class Xor16Filter implements Filter {
             numKeys,
             blockLength,
             numKeys == 0 ? 0 : 1,
-            fingerprints.length);
-    for (short f : fingerprints) {
-      out.putShort(f);
+            numSlots);
+    if (fingerprints != null) {
+      for (short f : fingerprints) {
+        out.putShort(f);
+      }
+    } else {
+      out.put(wrapped.duplicate());
     }
     return out.array();
   }
@@ -146,33 +192,86 @@ public final class Xor16Filter implements Filter {
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
   public static Xor16Filter fromByteArray(byte[] bytes) {
-    XorFilterFormat.Header h =
-        XorFilterFormat.read(bytes, XorFilterFormat.XOR16, FINGERPRINT_BITS, false, NAME);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
-    ByteBuffer.wrap(bytes, XorFilterFormat.HEADER_BYTES, 2 * h.length())
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .asShortBuffer()
-        .get(fingerprints);
+    XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).asShortBuffer().get(fingerprints);
     return new Xor16Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+  }
+
+  /**
+   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
+   * place: the fingerprints are not copied, and queries read the buffer (heap, direct or
+   * memory-mapped). The checks are those of {@link #fromByteArray}, with offsets relative to the
+   * position. The buffer's position and limit may change afterwards; its bytes must not while the
+   * filter is in use. The filter is read-only; {@link #copy()} gives one on the heap.
+   *
+   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  public static Xor16Filter wrap(ByteBuffer bytes) {
+    XorFilterFormat.Header h = check(bytes);
+    return new Xor16Filter(
+        null,
+        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
+        h.segmentLength(),
+        h.seed(),
+        h.numKeys());
+  }
+
+  private static XorFilterFormat.Header check(ByteBuffer bytes) {
+    return XorFilterFormat.read(bytes, XorFilterFormat.XOR16, FINGERPRINT_BITS, false, NAME);
+  }
+
+  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  public Xor16Filter copy() {
+    short[] out = new short[numSlots];
+    for (int i = 0; i < numSlots; i++) {
+      out[i] = slot(i);
+    }
+    return new Xor16Filter(out, blockLength, seed, numKeys);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Xor16Filter
-        && ((Xor16Filter) o).seed == seed
-        && ((Xor16Filter) o).numKeys == numKeys
-        && ((Xor16Filter) o).blockLength == blockLength
-        && Arrays.equals(((Xor16Filter) o).fingerprints, fingerprints);
+    if (!(o instanceof Xor16Filter)) {
+      return false;
+    }
+    Xor16Filter f = (Xor16Filter) o;
+    if (f.seed != seed
+        || f.numKeys != numKeys
+        || f.blockLength != blockLength
+        || f.numSlots != numSlots) {
+      return false;
+    }
+    if (f.fingerprints != null && fingerprints != null) {
+      return Arrays.equals(f.fingerprints, fingerprints);
+    }
+    for (int i = 0; i < numSlots; i++) {
+      if (f.slot(i) != slot(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /** {@link Arrays#hashCode(short[])} of the fingerprints, mixed with the seed. */
   @Override
   public int hashCode() {
-    return Arrays.hashCode(fingerprints) * 31 + Long.hashCode(seed);
+    int h;
+    if (fingerprints != null) {
+      h = Arrays.hashCode(fingerprints);
+    } else {
+      h = 1;
+      for (int i = 0; i < numSlots; i++) {
+        h = 31 * h + slot(i);
+      }
+    }
+    return h * 31 + Long.hashCode(seed);
   }
 
   @Override
   public String toString() {
-    return "Xor16Filter{keys=" + numKeys + ", slots=" + fingerprints.length + "}";
+    return "Xor16Filter{keys=" + numKeys + ", slots=" + numSlots + "}";
   }
 
   /** Builds {@link Xor16Filter}s. */

@@ -49,7 +49,8 @@ import java.util.Arrays;
  * termination.
  *
  * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
- * tag 0x11).
+ * tag 0x11). {@link #wrap} queries that form in place in a {@link ByteBuffer} (heap, direct or
+ * memory-mapped) without copying the fingerprints.
  */
 public final class Xor8Filter implements Filter {
 
@@ -58,16 +59,31 @@ public final class Xor8Filter implements Filter {
 
   private static final String NAME = "Xor8 filter";
 
+  /**
+   * The fingerprints on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}).
+   */
   private final byte[] fingerprints;
+
+  /** The fingerprints in a wrapped buffer; {@code null} for a filter on the heap. */
+  private final ByteBuffer wrapped;
+
+  private final int numSlots;
   private final int blockLength;
   private final long seed;
   private final int numKeys;
 
-  private Xor8Filter(byte[] fingerprints, int blockLength, long seed, int numKeys) {
+  private Xor8Filter(
+      byte[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
     this.fingerprints = fingerprints;
+    this.wrapped = wrapped;
+    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
     this.blockLength = blockLength;
     this.seed = seed;
     this.numKeys = numKeys;
+  }
+
+  private Xor8Filter(byte[] fingerprints, int blockLength, long seed, int numKeys) {
+    this(fingerprints, null, blockLength, seed, numKeys);
   }
 
   /** A builder; the default seed is fixed, so builds are reproducible. */
@@ -78,6 +94,9 @@ public final class Xor8Filter implements Filter {
   @Override
   public boolean mayContainHash(long hash64) {
     byte[] b = fingerprints;
+    if (b == null) {
+      return wrappedMayContain(hash64);
+    }
     if (b.length == 0) {
       return false; // built from no keys
     }
@@ -91,6 +110,30 @@ public final class Xor8Filter implements Filter {
     return (byte) v == 0;
   }
 
+  private boolean wrappedMayContain(long hash64) {
+    ByteBuffer b = wrapped;
+    if (numSlots == 0) {
+      return false;
+    }
+    long h = SeededHash.mix(hash64, seed);
+    int n = blockLength;
+    int v =
+        SeededHash.fingerprint(h)
+            ^ b.get(XorLayout.h0(h, n))
+            ^ b.get(XorLayout.h1(h, n))
+            ^ b.get(XorLayout.h2(h, n));
+    return (byte) v == 0;
+  }
+
+  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
+  public boolean isWrapped() {
+    return fingerprints == null;
+  }
+
+  private byte slot(int i) {
+    return fingerprints != null ? fingerprints[i] : wrapped.get(i);
+  }
+
   /** The number of distinct key hashes the filter was built from. */
   @Override
   public long numKeys() {
@@ -99,7 +142,7 @@ public final class Xor8Filter implements Filter {
 
   @Override
   public long sizeInBits() {
-    return (long) fingerprints.length * FINGERPRINT_BITS;
+    return (long) numSlots * FINGERPRINT_BITS;
   }
 
   /** {@code 2^-8} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}). */
@@ -115,7 +158,7 @@ public final class Xor8Filter implements Filter {
 
   /** The number of fingerprint slots (three blocks). */
   public int numSlots() {
-    return fingerprints.length;
+    return numSlots;
   }
 
   /** The serialized form ({@link XorFilterFormat}, type tag 0x11). */
@@ -129,8 +172,12 @@ public final class Xor8Filter implements Filter {
             numKeys,
             blockLength,
             numKeys == 0 ? 0 : 1,
-            fingerprints.length);
-    out.put(fingerprints);
+            numSlots);
+    if (fingerprints != null) {
+      out.put(fingerprints);
+    } else {
+      out.put(wrapped.duplicate());
+    }
     return out.array();
   }
 
@@ -140,31 +187,86 @@ public final class Xor8Filter implements Filter {
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
   public static Xor8Filter fromByteArray(byte[] bytes) {
-    XorFilterFormat.Header h =
-        XorFilterFormat.read(bytes, XorFilterFormat.XOR8, FINGERPRINT_BITS, false, NAME);
-    byte[] fingerprints =
-        Arrays.copyOfRange(
-            bytes, XorFilterFormat.HEADER_BYTES, XorFilterFormat.HEADER_BYTES + h.length());
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    XorFilterFormat.Header h = check(in);
+    byte[] fingerprints = new byte[h.length()];
+    XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
     return new Xor8Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+  }
+
+  /**
+   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
+   * place: the fingerprints are not copied, and queries read the buffer (heap, direct or
+   * memory-mapped). The checks are those of {@link #fromByteArray}, with offsets relative to the
+   * position. The buffer's position and limit may change afterwards; its bytes must not while the
+   * filter is in use. The filter is read-only; {@link #copy()} gives one on the heap.
+   *
+   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  public static Xor8Filter wrap(ByteBuffer bytes) {
+    XorFilterFormat.Header h = check(bytes);
+    return new Xor8Filter(
+        null,
+        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
+        h.segmentLength(),
+        h.seed(),
+        h.numKeys());
+  }
+
+  private static XorFilterFormat.Header check(ByteBuffer bytes) {
+    return XorFilterFormat.read(bytes, XorFilterFormat.XOR8, FINGERPRINT_BITS, false, NAME);
+  }
+
+  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  public Xor8Filter copy() {
+    byte[] out = new byte[numSlots];
+    for (int i = 0; i < numSlots; i++) {
+      out[i] = slot(i);
+    }
+    return new Xor8Filter(out, blockLength, seed, numKeys);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Xor8Filter
-        && ((Xor8Filter) o).seed == seed
-        && ((Xor8Filter) o).numKeys == numKeys
-        && ((Xor8Filter) o).blockLength == blockLength
-        && Arrays.equals(((Xor8Filter) o).fingerprints, fingerprints);
+    if (!(o instanceof Xor8Filter)) {
+      return false;
+    }
+    Xor8Filter f = (Xor8Filter) o;
+    if (f.seed != seed
+        || f.numKeys != numKeys
+        || f.blockLength != blockLength
+        || f.numSlots != numSlots) {
+      return false;
+    }
+    if (f.fingerprints != null && fingerprints != null) {
+      return Arrays.equals(f.fingerprints, fingerprints);
+    }
+    for (int i = 0; i < numSlots; i++) {
+      if (f.slot(i) != slot(i)) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /** {@link Arrays#hashCode(byte[])} of the fingerprints, mixed with the seed. */
   @Override
   public int hashCode() {
-    return Arrays.hashCode(fingerprints) * 31 + Long.hashCode(seed);
+    int h;
+    if (fingerprints != null) {
+      h = Arrays.hashCode(fingerprints);
+    } else {
+      h = 1;
+      for (int i = 0; i < numSlots; i++) {
+        h = 31 * h + slot(i);
+      }
+    }
+    return h * 31 + Long.hashCode(seed);
   }
 
   @Override
   public String toString() {
-    return "Xor8Filter{keys=" + numKeys + ", slots=" + fingerprints.length + "}";
+    return "Xor8Filter{keys=" + numKeys + ", slots=" + numSlots + "}";
   }
 
   /** Builds {@link Xor8Filter}s. */

@@ -62,17 +62,21 @@ final class XorFilterFormat {
    * @param fuse whether the type is a Binary Fuse filter (arity 3 or 4, power-of-two segments)
    */
   static Header read(byte[] bytes, int type, int fingerprintBits, boolean fuse, String name) {
-    if (bytes.length < HEADER_BYTES) {
+    return read(ByteBuffer.wrap(bytes), type, fingerprintBits, fuse, name);
+  }
+
+  /**
+   * Reads and validates the form in {@code bytes} from its position to its limit (offsets in
+   * exceptions are relative to the position); the shared check of {@code fromByteArray} and {@code
+   * wrap}. The buffer's position, limit and order are not changed.
+   */
+  static Header read(ByteBuffer bytes, int type, int fingerprintBits, boolean fuse, String name) {
+    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int size = in.remaining();
+    if (size < HEADER_BYTES) {
       throw new SieveFormatException(
-          bytes.length,
-          "truncated "
-              + name
-              + ": the header needs "
-              + HEADER_BYTES
-              + " bytes, got "
-              + bytes.length);
+          size, "truncated " + name + ": the header needs " + HEADER_BYTES + " bytes, got " + size);
     }
-    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     int tag = in.get(0) & 0xFF;
     if (tag != type) {
       throw new SieveFormatException(
@@ -141,19 +145,29 @@ final class XorFilterFormat {
       }
     }
     long expected = HEADER_BYTES + length * (fingerprintBits / 8);
-    if (bytes.length != expected) {
+    if (size != expected) {
       throw new SieveFormatException(
-          Math.min(bytes.length, expected),
+          Math.min(size, expected),
           name
               + " of "
               + length
               + " slots needs "
               + expected
               + " bytes, got "
-              + bytes.length
-              + (bytes.length < expected ? " (truncated)" : " (trailing bytes)"));
+              + size
+              + (size < expected ? " (truncated)" : " (trailing bytes)"));
     }
     return new Header(
         arity, seed, (int) numKeys, (int) segmentLength, (int) segmentCount, (int) length);
+  }
+
+  /**
+   * The fingerprints of a form {@link #read} validated, as a little-endian view of {@code bytes}
+   * (no copy; later position changes by the caller do not matter).
+   */
+  static ByteBuffer fingerprintView(ByteBuffer bytes, Header h, int fingerprintBits) {
+    return bytes
+        .slice(bytes.position() + HEADER_BYTES, h.length() * (fingerprintBits / 8))
+        .order(ByteOrder.LITTLE_ENDIAN);
   }
 }

@@ -5,6 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.util.Arrays;
@@ -341,27 +342,11 @@ public final class BlockedBloomFilter implements MutableFilter {
     if (numBlocks == 0) {
       return;
     }
-    java.nio.ByteBuffer buf =
-        java.nio.ByteBuffer.allocate(1 << 16).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    long numWords = (long) numBlocks * WORDS_PER_BLOCK;
-    for (int i = 0; i < numWords; i++) {
-      if (!buf.hasRemaining()) {
-        drain(buf, out);
-      }
-      buf.putLong(word(i));
-    }
-    drain(buf, out);
-    buf.put((byte) 0xFF).put((byte) 0).put((byte) numProbes).put((byte) 0).put((byte) 0);
-    drain(buf, out);
-  }
-
-  private static void drain(java.nio.ByteBuffer buf, java.nio.channels.WritableByteChannel out)
-      throws java.io.IOException {
-    buf.flip();
-    while (buf.hasRemaining()) {
-      out.write(buf);
-    }
-    buf.clear();
+    ChannelWrites.writeWords(
+        out,
+        (long) numBlocks * WORDS_PER_BLOCK,
+        i -> word((int) i),
+        new byte[] {(byte) 0xFF, 0, (byte) numProbes, 0, 0});
   }
 
   // ---------------------------------------------------------------- RocksDB's sizing rules

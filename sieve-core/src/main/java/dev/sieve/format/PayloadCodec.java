@@ -38,10 +38,7 @@ abstract class PayloadCodec<F extends Filter> {
    * one array override it to stream in chunks.
    */
   void writePayload(F filter, WritableByteChannel out) throws IOException {
-    ByteBuffer buf = ByteBuffer.wrap(payload(filter));
-    while (buf.hasRemaining()) {
-      out.write(buf);
-    }
+    dev.sieve.internal.ChannelWrites.writeFully(out, ByteBuffer.wrap(payload(filter)));
   }
 
   /** The first type parameter recorded in the header (e.g. probes, fingerprint bits). */

@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelWrites;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -125,14 +126,14 @@ public final class SieveFormat {
     long payloadLength = type.codec().payloadLength(filter);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
     writeHeader(header, type, filter, payloadLength);
-    writeFully(out, header.rewind());
+    ChannelWrites.writeFully(out, header.rewind());
     ChecksummingChannel payloadOut = new ChecksummingChannel(out);
     type.codec().writePayload(filter, payloadOut);
     if (payloadOut.written != payloadLength) {
       throw new IllegalStateException(
           "wrote " + payloadOut.written + " payload bytes, announced " + payloadLength);
     }
-    writeFully(out, ByteBuffer.wrap(checksumBytes((int) payloadOut.crc.getValue())));
+    ChannelWrites.writeFully(out, ByteBuffer.wrap(checksumBytes((int) payloadOut.crc.getValue())));
   }
 
   /** Passes writes through to a channel, counting them and updating a CRC32C. */
@@ -175,12 +176,6 @@ public final class SieveFormat {
             StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
       write(filter, ch);
-    }
-  }
-
-  private static void writeFully(WritableByteChannel out, ByteBuffer buf) throws IOException {
-    while (buf.hasRemaining()) {
-      out.write(buf);
     }
   }
 

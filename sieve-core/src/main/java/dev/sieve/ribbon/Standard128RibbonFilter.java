@@ -6,6 +6,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
@@ -367,29 +368,13 @@ public final class Standard128RibbonFilter implements Filter {
     if (numBlocks == 0) {
       return;
     }
-    ByteBuffer buf = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
-    for (int i = 0; i < 2 * numSegments; i++) {
-      if (!buf.hasRemaining()) {
-        drain(buf, out);
-      }
-      buf.putLong(word(i));
-    }
-    drain(buf, out);
-    buf.put(MARKER)
-        .put((byte) seed)
-        .put((byte) numBlocks)
-        .put((byte) (numBlocks >>> 8))
-        .put((byte) (numBlocks >>> 16));
-    drain(buf, out);
-  }
-
-  private static void drain(ByteBuffer buf, java.nio.channels.WritableByteChannel out)
-      throws java.io.IOException {
-    buf.flip();
-    while (buf.hasRemaining()) {
-      out.write(buf);
-    }
-    buf.clear();
+    ChannelWrites.writeWords(
+        out,
+        2L * numSegments,
+        i -> word((int) i),
+        new byte[] {
+          MARKER, (byte) seed, (byte) numBlocks, (byte) (numBlocks >>> 8), (byte) (numBlocks >>> 16)
+        });
   }
 
   /**

@@ -1,7 +1,9 @@
 package dev.sieve;
 
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.BatchScratch;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * An approximate-membership filter: {@code mayContain} answers {@code false} only for keys that
@@ -51,6 +53,87 @@ public interface Filter {
   /** Tests the key made of the remaining bytes of {@code key}; its position is not changed. */
   default boolean mayContain(ByteBuffer key) {
     return mayContainHash(KeyHash.hash64(key));
+  }
+
+  // ---------------------------------------------------------------- batch queries
+
+  /**
+   * Tests {@code len} pre-computed key hashes at once: for each {@code i} in {@code [0, len)}, bit
+   * {@code i & 63} of {@code resultBits[i >>> 6]} is set if {@code hashes[off + i]} may be present
+   * and cleared if it is definitely absent; bits of the last word past {@code len} are cleared. The
+   * answers are exactly those of {@link #mayContainHash(long)} for each hash.
+   *
+   * <p>A batch is faster than a loop of single lookups where the filter can overlap the memory
+   * reads of independent keys and keep its per-key work off the critical path (the figures per
+   * filter are in {@code docs/notes.md}). It allocates nothing.
+   *
+   * @param resultBits at least {@code ceil(len / 64)} words
+   * @return the number of hashes that may be present
+   * @throws IndexOutOfBoundsException if the range is outside {@code hashes} or {@code resultBits}
+   *     is too short
+   */
+  default int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
+    int count = 0;
+    for (int done = 0; done < len; done += 64) {
+      int chunk = Math.min(64, len - done);
+      long word = 0;
+      for (int i = 0; i < chunk; i++) {
+        if (mayContainHash(hashes[off + done + i])) {
+          word |= 1L << i;
+        }
+      }
+      resultBits[done >>> 6] = word;
+      count += Long.bitCount(word);
+    }
+    return count;
+  }
+
+  /**
+   * Tests {@code len} {@code long} keys at once (hashed as {@link #mayContain(long)} hashes them):
+   * the answers go to {@code resultBits} as in {@link #mayContainHashes}. The keys are hashed a
+   * chunk of 64 at a time into a per-thread scratch array, then probed as one batch, so no
+   * allocation happens in the steady state.
+   *
+   * @return the number of keys that may be present
+   */
+  default int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
+    BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
+    BatchScratch scratch = BatchScratch.get();
+    long[] hashes = scratch.hashes;
+    long[] word = scratch.word;
+    int count = 0;
+    for (int done = 0; done < len; done += BatchScratch.CHUNK) {
+      int chunk = Math.min(BatchScratch.CHUNK, len - done);
+      KeyHash.hash64(keys, off + done, chunk, hashes, 0);
+      count += mayContainHashes(hashes, 0, chunk, word);
+      resultBits[done >>> 6] = word[0];
+    }
+    return count;
+  }
+
+  /**
+   * Tests {@code len} byte-string keys at once ({@code keys[off] .. keys[off + len - 1]}, none
+   * {@code null}): the answers go to {@code resultBits} as in {@link #mayContainHashes}. Hashed a
+   * chunk at a time into a per-thread scratch array, then probed as one batch.
+   *
+   * @return the number of keys that may be present
+   */
+  default int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
+    BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
+    BatchScratch scratch = BatchScratch.get();
+    long[] hashes = scratch.hashes;
+    long[] word = scratch.word;
+    int count = 0;
+    for (int done = 0; done < len; done += BatchScratch.CHUNK) {
+      int chunk = Math.min(BatchScratch.CHUNK, len - done);
+      for (int i = 0; i < chunk; i++) {
+        hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[off + done + i], "key"));
+      }
+      count += mayContainHashes(hashes, 0, chunk, word);
+      resultBits[done >>> 6] = word[0];
+    }
+    return count;
   }
 
   /** The number of keys the filter was built with (distinct hashes where the format counts so). */

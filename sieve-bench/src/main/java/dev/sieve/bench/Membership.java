@@ -20,6 +20,21 @@ public interface Membership {
   /** The FPR its model predicts; {@code 0} for exact sets, {@code NaN} where there is no model. */
   double modelFpRate();
 
+  /**
+   * Tests {@code len} keys, {@code keys[off ..]}, and returns how many may be present. The default
+   * is a loop of {@link #mayContain(long)}; structures with a batch path (the {@code -batch} rows)
+   * override it.
+   */
+  default int mayContainBatch(long[] keys, int off, int len) {
+    int hits = 0;
+    for (int i = 0; i < len; i++) {
+      if (mayContain(keys[off + i])) {
+        hits++;
+      }
+    }
+    return hits;
+  }
+
   /** The object whose reachable graph is the structure (for object counting). */
   default Object root() {
     return this;

@@ -1,5 +1,7 @@
 package dev.sieve.bench;
 
+import dev.sieve.FilterBuilder;
+import dev.sieve.bench.SieveFilterMembership.Mode;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
@@ -11,6 +13,7 @@ import dev.sieve.xor.Xor16Filter;
 import dev.sieve.xor.Xor8Filter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.DoubleFunction;
 
 /**
  * The Sieve filters under test, one adapter each, all built through the filters' public builders
@@ -19,78 +22,126 @@ import java.util.List;
 public final class SieveAdapters {
   private SieveAdapters() {}
 
-  /** All Sieve kinds present in this build. */
+  /**
+   * All Sieve kinds present in this build: each filter as a caller queries it ({@code sieve-X}),
+   * through the batch API ({@code sieve-X-batch}) and pre-hashed ({@code sieve-X-prehashed}).
+   */
   public static List<StructureKind> kinds() {
     List<StructureKind> kinds = new ArrayList<>();
-    kinds.add(
-        new StructureKind(
-            "sieve-standard-bloom",
-            Family.SIEVE,
-            "Sieve StandardBloomFilter (k random bits, optimal k)",
-            true,
-            (keys, b) ->
-                new SieveFilterMembership(
-                    StandardBloomFilter.builder().bitsPerKey(b).build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-blocked-bloom",
-            Family.SIEVE,
-            "Sieve BlockedBloomFilter (RocksDB FastLocalBloom, one 512-bit line per key)",
-            true,
-            (keys, b) ->
-                new SieveFilterMembership(BlockedBloomFilter.builder().bitsPerKey(b).build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-ribbon",
-            Family.SIEVE,
-            "Sieve Standard128RibbonFilter (RocksDB's Ribbon; bits/key = bloom-equivalent)",
-            true,
-            (keys, b) ->
-                new SieveFilterMembership(
-                    Standard128RibbonFilter.builder().bitsPerKey(b).build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-xor8",
-            Family.SIEVE,
-            "Sieve Xor8Filter (8-bit fingerprints, 1.23n slots)",
-            false,
-            (keys, b) -> new SieveFilterMembership(Xor8Filter.builder().build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-xor16",
-            Family.SIEVE,
-            "Sieve Xor16Filter (16-bit fingerprints)",
-            false,
-            (keys, b) -> new SieveFilterMembership(Xor16Filter.builder().build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-binary-fuse8",
-            Family.SIEVE,
-            "Sieve BinaryFuse8Filter (3-wise, 8-bit fingerprints)",
-            false,
-            (keys, b) -> new SieveFilterMembership(BinaryFuse8Filter.builder().build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-binary-fuse16",
-            Family.SIEVE,
-            "Sieve BinaryFuse16Filter (3-wise, 16-bit fingerprints)",
-            false,
-            (keys, b) -> new SieveFilterMembership(BinaryFuse16Filter.builder().build(keys))));
-    kinds.add(
-        new StructureKind(
-            "sieve-cuckoo8",
-            Family.SIEVE,
-            "Sieve CuckooFilter (8-bit fingerprints, buckets of 4, load 0.95)",
-            false,
-            (keys, b) -> new SieveFilterMembership(cuckoo(keys, 8))));
-    kinds.add(
-        new StructureKind(
-            "sieve-cuckoo16",
-            Family.SIEVE,
-            "Sieve CuckooFilter (16-bit fingerprints, buckets of 4, load 0.95)",
-            false,
-            (keys, b) -> new SieveFilterMembership(cuckoo(keys, 16))));
+    add(
+        kinds,
+        "sieve-standard-bloom",
+        "Sieve StandardBloomFilter (k random bits, optimal k)",
+        true,
+        b -> StandardBloomFilter.builder().bitsPerKey(b));
+    add(
+        kinds,
+        "sieve-blocked-bloom",
+        "Sieve BlockedBloomFilter (RocksDB FastLocalBloom, one 512-bit line per key)",
+        true,
+        b -> BlockedBloomFilter.builder().bitsPerKey(b));
+    add(
+        kinds,
+        "sieve-ribbon",
+        "Sieve Standard128RibbonFilter (RocksDB's Ribbon; bits/key = bloom-equivalent)",
+        true,
+        b -> Standard128RibbonFilter.builder().bitsPerKey(b));
+    add(
+        kinds,
+        "sieve-xor8",
+        "Sieve Xor8Filter (8-bit fingerprints, 1.23n slots)",
+        false,
+        b -> Xor8Filter.builder());
+    add(
+        kinds,
+        "sieve-xor16",
+        "Sieve Xor16Filter (16-bit fingerprints)",
+        false,
+        b -> Xor16Filter.builder());
+    add(
+        kinds,
+        "sieve-binary-fuse8",
+        "Sieve BinaryFuse8Filter (3-wise, 8-bit fingerprints)",
+        false,
+        b -> BinaryFuse8Filter.builder());
+    add(
+        kinds,
+        "sieve-binary-fuse16",
+        "Sieve BinaryFuse16Filter (3-wise, 16-bit fingerprints)",
+        false,
+        b -> BinaryFuse16Filter.builder());
+    addCuckoo(kinds, 8);
+    addCuckoo(kinds, 16);
     return kinds;
+  }
+
+  /** The suffix of the batch rows. */
+  public static final String BATCH_SUFFIX = "-batch";
+
+  /** The suffix of the pre-hashed rows. */
+  public static final String PREHASHED_SUFFIX = "-prehashed";
+
+  private static void add(
+      List<StructureKind> kinds,
+      String name,
+      String description,
+      boolean sized,
+      DoubleFunction<FilterBuilder<?>> builder) {
+    kinds.add(
+        new StructureKind(
+            name,
+            Family.SIEVE,
+            description,
+            sized,
+            (keys, b) -> new SieveFilterMembership(builder.apply(b).build(keys))));
+    kinds.add(
+        new StructureKind(
+            name + BATCH_SUFFIX,
+            Family.SIEVE,
+            description + ", queried through the batch API",
+            sized,
+            (keys, b) -> new SieveFilterMembership(builder.apply(b).build(keys), Mode.BATCH)));
+    kinds.add(
+        new StructureKind(
+            name + PREHASHED_SUFFIX,
+            Family.SIEVE,
+            description + ", pre-hashed (the random key is its own hash)",
+            sized,
+            (keys, b) ->
+                new SieveFilterMembership(builder.apply(b).buildFromHashes(keys), Mode.PREHASHED)));
+  }
+
+  private static void addCuckoo(List<StructureKind> kinds, int bits) {
+    String name = "sieve-cuckoo" + bits;
+    String description =
+        "Sieve CuckooFilter (" + bits + "-bit fingerprints, buckets of 4, load 0.95)";
+    kinds.add(
+        new StructureKind(
+            name,
+            Family.SIEVE,
+            description,
+            false,
+            (keys, b) -> new SieveFilterMembership(cuckoo(keys, bits))));
+    kinds.add(
+        new StructureKind(
+            name + BATCH_SUFFIX,
+            Family.SIEVE,
+            description + ", queried through the batch API",
+            false,
+            (keys, b) -> new SieveFilterMembership(cuckoo(keys, bits), Mode.BATCH)));
+    kinds.add(
+        new StructureKind(
+            name + PREHASHED_SUFFIX,
+            Family.SIEVE,
+            description + ", pre-hashed (the random key is its own hash)",
+            false,
+            (keys, b) -> {
+              CuckooFilter f = CuckooFilter.create(keys.length, bits);
+              for (long key : keys) {
+                f.addHash(key);
+              }
+              return new SieveFilterMembership(f, Mode.PREHASHED);
+            }));
   }
 
   /** A cuckoo filter sized for the keys at its design load, every key added. */

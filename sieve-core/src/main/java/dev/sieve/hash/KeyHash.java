@@ -39,4 +39,17 @@ public final class KeyHash {
   public static long hash64(long key) {
     return Xxph3.hash64BigEndianLong(key, 0);
   }
+
+  /**
+   * Hashes {@code count} {@code long} keys, {@code keys[keyOff ..]}, into {@code out[outOff ..]},
+   * as {@link #hash64(long)} hashes each. The loop has no dependency between keys, so the CPU
+   * overlaps the hashes of neighbouring keys.
+   */
+  public static void hash64(long[] keys, int keyOff, int count, long[] out, int outOff) {
+    java.util.Objects.checkFromIndexSize(keyOff, count, keys.length);
+    java.util.Objects.checkFromIndexSize(outOff, count, out.length);
+    for (int i = 0; i < count; i++) {
+      out[outOff + i] = Xxph3.hash64BigEndianLong(keys[keyOff + i], 0);
+    }
+  }
 }

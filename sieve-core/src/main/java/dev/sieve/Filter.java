@@ -73,20 +73,20 @@ public interface Filter {
    *     is too short
    */
   default int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
-    int count = 0;
-    for (int done = 0; done < len; done += 64) {
-      int chunk = Math.min(64, len - done);
-      long word = 0;
-      for (int i = 0; i < chunk; i++) {
-        if (mayContainHash(hashes[off + done + i])) {
-          word |= 1L << i;
-        }
-      }
-      resultBits[done >>> 6] = word;
-      count += Long.bitCount(word);
-    }
-    return count;
+    return BatchScratch.batch(
+        hashes,
+        off,
+        len,
+        resultBits,
+        (h, at, chunk) -> {
+          long word = 0;
+          for (int i = 0; i < chunk; i++) {
+            if (mayContainHash(h[at + i])) {
+              word |= 1L << i;
+            }
+          }
+          return word;
+        });
   }
 
   /**

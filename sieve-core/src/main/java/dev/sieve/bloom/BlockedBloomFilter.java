@@ -5,6 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
@@ -94,6 +95,7 @@ public final class BlockedBloomFilter implements MutableFilter {
   private final int numBlocks;
   private final int numProbes;
   private final LongAdder numKeys;
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
     this.words = words;
@@ -477,25 +479,167 @@ public final class BlockedBloomFilter implements MutableFilter {
 
   // ---------------------------------------------------------------- the filter
 
+  /**
+   * The form of the single-key probe on the heap, chosen from measurements (docs/notes.md, "probe
+   * forms"): {@code early} exits at the first clear bit (unrolled for 6 probes), {@code hybrid}
+   * branches on the first probe only and ANDs the rest, {@code branchfree} ANDs all probes, {@code
+   * loop} is the plain early-exit loop. Read once at class initialization from the system property
+   * {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it exists so the benchmark can
+   * measure every form in one run. The answers are identical in every form.
+   */
+  static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "early"));
+
+  static final int FORM_EARLY = 0;
+  static final int FORM_HYBRID = 1;
+  static final int FORM_BRANCH_FREE = 2;
+  static final int FORM_LOOP = 3;
+
+  static int probeForm(String name) {
+    switch (name) {
+      case "early":
+        return FORM_EARLY;
+      case "hybrid":
+        return FORM_HYBRID;
+      case "branchfree":
+        return FORM_BRANCH_FREE;
+      case "loop":
+        return FORM_LOOP;
+      default:
+        throw new IllegalArgumentException(
+            "sieve.bloom.probeForm must be early, hybrid, branchfree or loop, got " + name);
+    }
+  }
+
+  private static final int GOLDEN32 = 0x9e3779b9;
+
   @Override
   public boolean mayContainHash(long hash64) {
-    if (numBlocks == 0) {
-      return false; // built from zero keys
+    long[] w = words;
+    if (w == null || numBlocks == 0) {
+      return wrappedOrEmptyMayContain(hash64);
     }
+    // heap and wrapped storage keep separate loops: one loop over a storage interface measured
+    // 5-60% slower on heap queries (docs/notes.md)
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
-    long[] w = words;
-    if (w == null) {
-      return wrappedMayContain(base, h);
+    switch (PROBE_FORM) {
+      case FORM_EARLY:
+        return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
+      case FORM_HYBRID:
+        return hybrid(w, base, h, numProbes);
+      case FORM_BRANCH_FREE:
+        return (branchFree(w, base, h, numProbes) & 1) != 0;
+      default:
+        return earlyLoop(w, base, h, numProbes);
     }
+  }
+
+  /** Six probes, unrolled; each position computed just before its load, exit on a clear bit. */
+  private static boolean early6(long[] w, int base, int h) {
+    int p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    return (w[base + (p >>> 6)] & (1L << p)) != 0;
+  }
+
+  private static boolean earlyLoop(long[] w, int base, int h, int numProbes) {
     for (int i = 0; i < numProbes; i++) {
       int bitpos = h >>> 23;
       if ((w[base + (bitpos >>> 6)] & (1L << bitpos)) == 0) {
         return false;
       }
-      h *= 0x9e3779b9;
+      h *= GOLDEN32;
     }
     return true;
+  }
+
+  /** Branches on the first probe (most absent keys stop there), then ANDs the others. */
+  private static boolean hybrid(long[] w, int base, int h, int numProbes) {
+    int p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    return (branchFree(w, base, h * GOLDEN32, numProbes - 1) & 1) != 0;
+  }
+
+  /** Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set. */
+  private static long branchFree(long[] w, int base, int h, int numProbes) {
+    long all = 1;
+    for (int i = 0; i < numProbes; i++) {
+      int p = h >>> 23;
+      all &= w[base + (p >>> 6)] >>> p;
+      h *= GOLDEN32;
+    }
+    return all;
+  }
+
+  private boolean wrappedOrEmptyMayContain(long hash64) {
+    if (numBlocks == 0) {
+      return false; // built from zero keys
+    }
+    return wrappedMayContain(blockBase(hash64), (int) (hash64 >>> 32));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Two passes over each chunk of 64 hashes: the first computes every block and loads the word
+   * of each key's first probe (independent loads, so the CPU overlaps up to a dozen cache misses);
+   * the second tests all probes of each key without a data-dependent branch, its block now in
+   * cache.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (words == null || numBlocks == 0) {
+      return MutableFilter.super.mayContainHashes(hashes, off, len, resultBits);
+    }
+    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+  }
+
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    long[] w = words;
+    BatchScratch scratch = BatchScratch.get();
+    int[] bases = scratch.positions;
+    long[] first = scratch.loaded;
+    long blocks = numBlocks;
+    int k = numProbes;
+    for (int i = 0; i < chunk; i++) {
+      long hash = hashes[at + i];
+      int base = (int) (((hash & 0xFFFFFFFFL) * blocks) >>> 32) * WORDS_PER_BLOCK;
+      int p = (int) (hash >>> 32) >>> 23;
+      bases[i] = base;
+      first[i] = w[base + (p >>> 6)] >>> p;
+    }
+    long word = 0;
+    for (int i = 0; i < chunk; i++) {
+      int h = (int) (hashes[at + i] >>> 32);
+      long all = first[i] & branchFree(w, bases[i], h * GOLDEN32, k - 1);
+      word |= (all & 1) << i;
+    }
+    return word;
   }
 
   private boolean wrappedMayContain(int base, int h) {
@@ -505,7 +649,7 @@ public final class BlockedBloomFilter implements MutableFilter {
       if ((data.get(base + (bitpos >>> 6)) & (1L << bitpos)) == 0) {
         return false;
       }
-      h *= 0x9e3779b9;
+      h *= GOLDEN32;
     }
     return true;
   }
@@ -525,7 +669,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     for (int i = 0; i < numProbes; i++) {
       int bitpos = h >>> 23;
       changed |= AtomicBits.setBit(words, base + (bitpos >>> 6), bitpos & 63);
-      h *= 0x9e3779b9;
+      h *= GOLDEN32;
     }
     if (changed) {
       numKeys.increment();
@@ -541,7 +685,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     for (int i = 0; i < numProbes; i++) {
       int bitpos = h >>> 23;
       w[base + (bitpos >>> 6)] |= 1L << bitpos;
-      h *= 0x9e3779b9;
+      h *= GOLDEN32;
     }
   }
 

@@ -5,6 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
@@ -72,6 +73,7 @@ public final class StandardBloomFilter implements MutableFilter {
   private final long numBits;
   private final int numProbes;
   private final LongAdder numKeys = new LongAdder();
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private StandardBloomFilter(long numBits, int numProbes) {
     this.numBits = numBits;
@@ -255,6 +257,46 @@ public final class StandardBloomFilter implements MutableFilter {
       y += i;
     }
     return true;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Breadth first over each chunk of 64 hashes: round {@code j} loads probe {@code j} of every
+   * key still possibly present, so the (up to {@code k}) random cache misses of different keys
+   * overlap instead of following one another; a key leaves the rounds at its first clear bit.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (words == null) {
+      return MutableFilter.super.mayContainHashes(hashes, off, len, resultBits);
+    }
+    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+  }
+
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    long[] w = words;
+    BatchScratch scratch = BatchScratch.get();
+    long[] xs = scratch.loaded;
+    long[] ys = scratch.state;
+    for (int i = 0; i < chunk; i++) {
+      long hash = hashes[at + i];
+      xs[i] = hash;
+      ys[i] = mixSecond(hash);
+    }
+    long alive = chunk == 64 ? -1L : (1L << chunk) - 1;
+    for (int j = 0; j < numProbes && alive != 0; j++) {
+      for (long m = alive; m != 0; m &= m - 1) {
+        int i = Long.numberOfTrailingZeros(m);
+        long x = xs[i];
+        long bit = reduce(x);
+        long hit = w[(int) (bit >>> 6)] >>> bit;
+        alive &= ~((~hit & 1L) << i);
+        xs[i] = x + ys[i];
+        ys[i] += j;
+      }
+    }
+    return alive;
   }
 
   private boolean wrappedMayContain(long x, long y) {

@@ -4,6 +4,7 @@ import dev.sieve.Checks;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.BatchScratch;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -134,6 +135,7 @@ public final class CuckooFilter implements Filter {
   private final long laneOnes;
   private final long laneHighs;
   private final int fingerprintRange; // 2^f - 1 nonzero values
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private long numKeys;
   private int[] kickPath; // bucket, slot, old value per kick; allocated on the first kick
 
@@ -349,6 +351,33 @@ public final class CuckooFilter implements Filter {
     int fp = fingerprint(hash64);
     int i1 = primaryBucket(hash64);
     return bucketHas(bucketBitsAt(i1), fp) || bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One loop per chunk of 64 hashes that reads both candidate buckets of every key without a
+   * data-dependent branch, so the reads of neighbouring keys overlap.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (words == null) {
+      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+    }
+    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+  }
+
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    long word = 0;
+    for (int i = 0; i < chunk; i++) {
+      long hash64 = hashes[at + i];
+      int fp = fingerprint(hash64);
+      int i1 = primaryBucket(hash64);
+      boolean hit =
+          bucketHas(bucketBitsAt(i1), fp) | bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
+      word |= (hit ? 1L : 0L) << i;
+    }
+    return word;
   }
 
   private boolean wrappedMayContain(long hash64) {

@@ -20,6 +20,15 @@ public final class BatchScratch {
   /** The result word of the current chunk. */
   public final long[] word = new long[1];
 
+  /** Per-key positions (e.g. a Bloom block's first word) of a chunk, for the filters' batches. */
+  public final int[] positions = new int[CHUNK];
+
+  /** Per-key loaded words of a chunk, for the filters' batches. */
+  public final long[] loaded = new long[CHUNK];
+
+  /** A second per-key state of a chunk, for the filters' batches. */
+  public final long[] state = new long[CHUNK];
+
   private BatchScratch() {}
 
   /** This thread's scratch. */
@@ -38,5 +47,30 @@ public final class BatchScratch {
       throw new IndexOutOfBoundsException(
           "result bits of " + resultWords + " words hold fewer than " + len + " answers");
     }
+  }
+
+  /** A filter's probe of one chunk of at most 64 hashes. */
+  @FunctionalInterface
+  public interface ChunkProbe {
+    /**
+     * Tests {@code hashes[at, at + chunk)}, {@code chunk <= 64}: bit {@code i} of the result is set
+     * iff {@code hashes[at + i]} may be present.
+     */
+    long probe(long[] hashes, int at, int chunk);
+  }
+
+  /**
+   * Runs a batch query chunk by chunk: checks the range, writes one result word per 64 hashes and
+   * returns the number of maybes.
+   */
+  public static int batch(long[] hashes, int off, int len, long[] resultBits, ChunkProbe probe) {
+    checkBatch(hashes.length, off, len, resultBits.length);
+    int count = 0;
+    for (int done = 0; done < len; done += CHUNK) {
+      long word = probe.probe(hashes, off + done, Math.min(CHUNK, len - done));
+      resultBits[done >>> 6] = word;
+      count += Long.bitCount(word);
+    }
+    return count;
   }
 }

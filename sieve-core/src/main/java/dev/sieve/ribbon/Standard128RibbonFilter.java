@@ -6,6 +6,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
@@ -122,6 +123,7 @@ public final class Standard128RibbonFilter implements Filter {
   private final int upperNumColumns;
   private final int upperStartBlock;
   private final long numKeys;
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private Standard128RibbonFilter(
       long[] data, int numBlocks, int numSegments, int seed, long numKeys) {
@@ -549,25 +551,87 @@ public final class Standard128RibbonFilter implements Filter {
     long wa = cLo << s;
     long wb = (cHi << s) | ((cLo >>> 1) >>> (63 - s));
     long wc = (cHi >>> 1) >>> (63 - s);
-    long high = -(long) (bit >>> 6);
-    long lLo = wa & ~high;
-    long lHi = (wb & ~high) | (wa & high);
-    long rLo = (wc & ~high) | (wb & high);
-    long rHi = wc & high;
     final long[] data = this.data;
     int at = 2 * segment;
     int next = at + 2 * columns;
     if (data == null) {
+      long high = -(long) (bit >>> 6);
+      long lLo = wa & ~high;
+      long lHi = (wb & ~high) | (wa & high);
+      long rLo = (wc & ~high) | (wb & high);
+      long rHi = wc & high;
       return wrappedMatches(at, next, columns, lLo, lHi, rLo, rHi, expected);
     }
-    for (int j = 0; j < columns; j++, at += 2, next += 2) {
-      long x =
-          (data[at] & lLo) ^ (data[at + 1] & lHi) ^ (data[next] & rLo) ^ (data[next + 1] & rHi);
+    // Of the four words of a column (this block's two, the next block's two) the window covers
+    // three: (at, at + 1, next) below bit 64 and (at + 1, next, next + 1) from it, under the masks
+    // (A, B, C); the fourth would be masked to zero, so it is not read.
+    int o = bit >>> 6;
+    int p0 = at + o;
+    int p1 = at + 1 + o * (2 * columns - 1);
+    int p2 = next + o;
+    for (int j = 0; j < columns; j++, p0 += 2, p1 += 2, p2 += 2) {
+      long x = (data[p0] & wa) ^ (data[p1] & wb) ^ (data[p2] & wc);
       if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
         return false;
       }
     }
     return true;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Two passes over each chunk of 64 hashes: the first computes every key's start and loads the
+   * first word of its two blocks (independent loads whose cache misses overlap), the second runs
+   * each key's column parities without a data-dependent branch, its blocks now in cache.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (data == null || numBlocks == 0) {
+      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+    }
+    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+  }
+
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    final long[] data = this.data;
+    BatchScratch scratch = BatchScratch.get();
+    long[] touched = scratch.loaded;
+    for (int i = 0; i < chunk; i++) {
+      long h = rehash(hashes[at + i], rawSeed);
+      int block = start(h, numStarts) >>> 7;
+      int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
+      int first = 2 * (block * upperNumColumns - Math.min(block, upperStartBlock));
+      // kept in the scratch array so the loads are not dead: they bring both blocks into cache
+      touched[i] = data[first] ^ data[first + 2 * columns];
+    }
+    long word = 0;
+    for (int i = 0; i < chunk; i++) {
+      long h = rehash(hashes[at + i], rawSeed);
+      int start = start(h, numStarts);
+      long a = h * COEFF_AND_RESULT_FACTOR;
+      long cLo = coeffLow(a);
+      int expected = resultRow(a);
+      int block = start >>> 7;
+      int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
+      int segment = block * upperNumColumns - Math.min(block, upperStartBlock);
+      int bit = start & 127;
+      int s = bit & 63;
+      long wa = cLo << s;
+      long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
+      long wc = (a >>> 1) >>> (63 - s);
+      int o = bit >>> 6;
+      int p0 = 2 * segment + o;
+      int p1 = 2 * segment + 1 + o * (2 * columns - 1);
+      int p2 = p0 + 2 * columns;
+      int mismatch = 0;
+      for (int j = 0; j < columns; j++, p0 += 2, p1 += 2, p2 += 2) {
+        long x = (data[p0] & wa) ^ (data[p1] & wb) ^ (data[p2] & wc);
+        mismatch |= Long.bitCount(x) ^ (expected >>> j);
+      }
+      word |= (long) (~mismatch & 1) << i;
+    }
+    return word;
   }
 
   /** The query's column loop over wrapped buffers; words past the data read as the zero padding. */

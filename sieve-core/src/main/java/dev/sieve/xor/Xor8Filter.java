@@ -2,6 +2,7 @@ package dev.sieve.xor;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.internal.BatchScratch;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -71,6 +72,7 @@ public final class Xor8Filter implements Filter {
   private final int blockLength;
   private final long seed;
   private final int numKeys;
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private Xor8Filter(
       byte[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
@@ -108,6 +110,37 @@ public final class Xor8Filter implements Filter {
             ^ b[XorLayout.h1(h, n)]
             ^ b[XorLayout.h2(h, n)];
     return (byte) v == 0;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One tight loop per chunk of 64 hashes without a branch per key: the seeded mix and the
+   * fingerprint reads of neighbouring keys overlap.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (fingerprints == null || fingerprints.length == 0) {
+      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+    }
+    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+  }
+
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    byte[] b = fingerprints;
+    int n = blockLength;
+    long s = seed;
+    long word = 0;
+    for (int i = 0; i < chunk; i++) {
+      long h = SeededHash.mix(hashes[at + i], s);
+      int v =
+          SeededHash.fingerprint(h)
+              ^ b[XorLayout.h0(h, n)]
+              ^ b[XorLayout.h1(h, n)]
+              ^ b[XorLayout.h2(h, n)];
+      word |= (long) (((v & 0xFF) - 1) >>> 31) << i;
+    }
+    return word;
   }
 
   private boolean wrappedMayContain(long hash64) {

@@ -98,18 +98,7 @@ public interface Filter {
    * @return the number of keys that may be present
    */
   default int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
-    BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
-    BatchScratch scratch = BatchScratch.get();
-    long[] hashes = scratch.hashes;
-    long[] word = scratch.word;
-    int count = 0;
-    for (int done = 0; done < len; done += BatchScratch.CHUNK) {
-      int chunk = Math.min(BatchScratch.CHUNK, len - done);
-      KeyHash.hash64(keys, off + done, chunk, hashes, 0);
-      count += mayContainHashes(hashes, 0, chunk, word);
-      resultBits[done >>> 6] = word[0];
-    }
-    return count;
+    return BatchScratch.longKeyBatch(this, false, keys, off, len, resultBits);
   }
 
   /**

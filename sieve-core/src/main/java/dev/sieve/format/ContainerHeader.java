@@ -10,6 +10,7 @@ package dev.sieve.format;
  * @param parameterA the type's first parameter (probes or fingerprint bits)
  * @param parameterB the type's second parameter (arity, slots per bucket, or 0)
  * @param sizeInBits the filter's {@link dev.sieve.Filter#sizeInBits()}
+ * @param flags the flags ({@link SieveFormat#FLAG_MIX64_LONG_KEYS})
  */
 public record ContainerHeader(
     int version,
@@ -18,7 +19,8 @@ public record ContainerHeader(
     long payloadLength,
     int parameterA,
     int parameterB,
-    long sizeInBits) {
+    long sizeInBits,
+    int flags) {
 
   /** The container's total length: header, payload and the payload checksum. */
   public long totalLength() {

@@ -1,6 +1,7 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
+import dev.sieve.Mix64KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelWrites;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import java.util.zip.CRC32C;
  *      0     8  magic 89 53 49 45 56 45 0D 0A ("\x89SIEVE\r\n")
  *      8     2  format version, 1
  *     10     2  filter type id ({@link FilterType})
- *     12     4  flags, 0
+ *     12     4  flags: bit 0 = long keys hashed by KeyHash.mix64 (read as a Mix64KeyFilter)
  *     16     8  key count
  *     24     8  payload length L
  *     32     4  parameter A (probes, fingerprint bits)
@@ -79,6 +80,16 @@ public final class SieveFormat {
   static final int RESERVED_OFFSET = 48;
   static final int HEADER_CRC_OFFSET = 60;
 
+  /**
+   * Flag bit 0: the filter's {@code long} keys are hashed by {@link
+   * dev.sieve.hash.KeyHash#mix64(long)}, not XXPH3; the reader returns the filter inside a {@link
+   * Mix64KeyFilter}.
+   */
+  public static final int FLAG_MIX64_LONG_KEYS = 1;
+
+  /** Every flag this version defines. */
+  static final int KNOWN_FLAGS = FLAG_MIX64_LONG_KEYS;
+
   /** The largest payload held in one Java array or one buffer. */
   static final long MAX_ARRAY_PAYLOAD = Integer.MAX_VALUE - 8 - HEADER_BYTES - CHECKSUM_BYTES;
 
@@ -93,8 +104,10 @@ public final class SieveFormat {
   // ---------------------------------------------------------------- writing
 
   /** The container holding {@code filter}. */
-  public static byte[] toBytes(Filter filter) {
-    Objects.requireNonNull(filter, "filter");
+  public static byte[] toBytes(Filter outer) {
+    Objects.requireNonNull(outer, "filter");
+    int flags = flagsOf(outer);
+    Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
     byte[] payload = type.codec().payload(filter);
     if (payload.length > MAX_ARRAY_PAYLOAD) {
@@ -102,7 +115,7 @@ public final class SieveFormat {
           "a payload of " + payload.length + " bytes does not fit one byte[] container");
     }
     byte[] out = new byte[HEADER_BYTES + payload.length + CHECKSUM_BYTES];
-    writeHeader(ByteBuffer.wrap(out), type, filter, payload.length);
+    writeHeader(ByteBuffer.wrap(out), type, filter, flags, payload.length);
     System.arraycopy(payload, 0, out, HEADER_BYTES, payload.length);
     int crc = crc32c(ByteBuffer.wrap(payload));
     ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(HEADER_BYTES + payload.length, crc);
@@ -120,12 +133,14 @@ public final class SieveFormat {
    * streamed, so filters larger than one {@code byte[]} (a blocked Bloom or Ribbon filter of
    * several GiB) are written without an in-memory copy.
    */
-  public static void write(Filter filter, WritableByteChannel out) throws IOException {
+  public static void write(Filter outer, WritableByteChannel out) throws IOException {
     Objects.requireNonNull(out, "out");
-    FilterType type = FilterType.of(Objects.requireNonNull(filter, "filter"));
+    int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
+    Filter filter = inner(outer);
+    FilterType type = FilterType.of(filter);
     long payloadLength = type.codec().payloadLength(filter);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-    writeHeader(header, type, filter, payloadLength);
+    writeHeader(header, type, filter, flags, payloadLength);
     ChannelWrites.writeFully(out, header.rewind());
     ChecksummingChannel payloadOut = new ChecksummingChannel(out);
     type.codec().writePayload(filter, payloadOut);
@@ -183,12 +198,23 @@ public final class SieveFormat {
     return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
   }
 
-  private static void writeHeader(ByteBuffer at, FilterType type, Filter f, long payloadLength) {
+  /** The container flags a filter is written with. */
+  private static int flagsOf(Filter filter) {
+    return filter instanceof Mix64KeyFilter ? FLAG_MIX64_LONG_KEYS : 0;
+  }
+
+  /** The filter whose payload is written: the one inside a {@link Mix64KeyFilter}. */
+  private static Filter inner(Filter filter) {
+    return filter instanceof Mix64KeyFilter ? ((Mix64KeyFilter<?>) filter).filter() : filter;
+  }
+
+  private static void writeHeader(
+      ByteBuffer at, FilterType type, Filter f, int flags, long payloadLength) {
     ByteBuffer h = at.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     h.putLong(0, MAGIC);
     h.putShort(VERSION_OFFSET, (short) VERSION);
     h.putShort(TYPE_OFFSET, (short) type.id());
-    h.putInt(FLAGS_OFFSET, 0);
+    h.putInt(FLAGS_OFFSET, flags);
     h.putLong(KEYS_OFFSET, f.numKeys());
     h.putLong(PAYLOAD_LENGTH_OFFSET, payloadLength);
     h.putInt(PARAM_A_OFFSET, type.codec().parameterA(f));
@@ -364,7 +390,7 @@ public final class SieveFormat {
         throw new SieveFormatException(HEADER_BYTES, "payload rejected: " + e.getMessage(), e);
       }
       checkAgainstHeader(header, f);
-      return f;
+      return withFlags(header, f);
     }
   }
 
@@ -404,9 +430,14 @@ public final class SieveFormat {
           TYPE_OFFSET, "unknown filter type id " + typeId + " (known: " + knownTypes() + ")");
     }
     int flags = in.getInt(FLAGS_OFFSET);
-    if (flags != 0) {
+    if ((flags & ~KNOWN_FLAGS) != 0) {
       throw new SieveFormatException(
-          FLAGS_OFFSET, "flags 0x" + Integer.toHexString(flags) + " set; version 1 defines none");
+          FLAGS_OFFSET,
+          "unknown flags 0x"
+              + Integer.toHexString(flags & ~KNOWN_FLAGS)
+              + " set; version 1 defines 0x"
+              + Integer.toHexString(KNOWN_FLAGS)
+              + " (long keys hashed by mix64)");
     }
     for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
       if (in.get(i) != 0) {
@@ -448,7 +479,8 @@ public final class SieveFormat {
         payloadLength,
         in.getInt(PARAM_A_OFFSET),
         in.getInt(PARAM_B_OFFSET),
-        sizeInBits);
+        sizeInBits,
+        flags);
   }
 
   private static String knownTypes() {
@@ -509,7 +541,12 @@ public final class SieveFormat {
           HEADER_BYTES, header.type() + " payload rejected: " + e.getMessage(), e);
     }
     checkAgainstHeader(header, f);
-    return f;
+    return withFlags(header, f);
+  }
+
+  /** The filter as the header's flags say to query it. */
+  private static Filter withFlags(ContainerHeader header, Filter f) {
+    return (header.flags() & FLAG_MIX64_LONG_KEYS) != 0 ? Mix64KeyFilter.of(f) : f;
   }
 
   private static void checkAgainstHeader(ContainerHeader header, Filter f) {
@@ -536,6 +573,15 @@ public final class SieveFormat {
   }
 
   private static <F extends Filter> F as(Filter f, Class<F> expected) {
+    if (f instanceof Mix64KeyFilter && !expected.isInstance(f)) {
+      throw new SieveFormatException(
+          FLAGS_OFFSET,
+          "the container holds a "
+              + ((Mix64KeyFilter<?>) f).filter().getClass().getSimpleName()
+              + " over long keys hashed by mix64 (flag 0x1): read it as Mix64KeyFilter, not "
+              + expected.getSimpleName()
+              + ", or its XXPH3 queries would miss every key");
+    }
     if (!expected.isInstance(f)) {
       throw new SieveFormatException(
           TYPE_OFFSET,

@@ -52,4 +52,34 @@ public final class KeyHash {
       out[outOff + i] = Xxph3.hash64BigEndianLong(keys[keyOff + i], 0);
     }
   }
+
+  /** Added before mixing so that no key is a fixed point (2^64 / golden ratio, odd). */
+  private static final long MIX64_GAMMA = 0x9E37_79B9_7F4A_7C15L;
+
+  /**
+   * The fast hash of a {@code long} key for filters that need not match RocksDB's bytes ({@link
+   * dev.sieve.Mix64KeyFilter}): the key plus an odd constant through one 64-bit mixer (David
+   * Stafford's "Mix13" variant of the MurmurHash3 finalizer, the mixer of {@link
+   * java.util.SplittableRandom}): two multiplications and three xor-shifts instead of XXPH3's
+   * 8-byte branch. A bijection of the 64-bit values, so distinct keys never share a hash; every
+   * input bit affects every output bit with probability close to 1/2.
+   *
+   * <p>It is <em>not</em> {@link #hash64(long)}: a filter built from these hashes must be queried
+   * with them (the container records it, see {@code docs/format.md}).
+   */
+  public static long mix64(long key) {
+    long z = key + MIX64_GAMMA;
+    z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** {@link #mix64(long)} of {@code count} keys, {@code keys[keyOff ..]}, into {@code out}. */
+  public static void mix64(long[] keys, int keyOff, int count, long[] out, int outOff) {
+    java.util.Objects.checkFromIndexSize(keyOff, count, keys.length);
+    java.util.Objects.checkFromIndexSize(outOff, count, out.length);
+    for (int i = 0; i < count; i++) {
+      out[outOff + i] = mix64(keys[keyOff + i]);
+    }
+  }
 }

@@ -73,4 +73,29 @@ public final class BatchScratch {
     }
     return count;
   }
+
+  /**
+   * A batch of {@code long} keys: hashed a chunk of {@value #CHUNK} at a time ({@code mix64}: with
+   * {@code KeyHash.mix64}, else {@code KeyHash.hash64}) into this thread's scratch, then probed
+   * through {@code filter.mayContainHashes}.
+   */
+  public static int longKeyBatch(
+      dev.sieve.Filter filter, boolean mix64, long[] keys, int off, int len, long[] resultBits) {
+    checkBatch(keys.length, off, len, resultBits.length);
+    BatchScratch scratch = get();
+    long[] hashes = scratch.hashes;
+    long[] word = scratch.word;
+    int count = 0;
+    for (int done = 0; done < len; done += CHUNK) {
+      int chunk = Math.min(CHUNK, len - done);
+      if (mix64) {
+        dev.sieve.hash.KeyHash.mix64(keys, off + done, chunk, hashes, 0);
+      } else {
+        dev.sieve.hash.KeyHash.hash64(keys, off + done, chunk, hashes, 0);
+      }
+      count += filter.mayContainHashes(hashes, 0, chunk, word);
+      resultBits[done >>> 6] = word[0];
+    }
+    return count;
+  }
 }

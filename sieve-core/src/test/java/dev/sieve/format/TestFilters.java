@@ -47,6 +47,31 @@ final class TestFilters {
     }
   }
 
+  /**
+   * A filter of {@code type} built from pre-computed key hashes, with {@link #build}'s settings
+   * (Cuckoo excepted: it has no builder).
+   */
+  static Filter buildFromHashes(FilterType type, long[] hashes) {
+    switch (type) {
+      case BLOCKED_BLOOM:
+        return BlockedBloomFilter.builder().bitsPerKey(10).buildFromHashes(hashes);
+      case STANDARD_BLOOM:
+        return StandardBloomFilter.builder().bitsPerKey(9.5).buildFromHashes(hashes);
+      case RIBBON_128:
+        return Standard128RibbonFilter.builder().bitsPerKey(10).buildFromHashes(hashes);
+      case XOR8:
+        return Xor8Filter.builder().seed(7).buildFromHashes(hashes);
+      case XOR16:
+        return Xor16Filter.builder().seed(7).buildFromHashes(hashes);
+      case BINARY_FUSE8:
+        return BinaryFuse8Filter.builder().seed(7).buildFromHashes(hashes);
+      case BINARY_FUSE16:
+        return BinaryFuse16Filter.builder().seed(7).arity(4).buildFromHashes(hashes);
+      default:
+        throw new IllegalArgumentException(type + " has no builder");
+    }
+  }
+
   /** Keys {@code 0..n-1} spread by a fixed odd multiplier. */
   static long[] keys(int n, long salt) {
     long[] out = new long[n];

@@ -3,7 +3,6 @@ package dev.sieve;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import java.nio.ByteBuffer;
-import java.util.Objects;
 
 /**
  * An approximate-membership filter: {@code mayContain} answers {@code false} only for keys that
@@ -73,20 +72,7 @@ public interface Filter {
    *     is too short
    */
   default int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    return BatchScratch.batch(
-        hashes,
-        off,
-        len,
-        resultBits,
-        (h, at, chunk) -> {
-          long word = 0;
-          for (int i = 0; i < chunk; i++) {
-            if (mayContainHash(h[at + i])) {
-              word |= 1L << i;
-            }
-          }
-          return word;
-        });
+    return BatchScratch.singles(this, hashes, off, len, resultBits);
   }
 
   /**
@@ -98,7 +84,8 @@ public interface Filter {
    * @return the number of keys that may be present
    */
   default int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
-    return BatchScratch.longKeyBatch(this, false, keys, off, len, resultBits);
+    return BatchScratch.keyBatch(
+        this, BatchScratch.KeyHashing.XXPH3_LONG, keys, null, off, len, resultBits);
   }
 
   /**
@@ -109,20 +96,8 @@ public interface Filter {
    * @return the number of keys that may be present
    */
   default int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
-    BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
-    BatchScratch scratch = BatchScratch.get();
-    long[] hashes = scratch.hashes;
-    long[] word = scratch.word;
-    int count = 0;
-    for (int done = 0; done < len; done += BatchScratch.CHUNK) {
-      int chunk = Math.min(BatchScratch.CHUNK, len - done);
-      for (int i = 0; i < chunk; i++) {
-        hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[off + done + i], "key"));
-      }
-      count += mayContainHashes(hashes, 0, chunk, word);
-      resultBits[done >>> 6] = word[0];
-    }
-    return count;
+    return BatchScratch.keyBatch(
+        this, BatchScratch.KeyHashing.XXPH3_BYTES, null, keys, off, len, resultBits);
   }
 
   /** The number of keys the filter was built with (distinct hashes where the format counts so). */

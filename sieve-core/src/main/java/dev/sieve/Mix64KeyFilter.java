@@ -84,7 +84,8 @@ public final class Mix64KeyFilter<F extends Filter> implements Filter {
 
   @Override
   public int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
-    return BatchScratch.longKeyBatch(filter, true, keys, off, len, resultBits);
+    return BatchScratch.keyBatch(
+        filter, BatchScratch.KeyHashing.MIX64_LONG, keys, null, off, len, resultBits);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.sieve.bench;
 
 import dev.sieve.FilterBuilder;
+import dev.sieve.Mix64KeyFilter;
 import dev.sieve.bench.SieveFilterMembership.Mode;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
@@ -81,6 +82,9 @@ public final class SieveAdapters {
   /** The suffix of the pre-hashed rows. */
   public static final String PREHASHED_SUFFIX = "-prehashed";
 
+  /** The suffix of the rows keyed by the fast long-key hash ({@code Mix64KeyFilter}). */
+  public static final String FASTHASH_SUFFIX = "-fasthash";
+
   private static void add(
       List<StructureKind> kinds,
       String name,
@@ -109,6 +113,22 @@ public final class SieveAdapters {
             sized,
             (keys, b) ->
                 new SieveFilterMembership(builder.apply(b).buildFromHashes(keys), Mode.PREHASHED)));
+    kinds.add(
+        new StructureKind(
+            name + FASTHASH_SUFFIX,
+            Family.SIEVE,
+            description + ", long keys hashed by mix64 (Mix64KeyFilter, not RocksDB's bytes)",
+            sized,
+            (keys, b) -> new SieveFilterMembership(Mix64KeyFilter.build(builder.apply(b), keys))));
+    kinds.add(
+        new StructureKind(
+            name + FASTHASH_SUFFIX + BATCH_SUFFIX,
+            Family.SIEVE,
+            description + ", mix64 long keys, queried through the batch API",
+            sized,
+            (keys, b) ->
+                new SieveFilterMembership(
+                    Mix64KeyFilter.build(builder.apply(b), keys), Mode.BATCH)));
   }
 
   private static void addCuckoo(List<StructureKind> kinds, int bits) {

@@ -64,34 +64,85 @@ public final class BatchScratch {
    * returns the number of maybes.
    */
   public static int batch(long[] hashes, int off, int len, long[] resultBits, ChunkProbe probe) {
+    return run(hashes, off, len, resultBits, probe, null);
+  }
+
+  /** A batch query through {@code filter}'s single-key {@code mayContainHash}, one by one. */
+  public static int singles(
+      dev.sieve.Filter filter, long[] hashes, int off, int len, long[] resultBits) {
+    return run(hashes, off, len, resultBits, null, filter);
+  }
+
+  private static int run(
+      long[] hashes,
+      int off,
+      int len,
+      long[] resultBits,
+      ChunkProbe probe,
+      dev.sieve.Filter single) {
     checkBatch(hashes.length, off, len, resultBits.length);
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
-      long word = probe.probe(hashes, off + done, Math.min(CHUNK, len - done));
+      int at = off + done;
+      int chunk = Math.min(CHUNK, len - done);
+      long word = 0;
+      if (probe != null) {
+        word = probe.probe(hashes, at, chunk);
+      } else {
+        for (int i = 0; i < chunk; i++) {
+          word |= (single.mayContainHash(hashes[at + i]) ? 1L : 0L) << i;
+        }
+      }
       resultBits[done >>> 6] = word;
       count += Long.bitCount(word);
     }
     return count;
   }
 
+  /** How a key batch hashes its keys. */
+  public enum KeyHashing {
+    /** {@code long} keys through {@code KeyHash.hash64(long)} (XXPH3 of the 8 big-endian bytes). */
+    XXPH3_LONG,
+    /** {@code long} keys through {@code KeyHash.mix64}. */
+    MIX64_LONG,
+    /** byte-string keys through {@code KeyHash.hash64(byte[])}. */
+    XXPH3_BYTES
+  }
+
   /**
-   * A batch of {@code long} keys: hashed a chunk of {@value #CHUNK} at a time ({@code mix64}: with
-   * {@code KeyHash.mix64}, else {@code KeyHash.hash64}) into this thread's scratch, then probed
-   * through {@code filter.mayContainHashes}.
+   * A batch of keys ({@code longKeys} or {@code byteKeys}, as {@code hashing} says): hashed a chunk
+   * of {@value #CHUNK} at a time into this thread's scratch, then probed through {@code
+   * filter.mayContainHashes}.
    */
-  public static int longKeyBatch(
-      dev.sieve.Filter filter, boolean mix64, long[] keys, int off, int len, long[] resultBits) {
-    checkBatch(keys.length, off, len, resultBits.length);
+  public static int keyBatch(
+      dev.sieve.Filter filter,
+      KeyHashing hashing,
+      long[] longKeys,
+      byte[][] byteKeys,
+      int off,
+      int len,
+      long[] resultBits) {
+    int inputLength = hashing == KeyHashing.XXPH3_BYTES ? byteKeys.length : longKeys.length;
+    checkBatch(inputLength, off, len, resultBits.length);
     BatchScratch scratch = get();
     long[] hashes = scratch.hashes;
     long[] word = scratch.word;
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
       int chunk = Math.min(CHUNK, len - done);
-      if (mix64) {
-        dev.sieve.hash.KeyHash.mix64(keys, off + done, chunk, hashes, 0);
-      } else {
-        dev.sieve.hash.KeyHash.hash64(keys, off + done, chunk, hashes, 0);
+      switch (hashing) {
+        case MIX64_LONG:
+          dev.sieve.hash.KeyHash.mix64(longKeys, off + done, chunk, hashes, 0);
+          break;
+        case XXPH3_LONG:
+          dev.sieve.hash.KeyHash.hash64(longKeys, off + done, chunk, hashes, 0);
+          break;
+        default:
+          for (int i = 0; i < chunk; i++) {
+            hashes[i] =
+                dev.sieve.hash.KeyHash.hash64(
+                    Objects.requireNonNull(byteKeys[off + done + i], "key"));
+          }
       }
       count += filter.mayContainHashes(hashes, 0, chunk, word);
       resultBits[done >>> 6] = word[0];

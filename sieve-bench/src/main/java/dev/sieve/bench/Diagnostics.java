@@ -24,6 +24,21 @@ public final class Diagnostics {
   }
 
   public static List<StructureKind> kinds() {
+    List<StructureKind> kinds = new java.util.ArrayList<>(fixedKinds());
+    if (VectorBlockedBloom.available()) {
+      kinds.add(
+          new StructureKind(
+              "sieve-blocked-bloom-vector",
+              Family.SIEVE,
+              "diagnostic: Sieve BlockedBloomFilter's data probed by one jdk.incubator.vector"
+                  + " operation (needs --add-modules jdk.incubator.vector)",
+              true,
+              VectorBlockedBloom::build));
+    }
+    return kinds;
+  }
+
+  private static List<StructureKind> fixedKinds() {
     return List.of(
         new StructureKind(
             "sieve-blocked-bloom-fmix",

@@ -5,7 +5,7 @@
 # Usage: sieve-bench/scripts/probe-forms.sh [n,n,...] [rounds]
 set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
-jar="$root/sieve-bench/target/sieve-bench-all.jar"
+jar="${JAR:-$root/sieve-bench/target/sieve-bench-all.jar}"
 sizes="${1:-10000,1000000,10000000}"
 rounds="${2:-2}"
 heap="${FORK_HEAP:-4g}"

@@ -25,7 +25,7 @@ public final class Diagnostics {
 
   public static List<StructureKind> kinds() {
     List<StructureKind> kinds = new java.util.ArrayList<>(fixedKinds());
-    if (VectorBlockedBloom.available()) {
+    if (vectorModulePresent()) {
       kinds.add(
           new StructureKind(
               "sieve-blocked-bloom-vector",
@@ -36,6 +36,14 @@ public final class Diagnostics {
               VectorBlockedBloom::build));
     }
     return kinds;
+  }
+
+  /**
+   * Whether {@code jdk.incubator.vector} is in this JVM's boot layer (asked here, not in {@link
+   * VectorBlockedBloom}, whose class cannot even load without the module).
+   */
+  static boolean vectorModulePresent() {
+    return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
   }
 
   private static List<StructureKind> fixedKinds() {

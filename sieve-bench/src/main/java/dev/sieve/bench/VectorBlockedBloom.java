@@ -21,8 +21,7 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Bench-only: it exists to measure whether the Vector API beats the scalar probe loop by the 20%
  * the issue asks before such a path may enter {@code sieve-core}. Needs {@code --add-modules
- * jdk.incubator.vector} at compile and run time; {@link #available()} says whether the module is
- * present in this JVM.
+ * jdk.incubator.vector} at compile and run time ({@link Diagnostics#vectorModulePresent()}).
  */
 public final class VectorBlockedBloom implements Membership {
   private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
@@ -62,11 +61,6 @@ public final class VectorBlockedBloom implements Membership {
       unused[i] = true;
     }
     this.unusedLanes = VectorMask.fromArray(INTS, unused, 0);
-  }
-
-  /** Whether {@code jdk.incubator.vector} is in this JVM's boot layer. */
-  public static boolean available() {
-    return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
   }
 
   /** Builds the library's filter over the keys, then its vector copy. */

@@ -13,7 +13,7 @@ class VectorBlockedBloomTest {
 
   @Test
   void answersAsTheLibraryAtEveryProbeCountItHolds() {
-    assertTrue(VectorBlockedBloom.available(), "the bench tests run with jdk.incubator.vector");
+    assertTrue(Diagnostics.vectorModulePresent(), "the bench tests run with jdk.incubator.vector");
     Workload w = Workload.create(20_000, 5);
     SplittableRandom random = new SplittableRandom(8);
     for (double bitsPerKey : new double[] {1, 3, 5, 7, 8, 10, 11.5, 13}) {

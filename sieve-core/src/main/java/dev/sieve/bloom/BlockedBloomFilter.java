@@ -535,7 +535,7 @@ public final class BlockedBloomFilter implements MutableFilter {
   }
 
   /** Six probes, unrolled; each position computed just before its load, exit on a clear bit. */
-  private static boolean early6(long[] w, int base, int h) {
+  static boolean early6(long[] w, int base, int h) {
     int p = h >>> 23;
     if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
       return false;
@@ -565,7 +565,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     return (w[base + (p >>> 6)] & (1L << p)) != 0;
   }
 
-  private static boolean earlyLoop(long[] w, int base, int h, int numProbes) {
+  static boolean earlyLoop(long[] w, int base, int h, int numProbes) {
     for (int i = 0; i < numProbes; i++) {
       int bitpos = h >>> 23;
       if ((w[base + (bitpos >>> 6)] & (1L << bitpos)) == 0) {
@@ -577,7 +577,7 @@ public final class BlockedBloomFilter implements MutableFilter {
   }
 
   /** Branches on the first probe (most absent keys stop there), then ANDs the others. */
-  private static boolean hybrid(long[] w, int base, int h, int numProbes) {
+  static boolean hybrid(long[] w, int base, int h, int numProbes) {
     int p = h >>> 23;
     if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
       return false;
@@ -586,7 +586,7 @@ public final class BlockedBloomFilter implements MutableFilter {
   }
 
   /** Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set. */
-  private static long branchFree(long[] w, int base, int h, int numProbes) {
+  static long branchFree(long[] w, int base, int h, int numProbes) {
     long all = 1;
     for (int i = 0; i < numProbes; i++) {
       int p = h >>> 23;

@@ -1,0 +1,54 @@
+package dev.sieve.bloom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The single-key probe forms of {@link BlockedBloomFilter} (chosen per JVM by {@code
+ * sieve.bloom.probeForm}) answer alike: on blocks from empty to full, for every probe count, each
+ * form agrees with the plain early-exit loop.
+ */
+class ProbeFormsTest {
+
+  @Test
+  void everyFormAnswersAsTheLoop() {
+    SplittableRandom random = new SplittableRandom(41);
+    long[] w = new long[8 * 64];
+    for (int block = 0; block < 64; block++) {
+      // densities from empty to full: AND of up to 3 random words thins the bits
+      for (int i = 0; i < 8; i++) {
+        long word = -1L;
+        for (int t = 0; t < block % 4; t++) {
+          word &= random.nextLong();
+        }
+        w[block * 8 + i] = block == 63 ? 0 : word;
+      }
+    }
+    int agreeTrue = 0;
+    for (int q = 0; q < 200_000; q++) {
+      int base = random.nextInt(64) * 8;
+      int h = random.nextInt();
+      int k = 1 + random.nextInt(30);
+      boolean loop = BlockedBloomFilter.earlyLoop(w, base, h, k);
+      assertEquals(loop, BlockedBloomFilter.hybrid(w, base, h, k), "hybrid k=" + k);
+      assertEquals(
+          loop, (BlockedBloomFilter.branchFree(w, base, h, k) & 1) != 0, "branch-free k=" + k);
+      if (k == 6) {
+        assertEquals(loop, BlockedBloomFilter.early6(w, base, h), "unrolled k=6");
+      }
+      agreeTrue += loop ? 1 : 0;
+    }
+    // both answers occur often, so agreement is not vacuous
+    org.junit.jupiter.api.Assertions.assertTrue(agreeTrue > 20_000 && agreeTrue < 180_000);
+  }
+
+  @Test
+  void unknownFormNamesAreRefused() {
+    assertEquals(BlockedBloomFilter.FORM_EARLY, BlockedBloomFilter.probeForm("early"));
+    assertEquals(BlockedBloomFilter.FORM_HYBRID, BlockedBloomFilter.probeForm("hybrid"));
+    assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.probeForm("fast"));
+  }
+}

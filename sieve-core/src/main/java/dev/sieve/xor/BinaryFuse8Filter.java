@@ -166,29 +166,20 @@ public final class BinaryFuse8Filter implements Filter {
     int len = segmentLength;
     int mask = segmentLengthMask;
     long word = 0;
-    if (arity == 3) {
-      for (int i = 0; i < chunk; i++) {
-        long h = SeededHash.mix(hashes[at + i], s);
-        int h0 = FuseLayout.h0(h, segments);
-        int v =
-            SeededHash.fingerprint(h)
-                ^ b[h0]
-                ^ b[FuseLayout.h1(h, h0, len, mask)]
-                ^ b[FuseLayout.h2(h, h0, len, mask)];
-        word |= (long) (((v & 0xFF) - 1) >>> 31) << i;
+    // the arity test is loop-invariant: the JIT unswitches the loop on it
+    boolean fourWise = arity == 4;
+    for (int i = 0; i < chunk; i++) {
+      long h = SeededHash.mix(hashes[at + i], s);
+      int h0 = FuseLayout.h0(h, segments);
+      int v =
+          SeededHash.fingerprint(h)
+              ^ b[h0]
+              ^ b[FuseLayout.h1(h, h0, len, mask)]
+              ^ b[FuseLayout.h2(h, h0, len, mask)];
+      if (fourWise) {
+        v ^= b[FuseLayout.h3(h, h0, len, mask)];
       }
-    } else {
-      for (int i = 0; i < chunk; i++) {
-        long h = SeededHash.mix(hashes[at + i], s);
-        int h0 = FuseLayout.h0(h, segments);
-        int v =
-            SeededHash.fingerprint(h)
-                ^ b[h0]
-                ^ b[FuseLayout.h1(h, h0, len, mask)]
-                ^ b[FuseLayout.h2(h, h0, len, mask)]
-                ^ b[FuseLayout.h3(h, h0, len, mask)];
-        word |= (long) (((v & 0xFF) - 1) >>> 31) << i;
-      }
+      word |= (long) (((v & 0xFF) - 1) >>> 31) << i;
     }
     return word;
   }

@@ -63,11 +63,26 @@ import java.nio.ByteOrder;
  * Each add stores one more copy of the fingerprint (the filter cannot tell a repeated key from a
  * different key with the same fingerprint and buckets), and each delete removes one copy: a key
  * added {@code c} times stays present until it is deleted {@code c} times. At most 8 copies of one
- * key fit (its two buckets). A delete of a key whose fingerprint is in neither bucket returns
+ * key fit (its two buckets): a key list with repeats, added with {@link #add}, can fail at any load
+ * once one key comes a ninth time (a list with 43% duplicates failed at load 0.47), and every
+ * repeat takes a slot. For a list that may hold repeats use {@link #addIfAbsent} (below), or
+ * de-duplicate the keys first. A delete of a key whose fingerprint is in neither bucket returns
  * {@code false} and changes nothing. <b>Delete only keys that were added</b>: a never-added key
  * that is a false positive (probability {@link #modelledFpRate()}) shares its fingerprint and a
  * bucket with an added key, and deleting it removes that key's copy, a false negative for it. No
  * filter can detect this; it is the price of deletion without storing keys.
+ *
+ * <h2>Adding only keys not yet present</h2>
+ *
+ * {@link #addHashIfAbsent} (and {@link #addIfAbsent(long)}, {@link #addIfAbsent(byte[])}) stores
+ * the fingerprint only if the filter does not already answer "maybe" for the key, so repeats take
+ * no slot and {@code create(n, f)} with {@code n} distinct keys suffices. <b>Its catch: use it only
+ * on filters that never delete.</b> A new key that is a false positive (it shares its fingerprint
+ * and a bucket with a stored key, probability about {@link #modelledFpRate()}) is skipped, and
+ * stays present only through the other key's copy; deleting that other key then makes the skipped
+ * key answer "absent", a false negative. Without deletes, skipping is safe: the skipped key answers
+ * "maybe" forever. The key count then counts stored fingerprints, slightly fewer than the distinct
+ * keys (the skipped false positives).
  *
  * <h2>The trade-off</h2>
  *
@@ -192,8 +207,11 @@ public final class CuckooFilter implements Filter {
 
   /**
    * An empty filter with {@code fingerprintBits}-bit fingerprints and room for {@code expectedKeys}
-   * keys: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many distinct keys fit
-   * with overwhelming probability for every size (see the sizing in the class comment).
+   * stored fingerprints: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many
+   * distinct keys fit with overwhelming probability for every size (see the sizing in the class
+   * comment). {@code expectedKeys} counts <em>adds</em>, not distinct keys: every {@link #add}
+   * stores one more copy, repeats included (at most 8 copies of one key fit). With {@link
+   * #addIfAbsent} a repeat stores nothing, and then {@code expectedKeys} counts distinct keys.
    *
    * @throws IllegalArgumentException if {@code fingerprintBits} is outside [4, 16] or the table
    *     would need more than {@link #MAX_BUCKETS} buckets
@@ -448,6 +466,36 @@ public final class CuckooFilter implements Filter {
               + capacity()
               + " slots); the filter is unchanged");
     }
+  }
+
+  /**
+   * Adds the key whose 64-bit hash this is unless the filter already answers "maybe" for it; then
+   * nothing changes. Repeats of a key take no slot. <b>For filters that never delete</b>: a new key
+   * skipped as a false positive is present only through the colliding key's copy, and deleting that
+   * key makes it answer "absent" (see the class comment).
+   *
+   * @return {@code true} if a fingerprint was stored, {@code false} if the key already answered
+   *     "maybe" (a repeat, or a false positive)
+   * @throws IllegalStateException if the table is too full to take it; the filter is unchanged
+   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
+   */
+  public boolean addHashIfAbsent(long hash64) {
+    checkMutable();
+    if (mayContainHash(hash64)) {
+      return false;
+    }
+    addHash(hash64);
+    return true;
+  }
+
+  /** {@link #addHashIfAbsent} for a {@code long} key, hashed as its eight big-endian bytes. */
+  public boolean addIfAbsent(long key) {
+    return addHashIfAbsent(KeyHash.hash64(key));
+  }
+
+  /** {@link #addHashIfAbsent} for a byte-string key. */
+  public boolean addIfAbsent(byte[] key) {
+    return addHashIfAbsent(KeyHash.hash64(key));
   }
 
   /** Adds a {@code long} key, hashed as its eight big-endian bytes; see {@link #addHash}. */

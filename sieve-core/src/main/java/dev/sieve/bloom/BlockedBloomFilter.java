@@ -191,6 +191,12 @@ public final class BlockedBloomFilter implements MutableFilter {
    * <p>A 5-byte block (the trailer alone, which RocksDB writes for zero keys) reads as an empty
    * filter that reports every key absent.
    *
+   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the probe
+   * count, the length) gives another well-formed filter that can answer "absent" for added keys;
+   * store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and read raw
+   * blocks only where something else checks them (RocksDB's block trailers, as {@code SstFile}
+   * verifies).
+   *
    * @throws SieveFormatException if the block is not a FastLocalBloom block this reader supports:
    *     shorter than the trailer, a data length that is not a multiple of 64, a trailer other than
    *     {@code FF 00 probes 00 00}, or probes outside 1..30. (RocksDB's own reader answers "maybe"
@@ -203,14 +209,22 @@ public final class BlockedBloomFilter implements MutableFilter {
 
   /**
    * As {@link #fromRocksDbFilterBlock(byte[])}, recording {@code numKeys} (which RocksDB's format
-   * does not store) for the model FPR.
+   * does not store) for the model FPR: the keys added to the filter (not, say, the entries of a
+   * table whose prefix filter skipped some). Carries no integrity check either (see there).
+   *
+   * @throws SieveFormatException also for a block with no data (0 bytes, or the trailer alone) and
+   *     {@code numKeys > 0}: such a block answers "absent" for every key, so it cannot hold any
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     if (block.length == 0) {
+      checkEmptyBlockKeys(numKeys, 0);
       return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(java.nio.ByteBuffer.wrap(block));
     int dataLen = block.length - TRAILER_BYTES;
+    checkEmptyBlockKeys(numKeys, dataLen);
     long[] words = new long[dataLen / Long.BYTES];
     java.nio.ByteBuffer.wrap(block, 0, dataLen)
         .order(java.nio.ByteOrder.LITTLE_ENDIAN)
@@ -225,15 +239,26 @@ public final class BlockedBloomFilter implements MutableFilter {
    * bytes must not change while the filter is in use; its position and limit may. The wrapped
    * filter is read-only ({@link #addHash} throws {@link UnsupportedOperationException}).
    *
-   * @throws SieveFormatException as {@link #fromRocksDbFilterBlock(byte[])}
+   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the probe
+   * count, the length) gives another well-formed filter that can answer "absent" for added keys;
+   * store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and read raw
+   * blocks only where something else checks them (RocksDB's block trailers, as {@code SstFile}
+   * verifies).
+   *
+   * @throws SieveFormatException as {@link #fromRocksDbFilterBlock(byte[], long)}, including a
+   *     block with no data and {@code numKeys > 0}
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static BlockedBloomFilter wrapRocksDbFilterBlock(java.nio.ByteBuffer block, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     java.nio.ByteBuffer view = block.slice();
     if (!view.hasRemaining()) {
+      checkEmptyBlockKeys(numKeys, 0);
       return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(view);
     long dataLen = view.remaining() - TRAILER_BYTES;
+    checkEmptyBlockKeys(numKeys, dataLen);
     return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
   }
 
@@ -256,6 +281,19 @@ public final class BlockedBloomFilter implements MutableFilter {
     checkProbes(numProbes);
     return new BlockedBloomFilter(
         LongSegments.of(segments, segmentShift, dataBytes / Long.BYTES), numProbes, numKeys);
+  }
+
+  /**
+   * A block with no data answers "absent" for every key: refuse a caller's claim that it has some.
+   */
+  private static void checkEmptyBlockKeys(long numKeys, long dataBytes) {
+    if (dataBytes == 0 && numKeys > 0) {
+      throw new SieveFormatException(
+          0,
+          "a FastLocalBloom block with no data (RocksDB's block for zero keys) cannot hold the "
+              + numKeys
+              + " keys given: it answers \"absent\" for every key");
+    }
   }
 
   /** Validates the trailer of the block in {@code block}'s remaining bytes; returns the probes. */

@@ -112,10 +112,16 @@ public final class StandardBloomFilter implements MutableFilter {
   /**
    * Reads {@link #toByteArray()}'s form, copying the data onto the heap.
    *
+   * <p><b>No integrity check:</b> this form carries no checksum, so a changed byte (the probe
+   * count, the number of bits) gives another well-formed filter that can answer "absent" for added
+   * keys; store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}).
+   *
    * @param numKeys the key count to report (the form does not store it)
    * @throws SieveFormatException on a bad header or a length that does not match it
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static StandardBloomFilter fromByteArray(byte[] bytes, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     long numWords = checkHeader(in);
     StandardBloomFilter filter = new StandardBloomFilter(in.getLong(0), in.get(8));
@@ -130,8 +136,16 @@ public final class StandardBloomFilter implements MutableFilter {
   /**
    * Wraps {@link #toByteArray()}'s form held in a buffer (position to limit) <em>without
    * copying</em>; the bytes must not change while the filter is in use. The filter is read-only.
+   *
+   * <p><b>No integrity check:</b> this form carries no checksum, so a changed byte (the probe
+   * count, the number of bits) gives another well-formed filter that can answer "absent" for added
+   * keys; store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}).
+   *
+   * @throws SieveFormatException as {@link #fromByteArray}
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static StandardBloomFilter wrap(ByteBuffer bytes, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     long numWords = checkHeader(in);
     long bits = in.getLong(0);

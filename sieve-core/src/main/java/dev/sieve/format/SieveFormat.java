@@ -319,6 +319,16 @@ public final class SieveFormat {
    * Memory-maps a container file read-only and wraps it ({@link #wrap(ByteBuffer)}): a Bloom filter
    * of any size is queried from the page cache without copying it onto the heap, a file over 2 GiB
    * in 1 GiB segments. The payload checksum is verified (one sequential pass over the file).
+   *
+   * <p><b>The file must not change while the filter is in use.</b> The checks are made once, here;
+   * the filter then reads whatever the file holds. A file overwritten in place (zero-filled, say)
+   * makes the filter answer "absent" for keys it was built with, silently; a file truncated under
+   * the mapping makes queries throw {@link InternalError} (the JVM's report of {@code SIGBUS}, an
+   * {@link Error}, not a Sieve exception; preventing it would cost a size check per query). Replace
+   * container files by writing a new file and renaming it over the old one ({@link #write(Filter,
+   * Path)} does): the mapping keeps the old file's pages. Where in-place changes cannot be ruled
+   * out, open the file with {@link MappedSieveFile#open(Path)} instead, whose {@link
+   * MappedSieveFile#verify()} recomputes the payload checksum of the mapping on demand.
    */
   public static Filter map(Path file) throws IOException {
     return map(file, true);
@@ -332,39 +342,9 @@ public final class SieveFormat {
   /** {@link #map(Path, boolean)} with the segment size and the one-buffer limit as parameters. */
   static Filter map(Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit)
       throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      ByteBuffer head = PayloadCodec.readSmall(ch, 0, (int) Math.min(size, HEADER_BYTES));
-      ContainerHeader header = readHeader(head, size);
-      checkTotal(header, size);
-      if (header.payloadLength() <= oneBufferLimit) {
-        return wrap(ch.map(FileChannel.MapMode.READ_ONLY, 0, size), verifyChecksum);
-      }
-      long payloadEnd = HEADER_BYTES + header.payloadLength();
-      if (verifyChecksum) {
-        CRC32C crc = new CRC32C();
-        for (ByteBuffer segment :
-            PayloadCodec.mapSegments(ch, HEADER_BYTES, header.payloadLength(), segmentShift)) {
-          crc.update(segment);
-        }
-        int stored =
-            PayloadCodec.readSmall(ch, payloadEnd, CHECKSUM_BYTES)
-                .order(ByteOrder.LITTLE_ENDIAN)
-                .getInt(0);
-        checkCrc(payloadEnd, (int) crc.getValue(), stored);
-      }
-      Filter f;
-      try {
-        f =
-            header
-                .type()
-                .codec()
-                .mapLarge(ch, HEADER_BYTES, header.payloadLength(), segmentShift, header.numKeys());
-      } catch (IllegalArgumentException e) {
-        throw new SieveFormatException(HEADER_BYTES, "payload rejected: " + e.getMessage(), e);
-      }
-      checkAgainstHeader(header, f);
-      return f;
+    try (MappedSieveFile mapped =
+        MappedSieveFile.open(file, verifyChecksum, segmentShift, oneBufferLimit)) {
+      return mapped.filter();
     }
   }
 
@@ -459,7 +439,7 @@ public final class SieveFormat {
     return s.toString();
   }
 
-  private static void checkTotal(ContainerHeader header, long size) {
+  static void checkTotal(ContainerHeader header, long size) {
     long total = header.totalLength();
     if (size != total) {
       throw new SieveFormatException(
@@ -478,7 +458,7 @@ public final class SieveFormat {
     checkCrc(HEADER_BYTES + header.payloadLength(), crc32c(payload), stored);
   }
 
-  private static void checkCrc(long offset, int computed, int stored) {
+  static void checkCrc(long offset, int computed, int stored) {
     if (computed != stored) {
       throw new SieveFormatException(
           offset,
@@ -512,7 +492,7 @@ public final class SieveFormat {
     return f;
   }
 
-  private static void checkAgainstHeader(ContainerHeader header, Filter f) {
+  static void checkAgainstHeader(ContainerHeader header, Filter f) {
     PayloadCodec<Filter> codec = header.type().codec();
     int a = codec.parameterA(f);
     if (a != header.parameterA()) {

@@ -10,7 +10,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Objects;
@@ -167,17 +171,62 @@ public final class SieveFormat {
     }
   }
 
-  /** Writes the container holding {@code filter} to a new or truncated file. */
+  /**
+   * Writes the container holding {@code filter} to {@code file}, replacing it atomically: the
+   * container is written to a new temporary file in the same directory ({@code .NAME.PID-N.tmp}),
+   * forced to disk, then renamed over {@code file} ({@link StandardCopyOption#ATOMIC_MOVE}). So
+   * {@code file} holds either its old content or the whole new container, never a truncated one,
+   * even if the write fails or the process dies; and a reader that mapped the old file keeps
+   * reading the old bytes (see {@link #map(Path)}). If {@code file} is a symbolic link, the file it
+   * points to is replaced. On a failure the temporary file is deleted. Where the file system cannot
+   * rename atomically, the rename falls back to a plain replacing move.
+   */
   public static void write(Filter filter, Path file) throws IOException {
-    try (FileChannel ch =
-        FileChannel.open(
-            file,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      write(filter, ch);
+    Objects.requireNonNull(filter, "filter");
+    Path target = Files.isSymbolicLink(file) ? file.toRealPath() : file.toAbsolutePath();
+    Path dir = target.getParent();
+    String name = target.getFileName().toString();
+    Path tmp;
+    FileChannel ch;
+    while (true) {
+      tmp =
+          dir.resolve(
+              "."
+                  + name
+                  + "."
+                  + ProcessHandle.current().pid()
+                  + "-"
+                  + TEMP_COUNTER.incrementAndGet()
+                  + ".tmp");
+      try {
+        ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        break;
+      } catch (FileAlreadyExistsException e) {
+        // a leftover of a crashed writer with the same pid: take the next name
+      }
+    }
+    boolean done = false;
+    try {
+      try (FileChannel out = ch) {
+        write(filter, out);
+        out.force(true);
+      }
+      try {
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      done = true;
+    } finally {
+      if (!done) {
+        Files.deleteIfExists(tmp);
+      }
     }
   }
+
+  private static final java.util.concurrent.atomic.AtomicLong TEMP_COUNTER =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private static byte[] checksumBytes(int crc) {
     return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();

@@ -41,7 +41,13 @@ public final class BuildCommand implements Callable<Integer> {
       description = "bloom:BITS or ribbon:BITS[:BLOOM_BEFORE_LEVEL] (Bloom-equivalent bits)")
   String policy;
 
-  @Option(names = "-o", required = true, paramLabel = "OUT", description = "output file")
+  @Option(
+      names = "-o",
+      required = true,
+      paramLabel = "OUT",
+      description =
+          "output file, written to a temporary file beside it and renamed into place (never left"
+              + " half-written); must not be the keys file")
   Path output;
 
   @Option(names = "--hex", description = "keys are hex bytes")
@@ -64,6 +70,15 @@ public final class BuildCommand implements Callable<Integer> {
               + " default: unknown (as RocksDB's SstFileWriter), treated as the bottommost")
   Integer level;
 
+  /** Whether both paths name one existing file (links, {@code ..} and hard links resolved). */
+  private static boolean isSameFile(Path a, Path b) {
+    try {
+      return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false; // unreadable: the read or the write reports it
+    }
+  }
+
   @Override
   public Integer call() {
     RocksDbFilterPolicy p;
@@ -79,6 +94,11 @@ public final class BuildCommand implements Callable<Integer> {
     if (formatVersion < 2 || formatVersion > 7) {
       throw new ParameterException(
           spec.commandLine(), "--format-version must be in 2..7, got " + formatVersion);
+    }
+    if (isSameFile(keysFile, output)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "-o " + output + " is the keys file itself; refusing to overwrite the input");
     }
     List<byte[]> keys = new ArrayList<>();
     try (BufferedReader in = Files.newBufferedReader(keysFile, StandardCharsets.UTF_8)) {
@@ -113,7 +133,7 @@ public final class BuildCommand implements Callable<Integer> {
         p.buildFilterBlock(
             keys, formatVersion, level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level);
     try {
-      Files.write(output, block);
+      AtomicFiles.write(output, block);
     } catch (IOException e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
     }

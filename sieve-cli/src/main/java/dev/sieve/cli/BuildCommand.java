@@ -1,9 +1,8 @@
 package dev.sieve.cli;
 
 import dev.sieve.sst.RocksDbFilterPolicy;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,8 +30,20 @@ import picocli.CommandLine.Spec;
 public final class BuildCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--keys", required = true, paramLabel = "FILE", description = "one key a line")
+  @Option(
+      names = "--keys",
+      required = true,
+      paramLabel = "FILE",
+      description =
+          "one key a line, UTF-8 text (the key is the line's bytes; lines end at \\n, a \\r"
+              + " before it is dropped); a line that is not UTF-8 is an error naming it: give"
+              + " binary keys with --hex. An empty line is an error unless --allow-empty-key")
   Path keysFile;
+
+  @Option(
+      names = "--allow-empty-key",
+      description = "an empty line is the empty key (RocksDB allows it) instead of an error")
+  boolean allowEmptyKey;
 
   @Option(
       names = "--policy",
@@ -50,7 +61,7 @@ public final class BuildCommand implements Callable<Integer> {
               + " half-written); must not be the keys file")
   Path output;
 
-  @Option(names = "--hex", description = "keys are hex bytes")
+  @Option(names = "--hex", description = "keys are hex bytes, one key a line (6b6579 or 0x6b6579)")
   boolean hex;
 
   @Option(
@@ -101,20 +112,16 @@ public final class BuildCommand implements Callable<Integer> {
           "-o " + output + " is the keys file itself; refusing to overwrite the input");
     }
     List<byte[]> keys = new ArrayList<>();
-    try (BufferedReader in = Files.newBufferedReader(keysFile, StandardCharsets.UTF_8)) {
-      String line;
-      int lineNo = 0;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        try {
-          keys.add(SstCliSupport.decodeKey(line, hex));
-        } catch (IllegalArgumentException e) {
-          spec.commandLine()
-              .getErr()
-              .println("sieve build: " + keysFile + ": line " + lineNo + ": " + e.getMessage());
-          spec.commandLine().getErr().flush();
-          return SstCliSupport.BAD_FILE;
+    try (InputStream in = Files.newInputStream(keysFile)) {
+      KeyLines lines = new KeyLines(in, hex, allowEmptyKey);
+      try {
+        for (byte[] key = lines.next(); key != null; key = lines.next()) {
+          keys.add(key);
         }
+      } catch (KeyLines.BadLine e) {
+        spec.commandLine().getErr().println("sieve build: " + keysFile + ": " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return SstCliSupport.BAD_FILE;
       }
     } catch (IOException | java.io.UncheckedIOException e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "build", keysFile.toString(), e);

@@ -83,4 +83,58 @@ class BuildCommandTest {
     assertEquals(List.of("busy", "f.block", "k.keys"), names(dir), "no temporary file left");
     assertEquals(List.of("inside"), names(busy));
   }
+
+  private CliRun build(Path keys, String... extra) {
+    String[] base = {
+      "build", "--keys", keys.toString(), "--policy", "bloom:10", "-o", dir.resolve("o").toString()
+    };
+    String[] args = java.util.Arrays.copyOf(base, base.length + extra.length);
+    System.arraycopy(extra, 0, args, base.length, extra.length);
+    return CliRun.of(args);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Item 6: a non-UTF-8 line gave "MalformedInputException: Input length = 1". */
+  @Test
+  void aLineThatIsNotUtf8IsNamedWithItsLine() throws IOException {
+    Path keys = dir.resolve("bin.keys");
+    Files.write(keys, new byte[] {'a', '\n', 'b', (byte) 0xFF, 'c', '\n', 'd', '\n'});
+    CliRun r = build(keys);
+    assertEquals(1, r.status(), r.err());
+    assertOneLine(r);
+    assertTrue(r.err().contains("line 2 is not UTF-8"), r.err());
+    assertTrue(r.err().contains("byte 2") && r.err().contains("0xff"), r.err());
+    assertTrue(r.err().contains("--hex"), r.err());
+    // the same key as hex is accepted
+    Files.write(keys, List.of("61", "62ff63", "64"));
+    assertEquals(0, build(keys, "--hex").status());
+  }
+
+  /** Item 6: an empty line was silently the empty key. */
+  @Test
+  void anEmptyLineIsAnErrorUnlessAllowed() throws IOException {
+    Path keys = dir.resolve("e.keys");
+    Files.write(keys, bytes("a\r\nb\n\nc\n"));
+    CliRun r = build(keys);
+    assertEquals(1, r.status(), r.err());
+    assertOneLine(r);
+    assertTrue(
+        r.err().contains("line 3 is empty") && r.err().contains("--allow-empty-key"), r.err());
+    CliRun ok = build(keys, "--allow-empty-key");
+    assertEquals(0, ok.status(), ok.err());
+    assertTrue(ok.out().contains("(4 keys"), ok.out());
+    // CRLF: "a\r" is the key "a"; the empty key is a key of its own
+    byte[] expected =
+        RocksDbFilterPolicy.bloom(10)
+            .buildFilterBlock(List.of(new byte[0], bytes("a"), bytes("b"), bytes("c")));
+    assertArrayEquals(expected, Files.readAllBytes(dir.resolve("o")));
+    // a final newline makes no empty line; no final newline is fine too
+    Files.write(keys, bytes("a\nb"));
+    CliRun last = build(keys);
+    assertEquals(0, last.status(), last.err());
+    assertTrue(last.out().contains("(2 keys"), last.out());
+  }
 }

@@ -49,7 +49,10 @@ public final class BuildCommand implements Callable<Integer> {
       names = "--policy",
       required = true,
       paramLabel = "POLICY",
-      description = "bloom:BITS or ribbon:BITS[:BLOOM_BEFORE_LEVEL] (Bloom-equivalent bits)")
+      description =
+          "bloom:BITS or ribbon:BITS[:BLOOM_BEFORE_LEVEL] (Bloom-equivalent bits). As RocksDB,"
+              + " BITS is clamped to [1, 100] and kept in thousandths; the policy applied is"
+              + " printed (with a note on stderr when it differs from the one given)")
   String policy;
 
   @Option(
@@ -77,9 +80,20 @@ public final class BuildCommand implements Callable<Integer> {
       names = "--level",
       paramLabel = "L",
       description =
-          "LSM level the table is for, as ribbon's bloom_before_level sees it (-1 = flush);"
-              + " default: unknown (as RocksDB's SstFileWriter), treated as the bottommost")
+          "LSM level the table is for, as ribbon's bloom_before_level sees it: -1 (a flush) or"
+              + " >= 0; default: unknown (as RocksDB's SstFileWriter), treated as the bottommost")
   Integer level;
+
+  /** The policy as RocksDB applies it: bits per key clamped to [1, 100], in thousandths. */
+  static String appliedPolicy(RocksDbFilterPolicy p) {
+    String bits =
+        java.math.BigDecimal.valueOf(p.millibitsPerKey(), 3).stripTrailingZeros().toPlainString();
+    RocksDbFilterPolicy applied =
+        p.type() == RocksDbFilterPolicy.Type.BLOOM
+            ? RocksDbFilterPolicy.bloom(Double.parseDouble(bits))
+            : RocksDbFilterPolicy.ribbon(Double.parseDouble(bits), p.bloomBeforeLevel());
+    return applied.equals(p) ? p.toString() : applied.toString();
+  }
 
   /** Whether both paths name one existing file (links, {@code ..} and hard links resolved). */
   private static boolean isSameFile(Path a, Path b) {
@@ -101,6 +115,10 @@ public final class BuildCommand implements Callable<Integer> {
     if (p.isNoFilter()) {
       throw new ParameterException(
           spec.commandLine(), "bits per key below 0.5 means no filter; nothing to build");
+    }
+    if (level != null && level < RocksDbFilterPolicy.FLUSH_LEVEL) {
+      throw new ParameterException(
+          spec.commandLine(), "--level must be -1 (a flush) or a level >= 0, got " + level);
     }
     if (formatVersion < 2 || formatVersion > 7) {
       throw new ParameterException(
@@ -136,6 +154,18 @@ public final class BuildCommand implements Callable<Integer> {
       }
       keys = distinct;
     }
+    String applied = appliedPolicy(p);
+    if (!applied.equals(p.toString())) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "sieve build: note: --policy "
+                  + policy
+                  + " is applied as "
+                  + applied
+                  + " (RocksDB clamps bits per key to [1, 100] and keeps thousandths)");
+      spec.commandLine().getErr().flush();
+    }
     byte[] block =
         p.buildFilterBlock(
             keys, formatVersion, level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level);
@@ -152,7 +182,7 @@ public final class BuildCommand implements Callable<Integer> {
                 + " bytes ("
                 + keys.size()
                 + " keys, "
-                + p
+                + applied
                 + ", format_version "
                 + formatVersion
                 + ") to "

@@ -87,7 +87,8 @@ final class KeyLines {
       length--;
     }
     text = decode(raw, length);
-    if (length == 0 && !allowEmpty) {
+    boolean empty = hex ? text.isBlank() : length == 0; // with --hex, blanks are no digits
+    if (empty && !allowEmpty) {
       throw new BadLine(
           "line "
               + lineNumber

@@ -111,6 +111,10 @@ class BuildCommandTest {
     // the same key as hex is accepted
     Files.write(keys, List.of("61", "62ff63", "64"));
     assertEquals(0, build(keys, "--hex").status());
+    Files.write(keys, List.of("61", "  ", "64"));
+    CliRun blank = build(keys, "--hex");
+    assertEquals(1, blank.status(), blank.err());
+    assertTrue(blank.err().contains("line 2 is empty"), blank.err());
   }
 
   /** Item 6: an empty line was silently the empty key. */

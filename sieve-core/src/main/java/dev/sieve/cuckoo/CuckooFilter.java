@@ -318,7 +318,7 @@ public final class CuckooFilter implements Filter {
    * Without it, hashes that differ only in their low bits (sequential {@code addHash(i)}) share
    * their high 32 bits, hence their bucket pair, and a table of any size refuses the ninth.
    */
-  static long remix(long hash64) {
+  private static long remix(long hash64) {
     long h = hash64 + REMIX_CONSTANT;
     h = (h ^ (h >>> 33)) * 0xFF51_AFD7_ED55_8CCDL;
     h = (h ^ (h >>> 33)) * 0xC4CE_B9FE_1A85_EC53L;

@@ -72,6 +72,17 @@ public final class CompareCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--keys and --queries must be positive");
     }
+    for (double b : bitsPerKey) {
+      for (Kind kind : kinds()) {
+        try {
+          kind.builder().apply(b);
+        } catch (IllegalArgumentException e) {
+          throw new picocli.CommandLine.ParameterException(
+              spec.commandLine(),
+              "--bits-per-key " + b + " for " + kind.name() + ": " + e.getMessage());
+        }
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     SplittableRandom random = new SplittableRandom(seed);
     long[] keys = new long[numKeys];

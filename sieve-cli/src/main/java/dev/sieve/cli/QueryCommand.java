@@ -2,10 +2,7 @@ package dev.sieve.cli;
 
 import dev.sieve.sst.SstFile;
 import dev.sieve.sst.SstFilter;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +34,16 @@ public final class QueryCommand implements Callable<Integer> {
   @Parameters(
       index = "1..*",
       paramLabel = "KEY",
-      description = "keys (UTF-8 text, or hex with --hex); none: one per line on stdin")
+      description =
+          "keys (UTF-8 text, or hex with --hex); none: one a line on stdin, read as build"
+              + " --keys reads its file (strict UTF-8, line numbers in errors, no empty line"
+              + " unless --allow-empty-key)")
   List<String> keys = new ArrayList<>();
+
+  @Option(
+      names = "--allow-empty-key",
+      description = "on stdin, an empty line is the empty key instead of an error")
+  boolean allowEmptyKey;
 
   @Option(names = "--hex", description = "keys are hex bytes (e.g. 6b6579 or 0x6b6579)")
   boolean hex;
@@ -65,24 +70,16 @@ public final class QueryCommand implements Callable<Integer> {
         print(out, keys.get(i), filter.mayContain(decoded.get(i)));
       }
     } else {
-      BufferedReader in =
-          new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-      String line;
-      int lineNo = 0;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        byte[] key;
-        try {
-          key = SstCliSupport.decodeKey(line, hex);
-        } catch (IllegalArgumentException e) {
-          out.flush();
-          spec.commandLine()
-              .getErr()
-              .println("sieve query: stdin line " + lineNo + ": " + e.getMessage());
-          spec.commandLine().getErr().flush();
-          return SstCliSupport.BAD_FILE;
+      KeyLines lines = new KeyLines(System.in, hex, allowEmptyKey);
+      try {
+        for (byte[] key = lines.next(); key != null; key = lines.next()) {
+          print(out, lines.text(), filter.mayContain(key));
         }
-        print(out, line, filter.mayContain(key));
+      } catch (KeyLines.BadLine e) {
+        out.flush();
+        spec.commandLine().getErr().println("sieve query: stdin " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return SstCliSupport.BAD_FILE;
       }
     }
     out.flush();

@@ -10,23 +10,30 @@ import picocli.CommandLine.Command;
     version = "sieve 0.1.0",
     description = "Approximate-membership filters, bit-compatible with RocksDB.",
     // bench: `report` lives in the sieve-bench module (it holds the peers); ./sieve routes it there
-    footer = {
-      "",
-      "  report   ./sieve report: every filter side by side with the peers, the exact baselines,",
-      "           theory and a raw random read; writes report/ (./sieve report --help)"
-    },
+    footer = {"", "Exit status: 0 ok, 1 bad input file, 2 bad usage (one line on stderr)."},
     subcommands = {
       CommandLine.HelpCommand.class,
       CompareCommand.class,
       InspectCommand.class,
       QueryCommand.class,
       BuildCommand.class,
+      ReportPointerCommand.class,
     })
-public final class SieveCli implements Runnable {
+public final class SieveCli implements java.util.concurrent.Callable<Integer> {
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  /** No command is bad usage: one line, exit status 2. */
   @Override
-  public void run() {
-    new CommandLine(this).usage(System.out);
+  public Integer call() {
+    spec.commandLine()
+        .getErr()
+        .println(
+            "sieve: no command given; commands: "
+                + String.join(", ", spec.subcommands().keySet())
+                + " (see --help)");
+    spec.commandLine().getErr().flush();
+    return 2;
   }
 
   /**
@@ -41,8 +48,7 @@ public final class SieveCli implements Runnable {
           String message = e.getMessage() == null ? "bad usage" : e.getMessage();
           cmd.getErr()
               .println(
-                  "sieve "
-                      + cmd.getCommandName()
+                  cmd.getCommandSpec().qualifiedName()
                       + ": "
                       + message.lines().findFirst().orElse("")
                       + " (see --help)");

@@ -67,6 +67,10 @@ class SstCommandsTest {
   }
 
   private static String[] run(String stdin, String... args) {
+    return runBytes(stdin == null ? null : stdin.getBytes(StandardCharsets.UTF_8), args);
+  }
+
+  private static String[] runBytes(byte[] stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new SieveCli());
@@ -75,7 +79,7 @@ class SstCommandsTest {
     InputStream saved = System.in;
     try {
       if (stdin != null) {
-        System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
+        System.setIn(new ByteArrayInputStream(stdin));
       }
       int status = cli.execute(args);
       return new String[] {Integer.toString(status), out.toString(), err.toString()};
@@ -149,6 +153,25 @@ class SstCommandsTest {
 
     String[] h = run(null, "query", "--hex", bloomSst.toString(), "757365723a303030303032");
     assertEquals("757365723a303030303032\tmaybe\n", h[1].replace("\r", ""));
+  }
+
+  /**
+   * Issue 15 item 6 on stdin: a non-UTF-8 line was decoded with replacement characters, so query
+   * answered for another key; an empty line was silently the empty key.
+   */
+  @Test
+  void queryStdinIsReadStrictly() {
+    byte[] in = {'u', 's', 'e', 'r', '\n', 'x', (byte) 0xC3, '\n'};
+    String[] r = runBytes(in, "query", bloomSst.toString());
+    assertEquals("1", r[0], r[2]);
+    assertEquals(1, r[1].lines().count(), "the first line was answered: " + r[1]);
+    assertTrue(r[2].contains("line 2 is not UTF-8") && r[2].contains("--hex"), r[2]);
+    String[] e = run("a\n\nb\n", "query", bloomSst.toString());
+    assertEquals("1", e[0], e[2]);
+    assertTrue(e[2].contains("line 2 is empty"), e[2]);
+    String[] ok = run("a\n\nb\n", "query", "--allow-empty-key", bloomSst.toString());
+    assertEquals("0", ok[0], ok[2]);
+    assertEquals(3, ok[1].lines().count(), ok[1]);
   }
 
   @Test

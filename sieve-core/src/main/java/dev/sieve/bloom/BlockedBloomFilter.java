@@ -193,6 +193,12 @@ public final class BlockedBloomFilter implements MutableFilter {
    * <p>A 5-byte block (the trailer alone, which RocksDB writes for zero keys) reads as an empty
    * filter that reports every key absent.
    *
+   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the probe
+   * count, the length) gives another well-formed filter that can answer "absent" for added keys;
+   * store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and read raw
+   * blocks only where something else checks them (RocksDB's block trailers, as {@code SstFile}
+   * verifies).
+   *
    * @throws SieveFormatException if the block is not a FastLocalBloom block this reader supports:
    *     shorter than the trailer, a data length that is not a multiple of 64, a trailer other than
    *     {@code FF 00 probes 00 00}, or probes outside 1..30. (RocksDB's own reader answers "maybe"
@@ -205,14 +211,22 @@ public final class BlockedBloomFilter implements MutableFilter {
 
   /**
    * As {@link #fromRocksDbFilterBlock(byte[])}, recording {@code numKeys} (which RocksDB's format
-   * does not store) for the model FPR.
+   * does not store) for the model FPR: the keys added to the filter (not, say, the entries of a
+   * table whose prefix filter skipped some). Carries no integrity check either (see there).
+   *
+   * @throws SieveFormatException also for a block with no data (0 bytes, or the trailer alone) and
+   *     {@code numKeys > 0}: such a block answers "absent" for every key, so it cannot hold any
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     if (block.length == 0) {
+      checkEmptyBlockKeys(numKeys, 0);
       return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(java.nio.ByteBuffer.wrap(block));
     int dataLen = block.length - TRAILER_BYTES;
+    checkEmptyBlockKeys(numKeys, dataLen);
     long[] words = new long[dataLen / Long.BYTES];
     java.nio.ByteBuffer.wrap(block, 0, dataLen)
         .order(java.nio.ByteOrder.LITTLE_ENDIAN)
@@ -227,15 +241,26 @@ public final class BlockedBloomFilter implements MutableFilter {
    * bytes must not change while the filter is in use; its position and limit may. The wrapped
    * filter is read-only ({@link #addHash} throws {@link UnsupportedOperationException}).
    *
-   * @throws SieveFormatException as {@link #fromRocksDbFilterBlock(byte[])}
+   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the probe
+   * count, the length) gives another well-formed filter that can answer "absent" for added keys;
+   * store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and read raw
+   * blocks only where something else checks them (RocksDB's block trailers, as {@code SstFile}
+   * verifies).
+   *
+   * @throws SieveFormatException as {@link #fromRocksDbFilterBlock(byte[], long)}, including a
+   *     block with no data and {@code numKeys > 0}
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static BlockedBloomFilter wrapRocksDbFilterBlock(java.nio.ByteBuffer block, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     java.nio.ByteBuffer view = block.slice();
     if (!view.hasRemaining()) {
+      checkEmptyBlockKeys(numKeys, 0);
       return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(view);
     long dataLen = view.remaining() - TRAILER_BYTES;
+    checkEmptyBlockKeys(numKeys, dataLen);
     return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
   }
 
@@ -258,6 +283,19 @@ public final class BlockedBloomFilter implements MutableFilter {
     checkProbes(numProbes);
     return new BlockedBloomFilter(
         LongSegments.of(segments, segmentShift, dataBytes / Long.BYTES), numProbes, numKeys);
+  }
+
+  /**
+   * A block with no data answers "absent" for every key: refuse a caller's claim that it has some.
+   */
+  private static void checkEmptyBlockKeys(long numKeys, long dataBytes) {
+    if (dataBytes == 0 && numKeys > 0) {
+      throw new SieveFormatException(
+          0,
+          "a FastLocalBloom block with no data (RocksDB's block for zero keys) cannot hold the "
+              + numKeys
+              + " keys given: it answers \"absent\" for every key");
+    }
   }
 
   /** Validates the trailer of the block in {@code block}'s remaining bytes; returns the probes. */
@@ -698,6 +736,13 @@ public final class BlockedBloomFilter implements MutableFilter {
    * ORs {@code other} into this filter: afterwards this filter contains every key of both. Safe to
    * call while other threads add to or query either filter.
    *
+   * <p>The key count afterwards is {@code max(numKeys(), other.numKeys(),
+   * round(approximateElementCount()))}: the union's distinct keys estimated from its set bits,
+   * never below either count, and not the sum of the two counts, which would count the keys the
+   * filters share twice (unioning a filter with itself 20 times multiplied its count by 2^20). So
+   * {@link #numKeys()} and {@link #modelledFpRate()} follow the estimate after a union; keys added
+   * concurrently with the union are counted on top.
+   *
    * @throws IllegalArgumentException if the two filters differ in size or probes
    */
   public void union(BlockedBloomFilter other) {
@@ -716,10 +761,33 @@ public final class BlockedBloomFilter implements MutableFilter {
               + other.numProbes
               + " probes");
     }
+    long otherKeys = other.numKeys();
     for (int i = 0; i < words.length; i++) {
       AtomicBits.orWord(words, i, other.word(i));
     }
-    numKeys.add(other.numKeys());
+    long mine = numKeys.sum();
+    long estimate = Math.round(approximateElementCount());
+    numKeys.add(Math.max(Math.max(mine, otherKeys), estimate) - mine);
+  }
+
+  /**
+   * The number of distinct keys the filter holds, estimated from its set bits block by block
+   * ({@link BloomMath#blockedBloomBlockElementCount}, summed over the blocks): within about 1% for
+   * a filter at its designed load ({@code n ≥ 10^4}). It reads every word, so it costs a pass over
+   * the filter. {@link #union} uses it for the key count; it is also the way to learn the key count
+   * of a filter read from a raw RocksDB block, which does not store it.
+   */
+  public double approximateElementCount() {
+    double sum = 0;
+    for (int b = 0; b < numBlocks; b++) {
+      int set = 0;
+      int base = b * WORDS_PER_BLOCK;
+      for (int i = 0; i < WORDS_PER_BLOCK; i++) {
+        set += Long.bitCount(word(base + i));
+      }
+      sum += BloomMath.blockedBloomBlockElementCount(set, BLOCK_BYTES * Byte.SIZE, numProbes);
+    }
+    return sum;
   }
 
   /** An independent, mutable copy of this filter on the heap. */
@@ -762,7 +830,7 @@ public final class BlockedBloomFilter implements MutableFilter {
    * The number of keys: for a built filter, the distinct consecutive hashes it was built from; for
    * keys added later, the adds that changed the filter (a duplicate never does, and a new key fails
    * to only when it was a false positive). A filter read from bytes starts at 0, the key count not
-   * being part of RocksDB's format.
+   * being part of RocksDB's format. After a {@link #union} it is the estimate described there.
    */
   @Override
   public long numKeys() {

@@ -114,10 +114,16 @@ public final class StandardBloomFilter implements MutableFilter {
   /**
    * Reads {@link #toByteArray()}'s form, copying the data onto the heap.
    *
+   * <p><b>No integrity check:</b> this form carries no checksum, so a changed byte (the probe
+   * count, the number of bits) gives another well-formed filter that can answer "absent" for added
+   * keys; store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}).
+   *
    * @param numKeys the key count to report (the form does not store it)
    * @throws SieveFormatException on a bad header or a length that does not match it
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static StandardBloomFilter fromByteArray(byte[] bytes, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     long numWords = checkHeader(in);
     StandardBloomFilter filter = new StandardBloomFilter(in.getLong(0), in.get(8));
@@ -132,8 +138,16 @@ public final class StandardBloomFilter implements MutableFilter {
   /**
    * Wraps {@link #toByteArray()}'s form held in a buffer (position to limit) <em>without
    * copying</em>; the bytes must not change while the filter is in use. The filter is read-only.
+   *
+   * <p><b>No integrity check:</b> this form carries no checksum, so a changed byte (the probe
+   * count, the number of bits) gives another well-formed filter that can answer "absent" for added
+   * keys; store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}).
+   *
+   * @throws SieveFormatException as {@link #fromByteArray}
+   * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static StandardBloomFilter wrap(ByteBuffer bytes, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     long numWords = checkHeader(in);
     long bits = in.getLong(0);
@@ -359,6 +373,13 @@ public final class StandardBloomFilter implements MutableFilter {
    * ORs {@code other} into this filter: afterwards this filter contains every key of both. Safe to
    * call while other threads add to or query either filter.
    *
+   * <p>The key count afterwards is {@code max(numKeys(), other.numKeys(),
+   * round(approximateElementCount()))}: the union's distinct keys estimated from its set bits,
+   * never below either count, and not the sum of the two counts, which would count the keys the
+   * filters share twice (unioning a filter with itself 20 times multiplied its count by 2^20). So
+   * {@link #numKeys()} and {@link #modelledFpRate()} follow the estimate after a union; keys added
+   * concurrently with the union are counted on top.
+   *
    * @throws IllegalArgumentException if the two filters differ in bits or probes
    */
   public void union(StandardBloomFilter other) {
@@ -377,10 +398,24 @@ public final class StandardBloomFilter implements MutableFilter {
               + other.numProbes
               + " probes");
     }
+    long otherKeys = other.numKeys();
     for (int i = 0; i < words.length; i++) {
       AtomicBits.orWord(words, i, other.word(i));
     }
-    numKeys.add(other.numKeys());
+    long mine = numKeys.sum();
+    long estimate = Math.round(approximateElementCount());
+    numKeys.add(Math.max(Math.max(mine, otherKeys), estimate) - mine);
+  }
+
+  /**
+   * The number of distinct keys the filter holds, estimated from its set bits ({@link
+   * BloomMath#standardBloomElementCount}, Swamidass and Baldi): within about 1% for a filter at its
+   * designed load ({@code n ≥ 10^4}). It counts the set bits, a pass over the filter. {@link
+   * #union} uses it for the key count; it also gives the key count of a filter read from a form
+   * that does not store it.
+   */
+  public double approximateElementCount() {
+    return BloomMath.standardBloomElementCount(bitsSetFromWord(0), numBits, numProbes);
   }
 
   /** An independent copy of this filter. */
@@ -400,7 +435,8 @@ public final class StandardBloomFilter implements MutableFilter {
 
   /**
    * The number of keys: those it was built from plus the adds that changed the filter (a duplicate
-   * never does, and a new key fails to only when it was a false positive).
+   * never does, and a new key fails to only when it was a false positive). After a {@link #union}
+   * it is the estimate described there.
    */
   @Override
   public long numKeys() {

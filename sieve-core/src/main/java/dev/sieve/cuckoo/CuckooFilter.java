@@ -64,11 +64,26 @@ import java.nio.ByteOrder;
  * Each add stores one more copy of the fingerprint (the filter cannot tell a repeated key from a
  * different key with the same fingerprint and buckets), and each delete removes one copy: a key
  * added {@code c} times stays present until it is deleted {@code c} times. At most 8 copies of one
- * key fit (its two buckets). A delete of a key whose fingerprint is in neither bucket returns
+ * key fit (its two buckets): a key list with repeats, added with {@link #add}, can fail at any load
+ * once one key comes a ninth time (a list with 43% duplicates failed at load 0.47), and every
+ * repeat takes a slot. For a list that may hold repeats use {@link #addIfAbsent} (below), or
+ * de-duplicate the keys first. A delete of a key whose fingerprint is in neither bucket returns
  * {@code false} and changes nothing. <b>Delete only keys that were added</b>: a never-added key
  * that is a false positive (probability {@link #modelledFpRate()}) shares its fingerprint and a
  * bucket with an added key, and deleting it removes that key's copy, a false negative for it. No
  * filter can detect this; it is the price of deletion without storing keys.
+ *
+ * <h2>Adding only keys not yet present</h2>
+ *
+ * {@link #addHashIfAbsent} (and {@link #addIfAbsent(long)}, {@link #addIfAbsent(byte[])}) stores
+ * the fingerprint only if the filter does not already answer "maybe" for the key, so repeats take
+ * no slot and {@code create(n, f)} with {@code n} distinct keys suffices. <b>Its catch: use it only
+ * on filters that never delete.</b> A new key that is a false positive (it shares its fingerprint
+ * and a bucket with a stored key, probability about {@link #modelledFpRate()}) is skipped, and
+ * stays present only through the other key's copy; deleting that other key then makes the skipped
+ * key answer "absent", a false negative. Without deletes, skipping is safe: the skipped key answers
+ * "maybe" forever. The key count then counts stored fingerprints, slightly fewer than the distinct
+ * keys (the skipped false positives).
  *
  * <h2>The trade-off</h2>
  *
@@ -80,10 +95,15 @@ import java.nio.ByteOrder;
  * <h2>Layout</h2>
  *
  * Bucket {@code b} is the {@code 4f} bits at bit {@code 4f·b} of a {@code long[]} (slot {@code s}
- * at bit {@code 4f·b + f·s}), so 12-bit fingerprints cost 12 bits, not 16. The fingerprint is
- * {@code 1 + floor(lo32 · (2^f - 1) / 2^32)} and {@code i1 = floor(hi32 · buckets / 2^32)}, from
- * the low and high 32 bits of the key hash; {@code H(fp)} is a 32-bit mix of {@code fp} reduced to
- * the bucket range. A query tests all four slots of a bucket at once with a SWAR zero-lane test.
+ * at bit {@code 4f·b + f·s}), so 12-bit fingerprints cost 12 bits, not 16. The key hash is first
+ * remixed once ({@code h = fmix64(hash + 0x9E3779B97F4A7C15)}, the MurmurHash3 finalizer), then the
+ * fingerprint is {@code 1 + floor(lo32(h) · (2^f - 1) / 2^32)} and {@code i1 = floor(hi32(h) ·
+ * buckets / 2^32)}; {@code H(fp)} is a 32-bit mix of {@code fp} reduced to the bucket range. The
+ * remix makes the filter keep its capacity on low-entropy hashes: without it {@code addHash(0)},
+ * {@code addHash(1)}, ... all share one bucket pair and the ninth add fails. Filters serialized
+ * before the remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still read and keep the
+ * unmixed addressing, so they answer exactly as before; new filters are version {@value
+ * #PAYLOAD_VERSION}. A query tests all four slots of a bucket at once with a SWAR zero-lane test.
  * Evictions choose the victim slot from the evicted fingerprint and the kick number, so the filter
  * is deterministic: the same operations give the same bytes.
  *
@@ -119,6 +139,22 @@ public final class CuckooFilter implements Filter {
   /** The most buckets one filter has. */
   public static final int MAX_BUCKETS = 1 << 30;
 
+  /**
+   * The payload version this code writes (byte 3 of the serialized form): 1, bucket and fingerprint
+   * from the {@linkplain #remix remixed} key hash.
+   */
+  public static final int PAYLOAD_VERSION = 1;
+
+  /**
+   * The payload version of the filters written before the remix (byte 3 was then a reserved 0):
+   * bucket and fingerprint from the key hash's own high and low 32 bits. Still read, and such a
+   * filter keeps that addressing for its whole life (adds, copies, re-serialization), so it answers
+   * exactly as it did.
+   */
+  public static final int LEGACY_PAYLOAD_VERSION = 0;
+
+  private static final long REMIX_CONSTANT = 0x9E37_79B9_7F4A_7C15L; // 2^64 / golden ratio
+
   private static final int TYPE_TAG = 0x31;
   private static final int HEADER_BYTES = 16;
 
@@ -136,15 +172,23 @@ public final class CuckooFilter implements Filter {
   private final long laneHighs;
   private final int fingerprintRange; // 2^f - 1 nonzero values
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
+  private final int hashVersion; // PAYLOAD_VERSION or LEGACY_PAYLOAD_VERSION
   private long numKeys;
   private int[] kickPath; // bucket, slot, old value per kick; allocated on the first kick
 
-  private CuckooFilter(long[] words, int numBuckets, int fingerprintBits, long numKeys) {
-    this(words, null, numBuckets, fingerprintBits, numKeys);
+  private CuckooFilter(
+      long[] words, int numBuckets, int fingerprintBits, long numKeys, int hashVersion) {
+    this(words, null, numBuckets, fingerprintBits, numKeys, hashVersion);
   }
 
   private CuckooFilter(
-      long[] words, ByteBuffer wrapped, int numBuckets, int fingerprintBits, long numKeys) {
+      long[] words,
+      ByteBuffer wrapped,
+      int numBuckets,
+      int fingerprintBits,
+      long numKeys,
+      int hashVersion) {
+    this.hashVersion = hashVersion;
     this.words = words;
     this.wrapped = wrapped;
     this.numBuckets = numBuckets;
@@ -165,8 +209,11 @@ public final class CuckooFilter implements Filter {
 
   /**
    * An empty filter with {@code fingerprintBits}-bit fingerprints and room for {@code expectedKeys}
-   * keys: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many distinct keys fit
-   * with overwhelming probability for every size (see the sizing in the class comment).
+   * stored fingerprints: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many
+   * distinct keys fit with overwhelming probability for every size (see the sizing in the class
+   * comment). {@code expectedKeys} counts <em>adds</em>, not distinct keys: every {@link #add}
+   * stores one more copy, repeats included (at most 8 copies of one key fit). With {@link
+   * #addIfAbsent} a repeat stores nothing, and then {@code expectedKeys} counts distinct keys.
    *
    * @throws IllegalArgumentException if {@code fingerprintBits} is outside [4, 16] or the table
    *     would need more than {@link #MAX_BUCKETS} buckets
@@ -232,7 +279,11 @@ public final class CuckooFilter implements Filter {
       throw new IllegalArgumentException("number of buckets must be at least 1, got 0");
     }
     return new CuckooFilter(
-        new long[wordsFor(numBuckets, fingerprintBits)], numBuckets, fingerprintBits, 0);
+        new long[wordsFor(numBuckets, fingerprintBits)],
+        numBuckets,
+        fingerprintBits,
+        0,
+        PAYLOAD_VERSION);
   }
 
   private static int wordsFor(long numBuckets, int fingerprintBits) {
@@ -253,12 +304,37 @@ public final class CuckooFilter implements Filter {
 
   // ---------------------------------------------------------------- hashing
 
+  /**
+   * The hash that bucket and fingerprint are taken from: the key hash remixed (payload version 1),
+   * or the key hash as it is (version 0, the files written before the remix). The one place the
+   * payload version decides the addressing; {@link #fingerprint} and {@link #primaryBucket} both go
+   * through it.
+   */
+  private long derivationHash(long hash64) {
+    return hashVersion == LEGACY_PAYLOAD_VERSION ? hash64 : remix(hash64);
+  }
+
+  /**
+   * Payload version 1's remix: the key hash plus a constant (so hash 0 does not stay 0) through the
+   * MurmurHash3 64-bit finalizer, a bijection whose every output bit depends on every input bit.
+   * Without it, hashes that differ only in their low bits (sequential {@code addHash(i)}) share
+   * their high 32 bits, hence their bucket pair, and a table of any size refuses the ninth.
+   */
+  private static long remix(long hash64) {
+    long h = hash64 + REMIX_CONSTANT;
+    h = (h ^ (h >>> 33)) * 0xFF51_AFD7_ED55_8CCDL;
+    h = (h ^ (h >>> 33)) * 0xC4CE_B9FE_1A85_EC53L;
+    return h ^ (h >>> 33);
+  }
+
   private int fingerprint(long hash64) {
-    return 1 + (int) (((hash64 & 0xFFFF_FFFFL) * fingerprintRange) >>> 32);
+    long h = derivationHash(hash64);
+    return 1 + (int) (((h & 0xFFFF_FFFFL) * fingerprintRange) >>> 32);
   }
 
   private int primaryBucket(long hash64) {
-    return (int) (((hash64 >>> 32) * numBuckets) >>> 32);
+    long h = derivationHash(hash64);
+    return (int) (((h >>> 32) * numBuckets) >>> 32);
   }
 
   private int alternateBucket(int bucket, int fingerprint) {
@@ -421,6 +497,36 @@ public final class CuckooFilter implements Filter {
     }
   }
 
+  /**
+   * Adds the key whose 64-bit hash this is unless the filter already answers "maybe" for it; then
+   * nothing changes. Repeats of a key take no slot. <b>For filters that never delete</b>: a new key
+   * skipped as a false positive is present only through the colliding key's copy, and deleting that
+   * key makes it answer "absent" (see the class comment).
+   *
+   * @return {@code true} if a fingerprint was stored, {@code false} if the key already answered
+   *     "maybe" (a repeat, or a false positive)
+   * @throws IllegalStateException if the table is too full to take it; the filter is unchanged
+   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
+   */
+  public boolean addHashIfAbsent(long hash64) {
+    checkMutable();
+    if (mayContainHash(hash64)) {
+      return false;
+    }
+    addHash(hash64);
+    return true;
+  }
+
+  /** {@link #addHashIfAbsent} for a {@code long} key, hashed as its eight big-endian bytes. */
+  public boolean addIfAbsent(long key) {
+    return addHashIfAbsent(KeyHash.hash64(key));
+  }
+
+  /** {@link #addHashIfAbsent} for a byte-string key. */
+  public boolean addIfAbsent(byte[] key) {
+    return addHashIfAbsent(KeyHash.hash64(key));
+  }
+
   /** Adds a {@code long} key, hashed as its eight big-endian bytes; see {@link #addHash}. */
   public void add(long key) {
     addHash(KeyHash.hash64(key));
@@ -536,10 +642,19 @@ public final class CuckooFilter implements Filter {
     return fingerprintBits;
   }
 
+  /**
+   * How bucket and fingerprint are derived from the key hash: {@value #PAYLOAD_VERSION} (remixed)
+   * for every filter this code creates, {@value #LEGACY_PAYLOAD_VERSION} for one read from a form
+   * written before the remix.
+   */
+  public int payloadVersion() {
+    return hashVersion;
+  }
+
   /** An independent, mutable copy on the heap (of a wrapped filter too). */
   public CuckooFilter copy() {
     long[] out = words != null ? words.clone() : wrappedWords();
-    return new CuckooFilter(out, numBuckets, fingerprintBits, numKeys);
+    return new CuckooFilter(out, numBuckets, fingerprintBits, numKeys, hashVersion);
   }
 
   private long[] wrappedWords() {
@@ -556,15 +671,18 @@ public final class CuckooFilter implements Filter {
 
   /**
    * The serialized form, little-endian: byte 0 the type tag {@code 0x31}, byte 1 the fingerprint
-   * bits, byte 2 the slots per bucket (4), byte 3 reserved (0), bytes 4-7 the number of buckets,
-   * bytes 8-15 the number of stored fingerprints, then {@code ceil(buckets · 4f / 64)} 64-bit words
-   * of bit-packed buckets (bits past the last bucket are 0). Not checksummed.
+   * bits, byte 2 the slots per bucket (4), byte 3 the {@linkplain #payloadVersion() payload
+   * version} (1; 0 for filters read from the pre-remix form, which was written as a reserved 0 and
+   * is written back as 0), bytes 4-7 the number of buckets, bytes 8-15 the number of stored
+   * fingerprints, then {@code ceil(buckets · 4f / 64)} 64-bit words of bit-packed buckets (bits
+   * past the last bucket are 0). Not checksummed.
    */
   public byte[] toByteArray() {
     ByteBuffer out =
         ByteBuffer.allocate(HEADER_BYTES + wordsFor(numBuckets, fingerprintBits) * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
-    out.put((byte) TYPE_TAG).put((byte) fingerprintBits).put((byte) SLOTS_PER_BUCKET).put((byte) 0);
+    out.put((byte) TYPE_TAG).put((byte) fingerprintBits).put((byte) SLOTS_PER_BUCKET);
+    out.put((byte) hashVersion);
     out.putInt(numBuckets).putLong(numKeys);
     if (words != null) {
       for (long w : words) {
@@ -586,7 +704,7 @@ public final class CuckooFilter implements Filter {
     Form form = check(ByteBuffer.wrap(bytes));
     long[] words = new long[form.data.remaining() / Long.BYTES];
     form.data.asLongBuffer().get(words);
-    return new CuckooFilter(words, form.buckets, form.bits, form.numKeys);
+    return new CuckooFilter(words, form.buckets, form.bits, form.numKeys, form.version);
   }
 
   /**
@@ -602,11 +720,11 @@ public final class CuckooFilter implements Filter {
    */
   public static CuckooFilter wrap(ByteBuffer bytes) {
     Form form = check(bytes);
-    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys);
+    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys, form.version);
   }
 
   /** A validated serialized form; {@code data} is a little-endian view of its bucket words. */
-  private record Form(int bits, int buckets, long numKeys, ByteBuffer data) {}
+  private record Form(int bits, int buckets, long numKeys, ByteBuffer data, int version) {}
 
   /** The checks of {@link #fromByteArray} and {@link #wrap}, on {@code bytes}' remaining bytes. */
   private static Form check(ByteBuffer bytes) {
@@ -629,8 +747,17 @@ public final class CuckooFilter implements Filter {
     if ((in.get(2) & 0xFF) != SLOTS_PER_BUCKET) {
       throw new SieveFormatException(2, "slots per bucket must be 4, got " + (in.get(2) & 0xFF));
     }
-    if (in.get(3) != 0) {
-      throw new SieveFormatException(3, "reserved byte must be 0, got " + (in.get(3) & 0xFF));
+    int version = in.get(3) & 0xFF;
+    if (version != LEGACY_PAYLOAD_VERSION && version != PAYLOAD_VERSION) {
+      throw new SieveFormatException(
+          3,
+          "cuckoo payload version "
+              + version
+              + " is not supported (this reader reads "
+              + LEGACY_PAYLOAD_VERSION
+              + " and "
+              + PAYLOAD_VERSION
+              + ")");
     }
     long buckets = in.getInt(4) & 0xFFFF_FFFFL;
     if (buckets < 1 || buckets > MAX_BUCKETS) {
@@ -677,7 +804,7 @@ public final class CuckooFilter implements Filter {
       throw new SieveFormatException(
           8, "header says " + numKeys + " stored fingerprints, the table holds " + occupied);
     }
-    return new Form(bits, (int) buckets, numKeys, data);
+    return new Form(bits, (int) buckets, numKeys, data, version);
   }
 
   @Override
@@ -687,6 +814,7 @@ public final class CuckooFilter implements Filter {
     }
     CuckooFilter f = (CuckooFilter) o;
     if (f.fingerprintBits != fingerprintBits
+        || f.hashVersion != hashVersion
         || f.numBuckets != numBuckets
         || f.numKeys != numKeys) {
       return false;
@@ -725,6 +853,8 @@ public final class CuckooFilter implements Filter {
         + numBuckets
         + ", fingerprintBits="
         + fingerprintBits
+        + ", payloadVersion="
+        + hashVersion
         + ", keys="
         + numKeys
         + ", load="

@@ -11,7 +11,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Objects;
@@ -182,17 +186,62 @@ public final class SieveFormat {
     }
   }
 
-  /** Writes the container holding {@code filter} to a new or truncated file. */
+  /**
+   * Writes the container holding {@code filter} to {@code file}, replacing it atomically: the
+   * container is written to a new temporary file in the same directory ({@code .NAME.PID-N.tmp}),
+   * forced to disk, then renamed over {@code file} ({@link StandardCopyOption#ATOMIC_MOVE}). So
+   * {@code file} holds either its old content or the whole new container, never a truncated one,
+   * even if the write fails or the process dies; and a reader that mapped the old file keeps
+   * reading the old bytes (see {@link #map(Path)}). If {@code file} is a symbolic link, the file it
+   * points to is replaced. On a failure the temporary file is deleted. Where the file system cannot
+   * rename atomically, the rename falls back to a plain replacing move.
+   */
   public static void write(Filter filter, Path file) throws IOException {
-    try (FileChannel ch =
-        FileChannel.open(
-            file,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      write(filter, ch);
+    Objects.requireNonNull(filter, "filter");
+    Path target = Files.isSymbolicLink(file) ? file.toRealPath() : file.toAbsolutePath();
+    Path dir = target.getParent();
+    String name = target.getFileName().toString();
+    Path tmp;
+    FileChannel ch;
+    while (true) {
+      tmp =
+          dir.resolve(
+              "."
+                  + name
+                  + "."
+                  + ProcessHandle.current().pid()
+                  + "-"
+                  + TEMP_COUNTER.incrementAndGet()
+                  + ".tmp");
+      try {
+        ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        break;
+      } catch (FileAlreadyExistsException e) {
+        // a leftover of a crashed writer with the same pid: take the next name
+      }
+    }
+    boolean done = false;
+    try {
+      try (FileChannel out = ch) {
+        write(filter, out);
+        out.force(true);
+      }
+      try {
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      done = true;
+    } finally {
+      if (!done) {
+        Files.deleteIfExists(tmp);
+      }
     }
   }
+
+  private static final java.util.concurrent.atomic.AtomicLong TEMP_COUNTER =
+      new java.util.concurrent.atomic.AtomicLong();
 
   private static byte[] checksumBytes(int crc) {
     return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
@@ -345,6 +394,16 @@ public final class SieveFormat {
    * Memory-maps a container file read-only and wraps it ({@link #wrap(ByteBuffer)}): a Bloom filter
    * of any size is queried from the page cache without copying it onto the heap, a file over 2 GiB
    * in 1 GiB segments. The payload checksum is verified (one sequential pass over the file).
+   *
+   * <p><b>The file must not change while the filter is in use.</b> The checks are made once, here;
+   * the filter then reads whatever the file holds. A file overwritten in place (zero-filled, say)
+   * makes the filter answer "absent" for keys it was built with, silently; a file truncated under
+   * the mapping makes queries throw {@link InternalError} (the JVM's report of {@code SIGBUS}, an
+   * {@link Error}, not a Sieve exception; preventing it would cost a size check per query). Replace
+   * container files by writing a new file and renaming it over the old one ({@link #write(Filter,
+   * Path)} does): the mapping keeps the old file's pages. Where in-place changes cannot be ruled
+   * out, open the file with {@link MappedSieveFile#open(Path)} instead, whose {@link
+   * MappedSieveFile#verify()} recomputes the payload checksum of the mapping on demand.
    */
   public static Filter map(Path file) throws IOException {
     return map(file, true);
@@ -358,39 +417,9 @@ public final class SieveFormat {
   /** {@link #map(Path, boolean)} with the segment size and the one-buffer limit as parameters. */
   static Filter map(Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit)
       throws IOException {
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = ch.size();
-      ByteBuffer head = PayloadCodec.readSmall(ch, 0, (int) Math.min(size, HEADER_BYTES));
-      ContainerHeader header = readHeader(head, size);
-      checkTotal(header, size);
-      if (header.payloadLength() <= oneBufferLimit) {
-        return wrap(ch.map(FileChannel.MapMode.READ_ONLY, 0, size), verifyChecksum);
-      }
-      long payloadEnd = HEADER_BYTES + header.payloadLength();
-      if (verifyChecksum) {
-        CRC32C crc = new CRC32C();
-        for (ByteBuffer segment :
-            PayloadCodec.mapSegments(ch, HEADER_BYTES, header.payloadLength(), segmentShift)) {
-          crc.update(segment);
-        }
-        int stored =
-            PayloadCodec.readSmall(ch, payloadEnd, CHECKSUM_BYTES)
-                .order(ByteOrder.LITTLE_ENDIAN)
-                .getInt(0);
-        checkCrc(payloadEnd, (int) crc.getValue(), stored);
-      }
-      Filter f;
-      try {
-        f =
-            header
-                .type()
-                .codec()
-                .mapLarge(ch, HEADER_BYTES, header.payloadLength(), segmentShift, header.numKeys());
-      } catch (IllegalArgumentException e) {
-        throw new SieveFormatException(HEADER_BYTES, "payload rejected: " + e.getMessage(), e);
-      }
-      checkAgainstHeader(header, f);
-      return withFlags(header, f);
+    try (MappedSieveFile mapped =
+        MappedSieveFile.open(file, verifyChecksum, segmentShift, oneBufferLimit)) {
+      return mapped.filter();
     }
   }
 
@@ -491,7 +520,7 @@ public final class SieveFormat {
     return s.toString();
   }
 
-  private static void checkTotal(ContainerHeader header, long size) {
+  static void checkTotal(ContainerHeader header, long size) {
     long total = header.totalLength();
     if (size != total) {
       throw new SieveFormatException(
@@ -510,7 +539,7 @@ public final class SieveFormat {
     checkCrc(HEADER_BYTES + header.payloadLength(), crc32c(payload), stored);
   }
 
-  private static void checkCrc(long offset, int computed, int stored) {
+  static void checkCrc(long offset, int computed, int stored) {
     if (computed != stored) {
       throw new SieveFormatException(
           offset,
@@ -545,11 +574,11 @@ public final class SieveFormat {
   }
 
   /** The filter as the header's flags say to query it. */
-  private static Filter withFlags(ContainerHeader header, Filter f) {
+  static Filter withFlags(ContainerHeader header, Filter f) {
     return (header.flags() & FLAG_MIX64_LONG_KEYS) != 0 ? Mix64KeyFilter.of(f) : f;
   }
 
-  private static void checkAgainstHeader(ContainerHeader header, Filter f) {
+  static void checkAgainstHeader(ContainerHeader header, Filter f) {
     PayloadCodec<Filter> codec = header.type().codec();
     int a = codec.parameterA(f);
     if (a != header.parameterA()) {

@@ -134,6 +134,57 @@ public final class BloomMath {
     return standardFpRate(bitsPerKey, hi) < standardFpRate(bitsPerKey, lo) ? hi : lo;
   }
 
+  /**
+   * The number of distinct keys a standard Bloom filter holds, estimated from its set bits
+   * (Swamidass and Baldi, "Mathematical correction for fingerprint similarity measures to improve
+   * chemical retrieval", J. Chem. Inf. Model. 2007): {@code n ≈ ln(1 - X/m) / (k · ln(1 - 1/m))},
+   * which is {@code -(m/k) · ln(1 - X/m)} for large {@code m}.
+   *
+   * <p>Derivation: each probe sets one of the {@code m} bits uniformly, so after {@code n} keys a
+   * bit is still 0 with probability {@code (1 - 1/m)^(kn)}; setting the expected zero bits {@code
+   * m(1 - 1/m)^(kn)} equal to the observed {@code m - X} and solving for {@code n} gives the
+   * estimate. It counts distinct keys (a repeated key sets no new bit), which is why a union of a
+   * filter with itself keeps its estimate. Its standard error (delta method, with the variance of
+   * the number of zero bits {@code m·e^(-2λ)·(e^λ - 1 - λ)}, {@code λ = kn/m}) is about {@code
+   * sqrt(m·(e^λ - 1 - λ)) / k}: at {@code b = 10, k = 7}, {@code 0.25·sqrt(n)}, 0.08% of {@code n}
+   * at {@code n = 10^5}.
+   *
+   * <p>A saturated filter ({@code X = m}, every bit set) would give infinity; it is counted as
+   * {@code X = m - 1/2}, the largest finite estimate (any number of keys fits a saturated filter).
+   *
+   * @param bitsSet {@code X}, in {@code [0, m]}
+   * @param numBits {@code m ≥ 1}
+   * @param numProbes {@code k ≥ 1}
+   */
+  public static double standardBloomElementCount(long bitsSet, long numBits, int numProbes) {
+    if (numBits < 1 || numProbes < 1 || bitsSet < 0 || bitsSet > numBits) {
+      throw new IllegalArgumentException(
+          "need 0 <= bits set <= bits, bits >= 1, probes >= 1; got "
+              + bitsSet
+              + ", "
+              + numBits
+              + ", "
+              + numProbes);
+    }
+    if (bitsSet == 0) {
+      return 0.0;
+    }
+    double zeros = bitsSet == numBits ? 0.5 : (double) (numBits - bitsSet);
+    return Math.log(zeros / numBits) / (numProbes * Math.log1p(-1.0 / numBits));
+  }
+
+  /**
+   * The number of keys one block of a cache-local (blocked) Bloom filter holds, estimated from its
+   * set bits: {@link #standardBloomElementCount} with {@code m = blockBits}, since every probe of a
+   * key that lands in the block sets one of the block's {@code blockBits} bits uniformly (RocksDB's
+   * FastLocalBloom takes each probe's bit from the top 9 bits of a remultiplied 32-bit hash). A
+   * saturated block counts as {@code blockBits - 1/2} bits set: finite, and an over-full block
+   * holds more keys than any estimate can see.
+   */
+  public static double blockedBloomBlockElementCount(int bitsSet, int blockBits, int numProbes) {
+    return standardBloomElementCount(bitsSet, blockBits, numProbes);
+  }
+
   /** The fraction of bits a standard Bloom filter leaves 0 after its keys: {@code e^(-k/b)}. */
   public static double expectedFractionOfZeroBits(double bitsPerKey, int numProbes) {
     return Math.exp(-numProbes / bitsPerKey);

@@ -427,11 +427,20 @@ public final class Standard128RibbonFilter implements Filter {
    *
    * Fewer segments than blocks is valid (some blocks then have no columns and answer "maybe" for
    * every key starting there), as RocksDB reads it.
+   *
+   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the seed, the
+   * block count, the length) gives another well-formed filter that can answer "absent" for added
+   * keys; store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and
+   * read raw blocks only where something else checks them (RocksDB's block trailers).
+   *
+   * @throws SieveFormatException also for a 0-byte block and {@code numKeys > 0}: that block
+   *     answers "absent" for every key, so it cannot hold any
    */
   public static Standard128RibbonFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
     Objects.requireNonNull(block, "block");
     Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     if (block.length == 0) {
+      checkEmptyBlockKeys(numKeys);
       return EMPTY;
     }
     BlockShape shape = checkBlock(ByteBuffer.wrap(block));
@@ -450,19 +459,31 @@ public final class Standard128RibbonFilter implements Filter {
    * Wraps a Standard128Ribbon filter block held in a buffer (heap, direct or memory-mapped), from
    * its position to its limit, <em>without copying</em>: queries read the buffer in place. The
    * bytes must not change while the filter is in use. Checks and errors as {@link
-   * #fromRocksDbFilterBlock(byte[], long)}.
+   * #fromRocksDbFilterBlock(byte[], long)}; no integrity check either.
    */
   public static Standard128RibbonFilter wrapRocksDbFilterBlock(ByteBuffer block, long numKeys) {
     Objects.requireNonNull(block, "block");
     Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer view = block.slice();
     if (!view.hasRemaining()) {
+      checkEmptyBlockKeys(numKeys);
       return EMPTY;
     }
     BlockShape shape = checkBlock(view);
     LongSegments segments = LongSegments.of(view, 2 * shape.numSegments);
     return new Standard128RibbonFilter(
         segments, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+  }
+
+  /** RocksDB's 0-byte block answers "absent" for every key: refuse a claim that it has some. */
+  private static void checkEmptyBlockKeys(long numKeys) {
+    if (numKeys > 0) {
+      throw new SieveFormatException(
+          0,
+          "a 0-byte Ribbon block (RocksDB's block for zero keys) cannot hold the "
+              + numKeys
+              + " keys given: it answers \"absent\" for every key");
+    }
   }
 
   /** What a filter block's trailer and length say. */

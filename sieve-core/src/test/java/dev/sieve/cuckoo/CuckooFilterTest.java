@@ -117,6 +117,139 @@ class CuckooFilterTest {
     assertFalse(f.mayContainHash(key));
   }
 
+  /**
+   * Issue 15 item 8: hashes 0, 1, 2, ... share their high 32 bits, which chose the bucket pair
+   * before the remix, so every add after the eighth failed. Payload version 1 remixes the hash:
+   * 10^6 sequential hashes fit a table created for 10^6 keys, and all answer present.
+   */
+  @Test
+  void lowEntropyHashesKeepTheCapacity() {
+    int n = 1_000_000;
+    CuckooFilter f = CuckooFilter.create(n, 12);
+    assertEquals(CuckooFilter.PAYLOAD_VERSION, f.payloadVersion());
+    for (long h = 0; h < n; h++) {
+      if (!f.tryAddHash(h)) {
+        throw new AssertionError("refused hash " + h + " at load " + f.load());
+      }
+    }
+    assertEquals(n, f.numKeys());
+    for (long h = 0; h < n; h++) {
+      if (!f.mayContainHash(h)) {
+        throw new AssertionError("lost hash " + h);
+      }
+    }
+  }
+
+  /**
+   * A filter read from the pre-remix form (byte 3 = 0) keeps the old addressing for its whole life:
+   * the ninth sequential hash is still refused (as it was), the bytes round-trip with byte 3 = 0,
+   * copies keep it, and the fingerprint of hash {@code h} sits in bucket {@code floor(hi32(h) ·
+   * buckets / 2^32)} at slot 0 of an empty table, computed here independently of the class.
+   */
+  @Test
+  void legacyPayloadKeepsTheUnmixedAddressing() {
+    byte[] empty = CuckooFilter.withBuckets(1000, 12).toByteArray();
+    assertEquals(CuckooFilter.PAYLOAD_VERSION, empty[3]);
+    empty[3] = 0;
+    CuckooFilter legacy = CuckooFilter.fromByteArray(empty);
+    assertEquals(CuckooFilter.LEGACY_PAYLOAD_VERSION, legacy.payloadVersion());
+    long h0 = 0x1234_5678_9ABC_DEF0L;
+    legacy.addHash(h0);
+    long bucket = ((h0 >>> 32) * 1000) >>> 32;
+    long fp = 1 + (((h0 & 0xFFFF_FFFFL) * 4095) >>> 32);
+    byte[] bytes = legacy.toByteArray();
+    assertEquals(0, bytes[3]);
+    long bit = bucket * 48;
+    ByteBuffer words = ByteBuffer.wrap(bytes, 16, bytes.length - 16).slice();
+    words.order(ByteOrder.LITTLE_ENDIAN);
+    long w = words.getLong((int) (bit >>> 6) * 8) >>> (bit & 63);
+    if ((bit & 63) + 12 > 64) {
+      w |= words.getLong((int) ((bit >>> 6) + 1) * 8) << (64 - (bit & 63));
+    }
+    assertEquals(fp, w & 0xFFF, "the legacy fingerprint in the legacy bucket");
+    assertTrue(legacy.removeHash(h0));
+    for (long h = 0; h < 8; h++) {
+      legacy.addHash(h);
+    }
+    assertFalse(legacy.tryAddHash(8), "the legacy addressing puts hashes 0..8 in one bucket pair");
+    assertEquals(legacy, CuckooFilter.fromByteArray(legacy.toByteArray()));
+    assertEquals(CuckooFilter.LEGACY_PAYLOAD_VERSION, legacy.copy().payloadVersion());
+    assertEquals(0, legacy.copy().toByteArray()[3]);
+    CuckooFilter wrapped = CuckooFilter.wrap(ByteBuffer.wrap(legacy.toByteArray()));
+    for (long h = 0; h < 8; h++) {
+      assertTrue(wrapped.mayContainHash(h));
+    }
+    CuckooFilter current = CuckooFilter.withBuckets(1000, 12);
+    for (long h = 0; h < 9; h++) {
+      current.addHash(h);
+    }
+    assertEquals(1, current.toByteArray()[3]);
+    assertTrue(
+        !current.equals(legacy) && current.numKeys() == 9, "the versions address differently");
+  }
+
+  /**
+   * Issue 15 item 9: a key list with repeats (every 10th of 20,000 distinct keys 12 times, 52%
+   * duplicates) fails with {@code add} once a key comes a ninth time, however empty the table;
+   * {@code addIfAbsent} stores each key once, fits a table created for the distinct keys, loses
+   * none, and its catch (a delete can lose a key skipped as a false positive) is shown on a forced
+   * collision.
+   */
+  @Test
+  void addIfAbsentSkipsRepeats() {
+    int distinct = 20_000;
+    long[] keys = randomHashes(distinct, 77);
+    java.util.List<Long> list = new java.util.ArrayList<>();
+    for (int i = 0; i < distinct; i++) {
+      for (int c = 0; c < (i % 10 == 0 ? 12 : 1); c++) {
+        list.add(keys[i]);
+      }
+    }
+    CuckooFilter plain = CuckooFilter.create(list.size(), 12);
+    IllegalStateException full =
+        assertThrows(
+            IllegalStateException.class,
+            () -> {
+              for (long h : list) {
+                plain.addHash(h);
+              }
+            });
+    assertTrue(plain.load() < 0.1, "failed at load " + plain.load() + ": " + full.getMessage());
+
+    CuckooFilter f = CuckooFilter.create(distinct, 12);
+    long stored = 0;
+    for (long h : list) {
+      stored += f.addHashIfAbsent(h) ? 1 : 0;
+    }
+    assertEquals(stored, f.numKeys());
+    assertTrue(stored <= distinct && stored > distinct - 50, "stored " + stored);
+    for (long h : keys) {
+      assertTrue(f.mayContainHash(h));
+    }
+    assertFalse(f.addHashIfAbsent(keys[0]), "a repeat stores nothing");
+    assertEquals(stored, f.numKeys());
+    assertTrue(f.addIfAbsent(-5L) || f.mayContain(-5L));
+    assertThrows(
+        UnsupportedOperationException.class,
+        () -> CuckooFilter.wrap(ByteBuffer.wrap(f.toByteArray())).addHashIfAbsent(1));
+
+    // the catch: two hashes with one fingerprint and bucket pair are one key to the filter
+    CuckooFilter g = CuckooFilter.withBuckets(64, 8);
+    long a = 0;
+    long b = -1;
+    for (long h = 1; b == -1; h++) {
+      CuckooFilter probe = CuckooFilter.withBuckets(64, 8);
+      probe.addHash(a);
+      if (probe.mayContainHash(h)) {
+        b = h;
+      }
+    }
+    assertTrue(g.addHashIfAbsent(a));
+    assertFalse(g.addHashIfAbsent(b), "b collides with a, so it is skipped");
+    assertTrue(g.removeHash(a));
+    assertFalse(g.mayContainHash(b), "deleting a loses the skipped b: never delete");
+  }
+
   @Test
   void sizingAndParameters() {
     // ceil(10^6 / 3.8 + 1.5 · sqrt(10^6))

@@ -1,0 +1,216 @@
+package dev.sieve.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 15 item 4: the {@code ./sieve} wrapper, run for real (bash, flock, offline Maven, java) on
+ * a fresh copy of the repository's sources. Four concurrent first runs used to fail (shade errors,
+ * a compile error, "Unable to access jarfile", pages of Maven output); now one builds under the
+ * lock, the others wait and re-check, and all four run the CLI. The copy's Maven repository is the
+ * local one without rocksdbjni, JUnit, jqwik and Jazzer, which proves that building the CLI does
+ * not resolve test-only dependencies. About 15-40 s (one real build and one failing build); skipped
+ * where bash, flock or mvn is missing.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WrapperScriptTest {
+  @TempDir static Path tmp;
+  static Path clone;
+  static Path repo;
+
+  private static boolean onPath(String command) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @BeforeAll
+  static void copySources() throws Exception {
+    assumeTrue(
+        !"false".equals(System.getProperty("sieve.wrapperTest")), "-Dsieve.wrapperTest=false");
+    assumeTrue(onPath("bash") && onPath("flock") && onPath("mvn"), "needs bash, flock, mvn");
+    Path root = Path.of("").toAbsolutePath().getParent();
+    assumeTrue(Files.isRegularFile(root.resolve("sieve")), "repository root not found");
+    Path m2 =
+        Path.of(
+            System.getProperty(
+                "maven.repo.local", System.getProperty("user.home") + "/.m2/repository"));
+    assumeTrue(Files.isDirectory(m2), "no local Maven repository");
+    clone = tmp.resolve("clone");
+    Files.createDirectories(clone);
+    copy(root.resolve("pom.xml"), clone.resolve("pom.xml"));
+    copy(root.resolve("sieve"), clone.resolve("sieve"));
+    for (String m : List.of("sieve-core", "sieve-rocksdb", "sieve-cli", "sieve-bench")) {
+      copy(root.resolve(m).resolve("pom.xml"), clone.resolve(m).resolve("pom.xml"));
+      copy(root.resolve(m).resolve("src/main"), clone.resolve(m).resolve("src/main"));
+    }
+    // the local repository without the test-only dependencies (hard links: cheap)
+    repo = tmp.resolve("repo");
+    Process cp =
+        new ProcessBuilder("cp", "-al", m2.toString(), repo.toString()).inheritIO().start();
+    if (cp.waitFor() != 0) {
+      cp = new ProcessBuilder("cp", "-as", m2.toString(), repo.toString()).inheritIO().start();
+      assumeTrue(cp.waitFor() == 0, "cannot link the local repository");
+    }
+    for (String testOnly :
+        List.of(
+            "org/rocksdb",
+            "org/junit/jupiter",
+            "org/junit/platform",
+            "net/jqwik",
+            "com/code-intelligence")) {
+      deleteTree(repo.resolve(testOnly));
+    }
+  }
+
+  private static void copy(Path from, Path to) throws IOException {
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path p : (Iterable<Path>) walk::iterator) {
+        Path dest = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(dest);
+        } else {
+          Files.createDirectories(dest.getParent());
+          Files.copy(p, dest, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        }
+      }
+    }
+  }
+
+  private static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(p)) {
+      for (Path f : (Iterable<Path>) walk.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(f);
+      }
+    }
+  }
+
+  record Run(int status, String out, String err) {}
+
+  private static Process start(Path script, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
+    Map<String, String> env = pb.environment();
+    env.put("SIEVE_MVN_ARGS", "-o -Dmaven.repo.local=" + repo);
+    env.put("SIEVE_HEAP", "256m");
+    env.remove("MAVEN_OPTS");
+    return pb.start();
+  }
+
+  private static Run finish(Process p) throws Exception {
+    byte[] out = p.getInputStream().readAllBytes();
+    byte[] err = p.getErrorStream().readAllBytes();
+    assertTrue(p.waitFor(10, TimeUnit.MINUTES), "wrapper hung");
+    return new Run(
+        p.exitValue(),
+        new String(out, StandardCharsets.UTF_8),
+        new String(err, StandardCharsets.UTF_8));
+  }
+
+  private static void assertNoAnsi(Run r) {
+    assertFalse((r.out() + r.err()).contains("\u001b"), "ANSI escape in: " + r);
+  }
+
+  private static long buildLines(Run r) {
+    return r.err().lines().filter(l -> l.startsWith("sieve: building")).count();
+  }
+
+  @Test
+  @Order(1)
+  void concurrentFirstRunsAllSucceedAndOneBuilds() throws Exception {
+    List<Process> procs = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      procs.add(start(clone.resolve("sieve"), "--version"));
+    }
+    long builds = 0;
+    for (Process p : procs) {
+      Run r = finish(p);
+      assertEquals(0, r.status(), r.toString());
+      assertEquals("sieve 0.1.0", r.out().strip(), r.toString());
+      assertNoAnsi(r);
+      assertTrue(r.err().lines().count() <= 1, "at most the building line: " + r.err());
+      builds += buildLines(r);
+    }
+    assertEquals(1, builds, "exactly one process builds");
+    assertTrue(Files.isRegularFile(clone.resolve("sieve-cli/target/.sieve-build-stamp")));
+  }
+
+  @Test
+  @Order(2)
+  void symlinkedOnPathAndNoRebuildForUnrelatedChanges() throws Exception {
+    Path bin = tmp.resolve("bin");
+    Files.createDirectories(bin);
+    Path link = bin.resolve("sieve");
+    Files.deleteIfExists(link);
+    Files.createSymbolicLink(link, clone.resolve("sieve"));
+    Run r = finish(start(link, "--version"));
+    assertEquals(0, r.status(), r.toString());
+    assertEquals("sieve 0.1.0", r.out().strip());
+    assertEquals("", r.err(), "no rebuild");
+    // a change in the benchmark module or in tests does not rebuild the CLI
+    FileTime later = FileTime.fromMillis(System.currentTimeMillis() + 5_000);
+    Path benchSource = clone.resolve("sieve-bench/src/main/java/dev/sieve/bench/Touched.java");
+    Files.writeString(benchSource, "package dev.sieve.bench; class Touched {}\n");
+    Files.setLastModifiedTime(benchSource, later);
+    Path test = clone.resolve("sieve-core/src/test/java/Touched.java");
+    Files.createDirectories(test.getParent());
+    Files.writeString(test, "class Touched {}\n");
+    Files.setLastModifiedTime(test, later);
+    Run again = finish(start(link, "--version"));
+    assertEquals(0, again.status(), again.toString());
+    assertEquals("", again.err(), "no rebuild for unrelated changes");
+  }
+
+  /** A broken module pom fails Maven within seconds: the cheapest real failure. */
+  @Test
+  @Order(3)
+  void aFailedBuildIsOneLineNamingTheLog() throws Exception {
+    Path pom = clone.resolve("sieve-cli/pom.xml");
+    String good = Files.readString(pom);
+    Path stamp = clone.resolve("sieve-cli/target/.sieve-build-stamp");
+    FileTime stamped = Files.getLastModifiedTime(stamp);
+    try {
+      Files.writeString(pom, good.replace("<dependencies>", "<dependencies><oops>"));
+      Files.setLastModifiedTime(pom, FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+      Run r = finish(start(clone.resolve("sieve"), "--version"));
+      assertEquals(1, r.status(), r.toString());
+      assertNoAnsi(r);
+      List<String> lines = r.err().lines().toList();
+      assertEquals(2, lines.size(), r.err()); // "building ...; Maven log: ..." and the failure
+      String failure = lines.get(1);
+      assertTrue(failure.startsWith("sieve: building sieve-cli failed: [ERROR]"), failure);
+      assertTrue(failure.endsWith("sieve-cli/target/sieve-build.log"), failure);
+      assertEquals("", r.out());
+      assertEquals(stamped, Files.getLastModifiedTime(stamp), "only a successful build stamps");
+      assertFalse(Files.exists(clone.resolve("sieve-cli/target/.sieve-build-stamp.next")));
+    } finally {
+      Files.writeString(pom, good);
+    }
+  }
+}

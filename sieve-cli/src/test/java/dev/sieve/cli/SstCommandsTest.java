@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.AbstractComparator;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.ComparatorOptions;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.Options;
@@ -108,6 +111,53 @@ class SstCommandsTest {
     assertEquals("0", r[0], r[2]);
     assertTrue(r[1].contains("filter kind:") && r[1].contains("partitioned"), r[1]);
     assertTrue(r[1].contains("partition kind:") && r[1].contains("fastlocalbloom"), r[1]);
+  }
+
+  @Test
+  void inspectSaysHowPartitionsAreLookedUp() throws Exception {
+    String[] r = run(null, "inspect", partitionedSst.toString());
+    assertTrue(r[1].contains("comparator:") && r[1].contains("leveldb.BytewiseComparator"), r[1]);
+    assertTrue(r[1].contains("partition lookup:      one partition, by the comparator"), r[1]);
+
+    // a comparator Sieve does not know (written here through a Java comparator): every partition
+    // is asked, and inspect says so
+    Path custom = dir.resolve("custom.sst");
+    BlockBasedTableConfig t =
+        new BlockBasedTableConfig()
+            .setFilterPolicy(new BloomFilter(10))
+            .setPartitionFilters(true)
+            .setIndexType(IndexType.kTwoLevelIndexSearch)
+            .setMetadataBlockSize(512);
+    try (ComparatorOptions co = new ComparatorOptions();
+        AbstractComparator cmp =
+            new AbstractComparator(co) {
+              @Override
+              public String name() {
+                return "sieve.test.AsciiOrder";
+              }
+
+              @Override
+              public int compare(ByteBuffer a, ByteBuffer b) {
+                return a.compareTo(b); // the keys are ASCII: signed order is bytewise order
+              }
+            };
+        Options o = new Options().setTableFormatConfig(t).setComparator(cmp);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(custom.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    String[] c = run(null, "inspect", custom.toString());
+    assertEquals("0", c[0], c[2]);
+    assertTrue(c[1].contains("sieve.test.AsciiOrder"), c[1]);
+    assertTrue(
+        c[1].contains("partition lookup:      all partitions ORed (custom comparator)"), c[1]);
+    assertTrue(c[1].contains("note:") && c[1].contains("custom comparator"), c[1]);
+    String[] q = run(null, "query", custom.toString(), keys.get(17));
+    assertEquals(keys.get(17) + "\tmaybe", q[1].strip());
   }
 
   @Test

@@ -235,6 +235,72 @@ class SstCommandsTest {
   }
 
   @Test
+  void buildFollowsOptimizeFiltersForMemory() throws Exception {
+    // 1,000 keys at 10 bits/key: RocksDB's default picks 7 probes from the allocated size, 6
+    // without
+    List<String> k = keys.subList(0, 1000);
+    Path keyFile = dir.resolve("k1000.txt");
+    Files.write(keyFile, k, StandardCharsets.UTF_8);
+    Path sst = dir.resolve("k1000.sst");
+    try (Options o =
+            new Options()
+                .setTableFormatConfig(
+                    new BlockBasedTableConfig().setFilterPolicy(new BloomFilter(10)));
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(sst.toString());
+      for (String s : k) {
+        w.put(s.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    byte[] rocks = SstFile.open(sst).filter().fullBlock().bytes();
+    assertEquals(7, rocks[rocks.length - 3]);
+    Path dflt = dir.resolve("dflt.bin");
+    String[] r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "-o",
+            dflt.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("optimize_filters_for_memory=true"), r[1]);
+    assertArrayEquals(rocks, Files.readAllBytes(dflt));
+    Path off = dir.resolve("off.bin");
+    r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--optimize-filters-for-memory=false",
+            "-o",
+            off.toString());
+    assertEquals("0", r[0], r[2]);
+    byte[] o = Files.readAllBytes(off);
+    assertEquals(rocks.length, o.length);
+    assertEquals(6, o[o.length - 3]);
+    assertEquals(
+        "2",
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--optimize-filters-for-memory=maybe",
+            "-o",
+            off.toString())[0]);
+  }
+
+  @Test
   void exitCodesFollowTheContract() throws Exception {
     Path junk = dir.resolve("junk.sst");
     Files.write(junk, new byte[100]);

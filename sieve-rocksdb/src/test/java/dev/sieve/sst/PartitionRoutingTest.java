@@ -53,7 +53,8 @@ class PartitionRoutingTest {
     // of the keys routed to it in table order
     List<byte[]> inOrder = spec.inTableOrder(keys);
     RocksDbFilterPolicy policy =
-        (ribbon ? RocksDbFilterPolicy.ribbon(10, 0) : RocksDbFilterPolicy.bloom(10));
+        (ribbon ? RocksDbFilterPolicy.ribbon(10, 0) : RocksDbFilterPolicy.bloom(10))
+            .withOptimizeFiltersForMemory(false);
     Map<FilterBlock, List<byte[]>> routed = new HashMap<>();
     for (byte[] k : inOrder) {
       assertTrue(filter.mayContain(k), "stored key reported absent");

@@ -301,6 +301,111 @@ class SstCommandsTest {
   }
 
   @Test
+  void buildWritesPrefixAndPartitionedFiltersAsRocksDb() throws Exception {
+    Path keyFile = dir.resolve("keys-p.txt");
+    Files.write(keyFile, keys, StandardCharsets.UTF_8);
+    // RocksDB: Bloom 10 bits/key, its defaults otherwise, fixed 6-byte prefixes, partitions
+    Path sst = dir.resolve("prefix-partitioned.sst");
+    BlockBasedTableConfig t =
+        new BlockBasedTableConfig()
+            .setFilterPolicy(new BloomFilter(10))
+            .setPartitionFilters(true)
+            .setIndexType(IndexType.kTwoLevelIndexSearch)
+            .setMetadataBlockSize(700);
+    try (Options o = new Options().setTableFormatConfig(t).useFixedLengthPrefixExtractor(6);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(sst.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    List<dev.sieve.sst.SstFilter.Partition> rocks = SstFile.open(sst).filter().partitions();
+    Path out = dir.resolve("parts");
+    String[] r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--prefix",
+            "fixed:6",
+            "--partition-size",
+            "700",
+            "-o",
+            out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains(rocks.size() + " partitions"), r[1]);
+    List<String> index = Files.readAllLines(out.resolve("index.tsv"));
+    assertEquals(rocks.size(), index.size());
+    for (int i = 0; i < rocks.size(); i++) {
+      String[] cols = index.get(i).split("\t");
+      assertEquals(String.format("partition-%05d.block", i), cols[0]);
+      assertEquals(
+          java.util.HexFormat.of().formatHex(rocks.get(i).separatorUserKey()), cols[1], "sep " + i);
+      assertArrayEquals(rocks.get(i).block().bytes(), Files.readAllBytes(out.resolve(cols[0])));
+      assertEquals(rocks.get(i).block().blockBytes(), Integer.parseInt(cols[2]));
+    }
+
+    // a full prefix-only filter
+    Path full = dir.resolve("prefix-only.sst");
+    try (Options o =
+            new Options()
+                .setTableFormatConfig(
+                    new BlockBasedTableConfig()
+                        .setFilterPolicy(new BloomFilter(10))
+                        .setWholeKeyFiltering(false))
+                .useCappedPrefixExtractor(8);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(full.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    Path block = dir.resolve("prefix-only.block");
+    r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--prefix",
+            "capped:8",
+            "--whole-key-filtering=false",
+            "-o",
+            block.toString());
+    assertEquals("0", r[0], r[2]);
+    assertArrayEquals(SstFile.open(full).filter().fullBlock().bytes(), Files.readAllBytes(block));
+
+    String k = keyFile.toString();
+    String[][] usage = {
+      {"--prefix", "fixed:0"},
+      {"--prefix", "middle:3"},
+      {"--whole-key-filtering=false"},
+      {"--prefix", "fixed:3", "--format-version", "4"},
+      {"--partition-size", "0"},
+      {"--partition-size", "512", "-o", block.toString()},
+    };
+    for (String[] extra : usage) {
+      List<String> args = new ArrayList<>(List.of("build", "--keys", k, "--policy", "bloom:10"));
+      args.addAll(List.of(extra));
+      if (!args.contains("-o")) {
+        args.addAll(List.of("-o", dir.resolve("never").toString()));
+      }
+      CliRun u = CliRun.of(args.toArray(new String[0]));
+      assertEquals(2, u.status(), String.join(" ", extra) + ": " + u.err());
+      assertEquals(1, u.err().strip().lines().count(), u.err());
+    }
+  }
+
+  @Test
   void exitCodesFollowTheContract() throws Exception {
     Path junk = dir.resolve("junk.sst");
     Files.write(junk, new byte[100]);

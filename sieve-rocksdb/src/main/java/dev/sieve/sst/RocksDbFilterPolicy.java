@@ -3,6 +3,7 @@ package dev.sieve.sst;
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.util.ArrayList;
 import java.util.List;
@@ -195,6 +196,73 @@ public record RocksDbFilterPolicy(
       hashes[i] = KeyHash.hash64(Objects.requireNonNull(list.get(i), "key"));
     }
     return buildFromHashes(hashes, millibits, useBloom);
+  }
+
+  /** Whether RocksDB builds FastLocalBloom (not Ribbon) at {@code level}. */
+  boolean bloomAt(int level) {
+    return type == Type.BLOOM || level < bloomBeforeLevel;
+  }
+
+  /**
+   * The filter block for hash entries collected as RocksDB's builder collects them (no two equal
+   * neighbours), format_version ≥ 5; the 0-byte block for none.
+   */
+  byte[] finishEntries(long[] entries, int level) {
+    return buildFromHashes(entries, millibitsPerKey(), bloomAt(level));
+  }
+
+  /**
+   * RocksDB's {@code ApproximateNumEntries(bytes)} of the builder for {@code level} (format_version
+   * ≥ 5): how many entries a filter of {@code bytes} bytes holds. It sizes filter partitions.
+   */
+  long approximateNumEntries(long bytes, int level) {
+    int millibits = millibitsPerKey();
+    if (bloomAt(level)) {
+      return bloomApproximateNumEntries(bytes, millibits);
+    }
+    long dataBytes = (Math.max(bytes, TRAILER_BYTES) - TRAILER_BYTES) & ~15L;
+    double sanitized = RibbonSizing.sanitizeBitsPerKey(bitsPerKey);
+    double oneInFp = RibbonSizing.oneInFpRateForBloomBitsPerKey(sanitized);
+    if (!(oneInFp > 1.0)) {
+      return RibbonSizing.MAX_RIBBON_ENTRIES;
+    }
+    double minBitsPerSlot;
+    if (oneInFp >= 4294967296.0) {
+      minBitsPerSlot = 32.0;
+    } else {
+      // columns alternate between b and b + 1: slightly below log2(1 / fp rate) bits a slot
+      long rounded = (long) oneInFp;
+      int upperBits = 64 - Long.numberOfLeadingZeros(rounded);
+      double upperRate = Math.pow(2.0, -upperBits);
+      minBitsPerSlot = upperBits - (1.0 / oneInFp - upperRate) / upperRate;
+    }
+    double maxSlots = dataBytes * 8.0 / minBitsPerSlot;
+    if (!(maxSlots < RibbonSizing.numSlotsForKeys(RibbonSizing.MAX_RIBBON_ENTRIES))) {
+      return RibbonSizing.MAX_RIBBON_ENTRIES;
+    }
+    long slots = RibbonSizing.roundUpNumSlots((long) maxSlots);
+    for (int i = 0; slots > 0; i++) {
+      if (RibbonSizing.bytesForOneInFpRate((int) slots, oneInFp, 0) <= dataBytes || i >= 2) {
+        break;
+      }
+      slots = (slots - 1) / RibbonSizing.SLOTS_PER_BLOCK * RibbonSizing.SLOTS_PER_BLOCK;
+      if (slots == RibbonSizing.SLOTS_PER_BLOCK) {
+        slots = 0; // one start position is never used
+      }
+    }
+    long entries = RibbonSizing.numKeysForSlots((int) slots);
+    if (slots < RibbonSizing.BLOOM_COMPARISON_SLOTS) {
+      return Math.max(entries, bloomApproximateNumEntries(bytes, millibits));
+    }
+    return Math.min(entries, RibbonSizing.MAX_RIBBON_ENTRIES);
+  }
+
+  private static long bloomApproximateNumEntries(long bytes, int millibits) {
+    long data =
+        bytes >= TRAILER_BYTES
+            ? Math.min(bytes - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES) & ~63L
+            : 0;
+    return 8000L * data / millibits;
   }
 
   private byte[] buildFromHashes(long[] hashes, int millibits, boolean useBloom) {

@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
           + " directory: partition-NNNNN.block for each filter partition in index order, and"
           + " index.tsv, one line per partition: file name, separator (the partition's last key,"
           + " hex), bytes. The top-level partition index block itself is not written: its values"
-          + " are file offsets of the SST. Partitions are cut as RocksDB 11 does by default"
+          + " are file offsets of the SST (the library's RocksDbTableFilter.partitionIndexBlock"
+          + " builds it for a given offset). Partitions are cut as RocksDB 11 does by default"
           + " (decoupled from index partitions, block_size_deviation 10).",
       "Exit status: 0 ok, 1 bad input file, 2 bad usage."
     })

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.Random;
@@ -43,9 +45,25 @@ class RocksDbTableFilterTest {
       boolean wholeKey,
       long metadataBlockSize)
       throws Exception {
+    return write(dir, keys, policy, optimize, prefix, wholeKey, metadataBlockSize, 1, 7);
+  }
+
+  private static Path write(
+      Path dir,
+      List<byte[]> keys,
+      String policy,
+      boolean optimize,
+      String prefix,
+      boolean wholeKey,
+      long metadataBlockSize,
+      int indexRestartInterval,
+      int formatVersion)
+      throws Exception {
     StringBuilder t = new StringBuilder("{filter_policy=").append(policy);
     t.append(";optimize_filters_for_memory=").append(optimize);
     t.append(";whole_key_filtering=").append(wholeKey);
+    t.append(";index_block_restart_interval=").append(indexRestartInterval);
+    t.append(";format_version=").append(formatVersion);
     if (metadataBlockSize > 0) {
       t.append(";partition_filters=true;index_type=kTwoLevelIndexSearch;metadata_block_size=")
           .append(metadataBlockSize);
@@ -104,27 +122,48 @@ class RocksDbTableFilterTest {
     RocksDbOracle.assertSameBlock(sieve, f.fullBlock(), optimize, policy + " " + prefix);
   }
 
-  @ParameterizedTest(name = "{0}, prefix {1}, whole key {2}, {3} keys, metadata {4}, optimize {5}")
+  @ParameterizedTest(
+      name =
+          "{0}, prefix {1}, whole key {2}, {3} keys, metadata {4}, optimize {5}, restart {6},"
+              + " format_version {7}")
   @CsvSource({
-    "bloomfilter:10, , true, 20000, 512, true",
-    "bloomfilter:10, , true, 20000, 4096, true",
-    "bloomfilter:3.3, , true, 5000, 100, true",
-    "bloomfilter:10, fixed:3, true, 20000, 1024, true",
-    "bloomfilter:10, fixed:3, false, 20000, 256, true",
-    "bloomfilter:20, capped:4, true, 10000, 700, true",
-    "ribbonfilter:10, , true, 30000, 1024, false",
-    "ribbonfilter:10, , true, 8000, 4096, false",
-    "ribbonfilter:10, capped:2, true, 20000, 2048, false",
-    "ribbonfilter:8, fixed:3, false, 20000, 512, false",
-    "ribbonfilter:10, , true, 3000, 64, false",
+    "bloomfilter:10, , true, 20000, 512, true, 1, 7",
+    "bloomfilter:10, , true, 20000, 4096, true, 3, 7",
+    "bloomfilter:3.3, , true, 5000, 100, true, 1, 5",
+    "bloomfilter:10, fixed:3, true, 20000, 1024, true, 16, 6",
+    "bloomfilter:10, fixed:3, false, 20000, 256, true, 1, 7",
+    "bloomfilter:20, capped:4, true, 10000, 700, true, 2, 5",
+    "ribbonfilter:10, , true, 30000, 1024, false, 1, 7",
+    "ribbonfilter:10, , true, 8000, 4096, false, 1, 6",
+    "ribbonfilter:10, capped:2, true, 20000, 2048, false, 4, 7",
+    "ribbonfilter:8, fixed:3, false, 20000, 512, false, 1, 7",
+    "ribbonfilter:10, , true, 3000, 64, false, 5, 7",
   })
   void partitionedFiltersAreByteIdentical(
-      String policy, String prefix, boolean wholeKey, int n, long metadata, boolean optimize)
+      String policy,
+      String prefix,
+      boolean wholeKey,
+      int n,
+      long metadata,
+      boolean optimize,
+      int restartInterval,
+      int formatVersion)
       throws Exception {
     Random rnd = new Random(n * 7L + metadata + policy.hashCode() + (wholeKey ? 1 : 0));
     List<byte[]> keys = RocksDbOracle.randomKeys(rnd, n, true, 10);
-    Path sst = write(dir, keys, policy, optimize, rocksPrefix(prefix), wholeKey, metadata);
-    SstFilter f = SstFile.open(sst).filter();
+    Path sst =
+        write(
+            dir,
+            keys,
+            policy,
+            optimize,
+            rocksPrefix(prefix),
+            wholeKey,
+            metadata,
+            restartInterval,
+            formatVersion);
+    SstFile file = SstFile.open(sst);
+    SstFilter f = file.filter();
     assertTrue(f.isPartitioned());
     RocksDbFilterPolicy p =
         RocksDbFilterPolicy.parse(policy).withOptimizeFiltersForMemory(optimize);
@@ -140,6 +179,46 @@ class RocksDbTableFilterTest {
       RocksDbOracle.assertSameBlock(
           sieve.get(i).block(), rocks.get(i).block(), false, "partition " + i);
     }
+    // and the top-level index block, placed where RocksDB placed the first partition
+    byte[] bytes = Files.readAllBytes(sst);
+    BlockHandle h = f.handle();
+    byte[] index = Arrays.copyOfRange(bytes, (int) h.offset(), (int) (h.offset() + h.size()));
+    assertArrayEquals(
+        index,
+        RocksDbTableFilter.partitionIndexBlock(
+            sieve,
+            rocks.get(0).handle().offset(),
+            file.properties().indexKeyIsUserKey(),
+            file.properties().indexValueIsDeltaEncoded(),
+            restartInterval),
+        "partition index block");
+  }
+
+  @Test
+  void indexBlockWithInternalKeysReadsBack() {
+    List<byte[]> keys = RocksDbOracle.randomKeys(new Random(5), 3000, false, 12);
+    List<RocksDbTableFilter.Partition> parts =
+        new RocksDbTableFilter(
+                RocksDbFilterPolicy.bloom(10), RocksDbFilterPolicy.UNKNOWN_LEVEL, null, true)
+            .buildPartitions(keys, 256);
+    for (boolean delta : new boolean[] {false, true}) {
+      for (int interval : new int[] {1, 3}) {
+        byte[] block = RocksDbTableFilter.partitionIndexBlock(parts, 1234, false, delta, interval);
+        List<KeyValueBlock.Entry> entries = KeyValueBlock.decode(block, 0, "index", true, delta);
+        assertEquals(parts.size(), entries.size());
+        long offset = 1234;
+        for (int i = 0; i < parts.size(); i++) {
+          byte[] sep = parts.get(i).separator();
+          assertArrayEquals(Arrays.copyOf(sep, sep.length + 8), entries.get(i).key());
+          assertEquals(
+              new BlockHandle(offset, parts.get(i).block().length), entries.get(i).handle());
+          offset += parts.get(i).block().length + 5;
+        }
+      }
+    }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> RocksDbTableFilter.partitionIndexBlock(List.of(), 0, true, true, 1));
   }
 
   @Test

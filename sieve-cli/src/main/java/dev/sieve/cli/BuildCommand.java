@@ -64,7 +64,11 @@ public final class BuildCommand implements Callable<Integer> {
       description = "bloom:BITS or ribbon:BITS[:BLOOM_BEFORE_LEVEL] (Bloom-equivalent bits)")
   String policy;
 
-  @Option(names = "-o", required = true, paramLabel = "OUT", description = "output file")
+  @Option(
+      names = "-o",
+      required = true,
+      paramLabel = "OUT",
+      description = "output file (a directory with --partition-size)")
   Path output;
 
   @Option(names = "--hex", description = "keys are hex bytes")

@@ -47,16 +47,17 @@ import java.util.Objects;
  * never grows, the balance stays 0 and no filter shrinks: what the option changes is the probe
  * count (1,000 keys at 10 bits/key: 1,285 bytes either way, 7 probes instead of 6), also for
  * Ribbon's Bloom fallback, and Sieve's blocks are byte-identical. A Ribbon filter grows by one
- * 16-byte segment in the second case, which the heap's state decides, not the keys (1 of about 190
- * Ribbon blocks in the tests); Sieve writes the usual length. Not reproduced either: allocations
- * glibc serves by {@code mmap} (above its dynamic mmap threshold, 128 KiB to 32 MiB, when the heap
- * cannot serve them), which round to 4 KiB pages, and everything after a filter grew (the balance
- * then lets later filters of the same policy, e.g. the next partitions, shrink); other allocators
- * (musl's, or jemalloc/tcmalloc preloaded). rocksdbjni was seen serving filters of up to 634 KB
- * from the heap.
+ * 16-byte segment in the second case, which the heap's state decides, not the keys (0 or 1 of about
+ * 190 Ribbon blocks per test run); Sieve writes the usual length. Not reproduced either:
+ * allocations glibc serves by {@code mmap} (above its dynamic mmap threshold, 128 KiB to 32 MiB,
+ * when the heap cannot serve them), which round to 4 KiB pages, and everything after a filter grew
+ * (the balance then lets later filters of the same policy, e.g. the next partitions, shrink); other
+ * allocators (musl's, or jemalloc/tcmalloc preloaded). rocksdbjni was seen serving filters of up to
+ * 634 KB from the heap.
  *
  * <p>Keys are given in the order RocksDB adds them to the filter (sorted key order within an SST);
- * only consecutive duplicate hashes are merged, as RocksDB does.
+ * only consecutive duplicate hashes are merged, as RocksDB does. Prefix filters and partitioned
+ * filters, whose entries and cuts depend on the table, are built by {@link RocksDbTableFilter}.
  *
  * @param type Bloom or Ribbon
  * @param bitsPerKey the configured (Bloom-equivalent) bits per key

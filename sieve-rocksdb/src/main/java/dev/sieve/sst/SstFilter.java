@@ -43,7 +43,10 @@ import java.util.List;
  */
 public final class SstFilter implements Filter {
 
-  /** One filter partition: its separator (a user key), its handle and the block read from it. */
+  /**
+   * One filter partition: its separator (a user key as the index stores it, with its timestamp
+   * where the table's comparator has one and persists it), its handle and the block read from it.
+   */
   public record Partition(byte[] separatorUserKey, BlockHandle handle, FilterBlock block) {}
 
   private final FilterKind kind;

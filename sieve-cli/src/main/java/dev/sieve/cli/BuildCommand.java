@@ -1,13 +1,17 @@
 package dev.sieve.cli;
 
 import dev.sieve.sst.RocksDbFilterPolicy;
+import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,9 +26,29 @@ import picocli.CommandLine.Spec;
     description = {
       "Writes the raw RocksDB filter block (with its 5-byte filter trailer; not the SST block"
           + " trailer, which depends on the file offset) that RocksDB writes for the keys under"
-          + " the policy, with optimize_filters_for_memory=false.",
+          + " the policy.",
+      "Byte-identical with RocksDB (rocksdbjni 11.8.1, glibc malloc): Bloom (FastLocalBloom and"
+          + " legacy) always; Ribbon with --optimize-filters-for-memory=false, and with the"
+          + " default true except where glibc hands RocksDB a chunk 16 bytes larger than asked"
+          + " for (RocksDB then adds one 16-byte segment; the heap's state decides, not the keys)."
+          + " The same holds for prefix filters and for each partition and separator of a"
+          + " partitioned filter, except that a grown Ribbon partition lets RocksDB shrink later"
+          + " ones (use --optimize-filters-for-memory=false for partitioned Ribbon)."
+          + " Not modelled: filters glibc allocates by mmap (above 128 KiB to 32 MiB) and other"
+          + " allocators (musl, jemalloc), where RocksDB may round the size up to the allocation;"
+          + " prefixes or partitions with legacy Bloom (format_version < 5); filter partitions"
+          + " coupled to index partitions; custom comparators, extractors and timestamps.",
       "Keys are sorted bytewise and de-duplicated first, as they are in an SST file, unless"
-          + " --keep-order is given.",
+          + " --keep-order is given (then give them in the table's order, distinct).",
+      "With --prefix the filter holds key prefixes (and whole keys unless"
+          + " --whole-key-filtering=false), as RocksDB's built-in prefix extractors make them.",
+      "With --partition-size (RocksDB's metadata_block_size; partition_filters=true) OUT is a"
+          + " directory: partition-NNNNN.block for each filter partition in index order, and"
+          + " index.tsv, one line per partition: file name, separator (the partition's last key,"
+          + " hex), bytes. The top-level partition index block itself is not written: its values"
+          + " are file offsets of the SST (the library's RocksDbTableFilter.partitionIndexBlock"
+          + " builds it for a given offset). Partitions are cut as RocksDB 11 does by default"
+          + " (decoupled from index partitions, block_size_deviation 10).",
       "Exit status: 0 ok, 1 bad input file, 2 bad usage."
     })
 public final class BuildCommand implements Callable<Integer> {
@@ -60,8 +84,8 @@ public final class BuildCommand implements Callable<Integer> {
       required = true,
       paramLabel = "OUT",
       description =
-          "output file, written to a temporary file beside it and renamed into place (never left"
-              + " half-written); must not be the keys file")
+          "output file (a directory with --partition-size), written to a temporary file beside"
+              + " it and renamed into place (never left half-written); must not be the keys file")
   Path output;
 
   @Option(names = "--hex", description = "keys are hex bytes, one key a line (6b6579 or 0x6b6579)")
@@ -104,6 +128,40 @@ public final class BuildCommand implements Callable<Integer> {
     }
   }
 
+  @Option(
+      names = "--optimize-filters-for-memory",
+      arity = "1",
+      paramLabel = "true|false",
+      defaultValue = "true",
+      description =
+          "RocksDB's optimize_filters_for_memory (default ${DEFAULT-VALUE}, as in RocksDB):"
+              + " FastLocalBloom's probe count from the bits/key of the allocated size")
+  boolean optimizeFiltersForMemory = true;
+
+  @Option(
+      names = "--prefix",
+      paramLabel = "fixed:N|capped:N",
+      description =
+          "prefix extractor: fixed:N (first N bytes; shorter keys have no prefix) or capped:N"
+              + " (first min(N, length) bytes)")
+  String prefix;
+
+  @Option(
+      names = "--whole-key-filtering",
+      arity = "1",
+      paramLabel = "true|false",
+      defaultValue = "true",
+      description = "add whole keys to the filter (default ${DEFAULT-VALUE}); false needs --prefix")
+  boolean wholeKeyFiltering = true;
+
+  @Option(
+      names = "--partition-size",
+      paramLabel = "BYTES",
+      description =
+          "partitioned filter with this metadata_block_size (RocksDB's default 4096); -o names a"
+              + " directory")
+  Long partitionSize;
+
   @Override
   public Integer call() {
     RocksDbFilterPolicy p;
@@ -112,6 +170,7 @@ public final class BuildCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
+    p = p.withOptimizeFiltersForMemory(optimizeFiltersForMemory);
     if (p.isNoFilter()) {
       throw new ParameterException(
           spec.commandLine(), "bits per key below 0.5 means no filter; nothing to build");
@@ -128,6 +187,29 @@ public final class BuildCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(),
           "-o " + output + " is the keys file itself; refusing to overwrite the input");
+    }
+    RocksDbTableFilter tableFilter = null;
+    if (prefix != null || !wholeKeyFiltering || partitionSize != null) {
+      if (formatVersion < 5) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--prefix, --whole-key-filtering and --partition-size need --format-version >= 5"
+                + " (legacy Bloom is not modelled with them)");
+      }
+      if (partitionSize != null && (partitionSize < 1 || partitionSize > (1L << 31))) {
+        throw new ParameterException(
+            spec.commandLine(), "--partition-size must be in 1..2^31 bytes, got " + partitionSize);
+      }
+      try {
+        tableFilter =
+            new RocksDbTableFilter(
+                p,
+                level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level,
+                prefix,
+                wholeKeyFiltering);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
     }
     List<byte[]> keys = new ArrayList<>();
     try (InputStream in = Files.newInputStream(keysFile)) {
@@ -166,9 +248,15 @@ public final class BuildCommand implements Callable<Integer> {
                   + " (RocksDB clamps bits per key to [1, 100] and keeps thousandths)");
       spec.commandLine().getErr().flush();
     }
+    if (partitionSize != null) {
+      return writePartitions(
+          tableFilter.buildPartitions(keys, partitionSize), keys.size(), applied);
+    }
     byte[] block =
-        p.buildFilterBlock(
-            keys, formatVersion, level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level);
+        tableFilter != null
+            ? tableFilter.buildFullBlock(keys)
+            : p.buildFilterBlock(
+                keys, formatVersion, level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level);
     try {
       AtomicFiles.write(output, block);
     } catch (IOException e) {
@@ -185,8 +273,69 @@ public final class BuildCommand implements Callable<Integer> {
                 + applied
                 + ", format_version "
                 + formatVersion
+                + ", optimize_filters_for_memory="
+                + optimizeFiltersForMemory
+                + (prefix == null
+                    ? ""
+                    : ", prefix " + prefix + ", whole_key_filtering=" + wholeKeyFiltering)
                 + ") to "
                 + output);
+    spec.commandLine().getOut().flush();
+    return 0;
+  }
+
+  /** Writes the partitions and index.tsv into the directory {@code output}. */
+  private int writePartitions(List<RocksDbTableFilter.Partition> parts, int numKeys, Object p) {
+    if (Files.exists(output) && !Files.isDirectory(output)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "-o " + output + " is a file; a partitioned filter is written to a directory");
+    }
+    long bytes = 0;
+    StringBuilder index = new StringBuilder();
+    try {
+      Files.createDirectories(output);
+      for (int i = 0; i < parts.size(); i++) {
+        String name = String.format(Locale.ROOT, "partition-%05d.block", i);
+        byte[] block = parts.get(i).block();
+        AtomicFiles.write(output.resolve(name), block);
+        bytes += block.length;
+        index
+            .append(name)
+            .append('\t')
+            .append(HexFormat.of().formatHex(parts.get(i).separator()))
+            .append('\t')
+            .append(block.length)
+            .append('\n');
+      }
+      AtomicFiles.write(
+          output.resolve("index.tsv"), index.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
+    }
+    spec.commandLine()
+        .getOut()
+        .println(
+            "wrote "
+                + parts.size()
+                + " partitions, "
+                + bytes
+                + " bytes ("
+                + numKeys
+                + " keys, "
+                + p
+                + ", format_version "
+                + formatVersion
+                + ", optimize_filters_for_memory="
+                + optimizeFiltersForMemory
+                + (prefix == null ? "" : ", prefix " + prefix)
+                + ", whole_key_filtering="
+                + wholeKeyFiltering
+                + ", metadata_block_size "
+                + partitionSize
+                + ") to "
+                + output
+                + "/");
     spec.commandLine().getOut().flush();
     return 0;
   }

@@ -80,11 +80,18 @@ public final class InspectCommand implements Callable<Integer> {
     m.put("checksum_type", SstCliSupport.jsonString(sst.checksumType().label()));
     m.put("num_entries", Long.toString(p.numEntries()));
     m.put("num_filter_entries", Long.toString(f.numKeys()));
+    m.put("comparator", SstCliSupport.jsonString(f.comparatorName()));
     m.put("filter_policy", SstCliSupport.jsonString(p.filterPolicy()));
     m.put("filter_kind", SstCliSupport.jsonString(f.kind().label()));
     if (f.isPartitioned()) {
       m.put("partition_kind", SstCliSupport.jsonString(f.blockKind().label()));
       m.put("num_partitions", Integer.toString(f.partitions().size()));
+      m.put(
+          "partition_lookup",
+          SstCliSupport.jsonString(
+              f.routesPartitions()
+                  ? "one partition, by the comparator"
+                  : "all partitions ORed (custom comparator)"));
     }
     m.put("whole_key_filtering", Boolean.toString(f.isWholeKeyFilter()));
     m.put("prefix_filter", Boolean.toString(f.isPrefixFilter()));

@@ -10,6 +10,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,10 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.AbstractComparator;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.ComparatorOptions;
 import org.rocksdb.EnvOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.Options;
@@ -115,6 +118,53 @@ class SstCommandsTest {
   }
 
   @Test
+  void inspectSaysHowPartitionsAreLookedUp() throws Exception {
+    String[] r = run(null, "inspect", partitionedSst.toString());
+    assertTrue(r[1].contains("comparator:") && r[1].contains("leveldb.BytewiseComparator"), r[1]);
+    assertTrue(r[1].contains("partition lookup:      one partition, by the comparator"), r[1]);
+
+    // a comparator Sieve does not know (written here through a Java comparator): every partition
+    // is asked, and inspect says so
+    Path custom = dir.resolve("custom.sst");
+    BlockBasedTableConfig t =
+        new BlockBasedTableConfig()
+            .setFilterPolicy(new BloomFilter(10))
+            .setPartitionFilters(true)
+            .setIndexType(IndexType.kTwoLevelIndexSearch)
+            .setMetadataBlockSize(512);
+    try (ComparatorOptions co = new ComparatorOptions();
+        AbstractComparator cmp =
+            new AbstractComparator(co) {
+              @Override
+              public String name() {
+                return "sieve.test.AsciiOrder";
+              }
+
+              @Override
+              public int compare(ByteBuffer a, ByteBuffer b) {
+                return a.compareTo(b); // the keys are ASCII: signed order is bytewise order
+              }
+            };
+        Options o = new Options().setTableFormatConfig(t).setComparator(cmp);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(custom.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    String[] c = run(null, "inspect", custom.toString());
+    assertEquals("0", c[0], c[2]);
+    assertTrue(c[1].contains("sieve.test.AsciiOrder"), c[1]);
+    assertTrue(
+        c[1].contains("partition lookup:      all partitions ORed (custom comparator)"), c[1]);
+    assertTrue(c[1].contains("note:") && c[1].contains("custom comparator"), c[1]);
+    String[] q = run(null, "query", custom.toString(), keys.get(17));
+    assertEquals(keys.get(17) + "\tmaybe", q[1].strip());
+  }
+
+  @Test
   void queryAnswersLikeTheFilterForArgumentsAndStdin() throws Exception {
     SstFile sst = SstFile.open(bloomSst);
     String[] r = run(null, "query", bloomSst.toString(), "user:000002", "user:000003", "zzz");
@@ -205,6 +255,177 @@ class SstCommandsTest {
             ribbon.toString())[0]);
     byte[] rb = Files.readAllBytes(ribbon);
     assertEquals((byte) 0xFE, rb[rb.length - 5], "Ribbon marker");
+  }
+
+  @Test
+  void buildFollowsOptimizeFiltersForMemory() throws Exception {
+    // 1,000 keys at 10 bits/key: RocksDB's default picks 7 probes from the allocated size, 6
+    // without
+    List<String> k = keys.subList(0, 1000);
+    Path keyFile = dir.resolve("k1000.txt");
+    Files.write(keyFile, k, StandardCharsets.UTF_8);
+    Path sst = dir.resolve("k1000.sst");
+    try (Options o =
+            new Options()
+                .setTableFormatConfig(
+                    new BlockBasedTableConfig().setFilterPolicy(new BloomFilter(10)));
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(sst.toString());
+      for (String s : k) {
+        w.put(s.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    byte[] rocks = SstFile.open(sst).filter().fullBlock().bytes();
+    assertEquals(7, rocks[rocks.length - 3]);
+    Path dflt = dir.resolve("dflt.bin");
+    String[] r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "-o",
+            dflt.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains("optimize_filters_for_memory=true"), r[1]);
+    assertArrayEquals(rocks, Files.readAllBytes(dflt));
+    Path off = dir.resolve("off.bin");
+    r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--optimize-filters-for-memory=false",
+            "-o",
+            off.toString());
+    assertEquals("0", r[0], r[2]);
+    byte[] o = Files.readAllBytes(off);
+    assertEquals(rocks.length, o.length);
+    assertEquals(6, o[o.length - 3]);
+    assertEquals(
+        "2",
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--optimize-filters-for-memory=maybe",
+            "-o",
+            off.toString())[0]);
+  }
+
+  @Test
+  void buildWritesPrefixAndPartitionedFiltersAsRocksDb() throws Exception {
+    Path keyFile = dir.resolve("keys-p.txt");
+    Files.write(keyFile, keys, StandardCharsets.UTF_8);
+    // RocksDB: Bloom 10 bits/key, its defaults otherwise, fixed 6-byte prefixes, partitions
+    Path sst = dir.resolve("prefix-partitioned.sst");
+    BlockBasedTableConfig t =
+        new BlockBasedTableConfig()
+            .setFilterPolicy(new BloomFilter(10))
+            .setPartitionFilters(true)
+            .setIndexType(IndexType.kTwoLevelIndexSearch)
+            .setMetadataBlockSize(700);
+    try (Options o = new Options().setTableFormatConfig(t).useFixedLengthPrefixExtractor(6);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(sst.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    List<dev.sieve.sst.SstFilter.Partition> rocks = SstFile.open(sst).filter().partitions();
+    Path out = dir.resolve("parts");
+    String[] r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--prefix",
+            "fixed:6",
+            "--partition-size",
+            "700",
+            "-o",
+            out.toString());
+    assertEquals("0", r[0], r[2]);
+    assertTrue(r[1].contains(rocks.size() + " partitions"), r[1]);
+    List<String> index = Files.readAllLines(out.resolve("index.tsv"));
+    assertEquals(rocks.size(), index.size());
+    for (int i = 0; i < rocks.size(); i++) {
+      String[] cols = index.get(i).split("\t");
+      assertEquals(String.format("partition-%05d.block", i), cols[0]);
+      assertEquals(
+          java.util.HexFormat.of().formatHex(rocks.get(i).separatorUserKey()), cols[1], "sep " + i);
+      assertArrayEquals(rocks.get(i).block().bytes(), Files.readAllBytes(out.resolve(cols[0])));
+      assertEquals(rocks.get(i).block().blockBytes(), Integer.parseInt(cols[2]));
+    }
+
+    // a full prefix-only filter
+    Path full = dir.resolve("prefix-only.sst");
+    try (Options o =
+            new Options()
+                .setTableFormatConfig(
+                    new BlockBasedTableConfig()
+                        .setFilterPolicy(new BloomFilter(10))
+                        .setWholeKeyFiltering(false))
+                .useCappedPrefixExtractor(8);
+        EnvOptions env = new EnvOptions();
+        SstFileWriter w = new SstFileWriter(env, o)) {
+      w.open(full.toString());
+      for (String k : keys) {
+        w.put(k.getBytes(StandardCharsets.UTF_8), new byte[] {1});
+      }
+      w.finish();
+    }
+    Path block = dir.resolve("prefix-only.block");
+    r =
+        run(
+            null,
+            "build",
+            "--keys",
+            keyFile.toString(),
+            "--policy",
+            "bloom:10",
+            "--prefix",
+            "capped:8",
+            "--whole-key-filtering=false",
+            "-o",
+            block.toString());
+    assertEquals("0", r[0], r[2]);
+    assertArrayEquals(SstFile.open(full).filter().fullBlock().bytes(), Files.readAllBytes(block));
+
+    String k = keyFile.toString();
+    String[][] usage = {
+      {"--prefix", "fixed:0"},
+      {"--prefix", "middle:3"},
+      {"--whole-key-filtering=false"},
+      {"--prefix", "fixed:3", "--format-version", "4"},
+      {"--partition-size", "0"},
+      {"--partition-size", "512", "-o", block.toString()},
+    };
+    for (String[] extra : usage) {
+      List<String> args = new ArrayList<>(List.of("build", "--keys", k, "--policy", "bloom:10"));
+      args.addAll(List.of(extra));
+      if (!args.contains("-o")) {
+        args.addAll(List.of("-o", dir.resolve("never").toString()));
+      }
+      CliRun u = CliRun.of(args.toArray(new String[0]));
+      assertEquals(2, u.status(), String.join(" ", extra) + ": " + u.err());
+      assertEquals(1, u.err().strip().lines().count(), u.err());
+    }
   }
 
   @Test

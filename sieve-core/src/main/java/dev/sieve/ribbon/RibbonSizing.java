@@ -167,6 +167,33 @@ public final class RibbonSizing {
   }
 
   /**
+   * The inverse of {@link #tableNumSlots}, RocksDB's {@code GetNumToAdd}: how many keys {@code
+   * numSlots} slots hold at the 1-in-20 solve-failure target. Between two powers of two the known
+   * counts are weighted by where {@code numSlots} lies; beyond the table the large-size factor
+   * divides the slots. RocksDB uses it to size filter partitions ({@code ApproximateNumEntries}).
+   *
+   * @param numSlots 0, or at least 256
+   */
+  public static int numKeysForSlots(int numSlots) {
+    if (numSlots == 0) {
+      return 0;
+    }
+    if (numSlots < 2 * SLOTS_PER_BLOCK) {
+      throw new IllegalArgumentException(
+          "number of slots must be 0 or at least 256, got " + numSlots);
+    }
+    double log2Slots = Math.log(numSlots) * LOG2_E_ROCKSDB;
+    int floorLog2 = (int) log2Slots;
+    if (floorLog2 + 1 < KNOWN_TO_ADD_BY_POW2.length) {
+      double above = (double) numSlots / (1L << floorLog2) - 1.0;
+      return (int)
+          (above * KNOWN_TO_ADD_BY_POW2[floorLog2 + 1]
+              + (1.0 - above) * KNOWN_TO_ADD_BY_POW2[floorLog2]);
+    }
+    return (int) (numSlots / factorForLarge(log2Slots));
+  }
+
+  /**
    * RocksDB's {@code RoundUpNumSlots}: up to a whole number of 128-slot blocks, and at least two
    * blocks (one start position cannot hold many keys with this hashing).
    */

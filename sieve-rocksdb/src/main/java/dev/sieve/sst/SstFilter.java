@@ -21,20 +21,32 @@ import java.util.List;
  *       built-in extractors (fixed, capped, noop) can be evaluated; for another one the answer is
  *       always "maybe";
  *   <li>partitioned filters: the partition is the first one whose separator in the top-level index
- *       is at or after the key (compared as internal keys; the lookup key carries the highest
- *       sequence number, so this is the first separator whose user key is {@code >=} the key), the
- *       last partition if there is none; an empty partition handle means "absent";
+ *       is at or after the key in the table's key order (RocksDB seeks the partition index with the
+ *       lookup's internal key, which carries the highest sequence number, so this is the first
+ *       separator whose user key is {@code >=} the key), the last partition if there is none; an
+ *       empty partition handle means "absent";
  *   <li>no filter: always "maybe".
  * </ul>
  *
- * User keys are compared bytewise; for a table with another comparator, partition routing is not
- * attempted and a key is "maybe" if any partition says so (never a false negative). {@link
+ * <p>The key order is the comparator the table's properties name ({@code rocksdb.comparator},
+ * {@link KeyComparator}): bytewise and reverse bytewise, each also with an 8-byte user-defined
+ * timestamp ({@code .u64ts}). With a timestamp, the filter holds keys without it and {@link
+ * #mayContain(byte[])} takes the key without it (as RocksDB's {@code Get} takes the key and the
+ * read timestamp apart); separators are compared without their timestamp, and where a separator
+ * carries a timestamp other than the minimum (separators taken from the index, {@code
+ * decouple_partitioned_filters=false}), a key equal to it may sit in that partition or the next,
+ * depending on the read timestamp, so both are asked. For a comparator Sieve does not know,
+ * partition routing is not attempted and a key is "maybe" if any partition says so (never a false
+ * negative, but more false positives than RocksDB's own filter); {@link #note()} says so. {@link
  * #mayContainHash(long)} asks with a precomputed XXPH3 hash of the filtered bytes (key or prefix);
  * for partitioned filters it ORs the partitions.
  */
 public final class SstFilter implements Filter {
 
-  /** One filter partition: its separator (a user key), its handle and the block read from it. */
+  /**
+   * One filter partition: its separator (a user key as the index stores it, with its timestamp
+   * where the table's comparator has one and persists it), its handle and the block read from it.
+   */
   public record Partition(byte[] separatorUserKey, BlockHandle handle, FilterBlock block) {}
 
   private final FilterKind kind;
@@ -44,7 +56,8 @@ public final class SstFilter implements Filter {
   private final List<Partition> partitions;
   private final boolean wholeKey;
   private final PrefixExtractor prefix;
-  private final boolean bytewise;
+  private final KeyComparator order;
+  private final int separatorTimestampBytes;
   private final long numKeys;
   private final String note;
 
@@ -64,9 +77,17 @@ public final class SstFilter implements Filter {
     this.partitions = partitions;
     this.wholeKey = props.wholeKeyFiltering();
     this.prefix = prefix;
-    String cmp = props.comparator();
-    this.bytewise = cmp.equals("leveldb.BytewiseComparator");
+    this.order = KeyComparator.parse(props.comparator());
+    this.separatorTimestampBytes =
+        props.userDefinedTimestampsPersisted() ? order.timestampBytes() : 0;
     this.numKeys = props.numFilterEntries().orElse(props.numEntries());
+    if (note == null && !partitions.isEmpty() && !order.known()) {
+      note =
+          "custom comparator '"
+              + order.name()
+              + "': every partition is asked (never a false negative, more false positives"
+              + " than RocksDB's own lookup)";
+    }
     this.note = note;
   }
 
@@ -226,7 +247,12 @@ public final class SstFilter implements Filter {
 
   // ---------------------------------------------------------------- queries
 
-  /** The filter block a point lookup of {@code userKey} consults; {@code null} if none. */
+  /**
+   * The filter block a point lookup of {@code userKey} (without timestamp) consults; {@code null}
+   * if none. For a partitioned filter under a comparator Sieve does not know, or where a
+   * timestamped separator leaves two candidates, this is the first candidate only; {@link
+   * #mayContain(byte[])} asks all of them.
+   */
   public FilterBlock blockFor(byte[] userKey) {
     if (full != null) {
       return full;
@@ -234,17 +260,55 @@ public final class SstFilter implements Filter {
     if (partitions.isEmpty()) {
       return null;
     }
+    return partitions.get(order.known() ? partitionIndex(userKey) : 0).block();
+  }
+
+  /** The key order the table's comparator defines, as far as Sieve knows it. */
+  public String comparatorName() {
+    return order.name();
+  }
+
+  /** Whether partition routing follows the table's comparator (false: partitions are ORed). */
+  public boolean routesPartitions() {
+    return order.known();
+  }
+
+  /** The index of the first partition whose separator is at or after the key; else the last. */
+  private int partitionIndex(byte[] userKey) {
     int lo = 0;
     int hi = partitions.size();
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Arrays.compareUnsigned(partitions.get(mid).separatorUserKey(), userKey) < 0) {
+      if (order.compare(separator(mid), userKey) < 0) {
         lo = mid + 1;
       } else {
         hi = mid;
       }
     }
-    return partitions.get(Math.min(lo, partitions.size() - 1)).block();
+    return Math.min(lo, partitions.size() - 1);
+  }
+
+  /** Partition {@code i}'s separator without its timestamp. */
+  private byte[] separator(int i) {
+    byte[] s = partitions.get(i).separatorUserKey();
+    if (separatorTimestampBytes == 0 || s.length < separatorTimestampBytes) {
+      return s;
+    }
+    return Arrays.copyOf(s, s.length - separatorTimestampBytes);
+  }
+
+  /** Whether partition {@code i}'s separator carries a timestamp above the minimum (all zeros). */
+  private boolean separatorHasNewerTimestamp(int i) {
+    byte[] s = partitions.get(i).separatorUserKey();
+    if (separatorTimestampBytes == 0 || s.length < separatorTimestampBytes) {
+      return false;
+    }
+    for (int b = s.length - separatorTimestampBytes; b < s.length; b++) {
+      if (s[b] != 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Answers as RocksDB's point lookup of {@code userKey} consults this table's filter. */
@@ -261,16 +325,26 @@ public final class SstFilter implements Filter {
     if (kind == FilterKind.NONE) {
       return true;
     }
-    if (isPartitioned() && !bytewise) {
-      for (Partition p : partitions) {
-        if (p.block().mayContain(probe)) {
-          return true;
+    if (isPartitioned()) {
+      if (!order.known()) {
+        for (Partition p : partitions) {
+          if (p.block().mayContain(probe)) {
+            return true;
+          }
         }
+        return false;
       }
-      return false;
+      int i = partitionIndex(userKey);
+      if (partitions.get(i).block().mayContain(probe)) {
+        return true;
+      }
+      // a separator with a newer timestamp than the read's sorts before an equal key
+      return i + 1 < partitions.size()
+          && separatorHasNewerTimestamp(i)
+          && order.compare(separator(i), userKey) == 0
+          && partitions.get(i + 1).block().mayContain(probe);
     }
-    FilterBlock b = blockFor(userKey);
-    return b == null || b.mayContain(probe);
+    return full.mayContain(probe);
   }
 
   @Override

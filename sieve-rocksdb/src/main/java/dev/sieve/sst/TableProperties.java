@@ -109,6 +109,14 @@ public final class TableProperties {
     return number(INDEX_KEY_IS_USER_KEY).orElse(0) != 0;
   }
 
+  /**
+   * Whether stored keys keep their user-defined timestamps (RocksDB records the property only when
+   * they do not).
+   */
+  public boolean userDefinedTimestampsPersisted() {
+    return number(USER_TIMESTAMPS_PERSISTED).orElse(1) != 0;
+  }
+
   /** Whether index values use the format_version ≥ 4 delta encoding. */
   public boolean indexValueIsDeltaEncoded() {
     return number(INDEX_VALUE_DELTA_ENCODED).orElse(0) != 0;

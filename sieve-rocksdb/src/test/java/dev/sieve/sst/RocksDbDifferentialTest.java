@@ -1,6 +1,5 @@
 package dev.sieve.sst;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <ol>
  *   <li>(a) every stored key is "maybe" for Sieve's reader of the file;
  *   <li>(b) Sieve's own build of the same keys under the same policy gives byte-identical filter
- *       blocks (for partitioned filters: each partition, built from the keys routed to it);
+ *       blocks (for partitioned filters: each partition, built from the keys routed to it; for
+ *       prefix filters: {@link RocksDbTableFilter}'s blocks, partitions and separators);
  *   <li>(c) on up to 1000 absent keys inside the file's key range, Sieve's answer equals RocksDB's
  *       own: a DB opened with the same options ingests the file and looks each key up, and the
  *       {@code BLOOM_FILTER_USEFUL} ticker says whether RocksDB's filter rejected it.
@@ -116,13 +116,43 @@ class RocksDbDifferentialTest {
 
     // (b) byte-identical builds
     boolean identical = false;
-    if (!spec.optimizeForMemory() && spec.fixedPrefix() == 0) {
-      RocksDbFilterPolicy policy =
-          spec.ribbon() ? RocksDbFilterPolicy.ribbon(bits, 0) : RocksDbFilterPolicy.bloom(bits);
+    RocksDbFilterPolicy policy =
+        (spec.ribbon() ? RocksDbFilterPolicy.ribbon(bits, 0) : RocksDbFilterPolicy.bloom(bits))
+            .withOptimizeFiltersForMemory(spec.optimizeForMemory());
+    if (spec.fixedPrefix() > 0) {
+      // prefix filters: the table builder's entries and partition cuts (RocksDbTableFilter)
+      RocksDbTableFilter table =
+          new RocksDbTableFilter(
+              policy,
+              RocksDbFilterPolicy.UNKNOWN_LEVEL,
+              "fixed:" + spec.fixedPrefix(),
+              spec.wholeKey());
       if (!filter.isPartitioned()) {
-        assertArrayEquals(
+        RocksDbOracle.assertSameBlock(
+            table.buildFullBlock(keys), filter.fullBlock(), spec.optimizeForMemory(), label);
+      } else {
+        List<RocksDbTableFilter.Partition> mine =
+            table.buildPartitions(keys, spec.metadataBlockSize());
+        List<SstFilter.Partition> parts = filter.partitions();
+        assertEquals(parts.size(), mine.size(), label + ": partitions");
+        for (int p = 0; p < parts.size(); p++) {
+          assertTrue(
+              Arrays.equals(parts.get(p).separatorUserKey(), mine.get(p).separator()),
+              label + ": separator " + p);
+          RocksDbOracle.assertSameBlock(
+              mine.get(p).block(),
+              parts.get(p).block(),
+              false,
+              label + ": partition " + p + " of " + parts.size() + " differs");
+        }
+      }
+      identical = true;
+    } else {
+      if (!filter.isPartitioned()) {
+        RocksDbOracle.assertSameBlock(
             policy.buildFilterBlock(keys, spec.formatVersion(), RocksDbFilterPolicy.UNKNOWN_LEVEL),
-            filter.fullBlock().bytes(),
+            filter.fullBlock(),
+            spec.optimizeForMemory(),
             label + ": filter block differs");
       } else {
         List<SstFilter.Partition> parts = filter.partitions();
@@ -134,10 +164,11 @@ class RocksDbDifferentialTest {
                   || Arrays.compareUnsigned(keys.get(k), parts.get(p).separatorUserKey()) <= 0)) {
             routed.add(keys.get(k++));
           }
-          assertArrayEquals(
+          RocksDbOracle.assertSameBlock(
               policy.buildFilterBlock(
                   routed, spec.formatVersion(), RocksDbFilterPolicy.UNKNOWN_LEVEL),
-              parts.get(p).block().bytes(),
+              parts.get(p).block(),
+              spec.optimizeForMemory(),
               label + ": partition " + p + " of " + parts.size() + " differs");
         }
         assertEquals(keys.size(), k, label);

@@ -1,0 +1,378 @@
+package dev.sieve.sst;
+
+import dev.sieve.hash.KeyHash;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The filter RocksDB's block-based table builder writes for one table's keys: a full filter block
+ * or filter partitions, with whole keys, prefixes or both (table/block_based/full_filter_block.cc,
+ * partitioned_filter_block.cc, filter_policy.cc), for format_version ≥ 5 (FastLocalBloom and
+ * Ribbon). Keys are user keys without timestamps in the table's order (bytewise for RocksDB's
+ * default comparator), distinct, as an SST holds them.
+ *
+ * <h2>What goes into the filter</h2>
+ *
+ * Each key adds, in order: with whole-key filtering and a prefix extractor whose domain holds the
+ * key, the key's prefix and the key ({@code AddKeyAndAlt}: the prefix is skipped when it equals the
+ * previous prefix, the key or the previous entry; the key when it equals the previous entry or the
+ * previous prefix); without a prefix in the domain, the key; prefix-only filtering adds the prefix
+ * (skipped when equal to the previous entry). Entries are 64-bit XXPH3 hashes; "equal" means equal
+ * hashes.
+ *
+ * <h2>Partitions ({@code partition_filters=true}, decoupled from index partitions as RocksDB 11
+ * does by default)</h2>
+ *
+ * A partition holds up to {@code k} entries, {@code k} = the builder's {@code
+ * ApproximateNumEntries} for a filter of {@code ceil(metadata_block_size × 0.9)} bytes (the default
+ * {@code block_size_deviation} of 10%), one less with a prefix extractor. Before a key is added, a
+ * partition with {@code k} or more entries is cut: with a prefix extractor, the prefix of the next
+ * key (when in the domain) is added to it first, and the next partition starts with the prefix of
+ * the partition's last key (when in the domain), so prefix seeks crossing the boundary find both.
+ * Each partition's separator in the top-level index is its last key.
+ *
+ * <p>Not modelled: legacy Bloom (format_version &lt; 5) with prefixes or partitions, filter
+ * partitions coupled to index partitions ({@code decouple_partitioned_filters=false}), custom
+ * prefix extractors, timestamps.
+ */
+public final class RocksDbTableFilter {
+
+  /** One filter partition: its separator (the user key of its last key) and its block. */
+  public record Partition(byte[] separator, byte[] block) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Partition
+          && Arrays.equals(separator, ((Partition) o).separator)
+          && Arrays.equals(block, ((Partition) o).block);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * Arrays.hashCode(separator) + Arrays.hashCode(block);
+    }
+
+    @Override
+    public String toString() {
+      return "Partition[" + separator.length + "-byte separator, " + block.length + " bytes]";
+    }
+  }
+
+  /** RocksDB's default {@code block_size_deviation}, in percent. */
+  public static final int BLOCK_SIZE_DEVIATION = 10;
+
+  private final RocksDbFilterPolicy policy;
+  private final int level;
+  private final PrefixExtractor prefix;
+  private final boolean wholeKey;
+
+  /**
+   * @param policy the filter policy (with its {@code optimize_filters_for_memory} setting)
+   * @param level the LSM level the table is for ({@link RocksDbFilterPolicy#UNKNOWN_LEVEL} for an
+   *     {@code SstFileWriter} file), as Ribbon's {@code bloom_before_level} sees it
+   * @param prefixExtractor {@code fixed:N}, {@code capped:N}, RocksDB's names ({@code
+   *     rocksdb.FixedPrefix.N}, {@code rocksdb.CappedPrefix.N}, {@code rocksdb.Noop}) or {@code
+   *     null} for none
+   * @param wholeKeyFiltering RocksDB's {@code whole_key_filtering}
+   * @throws IllegalArgumentException for an unknown prefix extractor, prefix-only filtering without
+   *     an extractor, or the "no filter" setting
+   */
+  public RocksDbTableFilter(
+      RocksDbFilterPolicy policy, int level, String prefixExtractor, boolean wholeKeyFiltering) {
+    this.policy = Objects.requireNonNull(policy, "policy");
+    if (policy.isNoFilter()) {
+      throw new IllegalArgumentException(
+          "bits per key " + policy.bitsPerKey() + " < 0.5 means no filter: RocksDB writes none");
+    }
+    this.level = level;
+    this.prefix = prefixExtractor == null ? null : parsePrefix(prefixExtractor);
+    if (prefix == null && !wholeKeyFiltering) {
+      throw new IllegalArgumentException(
+          "whole_key_filtering=false needs a prefix extractor: the filter would hold nothing");
+    }
+    this.wholeKey = wholeKeyFiltering;
+  }
+
+  /** Parses {@code fixed:N}, {@code capped:N} or one of RocksDB's built-in extractor names. */
+  static PrefixExtractor parsePrefix(String spec) {
+    String s = spec.trim();
+    String name = s;
+    int colon = s.indexOf(':');
+    if (colon > 0) {
+      String kind = s.substring(0, colon);
+      String n = s.substring(colon + 1);
+      int len;
+      try {
+        len = Integer.parseInt(n);
+      } catch (NumberFormatException e) {
+        len = -1;
+      }
+      if (len < 1) {
+        throw new IllegalArgumentException(
+            "prefix extractor '" + spec + "': the length must be an integer >= 1");
+      }
+      if (kind.equals("fixed")) {
+        name = "rocksdb.FixedPrefix." + len;
+      } else if (kind.equals("capped")) {
+        name = "rocksdb.CappedPrefix." + len;
+      } else {
+        name = null;
+      }
+    }
+    PrefixExtractor p = name == null ? null : PrefixExtractor.parse(name);
+    if (p == null || !p.known()) {
+      throw new IllegalArgumentException(
+          "prefix extractor '" + spec + "': expected fixed:N or capped:N (N >= 1)");
+    }
+    return p;
+  }
+
+  /** The full filter block RocksDB writes for {@code keys} (0 bytes if nothing was added). */
+  public byte[] buildFullBlock(Iterable<byte[]> keys) {
+    Entries e = new Entries();
+    for (byte[] k : keys) {
+      Objects.requireNonNull(k, "key");
+      add(e, k);
+    }
+    return policy.finishEntries(e.toArray(), level);
+  }
+
+  /**
+   * The filter partitions RocksDB writes for {@code keys} with {@code partition_filters=true} and
+   * {@code metadata_block_size = metadataBlockSize}, in index order.
+   *
+   * @throws IllegalArgumentException unless {@code 1 <= metadataBlockSize <= 2^31}
+   */
+  public List<Partition> buildPartitions(Iterable<byte[]> keys, long metadataBlockSize) {
+    long perPartition = entriesPerPartition(metadataBlockSize);
+    List<Partition> out = new ArrayList<>();
+    Entries e = new Entries();
+    byte[] prev = null;
+    for (byte[] key : keys) {
+      Objects.requireNonNull(key, "key");
+      boolean cut = e.size() >= perPartition;
+      byte[] keyPrefix = prefix != null && prefix.inDomain(key) ? prefix.transform(key) : null;
+      if (cut) {
+        if (keyPrefix != null) {
+          if (wholeKey) {
+            e.addKeyAndAlt(keyPrefix, keyPrefix);
+          } else {
+            e.addKey(keyPrefix);
+          }
+        }
+        out.add(new Partition(prev, policy.finishEntries(e.toArray(), level)));
+        e.reset();
+        if (prefix != null && prefix.inDomain(prev)) {
+          e.addKey(prefix.transform(prev));
+        }
+      }
+      add(e, key);
+      prev = key;
+    }
+    if (e.size() > 0) {
+      out.add(new Partition(prev, policy.finishEntries(e.toArray(), level)));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /**
+   * The top-level index block RocksDB writes after the partitions (its contents; the SST block
+   * trailer is not included), for partitions written one after another from file offset {@code
+   * firstPartitionOffset}, each followed by its 5-byte block trailer, as RocksDB writes them.
+   *
+   * <p>The block is RocksDB's key/value block ({@link KeyValueBlock}) with one entry per partition:
+   * the separator as key (with an 8-byte internal-key footer of sequence 0 and type deletion, all
+   * zero bytes, unless {@code userKeys}: the table property {@code rocksdb.index.key.is.user.key},
+   * set where no two data blocks share a user key, as in every {@code SstFileWriter} file), the
+   * partition's block handle as value; keys share prefixes and handles are delta-encoded within a
+   * restart interval of {@code restartInterval} entries ({@code index_block_restart_interval},
+   * default 1, i.e. never); {@code valueDeltaEncoded} (format_version ≥ 4) drops the value length.
+   *
+   * @throws IllegalArgumentException if {@code parts} is empty, the offset negative or the interval
+   *     below 1
+   */
+  public static byte[] partitionIndexBlock(
+      List<Partition> parts,
+      long firstPartitionOffset,
+      boolean userKeys,
+      boolean valueDeltaEncoded,
+      int restartInterval) {
+    if (parts.isEmpty() || firstPartitionOffset < 0 || restartInterval < 1) {
+      throw new IllegalArgumentException(
+          "need at least one partition, an offset >= 0 and a restart interval >= 1; got "
+              + parts.size()
+              + " partitions, offset "
+              + firstPartitionOffset
+              + ", interval "
+              + restartInterval);
+    }
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    List<Integer> restarts = new ArrayList<>();
+    byte[] lastKey = new byte[0];
+    long offset = firstPartitionOffset;
+    long lastSize = 0;
+    int counter = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      byte[] sep = parts.get(i).separator();
+      byte[] key = userKeys ? sep : Arrays.copyOf(sep, sep.length + 8);
+      long size = parts.get(i).block().length;
+      int shared = 0;
+      if (i == 0 || counter >= restartInterval) {
+        restarts.add(out.size());
+        counter = 0;
+      } else {
+        int max = Math.min(key.length, lastKey.length);
+        while (shared < max && key[shared] == lastKey[shared]) {
+          shared++;
+        }
+      }
+      byte[] value;
+      if (shared != 0 && valueDeltaEncoded) {
+        value = zigZagVarint(size - lastSize);
+      } else {
+        java.io.ByteArrayOutputStream v = new java.io.ByteArrayOutputStream();
+        writeVarint(v, offset);
+        writeVarint(v, size);
+        value = v.toByteArray();
+      }
+      writeVarint(out, shared);
+      writeVarint(out, key.length - shared);
+      if (!valueDeltaEncoded) {
+        writeVarint(out, value.length);
+      }
+      out.write(key, shared, key.length - shared);
+      out.write(value, 0, value.length);
+      lastKey = key;
+      lastSize = size;
+      offset += size + Footer.BLOCK_TRAILER_BYTES;
+      counter++;
+    }
+    for (int r : restarts) {
+      writeFixed32(out, r);
+    }
+    writeFixed32(out, restarts.size()); // footer: binary search only, no flags
+    return out.toByteArray();
+  }
+
+  private static void writeVarint(java.io.ByteArrayOutputStream out, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.write((int) (v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out.write((int) v);
+  }
+
+  private static byte[] zigZagVarint(long v) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    writeVarint(out, (v << 1) ^ (v >> 63));
+    return out.toByteArray();
+  }
+
+  private static void writeFixed32(java.io.ByteArrayOutputStream out, int v) {
+    out.write(v);
+    out.write(v >>> 8);
+    out.write(v >>> 16);
+    out.write(v >>> 24);
+  }
+
+  /**
+   * The entries a partition holds before RocksDB cuts it, for {@code metadata_block_size}: the
+   * builder's {@code ApproximateNumEntries} of {@code ceil(size × 0.9)} bytes (growing the size by
+   * a quarter at a time where that is below one entry), less one with a prefix extractor.
+   */
+  long entriesPerPartition(long metadataBlockSize) {
+    if (metadataBlockSize < 1 || metadataBlockSize > (1L << 31)) {
+      throw new IllegalArgumentException(
+          "metadata block (partition) size must be in [1, 2^31] bytes, got " + metadataBlockSize);
+    }
+    long partitionSize = Math.max(1, (metadataBlockSize * (100 - BLOCK_SIZE_DEVIATION) + 99) / 100);
+    long k = policy.approximateNumEntries(partitionSize, level);
+    if (k < 1) {
+      long larger = Math.max(partitionSize + 4, 16);
+      while (true) {
+        k = policy.approximateNumEntries(larger, level);
+        if (k >= 1) {
+          break;
+        }
+        larger += larger / 4;
+        if (larger > 100_000) {
+          k = partitionSize;
+          break;
+        }
+      }
+    }
+    if (k > 1 && prefix != null) {
+      k--;
+    }
+    return k;
+  }
+
+  private void add(Entries e, byte[] key) {
+    if (prefix != null && prefix.inDomain(key)) {
+      byte[] p = prefix.transform(key);
+      if (wholeKey) {
+        e.addKeyAndAlt(key, p);
+      } else {
+        e.addKey(p);
+      }
+    } else if (wholeKey) {
+      e.addKey(key);
+    }
+  }
+
+  /** The hash entries of one filter as RocksDB's builder collects them. */
+  private static final class Entries {
+    private long[] hashes = new long[64];
+    private int n;
+    private boolean hasPrevAlt;
+    private long prevAlt;
+
+    int size() {
+      return n;
+    }
+
+    void addKey(byte[] key) {
+      long h = KeyHash.hash64(key);
+      if (n == 0 || h != hashes[n - 1]) {
+        push(h);
+      }
+    }
+
+    void addKeyAndAlt(byte[] key, byte[] alt) {
+      long keyHash = KeyHash.hash64(key);
+      long altHash = KeyHash.hash64(alt);
+      boolean hasPrevKey = n > 0;
+      long prevKey = hasPrevKey ? hashes[n - 1] : 0;
+      boolean hadPrevAlt = hasPrevAlt;
+      long oldPrevAlt = prevAlt;
+      if (!(hadPrevAlt && altHash == oldPrevAlt)
+          && altHash != keyHash
+          && !(hasPrevKey && altHash == prevKey)) {
+        push(altHash);
+      }
+      hasPrevAlt = true;
+      prevAlt = altHash;
+      if (!(hasPrevKey && keyHash == prevKey) && !(hadPrevAlt && keyHash == oldPrevAlt)) {
+        push(keyHash);
+      }
+    }
+
+    private void push(long h) {
+      if (n == hashes.length) {
+        hashes = Arrays.copyOf(hashes, n * 2);
+      }
+      hashes[n++] = h;
+    }
+
+    long[] toArray() {
+      return Arrays.copyOf(hashes, n);
+    }
+
+    void reset() {
+      n = 0;
+      hasPrevAlt = false;
+    }
+  }
+}

@@ -122,6 +122,7 @@ public final class Charts {
     x.setRange(2, 24.5);
     CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
     combined.setGap(12);
+    combined.setDrawingSupplier(palette());
     for (Panel panel : panels) {
       XYSeriesCollection data = new XYSeriesCollection();
       panel.theory().forEach(data::addSeries);
@@ -137,7 +138,7 @@ public final class Charts {
         }
         if (data.getSeries(i) == fingerprintModel) {
           renderer.setSeriesPaint(i, Color.BLACK);
-          renderer.setSeriesShape(i, org.jfree.chart.util.ShapeUtils.createDiagonalCross(4, 1));
+          renderer.setSeriesShape(i, org.jfree.chart.util.ShapeUtils.createDiagonalCross(3, 0.5f));
         }
         if (((String) data.getSeriesKey(i)).startsWith("floor")) {
           renderer.setSeriesPaint(i, Color.GRAY);
@@ -147,8 +148,9 @@ public final class Charts {
       y.setBase(10);
       y.setSmallestValue(1e-7);
       y.setTickUnit(new NumberTickUnit(1));
-      y.setNumberFormatOverride(new java.text.DecimalFormat("0.#####E0"));
+      y.setNumberFormatOverride(new PowerOfTen());
       XYPlot plot = new XYPlot(data, null, y, renderer);
+      plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
       style(plot);
       combined.add(plot, 1);
     }
@@ -173,6 +175,53 @@ public final class Charts {
   private static final BasicStroke DASHED =
       new BasicStroke(
           2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f);
+
+  /** Twenty colours that stay apart on white (no yellow), shared by every series of a figure. */
+  private static final java.awt.Paint[] PALETTE = {
+    new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
+    new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
+    new Color(0x000080), new Color(0xbcbd22), new Color(0x393b79), new Color(0xad494a),
+    new Color(0x637939), new Color(0x7b4173), new Color(0x8c6d31), new Color(0x3182bd),
+    new Color(0xe6550d), new Color(0x31a354), new Color(0x756bb1), new Color(0x843c39)
+  };
+
+  private static org.jfree.chart.plot.DrawingSupplier palette() {
+    return new org.jfree.chart.plot.DefaultDrawingSupplier(
+        PALETTE,
+        org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_FILL_PAINT_SEQUENCE,
+        org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_OUTLINE_PAINT_SEQUENCE,
+        org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_STROKE_SEQUENCE,
+        org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_OUTLINE_STROKE_SEQUENCE,
+        org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_SHAPE_SEQUENCE);
+  }
+
+  /** Tick labels of a log axis: 10^k for powers of ten, else the plain number. */
+  static final class PowerOfTen extends java.text.NumberFormat {
+    @Override
+    public StringBuffer format(double v, StringBuffer sb, java.text.FieldPosition pos) {
+      double k = Math.log10(v);
+      if (v > 0 && Math.abs(k - Math.rint(k)) < 1e-9) {
+        long e = Math.round(k);
+        return sb.append(e == 0 ? "1" : e == 1 ? "10" : "10^" + e);
+      }
+      return sb.append(
+          v >= 10
+              ? String.format(java.util.Locale.ROOT, "%.0f", v)
+              : v >= 1
+                  ? String.format(java.util.Locale.ROOT, "%.1f", v)
+                  : String.format(java.util.Locale.ROOT, "%.2g", v));
+    }
+
+    @Override
+    public StringBuffer format(long v, StringBuffer sb, java.text.FieldPosition pos) {
+      return format((double) v, sb, pos);
+    }
+
+    @Override
+    public Number parse(String source, java.text.ParsePosition pos) {
+      throw new UnsupportedOperationException("format only");
+    }
+  }
 
   private static void style(XYPlot plot) {
     plot.setBackgroundPaint(Color.WHITE);
@@ -205,29 +254,41 @@ public final class Charts {
     long distinctN = rows.stream().mapToInt(r -> r.n).distinct().count();
     if (distinctN <= 1) {
       DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
+      List<java.awt.Paint> colours = new ArrayList<>();
       int n = rows.isEmpty() ? 0 : rows.get(0).n;
       for (Row r : rows) {
         double ns = negative ? r.negativeNs : r.positiveNs;
         double err = negative ? r.negativeNsError : r.positiveNsError;
         if (!Double.isNaN(ns)) {
-          data.add(ns, Double.isNaN(err) ? 0 : err, r.family.label(), label(r));
+          data.add(ns, Double.isNaN(err) ? 0 : err, "ns per lookup", label(r));
+          colours.add(PALETTE[r.family.ordinal() % PALETTE.length]);
         }
       }
       JFreeChart chart =
           ChartFactory.createBarChart(
-              what + " lookup, ns per lookup at n=" + Targets.nLabel(n) + " (bars: 99.9% CI)",
+              what
+                  + " lookup, ns per lookup at n="
+                  + Targets.nLabel(n)
+                  + " (whiskers: 99.9% CI; colour: sieve, peer, exact, limit)",
               "structure",
               "ns per lookup",
               data,
               PlotOrientation.HORIZONTAL,
-              true,
+              false,
               false,
               false);
       CategoryPlot plot = chart.getCategoryPlot();
-      StatisticalBarRenderer renderer = new StatisticalBarRenderer();
+      StatisticalBarRenderer renderer =
+          new StatisticalBarRenderer() {
+            @Override
+            public java.awt.Paint getItemPaint(int row, int column) {
+              return colours.get(column);
+            }
+          };
       renderer.setErrorIndicatorPaint(Color.BLACK);
-      renderer.setItemMargin(0); // one series per family: bars do not leave room for the others
       renderer.setDrawBarOutline(false);
+      renderer.setShadowVisible(false);
+      renderer.setBarPainter(new org.jfree.chart.renderer.category.StandardBarPainter());
       plot.setRenderer(renderer);
       plot.setBackgroundPaint(Color.WHITE);
       plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
@@ -249,12 +310,13 @@ public final class Charts {
     LogAxis x = new LogAxis("n (keys, log scale)");
     x.setBase(10);
     x.setTickUnit(new NumberTickUnit(1));
-    x.setNumberFormatOverride(new java.text.DecimalFormat("0E0"));
+    x.setNumberFormatOverride(new PowerOfTen());
     int minN = rows.stream().mapToInt(r -> r.n).min().orElse(1);
     int maxN = rows.stream().mapToInt(r -> r.n).max().orElse(10);
     x.setRange(minN / 2.0, maxN * 2.0);
     CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
     combined.setGap(12);
+    combined.setDrawingSupplier(palette());
     int panels = 0;
     for (Map.Entry<String, Map<String, XYSeries>> g : groups.entrySet()) {
       if (g.getValue().isEmpty()) {
@@ -272,6 +334,7 @@ public final class Charts {
       }
       LogAxis y = new LogAxis("ns — " + g.getKey());
       y.setBase(10);
+      y.setNumberFormatOverride(new PowerOfTen());
       XYPlot plot = new XYPlot(data, null, y, renderer);
       style(plot);
       combined.add(plot, 1);

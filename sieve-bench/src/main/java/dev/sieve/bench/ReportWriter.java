@@ -414,7 +414,7 @@ public final class ReportWriter {
         lines.add(
             String.format(
                 Locale.ROOT,
-                "%-7s %-4s at n=%s: %s (limit %s) — %s",
+                "%-7s %-4s at %s: %s (limit %s) — %s",
                 c.status().label(),
                 c.id(),
                 c.at(),
@@ -807,7 +807,7 @@ public final class ReportWriter {
               num(c.limit(), 3),
               c.detail()));
     }
-    doc.table(List.of("id", "target", "n", "status", "measured", "limit", "detail"), t);
+    doc.table(List.of("id", "target", "stated at", "status", "measured", "limit", "detail"), t);
   }
 
   @SuppressWarnings("unchecked")

@@ -60,7 +60,7 @@ public final class Targets {
    *
    * @param id short id (B1, S2 sieve-xor8, ...)
    * @param target what is asked, in words
-   * @param at the key count it is stated for ("10^6", "every n", ...)
+   * @param at the key count it is stated for ("n=10^6", "every n", ...)
    * @param status PASS, MISS or NOT RUN
    * @param value the measured ratio (or count), {@code NaN} when not run
    * @param limit the limit it is held to
@@ -481,7 +481,7 @@ public final class Targets {
     return new Check(
         id,
         what,
-        nLabel(n),
+        "n=" + nLabel(n),
         value <= limit ? Status.PASS : Status.MISS,
         value,
         limit,
@@ -490,7 +490,7 @@ public final class Targets {
   }
 
   private static Check notRun(String id, String what, int n, String why) {
-    return new Check(id, what, nLabel(n), Status.NOT_RUN, Double.NaN, Double.NaN, why, true);
+    return new Check(id, what, "n=" + nLabel(n), Status.NOT_RUN, Double.NaN, Double.NaN, why, true);
   }
 
   private static Check secondary(Check c) {

@@ -364,8 +364,10 @@ public final class Charts {
     DefaultCategoryDataset data = new DefaultCategoryDataset();
     int maxN = rows.stream().mapToInt(r -> r.n).max().orElse(0);
     for (Row r : rows) {
-      if (r.n != maxN || (r.family != Family.SIEVE && r.family != Family.PEER)) {
-        continue;
+      if (r.n != maxN
+          || (r.family != Family.SIEVE && r.family != Family.PEER)
+          || !ReportCommand.baseFilter(r.name).equals(r.name)) {
+        continue; // a -batch or -pre-hashed row is the same filter: same bits, same FPR
       }
       String label =
           r.name
@@ -383,7 +385,7 @@ public final class Charts {
     }
     JFreeChart chart =
         ChartFactory.createBarChart(
-            "Space over the information floor (1.0 = the floor; n=" + maxN + ")",
+            "Space over the information floor (1.0 = the floor; n=" + Targets.nLabel(maxN) + ")",
             "filter",
             "bits/key over log2(1/FPR)",
             data,

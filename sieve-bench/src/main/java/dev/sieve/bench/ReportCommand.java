@@ -156,7 +156,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--baseline",
       description =
-          "a previous run's results.json: the report flags every figure more than 10% slower")
+          "a previous run's results.json: the report flags every figure more than 10%% slower")
   File baseline;
 
   @Option(
@@ -334,6 +334,17 @@ public final class ReportCommand implements Callable<Integer> {
         }
       }
       int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
+      console.println(
+          String.format(
+              Locale.ROOT,
+              "sieve report: %d structure(s), n = %s: %d rows × %d round(s)%s",
+              kinds.size(),
+              join(ns),
+              measureSteps,
+              rounds,
+              timer.equals("jmh")
+                  ? " = " + 3L * measureSteps * rounds + " JMH forks (positive, negative, build)"
+                  : " (in-process timer)"));
       ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);

@@ -288,6 +288,8 @@ public final class ReportWriter {
           .append(" ns (pos / neg)");
       batch.ifPresent(b -> sb.append(", batch ").append(posNeg(batch)));
       pre.ifPresent(b -> sb.append(", pre-hashed ").append(posNeg(pre)));
+      Optional<Row> fh = fastHash(run, p.sieve(), maxN);
+      fh.ifPresent(f -> sb.append(", ").append(f.name).append(' ').append(posNeg(fh)));
       if (peer.isPresent()) {
         sb.append("; ")
             .append(p.peer())

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
       "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
           + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",
       "The default (n=10^4 and 10^6, the default structure set, 2 rounds) takes about 6-8 minutes"
-          + " on 2 cores; issue 11's full measurement is --n 10000,1000000,10000000 --filters all"
+          + " on 2 idle cores; issue 11's full measurement is --n 10000,1000000,10000000 --filters all"
           + " (add 100000000 with SIEVE_HEAP=20g --fork-heap 16g)."
     })
 public final class ReportCommand implements Callable<Integer> {

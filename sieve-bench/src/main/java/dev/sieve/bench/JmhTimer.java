@@ -108,8 +108,20 @@ public final class JmhTimer implements Timer {
         .param("bitsPerKey", Double.toString(row.bitsPerKeySetting))
         .param("seed", Long.toString(seed))
         .forks(1)
-        .jvmArgsAppend("-Xmx" + forkHeap, "-XX:+UseParallelGC")
+        .jvmArgsAppend(forkArgs(forkHeap))
         .shouldFailOnError(true);
+  }
+
+  /**
+   * The forks' JVM options: the heap, the collector, and the incubating Vector API when this JVM
+   * has it (so a structure registered because the module is present can also run in its fork).
+   */
+  static String[] forkArgs(String heap) {
+    List<String> args = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseParallelGC"));
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+      args.add("--add-modules=jdk.incubator.vector");
+    }
+    return args.toArray(new String[0]);
   }
 
   @Override

@@ -189,6 +189,14 @@ class ReportGenerationTest {
     assertFalse(def.contains("sieve-xor16-batch"));
     assertFalse(def.contains("sieve-cuckoo8-prehashed"));
     assertFalse(def.contains("java-treeset"));
+    // fast-hash rows (where this build has them): single rows of the headline filters only
+    for (StructureKind k : Structures.all()) {
+      String n = k.name();
+      if (n.contains("-fasthash")) {
+        boolean headline = ReportCommand.HEADLINE.contains(ReportCommand.baseFilter(n));
+        assertEquals(headline && !n.endsWith("-batch"), def.contains(n), n);
+      }
+    }
     assertTrue(
         def.stream().noneMatch(n -> Structures.byName(n).description().startsWith("diagnostic:")));
     List<StructureKind> all = ReportCommand.select(List.of("all"));

@@ -45,7 +45,7 @@ public final class Measure {
     }
     row.modelFpr = m.modelFpRate();
     if (kind.family() != Family.EXACT || workload.size() <= MAX_OBJECT_WALK_KEYS) {
-      row.objectCount = GraphLayout.parseInstance(m.root()).totalCount();
+      row.objectCount = objectCount(m.root());
     }
     if (kind.family() == Family.LIMIT) {
       return row; // not a set: no contract, no FPR
@@ -77,6 +77,26 @@ public final class Measure {
     row.absentQueried = asked;
     row.falsePositives = fp;
     return row;
+  }
+
+  static {
+    // JOL cannot read field offsets of hidden classes (a lambda held by a filter) the default
+    // way; its "magic" offsets can. Set before JOL's first use; an explicit -D wins.
+    if (System.getProperty("jol.magicFieldOffset") == null) {
+      System.setProperty("jol.magicFieldOffset", "true");
+    }
+  }
+
+  /**
+   * Objects reachable from {@code root} (JOL), or {@code -1} when JOL cannot walk the graph (the
+   * report then shows no count rather than failing).
+   */
+  static long objectCount(Object root) {
+    try {
+      return GraphLayout.parseInstance(root).totalCount();
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   /** Bytes allocated so far by this thread, or -1 where the JVM does not count. */

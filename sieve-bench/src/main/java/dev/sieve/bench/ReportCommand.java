@@ -539,7 +539,7 @@ public final class ReportCommand implements Callable<Integer> {
     PrintStream saved = System.out;
     try {
       System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-      org.openjdk.jol.info.GraphLayout.parseInstance(new long[1]).totalCount();
+      Measure.objectCount(new long[1]);
     } finally {
       System.setOut(saved);
     }

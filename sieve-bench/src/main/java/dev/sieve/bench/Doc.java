@@ -8,11 +8,13 @@ import java.util.List;
  * Markdown and as one self-contained HTML page from the same content.
  */
 public final class Doc {
-  private sealed interface Block permits Heading, Para, Table, Image {}
+  private sealed interface Block permits Heading, Para, Bullets, Table, Image {}
 
   private record Heading(int level, String text) implements Block {}
 
   private record Para(String text) implements Block {}
+
+  private record Bullets(List<String> items) implements Block {}
 
   private record Table(List<String> header, List<List<String>> rows) implements Block {}
 
@@ -27,6 +29,12 @@ public final class Doc {
 
   public Doc para(String text) {
     blocks.add(new Para(text));
+    return this;
+  }
+
+  /** A bulleted list. */
+  public Doc bullets(List<String> items) {
+    blocks.add(new Bullets(List.copyOf(items)));
     return this;
   }
 
@@ -48,6 +56,11 @@ public final class Doc {
         sb.append("#".repeat(h.level())).append(' ').append(h.text()).append("\n\n");
       } else if (b instanceof Para p) {
         sb.append(p.text()).append("\n\n");
+      } else if (b instanceof Bullets l) {
+        for (String item : l.items()) {
+          sb.append("- ").append(item).append('\n');
+        }
+        sb.append('\n');
       } else if (b instanceof Table t) {
         sb.append("| ").append(String.join(" | ", t.header())).append(" |\n");
         sb.append("|").append("---|".repeat(t.header().size())).append('\n');
@@ -83,6 +96,12 @@ public final class Doc {
             .append(">\n");
       } else if (b instanceof Para p) {
         sb.append("<p>").append(inline(p.text())).append("</p>\n");
+      } else if (b instanceof Bullets l) {
+        sb.append("<ul>\n");
+        for (String item : l.items()) {
+          sb.append("<li>").append(inline(item)).append("</li>\n");
+        }
+        sb.append("</ul>\n");
       } else if (b instanceof Table t) {
         sb.append("<table><tr>");
         for (String h : t.header()) {

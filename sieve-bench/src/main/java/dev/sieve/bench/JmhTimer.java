@@ -2,8 +2,9 @@ package dev.sieve.bench;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.format.OutputFormat;
@@ -14,95 +15,136 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs {@link BuildBenchmark} and {@link QueryBenchmark} through JMH's {@link Runner}, one forked
- * JVM per benchmark method, so each structure's call sites are profiled alone. JMH's own output
- * goes to a log file.
+ * Runs {@link QueryBenchmark} and {@link BuildBenchmark} through JMH's {@link Runner}: per call
+ * (one round of one structure) one short fork for positive lookups, one for negative lookups and
+ * one for builds, so each structure's call sites are profiled alone. Builds run in average-time
+ * mode after several warm-up iterations of whole builds (each iteration at least one build), so the
+ * figure is a warmed-up build, not JIT compilation. JMH's own output goes to a log file.
  */
 public final class JmhTimer implements Timer {
-  private final int forks;
   private final int warmupIterations;
   private final int iterations;
   private final int iterationMillis;
-  private final int buildShots;
+  private final int buildWarmupIterations;
+  private final int buildIterations;
   private final String forkHeap;
   private final PrintStream log;
 
   public JmhTimer(
-      int forks,
       int warmupIterations,
       int iterations,
       int iterationMillis,
-      int buildShots,
+      int buildWarmupIterations,
+      int buildIterations,
       String forkHeap,
       PrintStream log) {
-    this.forks = forks;
+    if (warmupIterations < 0
+        || iterations < 1
+        || iterationMillis < 1
+        || buildWarmupIterations < 0
+        || buildIterations < 1) {
+      throw new IllegalArgumentException(
+          "JMH iterations and iteration time must be positive (warm-ups may be 0)");
+    }
     this.warmupIterations = warmupIterations;
     this.iterations = iterations;
     this.iterationMillis = iterationMillis;
-    this.buildShots = buildShots;
+    this.buildWarmupIterations = buildWarmupIterations;
+    this.buildIterations = buildIterations;
     this.forkHeap = forkHeap;
     this.log = log;
   }
 
   @Override
-  public void time(StructureKind kind, Row row, long seed) throws Exception {
+  public Sample run(Job job, long seed) throws Exception {
     OutputFormat out = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
+    Row row = job.row();
     ChainedOptionsBuilder query =
-        base(kind, row, seed)
+        base(job.kind(), row, seed)
             .include(QueryBenchmark.class.getName() + "\\.(positive|negative)$")
             .warmupIterations(warmupIterations)
             .warmupTime(TimeValue.milliseconds(iterationMillis))
             .measurementIterations(iterations)
             .measurementTime(TimeValue.milliseconds(iterationMillis));
+    double[] positive = new double[0];
+    double[] negative = new double[0];
     for (RunResult r : new Runner(query.build(), out).run()) {
-      String method = r.getParams().getBenchmark();
-      double score = r.getPrimaryResult().getScore();
-      double error = r.getPrimaryResult().getScoreError();
-      if (method.endsWith(".positive")) {
-        row.positiveNs = score;
-        row.positiveNsError = error;
+      double[] scores = iterationScores(r, 1.0);
+      if (r.getParams().getBenchmark().endsWith(".positive")) {
+        positive = scores;
       } else {
-        row.negativeNs = score;
-        row.negativeNsError = error;
+        negative = scores;
       }
     }
     ChainedOptionsBuilder build =
-        base(kind, row, seed)
+        base(job.kind(), row, seed)
             .include(BuildBenchmark.class.getName() + "\\.build$")
-            .warmupIterations(1)
-            .measurementIterations(buildShots);
-    Collection<RunResult> results = new Runner(build.build(), out).run();
-    for (RunResult r : results) {
-      row.buildNsPerKey = r.getPrimaryResult().getScore() / row.n;
-      row.buildNsPerKeyError = r.getPrimaryResult().getScoreError() / row.n;
+            .warmupIterations(buildWarmupIterations)
+            .warmupTime(TimeValue.milliseconds(iterationMillis))
+            .measurementIterations(buildIterations)
+            .measurementTime(TimeValue.milliseconds(iterationMillis));
+    double[] builds = new double[0];
+    for (RunResult r : new Runner(build.build(), out).run()) {
+      builds = iterationScores(r, 1.0 / row.n);
     }
-    row.timer = "jmh";
+    return new Sample(positive, negative, builds);
+  }
+
+  /** Every measured iteration's score of {@code r}, times {@code factor}. */
+  private static double[] iterationScores(RunResult r, double factor) {
+    List<Double> scores = new ArrayList<>();
+    for (BenchmarkResult b : r.getBenchmarkResults()) {
+      for (IterationResult i : b.getIterationResults()) {
+        scores.add(i.getPrimaryResult().getScore() * factor);
+      }
+    }
+    return scores.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   private ChainedOptionsBuilder base(StructureKind kind, Row row, long seed) {
-    List<String> jvm = new ArrayList<>(List.of("-Xmx" + forkHeap, "-XX:+UseParallelGC"));
     return new OptionsBuilder()
         .param("structure", kind.name())
         .param("n", Integer.toString(row.n))
         .param("bitsPerKey", Double.toString(row.bitsPerKeySetting))
         .param("seed", Long.toString(seed))
-        .forks(forks)
-        .jvmArgsAppend(jvm.toArray(new String[0]))
+        .forks(1)
+        .jvmArgsAppend(forkArgs(forkHeap))
         .shouldFailOnError(true);
+  }
+
+  /**
+   * The forks' JVM options: the heap, the collector, and the incubating Vector API when this JVM
+   * has it (so a structure registered because the module is present can also run in its fork).
+   */
+  static String[] forkArgs(String heap) {
+    List<String> args = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseParallelGC"));
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+      args.add("--add-modules=jdk.incubator.vector");
+    }
+    return args.toArray(new String[0]);
+  }
+
+  @Override
+  public String name() {
+    return "jmh";
   }
 
   @Override
   public String describe() {
     return String.format(
-        "JMH 1.37, %d fork(s) of -Xmx%s; queries: %d×%d ms warm-up, %d×%d ms measured, batches of"
-            + " %d; build: single-shot, 1 warm-up + %d measured",
-        forks,
+        "JMH 1.37, forks of -Xmx%s; per round and structure one fork each for positive lookups,"
+            + " negative lookups and builds; queries: %d×%d ms warm-up, %d×%d ms measured, runs"
+            + " of %d keys; builds: average time of whole builds, %d×%d ms warm-up, %d×%d ms"
+            + " measured (each iteration at least one build)",
         forkHeap,
         warmupIterations,
         iterationMillis,
         iterations,
         iterationMillis,
         QueryBenchmark.BATCH,
-        buildShots);
+        buildWarmupIterations,
+        iterationMillis,
+        buildIterations,
+        iterationMillis);
   }
 }

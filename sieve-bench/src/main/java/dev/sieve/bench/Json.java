@@ -3,7 +3,10 @@ package dev.sieve.bench;
 import java.util.Collection;
 import java.util.Map;
 
-/** A minimal JSON writer for maps, lists, strings, numbers and booleans (NaN and ±∞ as null). */
+/**
+ * A minimal JSON writer for records (as objects of their components), maps, lists, strings, numbers
+ * and booleans (NaN and ±∞ as null).
+ */
 public final class Json {
   private Json() {}
 
@@ -25,6 +28,18 @@ public final class Json {
       number(sb, f.doubleValue());
     } else if (v instanceof Number || v instanceof Boolean) {
       sb.append(v);
+    } else if (v instanceof Record r) {
+      Map<String, Object> fields = new java.util.LinkedHashMap<>();
+      for (java.lang.reflect.RecordComponent c : r.getClass().getRecordComponents()) {
+        try {
+          java.lang.reflect.Method accessor = c.getAccessor();
+          accessor.setAccessible(true);
+          fields.put(c.getName(), accessor.invoke(r));
+        } catch (ReflectiveOperationException e) {
+          throw new IllegalStateException("cannot read " + c.getName() + " of " + r, e);
+        }
+      }
+      write(sb, fields, depth);
     } else if (v instanceof Enum<?> e) {
       string(sb, e.name().toLowerCase(java.util.Locale.ROOT));
     } else if (v instanceof Map<?, ?> map) {

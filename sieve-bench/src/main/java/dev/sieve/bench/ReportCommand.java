@@ -33,25 +33,47 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     version = "sieve report 0.1.0",
     description = {
-      "Benchmarks every filter side by side with the peers, the exact baselines, theory and a raw"
+      "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
           + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",
-      "The default workload (n=10^5 and 10^6) takes about 3 minutes on 2 cores; the full run is"
-          + " --n 1000000,10000000 (add 100000000 with SIEVE_HEAP=20g)."
+      "The default (n=10^4 and 10^6, the default structure set, 2 rounds) takes about 6-8 minutes"
+          + " on 2 idle cores; issue 11's full measurement is --n 10000,1000000,10000000 --filters all"
+          + " (add 100000000 with SIEVE_HEAP=20g --fork-heap 16g)."
     })
 public final class ReportCommand implements Callable<Integer> {
+
+  /**
+   * The filters whose batch and pre-hashed rows the default run includes (issue 11's targets are
+   * about these); the other Sieve filters get their single-lookup row by default.
+   */
+  static final Set<String> HEADLINE =
+      Set.of("sieve-blocked-bloom", "sieve-xor8", "sieve-binary-fuse8", "sieve-ribbon");
+
+  /** Exact baselines and limit rows left out of the default set (slow to build, or redundant). */
+  static final Set<String> NOT_BY_DEFAULT =
+      Set.of("java-hashset", "java-treeset", "sorted-array", "raw-read-10x");
+
+  /** The headline filters whose fast-hash row is in the default set (Ribbon's is not). */
+  static final Set<String> HEADLINE_FAST_HASH =
+      Set.of("sieve-blocked-bloom", "sieve-xor8", "sieve-binary-fuse8");
 
   @Option(
       names = "--n",
       split = ",",
       description = "key counts (default: ${DEFAULT-VALUE})",
-      defaultValue = "100000,1000000")
+      defaultValue = "10000,1000000")
   List<Integer> ns;
 
   @Option(
       names = "--filters",
       split = ",",
-      description = "structures or families (sieve, peer, exact, limit) to run (default: all)",
-      defaultValue = "all")
+      description =
+          "structures or groups to run: default (every Sieve filter single; batch, pre-hashed and"
+              + " fast-hash rows of blocked Bloom, Xor8, Binary Fuse 8 and Ribbon (fast hash: not"
+              + " Ribbon's, not the fast-hash batch rows); the peers; fastutil-hashset,"
+              + " raw-read-1x), all (every row, diagnostics"
+              + " included), the families sieve, peer, exact, limit, or names (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "default")
   List<String> filters;
 
   @Option(
@@ -93,21 +115,24 @@ public final class ReportCommand implements Callable<Integer> {
   String timer;
 
   @Option(
-      names = "--forks",
-      description = "JMH forks (default: ${DEFAULT-VALUE})",
-      defaultValue = "1")
-  int forks;
+      names = "--rounds",
+      description =
+          "rounds: each times every structure once (one short JMH fork per benchmark), in a"
+              + " shuffled order that changes per round; figures pool all rounds (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "2")
+  int rounds;
 
   @Option(
       names = "--warmup",
-      description = "JMH warm-up iterations (default: ${DEFAULT-VALUE})",
+      description = "JMH query warm-up iterations per fork (default: ${DEFAULT-VALUE})",
       defaultValue = "1")
   int warmup;
 
   @Option(
       names = "--iterations",
-      description = "JMH measured iterations (default: ${DEFAULT-VALUE})",
-      defaultValue = "3")
+      description = "JMH measured query iterations per fork (default: ${DEFAULT-VALUE})",
+      defaultValue = "2")
   int iterations;
 
   @Option(
@@ -117,15 +142,29 @@ public final class ReportCommand implements Callable<Integer> {
   int iterationMillis;
 
   @Option(
-      names = "--build-shots",
-      description = "measured single-shot builds (default: ${DEFAULT-VALUE})",
+      names = "--build-warmup",
+      description =
+          "JMH build warm-up iterations per fork, each at least one whole build (default:"
+              + " ${DEFAULT-VALUE})",
       defaultValue = "3")
-  int buildShots;
+  int buildWarmup;
+
+  @Option(
+      names = "--build-iterations",
+      description = "JMH measured build iterations per fork (default: ${DEFAULT-VALUE})",
+      defaultValue = "2")
+  int buildIterations;
 
   @Option(
       names = "--fork-heap",
       description = "-Xmx of the JMH forks (default: by n: 2g, 6g at 10^7, 16g at 10^8)")
   String forkHeap;
+
+  @Option(
+      names = "--baseline",
+      description =
+          "a previous run's results.json: the report flags every figure more than 10%% slower")
+  File baseline;
 
   @Option(
       names = "--out",
@@ -135,7 +174,7 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Option(
       names = "--seed",
-      description = "key seed (default: ${DEFAULT-VALUE})",
+      description = "key seed, also the seed of the rounds' order (default: ${DEFAULT-VALUE})",
       defaultValue = "" + Workload.DEFAULT_SEED)
   long seed;
 
@@ -150,13 +189,59 @@ public final class ReportCommand implements Callable<Integer> {
   boolean noProgress;
 
   private final PrintStream console;
+  private final PrintStream stdout;
 
   public ReportCommand() {
-    this(System.err);
+    this(System.err, System.out);
   }
 
   ReportCommand(PrintStream console) {
+    this(console, console);
+  }
+
+  /**
+   * @param console progress and errors
+   * @param stdout the summary, the side-by-side table and the paths of the files
+   */
+  ReportCommand(PrintStream console, PrintStream stdout) {
     this.console = console;
+    this.stdout = stdout;
+  }
+
+  /** Whether {@code kind} is in the default set. */
+  static boolean isDefault(StructureKind kind) {
+    if (kind.description().startsWith("diagnostic:") || NOT_BY_DEFAULT.contains(kind.name())) {
+      return false;
+    }
+    if (kind.family() != Family.SIEVE) {
+      return true;
+    }
+    String base = baseFilter(kind.name());
+    if (base.equals(kind.name())) {
+      return true; // every filter's single-lookup row
+    }
+    if (kind.name().contains("-" + Targets.FAST_HASH)) {
+      return HEADLINE_FAST_HASH.contains(base) && !kind.name().endsWith(SieveAdapters.BATCH_SUFFIX);
+    }
+    return HEADLINE.contains(base);
+  }
+
+  /**
+   * The filter a Sieve row measures: {@code sieve-xor8} for {@code sieve-xor8-batch}, {@code
+   * sieve-xor8-prehashed}, {@code sieve-xor8-fasthash} or {@code sieve-xor8-fasthash-batch}.
+   */
+  static String baseFilter(String name) {
+    String base = name;
+    int fast = base.indexOf("-" + Targets.FAST_HASH);
+    if (fast > 0) {
+      base = base.substring(0, fast);
+    }
+    for (String suffix : List.of(SieveAdapters.BATCH_SUFFIX, SieveAdapters.PREHASHED_SUFFIX)) {
+      if (base.endsWith(suffix)) {
+        base = base.substring(0, base.length() - suffix.length());
+      }
+    }
+    return base;
   }
 
   /** The kinds selected by {@code --filters}. */
@@ -166,6 +251,10 @@ public final class ReportCommand implements Callable<Integer> {
       String name = f.trim().toLowerCase(Locale.ROOT);
       if (name.equals("all")) {
         chosen.addAll(Structures.all());
+        continue;
+      }
+      if (name.equals("default")) {
+        Structures.all().stream().filter(ReportCommand::isDefault).forEach(chosen::add);
         continue;
       }
       boolean family = false;
@@ -190,6 +279,16 @@ public final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    try {
+      return run();
+    } catch (IllegalArgumentException e) {
+      console.println("sieve report: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private Integer run() throws Exception {
+    long start = System.nanoTime();
     for (int n : ns) {
       if (n < 1) {
         throw new IllegalArgumentException("--n must be positive, got " + n);
@@ -199,7 +298,17 @@ public final class ReportCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--fpr-queries, --experiment-keys and --experiment-queries must be positive");
     }
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds must be positive, got " + rounds);
+    }
     List<StructureKind> kinds = select(filters);
+    List<Guard.Baseline> before = null;
+    if (baseline != null) {
+      if (!baseline.isFile()) {
+        throw new IllegalArgumentException("--baseline " + baseline + ": no such file");
+      }
+      before = Guard.read(baseline.toPath());
+    }
     Files.createDirectories(out.toPath());
     if (timer.equals("jmh")) {
       if (ignoreJmhLock) {
@@ -223,19 +332,32 @@ public final class ReportCommand implements Callable<Integer> {
       Timer t =
           switch (timer) {
             case "jmh" ->
-                new JmhTimer(forks, warmup, iterations, iterationMillis, buildShots, heap, log);
-            case "quick" -> new QuickTimer(3, 1 << 18);
+                new JmhTimer(
+                    warmup, iterations, iterationMillis, buildWarmup, buildIterations, heap, log);
+            case "quick" -> new QuickTimer(3, 1 << 16);
             default ->
                 throw new IllegalArgumentException("--timer must be jmh or quick, got " + timer);
           };
       List<Row> rows = new ArrayList<>();
-      int steps = 0;
+      List<Timer.Job> jobs = new ArrayList<>();
+      int measureSteps = 0;
       for (int n : ns) {
         for (StructureKind k : kinds) {
-          steps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
+          measureSteps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
         }
       }
-      steps += 6; // experiments + writing
+      int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
+      console.println(
+          String.format(
+              Locale.ROOT,
+              "sieve report: %d structure(s), n = %s: %d rows × %d round(s)%s",
+              kinds.size(),
+              join(ns),
+              measureSteps,
+              rounds,
+              timer.equals("jmh")
+                  ? " = " + 3L * measureSteps * rounds + " JMH forks (positive, negative, build)"
+                  : " (in-process timer)"));
       ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);
@@ -249,16 +371,35 @@ public final class ReportCommand implements Callable<Integer> {
                     + " n="
                     + n
                     + (kind.sizedByBitsPerKey() ? " b=" + b : "")
-                    + ": FPR, memory");
+                    + ": FPR, memory, contract");
             Row row = Measure.measure(kind, workload, b, fprQueries);
-            bar.step(kind.name() + " n=" + n + ": " + timer + " timing");
-            t.time(kind, row, seed);
             rows.add(row);
+            jobs.add(new Timer.Job(kind, row));
             bar.advance();
           }
         }
         workload = null;
       }
+      Rounds.run(
+          t,
+          jobs,
+          rounds,
+          seed,
+          (round, of, job) -> {
+            bar.advance();
+            bar.step(
+                "round "
+                    + (round + 1)
+                    + "/"
+                    + of
+                    + ": "
+                    + job.kind().name()
+                    + " n="
+                    + job.row().n
+                    + " ("
+                    + timer
+                    + ")");
+          });
       Map<String, Object> experiments = new LinkedHashMap<>();
       int en = Math.min(experimentKeys, maxN);
       Experiments e = new Experiments(Workload.create(en, seed), experimentQueries);
@@ -275,37 +416,28 @@ public final class ReportCommand implements Callable<Integer> {
       experiments.put("blockedAgainstTheory", e.blockedAgainstTheory(b0));
       bar.advance();
       bar.step("experiments: FPR sweep");
-      experiments.put(
-          "fprSweep",
-          e.fprSweep(kinds, sweepBits.stream().mapToDouble(Double::doubleValue).toArray()));
+      List<Experiments.SweepPoint> sweep =
+          e.fprSweep(kinds, sweepBits.stream().mapToDouble(Double::doubleValue).toArray());
       bar.advance();
       bar.step("experiments: build retries, LSM policy");
       experiments.putAll(PolicyFigures.figures(rows, en, seed));
       bar.advance();
       List<Targets.Check> checks = Targets.check(rows, 10.0);
+      List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
-      Map<String, Object> meta = meta(t);
-      ReportWriter.write(out, new ReportWriter.Run(meta, rows, checks, experiments));
+      ReportWriter.Meta meta = meta(t, kinds, (System.nanoTime() - start) / 1e9);
+      ReportWriter.Run report = new ReportWriter.Run(meta, rows, checks, guard, experiments, sweep);
+      ReportWriter.write(out, report);
       bar.finish("done: " + new File(out, "report.md"));
-      for (Targets.Check c : checks) {
-        console.printf(
-            Locale.ROOT,
-            "%-8s %-7s %s  %s%n",
-            c.id(),
-            c.status(),
-            ReportWriter.num(c.value(), 3) + " (limit " + ReportWriter.num(c.limit(), 3) + ")",
-            c.target());
-      }
+      stdout.print(ReportWriter.consoleSummary(report, out));
+      stdout.flush();
       boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
       return violation ? 2 : 0;
     }
   }
 
-  private Map<String, Object> meta(Timer t) {
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("machine", machine());
-    meta.put(
-        "jvm",
+  private ReportWriter.Meta meta(Timer t, List<StructureKind> kinds, double seconds) {
+    String jvm =
         System.getProperty("java.vm.name")
             + " "
             + System.getProperty("java.vm.version")
@@ -314,30 +446,43 @@ public final class ReportCommand implements Callable<Integer> {
             + "), -Xmx"
             + (Runtime.getRuntime().maxMemory() >> 20)
             + "m, "
-            + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
-    meta.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-    meta.put("command", "sieve report " + commandLine());
-    meta.put("timer", t.describe());
-    meta.put("fprQueries", fprQueries);
-    meta.put("seed", seed);
-    meta.put("n", ns);
-    meta.put("bitsPerKey", bitsPerKey);
-    return meta;
+            + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
+    List<String> names = new ArrayList<>();
+    kinds.forEach(k -> names.add(k.name()));
+    return new ReportWriter.Meta(
+        machine(),
+        jvm,
+        Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+        "sieve report " + commandLine(),
+        t.describe(),
+        rounds,
+        fprQueries,
+        seed,
+        List.copyOf(ns),
+        List.copyOf(bitsPerKey),
+        names,
+        baseline == null ? null : baseline.getPath(),
+        seconds);
   }
 
   private String commandLine() {
     return String.format(
             Locale.ROOT,
-            "--n %s --bits-per-key %s --fpr-queries %d --timer %s --forks %d --warmup %d --iterations %d --iteration-ms %d",
+            "--n %s --filters %s --bits-per-key %s --fpr-queries %d --timer %s --rounds %d"
+                + " --warmup %d --iterations %d --iteration-ms %d --build-warmup %d"
+                + " --build-iterations %d",
             join(ns),
+            String.join(",", filters),
             join(bitsPerKey),
             fprQueries,
             timer,
-            forks,
+            rounds,
             warmup,
             iterations,
-            iterationMillis)
-        + (filters.equals(List.of("all")) ? "" : " --filters " + String.join(",", filters));
+            iterationMillis,
+            buildWarmup,
+            buildIterations)
+        + (baseline == null ? "" : " --baseline " + baseline);
   }
 
   private static String join(List<?> l) {
@@ -400,7 +545,7 @@ public final class ReportCommand implements Callable<Integer> {
     PrintStream saved = System.out;
     try {
       System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-      org.openjdk.jol.info.GraphLayout.parseInstance(new long[1]).totalCount();
+      Measure.objectCount(new long[1]);
     } finally {
       System.setOut(saved);
     }

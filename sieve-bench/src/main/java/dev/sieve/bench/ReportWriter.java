@@ -5,37 +5,94 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
-/** Writes report.md, report.html, results.json and the plots from one run's figures. */
+/**
+ * Writes report.md, report.html, results.json and the plots from one run's figures. The report
+ * reads top-down: a short summary and the side-by-side table first, then the hot-path guard, every
+ * row's figures, the experiments and plots, and the targets last.
+ */
 public final class ReportWriter {
   private ReportWriter() {}
 
-  /** Everything one run produced. */
+  /**
+   * How the run was made.
+   *
+   * @param baseline the --baseline file, or {@code null}
+   * @param seconds wall-clock time of the run up to writing the report
+   */
+  public record Meta(
+      String machine,
+      String jvm,
+      String date,
+      String command,
+      String timer,
+      int rounds,
+      long fprQueries,
+      long seed,
+      List<Integer> n,
+      List<Double> bitsPerKey,
+      List<String> structures,
+      String baseline,
+      double seconds) {}
+
+  /**
+   * Everything one run produced.
+   *
+   * @param guard the hot-path guard against --baseline, {@code null} without one
+   */
   public record Run(
-      Map<String, Object> meta,
+      Meta meta,
       List<Row> rows,
       List<Targets.Check> checks,
-      Map<String, Object> experiments) {}
+      List<Guard.Entry> guard,
+      Map<String, Object> experiments,
+      List<Experiments.SweepPoint> sweep) {}
+
+  /** A Sieve filter and the peer it is read against, as one line of the side-by-side table. */
+  record Pair(String label, String sieve, String peer) {}
+
+  /** The side-by-side table's lines, headline filters first. */
+  static final List<Pair> PAIRS =
+      List.of(
+          new Pair("blocked Bloom", "sieve-blocked-bloom", "fastfilter-blocked-bloom"),
+          new Pair("Xor8", "sieve-xor8", "fastfilter-xor8"),
+          new Pair("Binary Fuse 8", "sieve-binary-fuse8", "fastfilter-xorfuse8"),
+          new Pair("Ribbon", "sieve-ribbon", null),
+          new Pair("standard Bloom", "sieve-standard-bloom", "fastfilter-bloom"),
+          new Pair("standard Bloom (Guava)", null, "guava-bloom"),
+          new Pair("Xor16", "sieve-xor16", "fastfilter-xor16"),
+          new Pair("Binary Fuse 16", "sieve-binary-fuse16", null),
+          new Pair("Cuckoo 8", "sieve-cuckoo8", "fastfilter-cuckoo8"),
+          new Pair("Cuckoo 16", "sieve-cuckoo16", "fastfilter-cuckoo16"),
+          new Pair("raw random read (the limit)", null, "raw-read-1x"));
+
+  /** The ratio figures of a row: to the raw random read of the same n and to the best peer. */
+  public record Ratios(
+      double positiveOverRawRead,
+      double negativeOverRawRead,
+      double positiveOverBestPeer,
+      double negativeOverBestPeer,
+      double buildOverBestPeer,
+      double overheadOverBestPeer) {}
 
   /** Writes the report into {@code dir}. */
-  @SuppressWarnings("unchecked")
   public static void write(File dir, Run run) throws IOException {
     File plots = new File(dir, "plots");
     if (!plots.isDirectory() && !plots.mkdirs()) {
       throw new IOException("cannot create " + plots);
     }
-    List<Map<String, Object>> sweep =
-        (List<Map<String, Object>>) run.experiments().getOrDefault("fprSweep", List.of());
-    Charts.fprVsBitsPerKey(new File(plots, "fpr-vs-bits-per-key.png"), sweep, run.rows());
-    Charts.queryVsN(new File(plots, "negative-query-vs-n.png"), run.rows(), true);
-    Charts.queryVsN(new File(plots, "positive-query-vs-n.png"), run.rows(), false);
+    Charts.fprVsBitsPerKey(new File(plots, "fpr-vs-bits-per-key.png"), run.sweep(), run.rows());
+    Charts.queryTimes(new File(plots, "negative-query.png"), run.rows(), true);
+    Charts.queryTimes(new File(plots, "positive-query.png"), run.rows(), false);
     Charts.overheadOverFloor(new File(plots, "bits-over-floor.png"), run.rows());
 
     Doc doc = document(run);
@@ -48,30 +105,29 @@ public final class ReportWriter {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (Row r : run.rows()) {
       Map<String, Object> m = r.toMap();
-      m.putAll(ratios(r, run.rows()));
+      m.put("ratios", ratios(r, run.rows()));
       rows.add(m);
     }
     json.put("rows", rows);
-    List<Map<String, Object>> checks = new ArrayList<>();
-    run.checks().forEach(c -> checks.add(c.toMap()));
-    json.put("targets", checks);
-    json.put("experiments", run.experiments());
+    json.put("targets", run.checks());
+    json.put("guard", run.guard());
+    Map<String, Object> experiments = new LinkedHashMap<>(run.experiments());
+    experiments.put("fprSweep", run.sweep());
+    json.put("experiments", experiments);
     Files.writeString(
         new File(dir, "results.json").toPath(), Json.write(json), StandardCharsets.UTF_8);
   }
 
-  /** The ratio figures of a row: to the raw random read of the same n and to the best peer. */
-  static Map<String, Object> ratios(Row r, List<Row> rows) {
-    Map<String, Object> m = new LinkedHashMap<>();
+  /** The ratio figures of {@code r} within {@code rows}. */
+  static Ratios ratios(Row r, List<Row> rows) {
     double raw = reference(rows, r, "raw-read-1x", x -> x.negativeNs);
-    m.put("positiveOverRawRead", r.positiveNs / raw);
-    m.put("negativeOverRawRead", r.negativeNs / raw);
-    m.put("positiveOverBestPeer", r.positiveNs / bestPeer(rows, r.n, x -> x.positiveNs));
-    m.put("negativeOverBestPeer", r.negativeNs / bestPeer(rows, r.n, x -> x.negativeNs));
-    m.put("buildOverBestPeer", r.buildNsPerKey / bestPeer(rows, r.n, x -> x.buildNsPerKey));
-    m.put(
-        "overheadOverBestPeer", r.overheadMeasured() / bestPeer(rows, r.n, Row::overheadMeasured));
-    return m;
+    return new Ratios(
+        r.positiveNs / raw,
+        r.negativeNs / raw,
+        r.positiveNs / bestPeer(rows, r.n, x -> x.positiveNs),
+        r.negativeNs / bestPeer(rows, r.n, x -> x.negativeNs),
+        r.buildNsPerKey / bestPeer(rows, r.n, x -> x.buildNsPerKey),
+        r.overheadMeasured() / bestPeer(rows, r.n, Row::overheadMeasured));
   }
 
   private static double reference(List<Row> rows, Row r, String name, ToDoubleFunction<Row> f) {
@@ -90,138 +146,487 @@ public final class ReportWriter {
     return best.orElse(Double.NaN);
   }
 
-  @SuppressWarnings("unchecked")
+  /** The key counts of the run, ascending. */
+  private static TreeSet<Integer> ns(List<Row> rows) {
+    TreeSet<Integer> ns = new TreeSet<>();
+    rows.forEach(r -> ns.add(r.n));
+    return ns;
+  }
+
+  /** The row {@code name} at {@code n} (the run's first bits/key setting for sized kinds). */
+  private static Optional<Row> row(Run run, String name, int n) {
+    if (name == null) {
+      return Optional.empty();
+    }
+    return Targets.find(run.rows(), name, n, run.meta().bitsPerKey().get(0));
+  }
+
+  /** A fast-hash row of {@code base} at {@code n} (single lookups), if the run has one. */
+  private static Optional<Row> fastHash(Run run, String base, int n) {
+    if (base == null) {
+      return Optional.empty();
+    }
+    return run.rows().stream()
+        .filter(
+            r ->
+                r.n == n
+                    && r.name.startsWith(base + "-" + Targets.FAST_HASH)
+                    && !r.isBatch()
+                    && !r.isPrehashed())
+        .findFirst();
+  }
+
+  private static boolean anyFastHash(Run run) {
+    return run.rows().stream().anyMatch(r -> r.name.contains("-" + Targets.FAST_HASH));
+  }
+
+  /** "12.3 ± 0.4" (the error omitted when unknown). */
+  static String pm(double value, double error) {
+    if (Double.isNaN(value)) {
+      return "—";
+    }
+    int digits = value >= 100 ? 0 : 1;
+    return Double.isNaN(error)
+        ? num(value, digits)
+        : num(value, digits) + " ± " + num(error, Math.max(digits, error < 0.1 ? 2 : 1));
+  }
+
+  /** "pos ± e / neg ± e" of a row, or "—". */
+  private static String posNeg(Optional<Row> r) {
+    return r.map(
+            x -> pm(x.positiveNs, x.positiveNsError) + " / " + pm(x.negativeNs, x.negativeNsError))
+        .orElse("—");
+  }
+
+  private static String fpr(Optional<Row> r) {
+    return r.filter(Row::hasFpr).map(x -> pct(x.measuredFpr())).orElse("—");
+  }
+
+  private static String build(Optional<Row> r) {
+    return r.map(x -> pm(x.buildNsPerKey, x.buildNsPerKeyError)).orElse("—");
+  }
+
+  /** The side-by-side table at {@code n}: each Sieve filter's rows next to its peer's. */
+  static void sideBySide(Doc doc, Run run, int n) {
+    boolean fast = anyFastHash(run);
+    List<String> header = new ArrayList<>(List.of("filter", "Sieve pos / neg ns", "Sieve batch"));
+    header.add("Sieve pre-hashed");
+    if (fast) {
+      header.add("Sieve fast hash");
+    }
+    header.addAll(
+        List.of(
+            "Sieve FPR",
+            "Sieve build ns/key",
+            "peer",
+            "peer pos / neg ns",
+            "peer FPR",
+            "peer build ns/key"));
+    List<List<String>> lines = new ArrayList<>();
+    for (Pair p : PAIRS) {
+      Optional<Row> single = row(run, p.sieve(), n);
+      Optional<Row> batch =
+          row(run, p.sieve() == null ? null : p.sieve() + SieveAdapters.BATCH_SUFFIX, n);
+      Optional<Row> pre =
+          row(run, p.sieve() == null ? null : p.sieve() + SieveAdapters.PREHASHED_SUFFIX, n);
+      Optional<Row> fh = fastHash(run, p.sieve(), n);
+      Optional<Row> peer = row(run, p.peer(), n);
+      if (single.isEmpty() && batch.isEmpty() && pre.isEmpty() && fh.isEmpty() && peer.isEmpty()) {
+        continue;
+      }
+      List<String> line =
+          new ArrayList<>(List.of(p.label(), posNeg(single), posNeg(batch), posNeg(pre)));
+      if (fast) {
+        line.add(posNeg(fh));
+      }
+      Optional<Row> sieveAny = single.or(() -> batch).or(() -> pre);
+      line.addAll(
+          List.of(
+              fpr(sieveAny),
+              build(single),
+              p.peer() == null ? "—" : p.peer(),
+              posNeg(peer),
+              fpr(peer),
+              build(peer)));
+      lines.add(line);
+    }
+    doc.table(header, lines);
+  }
+
+  /** The summary's bullets. */
+  static List<String> summary(Run run) {
+    Meta meta = run.meta();
+    List<String> items = new ArrayList<>();
+    List<String> nl = new ArrayList<>();
+    ns(run.rows()).forEach(n -> nl.add(Targets.nLabel(n)));
+    items.add(
+        String.format(
+            Locale.ROOT,
+            "%d structures at n = %s, %d round(s): each round times every structure once, in an"
+                + " order shuffled per round, so a noisy neighbour hits every row alike; every time"
+                + " is the mean over all rounds' measured iterations ± the half-width of its 99.9%%"
+                + " confidence interval. The run took %.1f minutes.",
+            meta.structures().size(),
+            String.join(", ", nl),
+            meta.rounds(),
+            meta.seconds() / 60));
+    int maxN = ns(run.rows()).last();
+    for (Pair p : PAIRS.subList(0, 4)) {
+      Optional<Row> single = row(run, p.sieve(), maxN);
+      Optional<Row> peer = row(run, p.peer(), maxN);
+      Optional<Row> batch = row(run, p.sieve() + SieveAdapters.BATCH_SUFFIX, maxN);
+      Optional<Row> pre = row(run, p.sieve() + SieveAdapters.PREHASHED_SUFFIX, maxN);
+      if (single.isEmpty()) {
+        continue;
+      }
+      StringBuilder sb = new StringBuilder();
+      sb.append(p.label())
+          .append(" at n = ")
+          .append(Targets.nLabel(maxN))
+          .append(": Sieve ")
+          .append(posNeg(single))
+          .append(" ns (pos / neg)");
+      batch.ifPresent(b -> sb.append(", batch ").append(posNeg(batch)));
+      pre.ifPresent(b -> sb.append(", pre-hashed ").append(posNeg(pre)));
+      Optional<Row> fh = fastHash(run, p.sieve(), maxN);
+      fh.ifPresent(f -> sb.append(", ").append(f.name).append(' ').append(posNeg(fh)));
+      if (peer.isPresent()) {
+        sb.append("; ")
+            .append(p.peer())
+            .append(' ')
+            .append(posNeg(peer))
+            .append(
+                String.format(
+                    Locale.ROOT,
+                    " — Sieve single %s× / %s×",
+                    num(single.get().positiveNs / peer.get().positiveNs, 2),
+                    num(single.get().negativeNs / peer.get().negativeNs, 2)));
+        batch.ifPresent(
+            b ->
+                sb.append(
+                    String.format(
+                        Locale.ROOT,
+                        ", batch %s× / %s×",
+                        num(b.positiveNs / peer.get().positiveNs, 2),
+                        num(b.negativeNs / peer.get().negativeNs, 2))));
+        sb.append(" the peer");
+      }
+      sb.append('.');
+      items.add(sb.toString());
+    }
+    long pass = count(run, Targets.Status.PASS);
+    long miss = count(run, Targets.Status.MISS);
+    long notRun = count(run, Targets.Status.NOT_RUN);
+    List<String> missed = new ArrayList<>();
+    run.checks().stream()
+        .filter(c -> c.primary() && c.status() == Targets.Status.MISS)
+        .forEach(c -> missed.add(c.id() + " " + num(c.value(), 2) + " > " + num(c.limit(), 2)));
+    items.add(
+        String.format(
+            Locale.ROOT,
+            "Issue 11's targets (at the end, each at its n): %d PASS, %d MISS, %d NOT RUN%s.",
+            pass,
+            miss,
+            notRun,
+            missed.isEmpty() ? "" : " — missed: " + String.join("; ", missed)));
+    long fn = run.rows().stream().filter(r -> r.falseNegatives > 0).count();
+    items.add(
+        fn == 0
+            ? "No false negatives: every key of every row found, through the path each row is timed"
+                + " on (single, batch or pre-hashed)."
+            : "CONTRACT VIOLATION: "
+                + fn
+                + " row(s) with false negatives (see the contract target).");
+    if (run.guard() == null) {
+      items.add(
+          "Hot-path guard: no --baseline given (pass a previous run's results.json to flag"
+              + " slowdowns > "
+              + Guard.THRESHOLD_PERCENT
+              + "%).");
+    } else {
+      List<String> sieve = new ArrayList<>();
+      long peers = 0;
+      for (Guard.Entry e : run.guard()) {
+        if (e.verdict() == Guard.Verdict.SLOWER) {
+          if (e.family() == Family.SIEVE) {
+            sieve.add(
+                e.name()
+                    + " "
+                    + e.metric()
+                    + " at n="
+                    + Targets.nLabel(e.n())
+                    + " "
+                    + num(e.ratio(), 2)
+                    + "×");
+          } else {
+            peers++;
+          }
+        }
+      }
+      items.add(
+          String.format(
+              Locale.ROOT,
+              "Hot-path guard against %s: %d comparable figures; %s; %d non-Sieve figure(s) also"
+                  + " slower (if the peers slowed too, the machine did).",
+              meta.baseline(),
+              run.guard().size(),
+              sieve.isEmpty()
+                  ? "no Sieve figure slower by more than " + Guard.THRESHOLD_PERCENT + "%"
+                  : "Sieve figures slower by more than "
+                      + Guard.THRESHOLD_PERCENT
+                      + "%: "
+                      + String.join(", ", sieve),
+              peers));
+    }
+    Optional<Row> noisiest =
+        run.rows().stream()
+            .filter(r -> !Double.isNaN(r.negative.roundSpread()))
+            .max(Comparator.comparingDouble(r -> r.negative.roundSpread()));
+    noisiest.ifPresent(
+        r ->
+            items.add(
+                String.format(
+                    Locale.ROOT,
+                    "Largest round-to-round spread of a negative-lookup mean: %s%% (%s at n=%s);"
+                        + " ratios within one run are the figures to read.",
+                    num(100 * r.negative.roundSpread(), 1),
+                    r.name,
+                    Targets.nLabel(r.n))));
+    return items;
+  }
+
+  private static long count(Run run, Targets.Status status) {
+    return run.checks().stream().filter(c -> c.primary() && c.status() == status).count();
+  }
+
+  /** The text printed on stdout at the end of a run: summary, side-by-side tables, files. */
+  public static String consoleSummary(Run run, File dir) {
+    Doc doc = new Doc();
+    doc.heading(2, "Summary");
+    doc.bullets(summary(run));
+    for (int n : ns(run.rows())) {
+      doc.heading(
+          2, "Side by side, n = " + Targets.nLabel(n) + " (ns per lookup, mean ± 99.9% CI)");
+      sideBySide(doc, run, n);
+    }
+    doc.heading(2, "Targets (issue 11)");
+    List<String> lines = new ArrayList<>();
+    for (Targets.Check c : run.checks()) {
+      if (c.primary()) {
+        lines.add(
+            String.format(
+                Locale.ROOT,
+                "%-7s %-4s at %s: %s (limit %s) — %s",
+                c.status().label(),
+                c.id(),
+                c.at(),
+                num(c.value(), 3),
+                num(c.limit(), 2),
+                c.target()));
+      }
+    }
+    doc.bullets(lines);
+    doc.para(
+        "Files: "
+            + new File(dir, "report.md")
+            + ", "
+            + new File(dir, "report.html")
+            + ", "
+            + new File(dir, "results.json")
+            + ", "
+            + new File(dir, "plots"));
+    return doc.markdown();
+  }
+
   static Doc document(Run run) {
-    Map<String, Object> meta = run.meta();
+    Meta meta = run.meta();
     Doc doc = new Doc();
     doc.heading(
-        1,
-        "Sieve report: every filter side by side with the peers, the baselines, theory and the physical limit");
+        1, "Sieve report: Sieve's filters side by side with the peers, theory and the limit");
+    doc.heading(2, "Summary");
+    doc.bullets(summary(run));
+    for (int n : ns(run.rows())) {
+      doc.heading(2, "Side by side, n = " + Targets.nLabel(n));
+      sideBySide(doc, run, n);
+    }
+    doc.para(
+        "ns per lookup (positive / negative), mean ± 99.9% CI half-width over every round. **Sieve**:"
+            + " single lookups through `mayContain(long)`, XXPH3 key hash included; **batch**: the"
+            + " filter's batch API over runs of "
+            + QueryBenchmark.BATCH
+            + " keys (`…-batch` rows); **pre-hashed**: `mayContainHash` with the random key as its own"
+            + " hash, which isolates the probe (`…-prehashed` rows)"
+            + (anyFastHash(run) ? "; **fast hash**: the filter's one-mixer hash for long keys" : "")
+            + ". The FPR is measured over "
+            + String.format(Locale.ROOT, "%,d", meta.fprQueries())
+            + " absent keys. Every figure of every row is in the tables further down.");
     doc.para(
         "**Machine:** "
-            + meta.get("machine")
+            + meta.machine()
             + "  \n**JVM:** "
-            + meta.get("jvm")
+            + meta.jvm()
             + "  \n**When:** "
-            + meta.get("date")
+            + meta.date()
+            + String.format(Locale.ROOT, " (%.1f minutes)", meta.seconds() / 60)
             + "  \n**Command:** `"
-            + meta.get("command")
-            + "`");
+            + meta.command()
+            + "`  \n**Timing:** "
+            + meta.timer()
+            + "; "
+            + meta.rounds()
+            + " round(s), the structures in a shuffled order per round (seed "
+            + meta.seed()
+            + ").");
     doc.para(
-        "**Timing:** "
-            + meta.get("timer")
-            + ". **FPR:** "
-            + meta.get("fprQueries")
-            + " absent keys per filter (exact sets: a tenth, at least 10^5), 95% Wilson intervals."
-            + " **Keys:** random 64-bit, seed "
-            + meta.get("seed")
-            + "; absent keys are checked absent."
-            + " Query times are per lookup over a stream of independent lookups (throughput; memory"
-            + " accesses may overlap), the same loop for every structure and for the raw random read."
-            + " Numbers from a shared or small machine are noisy; ratios within one run are the"
-            + " figures to read.");
+        "Query times are per lookup over a stream of independent lookups (throughput; memory"
+            + " accesses may overlap), the same loop for every structure and for the raw random"
+            + " read. **Keys:** random 64-bit, seed "
+            + meta.seed()
+            + "; absent keys are checked absent. **FPR:** 95% Wilson intervals. Numbers from a"
+            + " shared or small machine are noisy; ratios within one run are the figures to read.");
 
-    doc.heading(2, "Targets");
-    List<List<String>> t = new ArrayList<>();
-    for (Targets.Check c : run.checks()) {
-      t.add(
-          List.of(
-              c.id(),
-              c.target(),
-              "**" + c.status() + "**",
-              num(c.value(), 3),
-              num(c.limit(), 3),
-              c.detail()));
+    if (run.guard() != null) {
+      guard(doc, run);
     }
-    doc.table(List.of("id", "target", "status", "measured", "limit", "detail"), t);
 
-    TreeSet<Integer> ns = new TreeSet<>();
-    run.rows().forEach(r -> ns.add(r.n));
-    for (int n : ns) {
-      doc.heading(2, "Side by side, n = " + String.format(Locale.ROOT, "%,d", n));
-      List<List<String>> main = new ArrayList<>();
-      List<List<String>> ratio = new ArrayList<>();
-      for (Row r : run.rows()) {
-        if (r.n != n) {
-          continue;
-        }
-        String name =
-            r.name
-                + (isSized(r) && countByName(run.rows(), r) > 1
-                    ? " @" + num(r.bitsPerKeySetting, 1)
-                    : "");
-        main.add(
-            List.of(
-                name,
-                r.family.label(),
-                num(r.bitsPerKey(), 2) + (r.sizeIsMeasuredHeap ? " (heap)" : ""),
-                String.format(Locale.ROOT, "%,d", r.sizeBytes()),
-                num(r.buildNsPerKey, 1),
-                num(r.positiveNs, 1),
-                num(r.negativeNs, 1),
-                r.hasFpr()
-                    ? pct(r.measuredFpr())
-                        + " ["
-                        + pct(r.measuredFprLow())
-                        + ", "
-                        + pct(r.measuredFprHigh())
-                        + "]"
-                    : "—",
-                r.family == Family.LIMIT ? "—" : pct(r.modelFpr),
-                num(r.measuredFpr() / r.modelFpr, 3),
-                num(r.floorBitsPerKey(), 2),
-                num(r.overheadMeasured(), 3)));
-        Map<String, Object> x = ratios(r, run.rows());
-        ratio.add(
-            List.of(
-                name,
-                num((Double) x.get("positiveOverRawRead"), 2),
-                num((Double) x.get("negativeOverRawRead"), 2),
-                num((Double) x.get("positiveOverBestPeer"), 2),
-                num((Double) x.get("negativeOverBestPeer"), 2),
-                num((Double) x.get("buildOverBestPeer"), 2),
-                num((Double) x.get("overheadOverBestPeer"), 3),
-                num(r.buildMemoryRatio(), 2),
-                r.objectCount < 0 ? "—" : Long.toString(r.objectCount),
-                r.falseNegatives < 0 ? "—" : Long.toString(r.falseNegatives)));
+    for (int n : ns(run.rows())) {
+      everyRow(doc, run, n);
+    }
+    experiments(doc, run);
+
+    doc.heading(2, "Plots");
+    doc.image("negative lookup time", "plots/negative-query.png");
+    doc.image("positive lookup time", "plots/positive-query.png");
+    doc.image("FPR vs bits/key", "plots/fpr-vs-bits-per-key.png");
+    doc.image("bits/key over the floor", "plots/bits-over-floor.png");
+
+    targets(doc, run);
+    return doc;
+  }
+
+  private static void guard(Doc doc, Run run) {
+    doc.heading(
+        2,
+        "Hot-path guard: this run against "
+            + run.meta().baseline()
+            + " (flagged: more than "
+            + Guard.THRESHOLD_PERCENT
+            + "% slower)");
+    if (run.guard().isEmpty()) {
+      doc.para("No row of this run (name, n, bits/key) is in the baseline.");
+      return;
+    }
+    List<List<String>> lines = new ArrayList<>();
+    for (Guard.Entry e : run.guard()) {
+      lines.add(
+          List.of(
+              e.name(),
+              e.family().label(),
+              Targets.nLabel(e.n()),
+              e.metric(),
+              num(e.before(), 2),
+              pm(e.now(), e.nowError()),
+              num(e.ratio(), 3),
+              e.verdict() == Guard.Verdict.SLOWER
+                  ? "**" + e.verdict() + "**"
+                  : e.verdict().label()));
+    }
+    doc.table(
+        List.of("structure", "family", "n", "figure", "before", "now", "now ÷ before", "verdict"),
+        lines);
+  }
+
+  private static void everyRow(Doc doc, Run run, int n) {
+    doc.heading(2, "Every row, n = " + Targets.nLabel(n));
+    List<List<String>> main = new ArrayList<>();
+    List<List<String>> ratio = new ArrayList<>();
+    for (Row r : run.rows()) {
+      if (r.n != n) {
+        continue;
       }
-      doc.table(
+      String name =
+          r.name
+              + (isSized(r) && countByName(run.rows(), r) > 1
+                  ? " @" + num(r.bitsPerKeySetting, 1)
+                  : "");
+      main.add(
           List.of(
-              "structure",
-              "family",
-              "bits/key",
-              "bytes",
-              "build ns/key",
-              "pos ns/op",
-              "neg ns/op",
-              "measured FPR [95%]",
-              "model FPR",
-              "FPR/model",
-              "log2(1/FPR)",
-              "bits/key ÷ floor"),
-          main);
-      doc.para(
-          "Ratios at n = "
-              + n
-              + ": query time over one raw random 64-bit read from a `long[]`"
-              + " of the blocked Bloom filter's size (raw-read-1x), and each figure over the best peer's"
-              + " (Guava, FastFilter; lowest is best). Build memory: bytes allocated by the build over"
-              + " (final size + 8 bytes per input key).");
-      doc.table(
+              name,
+              r.family.label(),
+              num(r.bitsPerKey(), 2) + (r.sizeIsMeasuredHeap ? " (heap)" : ""),
+              String.format(Locale.ROOT, "%,d", r.sizeBytes()),
+              pm(r.buildNsPerKey, r.buildNsPerKeyError),
+              pm(r.positiveNs, r.positiveNsError),
+              pm(r.negativeNs, r.negativeNsError),
+              num(100 * r.negative.roundSpread(), 1),
+              r.hasFpr()
+                  ? pct(r.measuredFpr())
+                      + " ["
+                      + pct(r.measuredFprLow())
+                      + ", "
+                      + pct(r.measuredFprHigh())
+                      + "]"
+                  : "—",
+              r.family == Family.LIMIT ? "—" : pct(r.modelFpr),
+              num(r.measuredFpr() / r.modelFpr, 3),
+              num(r.floorBitsPerKey(), 2),
+              num(r.overheadMeasured(), 3)));
+      Ratios x = ratios(r, run.rows());
+      ratio.add(
           List.of(
-              "structure",
-              "pos ÷ raw read",
-              "neg ÷ raw read",
-              "pos ÷ best peer",
-              "neg ÷ best peer",
-              "build ÷ best peer",
-              "overhead ÷ best peer",
-              "build alloc ÷ (size+keys)",
-              "objects",
-              "false negatives"),
-          ratio);
+              name,
+              num(x.positiveOverRawRead(), 2),
+              num(x.negativeOverRawRead(), 2),
+              num(x.positiveOverBestPeer(), 2),
+              num(x.negativeOverBestPeer(), 2),
+              num(x.buildOverBestPeer(), 2),
+              num(x.overheadOverBestPeer(), 3),
+              num(r.buildMemoryRatio(), 2),
+              r.objectCount < 0 ? "—" : Long.toString(r.objectCount),
+              r.falseNegatives < 0 ? "—" : Long.toString(r.falseNegatives)));
     }
+    doc.table(
+        List.of(
+            "structure",
+            "family",
+            "bits/key",
+            "bytes",
+            "build ns/key",
+            "pos ns/op",
+            "neg ns/op",
+            "neg round spread %",
+            "measured FPR [95%]",
+            "model FPR",
+            "FPR/model",
+            "log2(1/FPR)",
+            "bits/key ÷ floor"),
+        main);
+    doc.para(
+        "Times: mean ± 99.9% CI half-width over every round; round spread: (max - min) of the"
+            + " rounds' means over the mean. Ratios at n = "
+            + Targets.nLabel(n)
+            + ": query time over one raw random 64-bit read from a `long[]` of the blocked Bloom"
+            + " filter's size (raw-read-1x), and each figure over the best peer's (Guava,"
+            + " FastFilter; lowest is best). Build memory: bytes allocated by the build over (final"
+            + " size + 8 bytes per input key). False negatives are counted through the path the row"
+            + " is timed on.");
+    doc.table(
+        List.of(
+            "structure",
+            "pos ÷ raw read",
+            "neg ÷ raw read",
+            "pos ÷ best peer",
+            "neg ÷ best peer",
+            "build ÷ best peer",
+            "overhead ÷ best peer",
+            "build alloc ÷ (size+keys)",
+            "objects",
+            "false negatives"),
+        ratio);
+  }
 
+  @SuppressWarnings("unchecked")
+  private static void experiments(Doc doc, Run run) {
     Map<String, Object> ex = run.experiments();
     if (ex.get("blockedAgainstTheory") instanceof Map<?, ?> b) {
       Map<String, Object> m = (Map<String, Object>) b;
@@ -270,7 +675,14 @@ public final class ReportWriter {
         List.of(
             "k", "fractionSetMeasured", "fractionSetModel", "fprMeasured", "fprModel", "optimalK"));
     if (ex.get("blockedSetBits") instanceof Map<?, ?> bs) {
-      doc.para("Blocked Bloom at its own k: " + bs);
+      doc.para("Blocked Bloom at its own k:");
+      List<String> cols = new ArrayList<>();
+      List<String> vals = new ArrayList<>();
+      for (Map.Entry<?, ?> e : bs.entrySet()) {
+        cols.add(String.valueOf(e.getKey()));
+        vals.add(cell(String.valueOf(e.getKey()), e.getValue()));
+      }
+      doc.table(cols, List.of(vals));
     }
     experimentTable(
         doc,
@@ -324,26 +736,55 @@ public final class ReportWriter {
     if (ex.get("lsmPolicyNote") != null) {
       doc.para(String.valueOf(ex.get("lsmPolicyNote")));
     }
-    experimentTable(
-        doc,
-        ex,
-        "fprSweep",
-        "FPR against bits/key (the plot's measured points)",
-        List.of("name", "bitsPerKeySetting", "bitsPerKey", "fprMeasured", "fprModel"));
+    if (!run.sweep().isEmpty()) {
+      doc.heading(2, "FPR against bits/key (the plot's measured points)");
+      List<List<String>> lines = new ArrayList<>();
+      for (Experiments.SweepPoint p : run.sweep()) {
+        lines.add(
+            List.of(
+                p.name(),
+                num(p.bitsPerKeySetting(), 1),
+                num(p.bitsPerKey(), 3),
+                pct(p.fprMeasured()) + " [" + pct(p.fprLow95()) + ", " + pct(p.fprHigh95()) + "]",
+                pct(p.fprModel())));
+      }
+      doc.table(
+          List.of("structure", "bits/key asked", "bits/key", "measured FPR [95%]", "model FPR"),
+          lines);
+    }
+  }
 
-    doc.heading(2, "Plots");
-    doc.image("FPR vs bits/key", "plots/fpr-vs-bits-per-key.png");
-    doc.image("negative query vs n", "plots/negative-query-vs-n.png");
-    doc.image("positive query vs n", "plots/positive-query-vs-n.png");
-    doc.image("bits/key over the floor", "plots/bits-over-floor.png");
-
+  private static void targets(Doc doc, Run run) {
+    doc.heading(2, "Targets (issue 11), each at the n it is stated for");
+    doc.para(
+        "Stated for one `./sieve report --n 1000000,10000000` run on a quiet machine; NOT RUN where"
+            + " this run lacks the n or a structure a target needs (the batch rows of every filter"
+            + " and the fast-hash rows need `--filters all` unless they are headline filters). The"
+            + " value is the largest of the ratios the target names (every one must pass).");
+    targetTable(doc, run.checks().stream().filter(Targets.Check::primary).toList());
+    List<Targets.Check> older = run.checks().stream().filter(c -> !c.primary()).toList();
+    if (!older.isEmpty()) {
+      doc.heading(3, "Secondary: the older targets that still apply, at the run's largest n");
+      targetTable(doc, older);
+    }
     doc.heading(2, "Closing note");
     List<String> misses = new ArrayList<>();
     List<String> notRun = new ArrayList<>();
     for (Targets.Check c : run.checks()) {
-      if (c.status().equals("MISS")) {
-        misses.add(c.id() + " (" + num(c.value(), 3) + " > " + num(c.limit(), 3) + ")");
-      } else if (c.status().equals("NOT RUN")) {
+      if (!c.primary()) {
+        continue;
+      }
+      if (c.status() == Targets.Status.MISS) {
+        misses.add(
+            c.id()
+                + " at n="
+                + c.at()
+                + " ("
+                + num(c.value(), 3)
+                + " > "
+                + num(c.limit(), 3)
+                + ")");
+      } else if (c.status() == Targets.Status.NOT_RUN) {
         notRun.add(c.id() + ": " + c.detail());
       }
     }
@@ -353,7 +794,22 @@ public final class ReportWriter {
             + ". Not run: "
             + (notRun.isEmpty() ? "none" : String.join("; ", notRun))
             + ". Why each miss happens and what would close it: docs/notes.md.");
-    return doc;
+  }
+
+  private static void targetTable(Doc doc, List<Targets.Check> checks) {
+    List<List<String>> t = new ArrayList<>();
+    for (Targets.Check c : checks) {
+      t.add(
+          List.of(
+              c.id(),
+              c.target(),
+              c.at(),
+              "**" + c.status().label() + "**",
+              num(c.value(), 3),
+              num(c.limit(), 3),
+              c.detail()));
+    }
+    doc.table(List.of("id", "target", "stated at", "status", "measured", "limit", "detail"), t);
   }
 
   @SuppressWarnings("unchecked")
@@ -369,16 +825,20 @@ public final class ReportWriter {
       List<String> row = new ArrayList<>();
       for (String c : cols) {
         Object v = m.get(c);
-        row.add(
-            c.toLowerCase(Locale.ROOT).startsWith("fpr")
-                ? pct(v)
-                : v instanceof Double d
-                    ? (Math.abs(d) >= 1e5 ? String.format(Locale.ROOT, "%.4g", d) : num(d, 4))
-                    : v instanceof Long l ? String.format(Locale.ROOT, "%,d", l) : str(v));
+        row.add(cell(c, v));
       }
       rows.add(row);
     }
     doc.table(cols, rows);
+  }
+
+  /** A table cell for an experiment figure: FPRs as percentages, large numbers in short form. */
+  private static String cell(String column, Object v) {
+    return column.toLowerCase(Locale.ROOT).startsWith("fpr")
+        ? pct(v)
+        : v instanceof Double d
+            ? (Math.abs(d) >= 1e5 ? String.format(Locale.ROOT, "%.4g", d) : num(d, 4))
+            : v instanceof Long l ? String.format(Locale.ROOT, "%,d", l) : str(v);
   }
 
   private static long countByName(List<Row> rows, Row r) {

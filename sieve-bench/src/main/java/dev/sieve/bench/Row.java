@@ -46,6 +46,37 @@ public final class Row {
   /** Which engine measured the times: {@code jmh} or {@code quick}. */
   public String timer = "";
 
+  /** The timed figures over the rounds (means, errors, each round's mean). */
+  public Rounds.Estimate positive = Rounds.Estimate.NONE;
+
+  public Rounds.Estimate negative = Rounds.Estimate.NONE;
+  public Rounds.Estimate build = Rounds.Estimate.NONE;
+
+  /** Sets the timed figures from the rounds' estimates. */
+  public void setTimes(
+      Rounds.Estimate positive, Rounds.Estimate negative, Rounds.Estimate build, String timer) {
+    this.positive = positive;
+    this.negative = negative;
+    this.build = build;
+    positiveNs = positive.mean();
+    positiveNsError = positive.error();
+    negativeNs = negative.mean();
+    negativeNsError = negative.error();
+    buildNsPerKey = build.mean();
+    buildNsPerKeyError = build.error();
+    this.timer = timer;
+  }
+
+  /** Whether this is a batch row ({@code …-batch}). */
+  public boolean isBatch() {
+    return name.endsWith(SieveAdapters.BATCH_SUFFIX);
+  }
+
+  /** Whether this is a pre-hashed row ({@code …-prehashed}). */
+  public boolean isPrehashed() {
+    return name.endsWith(SieveAdapters.PREHASHED_SUFFIX);
+  }
+
   public double bitsPerKey() {
     return n == 0 ? Double.NaN : (double) sizeBits / n;
   }
@@ -128,6 +159,10 @@ public final class Row {
     m.put("positiveQueryNsError", positiveNsError);
     m.put("negativeQueryNs", negativeNs);
     m.put("negativeQueryNsError", negativeNsError);
+    m.put("positiveQueryNsRounds", positive.roundMeans());
+    m.put("negativeQueryNsRounds", negative.roundMeans());
+    m.put("buildNsPerKeyRounds", build.roundMeans());
+    m.put("timedIterations", positive.iterations());
     m.put("timer", timer);
     return m;
   }

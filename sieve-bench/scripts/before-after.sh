@@ -17,7 +17,7 @@ for r in $(seq 1 "$rounds"); do
       -p structure="$structures" -p n="$sizes" \
       -f 1 -wi 3 -w 1 -i 4 -r 1 -jvmArgsAppend "-Xmx$heap" \
       -rf csv -rff "$out/$build-$r.csv" >"$out/$build-$r.log" 2>&1 || { cat "$out/$build-$r.log" >&2; exit 1; }
-    tail -n +2 "$out/$build-$r.csv" | tr -d '"' | \
+    tail -n +2 "$out/$build-$r.csv" | tr -d '"\r' | \
       awk -F, -v r="$r" -v b="$build" '{print r "," b "," $1 "," $11 "," $9 "," $5 "," $6}'
   done
 done

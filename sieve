@@ -17,6 +17,7 @@ root="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 module=sieve-cli
 deps=(sieve-core sieve-rocksdb sieve-cli)
 heap="${SIEVE_HEAP:-6g}"
+java_opts=()
 if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]]; then
   if [[ "$1" == "help" ]]; then
     set -- --help
@@ -26,6 +27,8 @@ if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]];
   module=sieve-bench
   deps=(sieve-core sieve-bench)
   heap="${SIEVE_HEAP:-10g}"
+  # the bench-only SIMD row (sieve-blocked-bloom-vector) needs the incubating Vector API
+  java_opts+=(--add-modules jdk.incubator.vector)
 fi
 target="$root/$module/target"
 jar="$target/$module-all.jar"
@@ -64,4 +67,4 @@ if stale; then
   fi
   exec 9>&- # release the lock; the CLI runs without it
 fi
-exec "${SIEVE_JAVA:-java}" -Xmx"$heap" -XX:+UseParallelGC -jar "$jar" "$@"
+exec "${SIEVE_JAVA:-java}" -Xmx"$heap" -XX:+UseParallelGC "${java_opts[@]}" -jar "$jar" "$@"

@@ -1,7 +1,7 @@
 package dev.sieve.bench;
 
+import dev.sieve.FastLongKeyFilter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.Mix64KeyFilter;
 import dev.sieve.bench.SieveFilterMembership.Mode;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
@@ -82,7 +82,7 @@ public final class SieveAdapters {
   /** The suffix of the pre-hashed rows. */
   public static final String PREHASHED_SUFFIX = "-prehashed";
 
-  /** The suffix of the rows keyed by the fast long-key hash ({@code Mix64KeyFilter}). */
+  /** The suffix of the rows keyed by the fast long-key hash ({@code FastLongKeyFilter}). */
   public static final String FASTHASH_SUFFIX = "-fasthash";
 
   private static void add(
@@ -117,18 +117,19 @@ public final class SieveAdapters {
         new StructureKind(
             name + FASTHASH_SUFFIX,
             Family.SIEVE,
-            description + ", long keys hashed by mix64 (Mix64KeyFilter, not RocksDB's bytes)",
+            description + ", fast long-key hash (FastLongKeyFilter, not RocksDB's bytes)",
             sized,
-            (keys, b) -> new SieveFilterMembership(Mix64KeyFilter.build(builder.apply(b), keys))));
+            (keys, b) ->
+                new SieveFilterMembership(FastLongKeyFilter.build(builder.apply(b), keys))));
     kinds.add(
         new StructureKind(
             name + FASTHASH_SUFFIX + BATCH_SUFFIX,
             Family.SIEVE,
-            description + ", mix64 long keys, queried through the batch API",
+            description + ", fast long-key hash, queried through the batch API",
             sized,
             (keys, b) ->
                 new SieveFilterMembership(
-                    Mix64KeyFilter.build(builder.apply(b), keys), Mode.BATCH)));
+                    FastLongKeyFilter.build(builder.apply(b), keys), Mode.BATCH)));
   }
 
   private static void addCuckoo(List<StructureKind> kinds, int bits) {

@@ -10,7 +10,8 @@ package dev.sieve.format;
  * @param parameterA the type's first parameter (probes or fingerprint bits)
  * @param parameterB the type's second parameter (arity, slots per bucket, or 0)
  * @param sizeInBits the filter's {@link dev.sieve.Filter#sizeInBits()}
- * @param flags the flags ({@link SieveFormat#FLAG_MIX64_LONG_KEYS})
+ * @param flags the flags ({@link SieveFormat#FLAG_MIX64_LONG_KEYS}, {@link
+ *     SieveFormat#FLAG_IDENTITY_LONG_KEYS})
  */
 public record ContainerHeader(
     int version,

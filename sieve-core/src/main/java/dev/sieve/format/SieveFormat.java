@@ -1,8 +1,9 @@
 package dev.sieve.format;
 
+import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
-import dev.sieve.Mix64KeyFilter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.ChannelWrites;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +32,8 @@ import java.util.zip.CRC32C;
  *      0     8  magic 89 53 49 45 56 45 0D 0A ("\x89SIEVE\r\n")
  *      8     2  format version, 1
  *     10     2  filter type id ({@link FilterType})
- *     12     4  flags: bit 0 = long keys hashed by KeyHash.mix64 (read as a Mix64KeyFilter)
+ *     12     4  flags: bit 0 = long keys hashed by KeyHash.mix64, bit 1 = long keys as their
+ *               own hashes (either: read as a FastLongKeyFilter)
  *     16     8  key count
  *     24     8  payload length L
  *     32     4  parameter A (probes, fingerprint bits)
@@ -56,9 +58,10 @@ import java.util.zip.CRC32C;
  *
  * <h2>Zero copy</h2>
  *
- * {@link #wrap(ByteBuffer)} and {@link #map(Path)} query Bloom filters in place from the buffer or
- * the mapped file, in 1 GiB segments when the file exceeds one buffer's 2 GiB; the other types are
- * copied onto the heap ({@link FilterType#zeroCopy()}).
+ * {@link #wrap(ByteBuffer)} and {@link #map(Path)} query every filter type in place from the buffer
+ * or the mapped file, without copying its data onto the heap ({@link FilterType#zeroCopy()} says so
+ * per type; docs/format.md lists the limits: Bloom filters in 1 GiB segments past one buffer's 2
+ * GiB, Ribbon segmented too, the fingerprint filters up to 2 GiB).
  */
 public final class SieveFormat {
   /** The magic: {@code 89 53 49 45 56 45 0D 0A}, as PNG's, catching text-mode mangling. */
@@ -87,12 +90,19 @@ public final class SieveFormat {
   /**
    * Flag bit 0: the filter's {@code long} keys are hashed by {@link
    * dev.sieve.hash.KeyHash#mix64(long)}, not XXPH3; the reader returns the filter inside a {@link
-   * Mix64KeyFilter}.
+   * FastLongKeyFilter} ({@link LongKeyHash#MIX64}).
    */
   public static final int FLAG_MIX64_LONG_KEYS = 1;
 
+  /**
+   * Flag bit 1: the filter's {@code long} keys are their own hashes (an Xor or Binary Fuse filter
+   * mixes them with its seed); the reader returns a {@link FastLongKeyFilter} ({@link
+   * LongKeyHash#IDENTITY}).
+   */
+  public static final int FLAG_IDENTITY_LONG_KEYS = 2;
+
   /** Every flag this version defines. */
-  static final int KNOWN_FLAGS = FLAG_MIX64_LONG_KEYS;
+  static final int KNOWN_FLAGS = FLAG_MIX64_LONG_KEYS | FLAG_IDENTITY_LONG_KEYS;
 
   /** The largest payload held in one Java array or one buffer. */
   static final long MAX_ARRAY_PAYLOAD = Integer.MAX_VALUE - 8 - HEADER_BYTES - CHECKSUM_BYTES;
@@ -249,12 +259,14 @@ public final class SieveFormat {
 
   /** The container flags a filter is written with. */
   private static int flagsOf(Filter filter) {
-    return filter instanceof Mix64KeyFilter ? FLAG_MIX64_LONG_KEYS : 0;
+    return filter instanceof FastLongKeyFilter
+        ? ((FastLongKeyFilter<?>) filter).keyHash().containerFlag()
+        : 0;
   }
 
-  /** The filter whose payload is written: the one inside a {@link Mix64KeyFilter}. */
+  /** The filter whose payload is written: the one inside a {@link FastLongKeyFilter}. */
   private static Filter inner(Filter filter) {
-    return filter instanceof Mix64KeyFilter ? ((Mix64KeyFilter<?>) filter).filter() : filter;
+    return filter instanceof FastLongKeyFilter ? ((FastLongKeyFilter<?>) filter).filter() : filter;
   }
 
   private static void writeHeader(
@@ -358,9 +370,9 @@ public final class SieveFormat {
 
   /**
    * Wraps a container held in {@code buffer} from its position to its limit, verifying both
-   * checksums. Bloom filters are queried in place, <em>without copying</em> (the bytes must not
-   * change while the filter is used); other types are copied onto the heap. The buffer's position
-   * is not changed.
+   * checksums. The filter is queried in place, <em>without copying</em> its data (the bytes must
+   * not change while the filter is used; {@link FilterType#zeroCopy()} names the types that do).
+   * The buffer's position is not changed.
    */
   public static Filter wrap(ByteBuffer buffer) {
     return wrap(buffer, true);
@@ -464,9 +476,12 @@ public final class SieveFormat {
           FLAGS_OFFSET,
           "unknown flags 0x"
               + Integer.toHexString(flags & ~KNOWN_FLAGS)
-              + " set; version 1 defines 0x"
-              + Integer.toHexString(KNOWN_FLAGS)
-              + " (long keys hashed by mix64)");
+              + " set; version 1 defines 0x1 (long keys hashed by mix64) and 0x2 (long keys as"
+              + " their own hashes)");
+    }
+    if (flags == KNOWN_FLAGS) {
+      throw new SieveFormatException(
+          FLAGS_OFFSET, "flags 0x1 and 0x2 both set: a filter has one long-key hash");
     }
     for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
       if (in.get(i) != 0) {
@@ -575,7 +590,16 @@ public final class SieveFormat {
 
   /** The filter as the header's flags say to query it. */
   static Filter withFlags(ContainerHeader header, Filter f) {
-    return (header.flags() & FLAG_MIX64_LONG_KEYS) != 0 ? Mix64KeyFilter.of(f) : f;
+    for (LongKeyHash keyHash : LongKeyHash.values()) {
+      if (header.flags() == keyHash.containerFlag()) {
+        try {
+          return FastLongKeyFilter.of(f, keyHash);
+        } catch (IllegalArgumentException e) {
+          throw new SieveFormatException(FLAGS_OFFSET, e.getMessage(), e);
+        }
+      }
+    }
+    return f;
   }
 
   static void checkAgainstHeader(ContainerHeader header, Filter f) {
@@ -602,12 +626,14 @@ public final class SieveFormat {
   }
 
   private static <F extends Filter> F as(Filter f, Class<F> expected) {
-    if (f instanceof Mix64KeyFilter && !expected.isInstance(f)) {
+    if (f instanceof FastLongKeyFilter && !expected.isInstance(f)) {
       throw new SieveFormatException(
           FLAGS_OFFSET,
           "the container holds a "
-              + ((Mix64KeyFilter<?>) f).filter().getClass().getSimpleName()
-              + " over long keys hashed by mix64 (flag 0x1): read it as Mix64KeyFilter, not "
+              + ((FastLongKeyFilter<?>) f).filter().getClass().getSimpleName()
+              + " over long keys hashed by "
+              + ((FastLongKeyFilter<?>) f).keyHash()
+              + ": read it as FastLongKeyFilter, not "
               + expected.getSimpleName()
               + ", or its XXPH3 queries would miss every key");
     }

@@ -3,6 +3,7 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -58,7 +59,7 @@ import java.util.Arrays;
  * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
  * direct or memory-mapped) without copying the fingerprints.
  */
-public final class BinaryFuse16Filter implements Filter {
+public final class BinaryFuse16Filter implements Filter, SeededFinalizer {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 16;
@@ -398,7 +399,8 @@ public final class BinaryFuse16Filter implements Filter {
   }
 
   /** Builds {@link BinaryFuse16Filter}s. */
-  public static final class Builder extends FilterBuilder<BinaryFuse16Filter> {
+  public static final class Builder extends FilterBuilder<BinaryFuse16Filter>
+      implements SeededFinalizer {
     private long seed = SeededHash.DEFAULT_SEED;
     private int arity = 3;
 

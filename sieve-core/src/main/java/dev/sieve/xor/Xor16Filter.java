@@ -3,6 +3,7 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -54,7 +55,7 @@ import java.util.Arrays;
  * tag 0x12). {@link #wrap} queries that form in place in a {@link ByteBuffer} (heap, direct or
  * memory-mapped) without copying the fingerprints.
  */
-public final class Xor16Filter implements Filter {
+public final class Xor16Filter implements Filter, SeededFinalizer {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 16;
@@ -308,7 +309,7 @@ public final class Xor16Filter implements Filter {
   }
 
   /** Builds {@link Xor16Filter}s. */
-  public static final class Builder extends FilterBuilder<Xor16Filter> {
+  public static final class Builder extends FilterBuilder<Xor16Filter> implements SeededFinalizer {
     private long seed = SeededHash.DEFAULT_SEED;
 
     private Builder() {}

@@ -3,8 +3,8 @@ package dev.sieve.format;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
-import dev.sieve.Mix64KeyFilter;
 import dev.sieve.hash.KeyHash;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -14,8 +14,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The batch queries allocate nothing per call in the steady state: after a warm-up, 500 calls of
- * each batch method (1,000 keys each) on the heap filter, its wrapped form and its Mix64 form
- * allocate less than 1 KiB in all, where one object per call would be at least 8 KiB.
+ * each batch method (1,000 keys each) on the heap filter, its wrapped form and its fast long-key
+ * form allocate less than 1 KiB in all, where one object per call would be at least 8 KiB.
  */
 class BatchAllocationTest {
 
@@ -39,7 +39,7 @@ class BatchAllocationTest {
     }
     Filter heap = TestFilters.build(type, keys);
     Filter wrapped = SieveFormat.wrap(ByteBuffer.wrap(SieveFormat.toBytes(heap)));
-    Filter mixed = Mix64KeyFilter.of(heap);
+    Filter mixed = FastLongKeyFilter.of(heap);
     Filter[] both = {heap, wrapped};
     long[] bits = new long[16];
     long sink = 0;

@@ -240,8 +240,8 @@ class SieveFormatTest {
     SieveFormatException wrongType =
         rejectedEverywhere(TestFilters.withShort(bytes, 10, FilterType.XOR8.id()));
     assertTrue(wrongType.offset() >= SieveFormat.HEADER_BYTES, wrongType.getMessage());
-    // flag 0x1 (mix64 long keys) is defined; any other flag bit is refused
-    assertEquals(12, rejectedEverywhere(TestFilters.withInt(bytes, 12, 2)).offset());
+    // flags 0x1 and 0x2 (fast long-key hashes) are defined; any other flag bit is refused
+    assertEquals(12, rejectedEverywhere(TestFilters.withInt(bytes, 12, 4)).offset());
     assertEquals(48, rejectedEverywhere(TestFilters.withInt(bytes, 48, 1)).offset());
     assertEquals(56, rejectedEverywhere(TestFilters.withInt(bytes, 56, 1)).offset());
     assertEquals(16, rejectedEverywhere(TestFilters.withLong(bytes, 16, -5)).offset());

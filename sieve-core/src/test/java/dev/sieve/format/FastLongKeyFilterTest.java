@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
-import dev.sieve.Mix64KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.hash.LongKeyHash;
 import dev.sieve.math.BloomMath;
 import dev.sieve.xor.Xor8Filter;
 import java.io.ByteArrayInputStream;
@@ -24,8 +25,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The fast long-key hash ({@link KeyHash#mix64}) and the filters and containers built on it. */
-class Mix64KeyFilterTest {
+/**
+ * The fast long-key hashes ({@link KeyHash#mix64}, keys as their own hashes) and the filters and
+ * containers built on them.
+ */
+class FastLongKeyFilterTest {
 
   /** {@code SplittableRandom(seed).nextLong()} is the same mixer over {@code seed + gamma}. */
   @Test
@@ -45,7 +49,7 @@ class Mix64KeyFilterTest {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = i; // sequential: low-entropy keys are where a weak mixer would show
     }
-    Mix64KeyFilter<Filter> filter = Mix64KeyFilter.of(buildMixed(type, keys));
+    FastLongKeyFilter<Filter> filter = FastLongKeyFilter.of(buildMixed(type, keys));
     for (long key : keys) {
       assertTrue(filter.mayContain(key), type + " lost key " + key);
     }
@@ -54,7 +58,11 @@ class Mix64KeyFilterTest {
 
     byte[] bytes = SieveFormat.toBytes(filter);
     int flags = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getInt(12);
-    assertEquals(SieveFormat.FLAG_MIX64_LONG_KEYS, flags);
+    boolean mixesItself = type.name().startsWith("XOR") || type.name().startsWith("BINARY_FUSE");
+    assertEquals(mixesItself ? LongKeyHash.IDENTITY : LongKeyHash.MIX64, filter.keyHash());
+    assertEquals(
+        mixesItself ? SieveFormat.FLAG_IDENTITY_LONG_KEYS : SieveFormat.FLAG_MIX64_LONG_KEYS,
+        flags);
     ByteArrayOutputStream streamed = new ByteArrayOutputStream();
     SieveFormat.write(filter, streamed);
     assertEquals(java.util.List.of(), diff(bytes, streamed.toByteArray()));
@@ -64,9 +72,9 @@ class Mix64KeyFilterTest {
           SieveFormat.read(bytes),
           SieveFormat.read(new ByteArrayInputStream(bytes)),
           SieveFormat.wrap(ByteBuffer.wrap(bytes)),
-          SieveFormat.read(bytes, Mix64KeyFilter.class)
+          SieveFormat.read(bytes, FastLongKeyFilter.class)
         }) {
-      assertInstanceOf(Mix64KeyFilter.class, back);
+      assertInstanceOf(FastLongKeyFilter.class, back);
       SplittableRandom random = new SplittableRandom(5);
       for (int i = 0; i < 2000; i++) {
         long key = i < keys.length ? keys[i] : random.nextLong();
@@ -77,31 +85,63 @@ class Mix64KeyFilterTest {
     Class<? extends Filter> innerClass = filter.filter().getClass();
     SieveFormatException e =
         assertThrows(SieveFormatException.class, () -> SieveFormat.read(bytes, innerClass));
-    assertTrue(e.getMessage().contains("mix64"), e.getMessage());
+    assertTrue(e.getMessage().contains(filter.keyHash().name()), e.getMessage());
   }
 
   @Test
-  void unknownFlagsAreRefused() {
+  void unknownConflictingOrMisplacedFlagsAreRefused() {
     byte[] bytes =
         SieveFormat.toBytes(BlockedBloomFilter.builder().bitsPerKey(10).build(new long[] {1, 2}));
-    for (int flags : new int[] {2, 3, 0x80000000, 0x100}) {
+    for (int flags : new int[] {4, 0x80000000, 0x100, 3, 2}) {
       byte[] changed = TestFilters.withInt(bytes, 12, flags);
       SieveFormatException e =
           assertThrows(SieveFormatException.class, () -> SieveFormat.read(changed));
       assertEquals(12, e.offset());
-      assertTrue(e.getMessage().contains("unknown flags"), e.getMessage());
+      String expected = flags == 3 ? "both set" : flags == 2 ? "mixes them itself" : "unknown";
+      assertTrue(e.getMessage().contains(expected), flags + ": " + e.getMessage());
     }
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> FastLongKeyFilter.of(BlockedBloomFilter.create(10, 10), LongKeyHash.IDENTITY));
+  }
+
+  /**
+   * Keys as their own hashes in an Xor8 filter: sequential keys 0..n-1 (where an unmixed filter
+   * would fail) build, hold every key and keep the 2^-8 rate: over 400,000 absent sequential keys
+   * the count stays within 5 standard deviations of the binomial mean.
+   */
+  @Test
+  void sequentialKeysAsTheirOwnHashesInAnXorFilter() {
+    int n = 200_000;
+    long[] keys = new long[n];
+    for (int i = 0; i < n; i++) {
+      keys[i] = i;
+    }
+    FastLongKeyFilter<Xor8Filter> f = FastLongKeyFilter.build(Xor8Filter.builder(), keys);
+    assertEquals(LongKeyHash.IDENTITY, f.keyHash());
+    for (long key : keys) {
+      assertTrue(f.mayContain(key));
+    }
+    int trials = 400_000;
+    int hits = 0;
+    for (int i = 0; i < trials; i++) {
+      hits += f.mayContain(n + i) ? 1 : 0;
+    }
+    double p = 1.0 / 256;
+    double sd = Math.sqrt(trials * p * (1 - p));
+    assertTrue(Math.abs(hits - trials * p) < 5 * sd, "FPR " + (double) hits / trials);
   }
 
   @Test
   void byteKeysAndAddsToStaticFiltersAreRefused() {
-    Mix64KeyFilter<Xor8Filter> xor = Mix64KeyFilter.build(Xor8Filter.builder(), new long[] {1, 2});
+    FastLongKeyFilter<Xor8Filter> xor =
+        FastLongKeyFilter.build(Xor8Filter.builder(), new long[] {1, 2});
     assertThrows(UnsupportedOperationException.class, () -> xor.mayContain(new byte[] {1}));
     assertThrows(UnsupportedOperationException.class, () -> xor.mayContain(ByteBuffer.allocate(1)));
     assertThrows(UnsupportedOperationException.class, () -> xor.add(3));
-    assertThrows(IllegalArgumentException.class, () -> Mix64KeyFilter.of(xor));
-    Mix64KeyFilter<BlockedBloomFilter> bloom =
-        Mix64KeyFilter.of(BlockedBloomFilter.create(100, 10));
+    assertThrows(IllegalArgumentException.class, () -> FastLongKeyFilter.of(xor));
+    FastLongKeyFilter<BlockedBloomFilter> bloom =
+        FastLongKeyFilter.of(BlockedBloomFilter.create(100, 10));
     assertTrue(bloom.add(7));
     assertTrue(bloom.mayContain(7));
     assertTrue(bloom.filter().mayContainHash(KeyHash.mix64(7)));
@@ -119,8 +159,8 @@ class Mix64KeyFilterTest {
     for (int i = 0; i < n; i++) {
       keys[i] = i;
     }
-    Mix64KeyFilter<BlockedBloomFilter> f =
-        Mix64KeyFilter.build(BlockedBloomFilter.builder().bitsPerKey(10), keys);
+    FastLongKeyFilter<BlockedBloomFilter> f =
+        FastLongKeyFilter.build(BlockedBloomFilter.builder().bitsPerKey(10), keys);
     int trials = 200_000;
     int hits = 0;
     for (int i = 0; i < trials; i++) {
@@ -134,6 +174,9 @@ class Mix64KeyFilterTest {
   }
 
   private static Filter buildMixed(FilterType type, long[] keys) {
+    if (type.name().startsWith("XOR") || type.name().startsWith("BINARY_FUSE")) {
+      return TestFilters.buildFromHashes(type, keys.clone()); // keys as their own hashes
+    }
     if (type == FilterType.CUCKOO) {
       CuckooFilter cuckoo = CuckooFilter.create(4L * keys.length + 16, 12);
       for (long key : keys) {

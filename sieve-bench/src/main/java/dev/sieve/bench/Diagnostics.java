@@ -23,12 +23,15 @@ public final class Diagnostics {
     return k;
   }
 
+  /** The suffix of the SIMD experiment's row: the same filter as its base row, probed by vector. */
+  public static final String VECTOR_SUFFIX = "-vector";
+
   public static List<StructureKind> kinds() {
     List<StructureKind> kinds = new java.util.ArrayList<>(fixedKinds());
     if (vectorModulePresent()) {
       kinds.add(
           new StructureKind(
-              "sieve-blocked-bloom-vector",
+              "sieve-blocked-bloom" + VECTOR_SUFFIX,
               Family.SIEVE,
               "diagnostic: Sieve BlockedBloomFilter's data probed by one jdk.incubator.vector"
                   + " operation (needs --add-modules jdk.incubator.vector)",

@@ -236,7 +236,11 @@ public final class ReportCommand implements Callable<Integer> {
     if (fast > 0) {
       base = base.substring(0, fast);
     }
-    for (String suffix : List.of(SieveAdapters.BATCH_SUFFIX, SieveAdapters.PREHASHED_SUFFIX)) {
+    for (String suffix :
+        List.of(
+            SieveAdapters.BATCH_SUFFIX,
+            SieveAdapters.PREHASHED_SUFFIX,
+            Diagnostics.VECTOR_SUFFIX)) {
       if (base.endsWith(suffix)) {
         base = base.substring(0, base.length() - suffix.length());
       }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Measures the single-key probe forms of BlockedBloomFilter (system property sieve.bloom.probeForm:
+# auto (the default),
 # early, hybrid, branchfree, loop) on hashed and pre-hashed lookups at several n, in one JMH run per
 # form, rounds alternated so a noisy neighbour hits every form alike. Prints one CSV line per result.
 # Usage: sieve-bench/scripts/probe-forms.sh [n,n,...] [rounds]
@@ -14,7 +15,7 @@ pin=()
 if [[ -n "${BENCH_CPUS:-}" ]]; then pin=(taskset -c "$BENCH_CPUS"); fi
 out="$(mktemp -d)"
 for r in $(seq 1 "$rounds"); do
-  for form in early hybrid branchfree loop; do
+  for form in ${FORMS:-auto early hybrid branchfree loop}; do
     "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main QueryBenchmark \
       -p structure=sieve-blocked-bloom,sieve-blocked-bloom-prehashed -p n="$sizes" \
       -f 1 -wi 3 -w 1 -i 3 -r 1 -jvmArgsAppend "-Xmx$heap -Dsieve.bloom.probeForm=$form" \

@@ -97,10 +97,14 @@ public final class BlockedBloomFilter implements MutableFilter {
   private final LongAdder numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
+  /** Whether the {@code auto} probe form tests this filter branch-free (small enough). */
+  private final boolean branchFreeQueries;
+
   private BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
     this.words = words;
     this.wrapped = null;
     this.numBlocks = words.length / WORDS_PER_BLOCK;
+    this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
     this.numProbes = numProbes;
     this.numKeys = new LongAdder();
     this.numKeys.add(numKeys);
@@ -110,6 +114,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     this.words = null;
     this.wrapped = wrapped;
     this.numBlocks = (int) (wrapped.numWords() / WORDS_PER_BLOCK);
+    this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
     this.numProbes = numProbes;
     this.numKeys = new LongAdder();
     this.numKeys.add(numKeys);
@@ -518,19 +523,27 @@ public final class BlockedBloomFilter implements MutableFilter {
   // ---------------------------------------------------------------- the filter
 
   /**
-   * The form of the single-key probe on the heap, chosen from measurements (docs/notes.md, "probe
-   * forms"): {@code early} exits at the first clear bit (unrolled for 6 probes), {@code hybrid}
-   * branches on the first probe only and ANDs the rest, {@code branchfree} ANDs all probes, {@code
-   * loop} is the plain early-exit loop. Read once at class initialization from the system property
-   * {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it exists so the benchmark can
-   * measure every form in one run. The answers are identical in every form.
+   * The form of the single-key probe on the heap, chosen from measurements (docs/notes.md, section
+   * 6): {@code early} exits at the first clear bit (unrolled for 6 probes), {@code hybrid} branches
+   * on the first probe only and ANDs the rest, {@code branchfree} ANDs all probes, {@code loop} is
+   * the plain early-exit loop, and {@code auto} (the default) takes {@code branchfree} for a filter
+   * of at most {@link #BRANCH_FREE_MAX_BYTES} and {@code early} above: in cache the branch-free
+   * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
+   * early exit lets the core run ahead into the next lookups. Read once at class initialization
+   * from the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it
+   * exists so the benchmark can measure every form in one run. The answers are identical in every
+   * form.
    */
-  static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "early"));
+  static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "auto"));
+
+  /** The largest filter {@code auto} queries branch-free: 4 MiB of data. */
+  static final long BRANCH_FREE_MAX_BYTES = 4L << 20;
 
   static final int FORM_EARLY = 0;
   static final int FORM_HYBRID = 1;
   static final int FORM_BRANCH_FREE = 2;
   static final int FORM_LOOP = 3;
+  static final int FORM_AUTO = 4;
 
   static int probeForm(String name) {
     switch (name) {
@@ -542,9 +555,11 @@ public final class BlockedBloomFilter implements MutableFilter {
         return FORM_BRANCH_FREE;
       case "loop":
         return FORM_LOOP;
+      case "auto":
+        return FORM_AUTO;
       default:
         throw new IllegalArgumentException(
-            "sieve.bloom.probeForm must be early, hybrid, branchfree or loop, got " + name);
+            "sieve.bloom.probeForm must be auto, early, hybrid, branchfree or loop, got " + name);
     }
   }
 
@@ -561,6 +576,11 @@ public final class BlockedBloomFilter implements MutableFilter {
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
     switch (PROBE_FORM) {
+      case FORM_AUTO:
+        if (branchFreeQueries) {
+          return (branchFree(w, base, h, numProbes) & 1) != 0;
+        }
+        return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
       case FORM_EARLY:
         return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
       case FORM_HYBRID:

@@ -49,6 +49,7 @@ class ProbeFormsTest {
   void unknownFormNamesAreRefused() {
     assertEquals(BlockedBloomFilter.FORM_EARLY, BlockedBloomFilter.probeForm("early"));
     assertEquals(BlockedBloomFilter.FORM_HYBRID, BlockedBloomFilter.probeForm("hybrid"));
+    assertEquals(BlockedBloomFilter.FORM_AUTO, BlockedBloomFilter.probeForm("auto"));
     assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.probeForm("fast"));
   }
 }

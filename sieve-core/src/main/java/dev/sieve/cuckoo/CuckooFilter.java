@@ -327,13 +327,13 @@ public final class CuckooFilter implements Filter {
     return h ^ (h >>> 33);
   }
 
-  private int fingerprint(long hash64) {
-    long h = derivationHash(hash64);
+  /** The fingerprint of a {@link #derivationHash derived hash}. */
+  private int fingerprint(long h) {
     return 1 + (int) (((h & 0xFFFF_FFFFL) * fingerprintRange) >>> 32);
   }
 
-  private int primaryBucket(long hash64) {
-    long h = derivationHash(hash64);
+  /** The primary bucket of a {@link #derivationHash derived hash}. */
+  private int primaryBucket(long h) {
     return (int) (((h >>> 32) * numBuckets) >>> 32);
   }
 
@@ -424,8 +424,9 @@ public final class CuckooFilter implements Filter {
     if (words == null) {
       return wrappedMayContain(hash64);
     }
-    int fp = fingerprint(hash64);
-    int i1 = primaryBucket(hash64);
+    long h = derivationHash(hash64);
+    int fp = fingerprint(h);
+    int i1 = primaryBucket(h);
     return bucketHas(bucketBitsAt(i1), fp) || bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
   }
 
@@ -447,8 +448,9 @@ public final class CuckooFilter implements Filter {
     long word = 0;
     for (int i = 0; i < chunk; i++) {
       long hash64 = hashes[at + i];
-      int fp = fingerprint(hash64);
-      int i1 = primaryBucket(hash64);
+      long h = derivationHash(hash64);
+      int fp = fingerprint(h);
+      int i1 = primaryBucket(h);
       boolean hit =
           bucketHas(bucketBitsAt(i1), fp) | bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
       word |= (hit ? 1L : 0L) << i;
@@ -458,8 +460,9 @@ public final class CuckooFilter implements Filter {
 
   private boolean wrappedMayContain(long hash64) {
     ByteBuffer data = wrapped;
-    int fp = fingerprint(hash64);
-    int i1 = primaryBucket(hash64);
+    long h = derivationHash(hash64);
+    int fp = fingerprint(h);
+    int i1 = primaryBucket(h);
     return bucketHas(bucketBitsAt(data, i1, bucketBits), fp)
         || bucketHas(bucketBitsAt(data, alternateBucket(i1, fp), bucketBits), fp);
   }
@@ -545,8 +548,9 @@ public final class CuckooFilter implements Filter {
    */
   public boolean tryAddHash(long hash64) {
     checkMutable();
-    int fp = fingerprint(hash64);
-    int i1 = primaryBucket(hash64);
+    long h = derivationHash(hash64);
+    int fp = fingerprint(h);
+    int i1 = primaryBucket(h);
     int i2 = alternateBucket(i1, fp);
     if (putInFreeSlot(i1, fp) || putInFreeSlot(i2, fp)) {
       numKeys++;
@@ -588,8 +592,9 @@ public final class CuckooFilter implements Filter {
    */
   public boolean removeHash(long hash64) {
     checkMutable();
-    int fp = fingerprint(hash64);
-    int i1 = primaryBucket(hash64);
+    long h = derivationHash(hash64);
+    int fp = fingerprint(h);
+    int i1 = primaryBucket(h);
     if (clearOneSlot(i1, fp) || clearOneSlot(alternateBucket(i1, fp), fp)) {
       numKeys--;
       return true;

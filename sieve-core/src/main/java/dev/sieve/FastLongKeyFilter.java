@@ -119,7 +119,7 @@ public final class FastLongKeyFilter<F extends Filter> implements Filter {
 
   @Override
   public boolean mayContain(long key) {
-    return filter.mayContainHash(keyHash == LongKeyHash.MIX64 ? KeyHash.mix64(key) : key);
+    return filter.mayContainHash(keyHash.hash(key));
   }
 
   @Override

@@ -1,5 +1,9 @@
 /** Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. */
 module dev.sieve.core {
+  // optional: the SIMD blocked Bloom probe, used only when the JVM runs with
+  // --add-modules jdk.incubator.vector (dev.sieve.bloom.VectorLineProbe)
+  requires static jdk.incubator.vector;
+
   exports dev.sieve;
   exports dev.sieve.hash;
   exports dev.sieve.math;

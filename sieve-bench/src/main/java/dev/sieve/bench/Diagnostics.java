@@ -23,30 +23,8 @@ public final class Diagnostics {
     return k;
   }
 
-  /** The suffix of the SIMD experiment's row: the same filter as its base row, probed by vector. */
-  public static final String VECTOR_SUFFIX = "-vector";
-
   public static List<StructureKind> kinds() {
-    List<StructureKind> kinds = new java.util.ArrayList<>(fixedKinds());
-    if (vectorModulePresent()) {
-      kinds.add(
-          new StructureKind(
-              "sieve-blocked-bloom" + VECTOR_SUFFIX,
-              Family.SIEVE,
-              "diagnostic: Sieve BlockedBloomFilter's data probed by one jdk.incubator.vector"
-                  + " operation (needs --add-modules jdk.incubator.vector)",
-              true,
-              VectorBlockedBloom::build));
-    }
-    return kinds;
-  }
-
-  /**
-   * Whether {@code jdk.incubator.vector} is in this JVM's boot layer (asked here, not in {@link
-   * VectorBlockedBloom}, whose class cannot even load without the module).
-   */
-  static boolean vectorModulePresent() {
-    return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    return fixedKinds();
   }
 
   private static List<StructureKind> fixedKinds() {

@@ -236,11 +236,7 @@ public final class ReportCommand implements Callable<Integer> {
     if (fast > 0) {
       base = base.substring(0, fast);
     }
-    for (String suffix :
-        List.of(
-            SieveAdapters.BATCH_SUFFIX,
-            SieveAdapters.PREHASHED_SUFFIX,
-            Diagnostics.VECTOR_SUFFIX)) {
+    for (String suffix : List.of(SieveAdapters.BATCH_SUFFIX, SieveAdapters.PREHASHED_SUFFIX)) {
       if (base.endsWith(suffix)) {
         base = base.substring(0, base.length() - suffix.length());
       }
@@ -449,7 +445,11 @@ public final class ReportCommand implements Callable<Integer> {
             + System.getProperty("java.vendor")
             + "), -Xmx"
             + (Runtime.getRuntime().maxMemory() >> 20)
-            + "m, "
+            + "m, blocked Bloom probe: "
+            + (dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe()
+                ? "SIMD (jdk.incubator.vector)"
+                : "scalar")
+            + ", "
             + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
     List<String> names = new ArrayList<>();
     kinds.forEach(k -> names.add(k.name()));

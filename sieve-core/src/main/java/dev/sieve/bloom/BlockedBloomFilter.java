@@ -529,7 +529,9 @@ public final class BlockedBloomFilter implements MutableFilter {
    * the plain early-exit loop, and {@code auto} (the default) takes {@code branchfree} for a filter
    * of at most {@link #BRANCH_FREE_MAX_BYTES} and {@code early} above: in cache the branch-free
    * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
-   * early exit lets the core run ahead into the next lookups. Read once at class initialization
+   * early exit lets the core run ahead into the next lookups; when the JVM runs with {@code
+   * --add-modules jdk.incubator.vector}, {@code auto} takes the SIMD line test of {@link
+   * VectorLineProbe} instead (also selectable as {@code vector}). Read once at class initialization
    * from the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it
    * exists so the benchmark can measure every form in one run. The answers are identical in every
    * form.
@@ -544,6 +546,15 @@ public final class BlockedBloomFilter implements MutableFilter {
   static final int FORM_BRANCH_FREE = 2;
   static final int FORM_LOOP = 3;
   static final int FORM_AUTO = 4;
+  static final int FORM_VECTOR = 5;
+
+  /**
+   * Whether heap-resident queries (single and batch) run the SIMD line test of {@link
+   * VectorLineProbe}: the probe form is {@code auto} or {@code vector} and the vector module is
+   * usable ({@link #vectorModuleUsable()}).
+   */
+  static final boolean VECTOR_PROBE =
+      (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && vectorModuleUsable();
 
   static int probeForm(String name) {
     switch (name) {
@@ -557,10 +568,53 @@ public final class BlockedBloomFilter implements MutableFilter {
         return FORM_LOOP;
       case "auto":
         return FORM_AUTO;
+      case "vector":
+        if (!vectorModuleUsable()) {
+          throw new IllegalArgumentException(
+              "sieve.bloom.probeForm=vector needs the JVM option --add-modules"
+                  + " jdk.incubator.vector and 256-bit vectors");
+        }
+        return FORM_VECTOR;
       default:
         throw new IllegalArgumentException(
-            "sieve.bloom.probeForm must be auto, early, hybrid, branchfree or loop, got " + name);
+            "sieve.bloom.probeForm must be auto, vector, early, hybrid, branchfree or loop, got "
+                + name);
     }
+  }
+
+  /**
+   * Whether the SIMD line test can run: the module {@code jdk.incubator.vector} is in the boot
+   * layer (the JVM runs with {@code --add-modules jdk.incubator.vector}), this module can read it
+   * (sieve-core {@code requires static} it, so on the module path the read edge is added here), and
+   * the platform has 256-bit vectors. Without the module this touches no incubator class.
+   */
+  static boolean vectorModuleUsable() {
+    java.util.Optional<Module> vector = ModuleLayer.boot().findModule("jdk.incubator.vector");
+    if (vector.isEmpty()) {
+      return false;
+    }
+    Module self = BlockedBloomFilter.class.getModule();
+    if (!self.canRead(vector.get())) {
+      self.addReads(vector.get());
+    }
+    try {
+      return VectorLineProbe.wideEnough();
+    } catch (LinkageError e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether this JVM's queries of heap-resident blocked Bloom filters use the SIMD line test (eight
+   * probes per vector operation through {@code jdk.incubator.vector}): true when the JVM runs with
+   * {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors and the system
+   * property {@code sieve.bloom.probeForm} is unset or {@code auto}. The answers are the same
+   * either way; only the speed differs (docs/notes.md, section 6).
+   *
+   * @return whether the SIMD path is in use
+   */
+  public static boolean usesVectorProbe() {
+    return VECTOR_PROBE;
   }
 
   private static final int GOLDEN32 = 0x9e3779b9;
@@ -575,6 +629,9 @@ public final class BlockedBloomFilter implements MutableFilter {
     // 5-60% slower on heap queries (docs/notes.md)
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
+    if (VECTOR_PROBE) {
+      return VectorLineProbe.mayContain(w, base, h, numProbes);
+    }
     switch (PROBE_FORM) {
       case FORM_AUTO:
         if (branchFreeQueries) {
@@ -692,6 +749,14 @@ public final class BlockedBloomFilter implements MutableFilter {
       first[i] = w[base + (p >>> 6)] >>> p;
     }
     long word = 0;
+    if (VECTOR_PROBE) {
+      for (int i = 0; i < chunk; i++) {
+        // the AND with the first probe's word keeps the first pass's loads alive
+        boolean all = VectorLineProbe.mayContain(w, bases[i], (int) (hashes[at + i] >>> 32), k);
+        word |= (first[i] & (all ? 1L : 0L)) << i;
+      }
+      return word;
+    }
     for (int i = 0; i < chunk; i++) {
       int h = (int) (hashes[at + i] >>> 32);
       long all = first[i] & branchFree(w, bases[i], h * GOLDEN32, k - 1);

@@ -1,0 +1,111 @@
+package dev.sieve.bloom;
+
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The FastLocalBloom line test with eight probes per vector operation, through {@code
+ * jdk.incubator.vector}: the SIMD path of {@link BlockedBloomFilter}, in the manner of RocksDB's
+ * AVX2 code in util/bloom_impl.h.
+ *
+ * <h2>The idea</h2>
+ *
+ * A scalar query computes probe {@code i}'s position {@code (h2 · 0x9e3779b9^i) >>> 23}, loads its
+ * word and tests its bit, one probe after another: about ten dependent instructions a probe. Here
+ * the eight positions {@code h2 · m_i >>> 23} (with {@code m_i = 0x9e3779b9^i}, a constant vector)
+ * come from one broadcast, one multiply and one shift; the 512-bit line is two 256-bit vectors of
+ * eight 32-bit words; each lane picks its word (position {@code >>> 5}, 0..15) from the low vector
+ * or the high one by a one-vector rearrange of each and a blend; one AND with {@code 1 << (pos &
+ * 31)} and one mask test answer all eight probes. Probe counts above eight take further groups of
+ * eight ({@code h2 · 0x9e3779b9^8} per group); lanes past the last probe count as set. The answers
+ * are the scalar path's bit for bit (the probe positions are the same numbers; a 32-bit word of the
+ * little-endian line is the same bits as half a 64-bit word).
+ *
+ * <h2>Why this form</h2>
+ *
+ * The one-operation two-vector {@code low.rearrange(shuffle, high)} (indexes 8..15 taken from the
+ * second vector) gave false negatives on JDK 17.0.15 once C2 had compiled it (after some 10^4
+ * queries); the two rearranges and a blend do not, and {@code VectorProbeTest} compares every
+ * answer with the scalar path's after the JIT has compiled both.
+ *
+ * <h2>When it is used</h2>
+ *
+ * Only when the module {@code jdk.incubator.vector} is in the boot layer (the JVM was started with
+ * {@code --add-modules jdk.incubator.vector}); then {@link BlockedBloomFilter}'s {@code auto} probe
+ * form takes it for heap-resident filters. Nothing else loads this class, so without the module the
+ * scalar path runs and no incubator class is touched. Wrapped (memory-mapped) filters keep the
+ * scalar loop. The measured figures are in docs/notes.md, section 6.
+ */
+final class VectorLineProbe {
+  private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
+  private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_256;
+
+  /** {@code 0x9e3779b9^i} for lanes i = 0..7. */
+  private static final IntVector MULTIPLIERS;
+
+  /** {@code 0x9e3779b9^8}: from one group of eight probes to the next. */
+  private static final int GROUP_STEP;
+
+  /** {@code UNUSED_LANES[c]}: the lanes {@code c..7}, which a group of {@code c} probes ignores. */
+  private static final VectorMask<Integer>[] UNUSED_LANES;
+
+  static {
+    int[] m = new int[8];
+    int x = 1;
+    for (int i = 0; i < 8; i++) {
+      m[i] = x;
+      x *= 0x9e3779b9;
+    }
+    MULTIPLIERS = IntVector.fromArray(INTS, m, 0);
+    GROUP_STEP = x;
+    @SuppressWarnings("unchecked")
+    VectorMask<Integer>[] unused = new VectorMask[9];
+    for (int c = 0; c <= 8; c++) {
+      boolean[] lanes = new boolean[8];
+      for (int i = c; i < 8; i++) {
+        lanes[i] = true;
+      }
+      unused[c] = VectorMask.fromArray(INTS, lanes, 0);
+    }
+    UNUSED_LANES = unused;
+  }
+
+  private VectorLineProbe() {}
+
+  /** Whether this platform's preferred vectors hold the eight 32-bit lanes this test needs. */
+  static boolean wideEnough() {
+    return IntVector.SPECIES_PREFERRED.vectorBitSize() >= INTS.vectorBitSize();
+  }
+
+  /**
+   * Whether all {@code numProbes} probe bits of {@code h2} are set in the line of eight words at
+   * {@code w[base..base+8)}.
+   */
+  static boolean mayContain(long[] w, int base, int h2, int numProbes) {
+    IntVector low = LongVector.fromArray(LONGS, w, base).reinterpretAsInts();
+    IntVector high = LongVector.fromArray(LONGS, w, base + 4).reinterpretAsInts();
+    int h = h2;
+    for (int left = numProbes; left > 0; left -= 8) {
+      IntVector pos =
+          IntVector.broadcast(INTS, h).mul(MULTIPLIERS).lanewise(VectorOperators.LSHR, 23);
+      IntVector word = pos.lanewise(VectorOperators.LSHR, 5);
+      IntVector bit = IntVector.broadcast(INTS, 1).lanewise(VectorOperators.LSHL, pos.and(31));
+      VectorShuffle<Integer> pick = word.and(7).toShuffle();
+      IntVector selected =
+          low.rearrange(pick).blend(high.rearrange(pick), word.compare(VectorOperators.GE, 8));
+      VectorMask<Integer> set = selected.and(bit).compare(VectorOperators.NE, 0);
+      if (left < 8) {
+        set = set.or(UNUSED_LANES[left]);
+      }
+      if (!set.allTrue()) {
+        return false;
+      }
+      h *= GROUP_STEP;
+    }
+    return true;
+  }
+}

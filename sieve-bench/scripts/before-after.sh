@@ -4,6 +4,7 @@
 # alternated per round so a noisy neighbour hits both alike. Prints CSV:
 # round,build,benchmark,structure,n,ns/op,error
 # Usage: before-after.sh OLD.jar NEW.jar STRUCTURES(comma) SIZES(comma) [rounds]
+# (forks run with --add-modules jdk.incubator.vector, as the report; JVM_ARGS adds more)
 set -euo pipefail
 old="$1"; new="$2"; structures="$3"; sizes="$4"; rounds="${5:-2}"
 heap="${FORK_HEAP:-4g}"
@@ -15,7 +16,7 @@ for r in $(seq 1 "$rounds"); do
     jar="$old"; [[ "$build" == new ]] && jar="$new"
     "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main QueryBenchmark \
       -p structure="$structures" -p n="$sizes" \
-      -f 1 -wi 3 -w 1 -i 4 -r 1 -jvmArgsAppend "-Xmx$heap" \
+      -f 1 -wi 3 -w 1 -i 4 -r 1 -jvmArgsAppend "-Xmx$heap --add-modules jdk.incubator.vector ${JVM_ARGS:-}" \
       -rf csv -rff "$out/$build-$r.csv" >"$out/$build-$r.log" 2>&1 || { cat "$out/$build-$r.log" >&2; exit 1; }
     tail -n +2 "$out/$build-$r.csv" | tr -d '"\r' | \
       awk -F, -v r="$r" -v b="$build" '{print r "," b "," $1 "," $11 "," $9 "," $5 "," $6}'

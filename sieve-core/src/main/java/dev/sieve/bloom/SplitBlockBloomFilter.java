@@ -488,9 +488,10 @@ public final class SplitBlockBloomFilter implements MutableFilter {
   }
 
   /**
-   * The number of values: for a built filter, its distinct hashes; for values added later, the adds
-   * that changed the filter; after {@link #union}, the estimate described there; for a filter read
-   * from Parquet, what the reader was told (Parquet stores no count).
+   * The number of values: for a built filter, its hashes that differ from the one before; for
+   * values added later, the adds that changed the filter; after {@link #union}, the estimate
+   * described there; for a filter read from Parquet, what the reader was told (Parquet stores no
+   * count).
    */
   @Override
   public long numKeys() {
@@ -649,13 +650,13 @@ public final class SplitBlockBloomFilter implements MutableFilter {
     /**
      * {@inheritDoc}
      *
-     * <p>Sized by {@link #numBytes} if given, else by {@link #expectedKeys} if given, else by the
-     * number of distinct hashes, at {@link #fpRate}. The key count is the number of distinct
-     * hashes.
+     * <p>Sized by {@link #bitsPerKey}, {@link #numBytes} or {@link #expectedKeys} if given, else by
+     * the number of hashes at {@link #fpRate}. The key count is the number of hashes that differ
+     * from the one before them (as {@link BlockedBloomFilter} counts, after RocksDB): the distinct
+     * keys when repeats are adjacent or absent.
      */
     @Override
     protected SplitBlockBloomFilter buildFromHashes(long[] hashes, int count) {
-      Arrays.sort(hashes, 0, count);
       long distinct = 0;
       for (int i = 0; i < count; i++) {
         if (i == 0 || hashes[i] != hashes[i - 1]) {
@@ -663,12 +664,19 @@ public final class SplitBlockBloomFilter implements MutableFilter {
         }
       }
       int bytes = numBytesFor(expectedKeys >= 0 ? expectedKeys : distinct);
-      SplitBlockBloomFilter filter = new SplitBlockBloomFilter(new long[bytes / Long.BYTES], 0);
+      long[] words = new long[bytes / Long.BYTES];
+      long blocks = bytes / BLOCK_BYTES;
       for (int i = 0; i < count; i++) {
-        filter.setBits(filter.words, hashes[i]);
+        long h = hashes[i];
+        int base = (int) (((h >>> 32) * blocks) >>> 32) * LONGS_PER_BLOCK;
+        int key = (int) h;
+        // plain writes: the filter is not published yet
+        words[base] |= mask(key, S0, S1);
+        words[base + 1] |= mask(key, S2, S3);
+        words[base + 2] |= mask(key, S4, S5);
+        words[base + 3] |= mask(key, S6, S7);
       }
-      filter.numKeys.add(distinct);
-      return filter;
+      return new SplitBlockBloomFilter(words, distinct);
     }
   }
 }

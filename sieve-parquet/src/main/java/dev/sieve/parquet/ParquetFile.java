@@ -52,6 +52,9 @@ public final class ParquetFile {
   /** The largest footer read: 256 MiB. */
   public static final int MAX_FOOTER_BYTES = 256 << 20;
 
+  /** The most bytes a Bloom filter header may take (Parquet's take about 15). */
+  static final int MAX_FILTER_HEADER_BYTES = 256;
+
   private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
 
   /** Parquet's physical types, by their Thrift enum value. */
@@ -288,13 +291,22 @@ public final class ParquetFile {
     int known = chunk.bloomFilterLength();
     int headerWindow;
     if (known >= 0) {
+      if (known > SplitBlockBloomFilter.MAX_BYTES + MAX_FILTER_HEADER_BYTES) {
+        throw new SieveFormatException(
+            at,
+            "Bloom filter length "
+                + known
+                + " over the largest Parquet filter ("
+                + SplitBlockBloomFilter.MAX_BYTES
+                + " bytes and its header)");
+      }
       if (known > size - 8 - at) {
         throw new SieveFormatException(
             at, "Bloom filter length " + known + " at offset " + at + " runs past the file");
       }
       headerWindow = known;
     } else {
-      headerWindow = (int) Math.min(256, size - 8 - at); // a header takes about 15 bytes
+      headerWindow = (int) Math.min(MAX_FILTER_HEADER_BYTES, size - 8 - at); // ~15 bytes used
     }
     byte[] headerBytes = source.read(at, headerWindow);
     ThriftCompactReader r = new ThriftCompactReader(headerBytes, 0, headerBytes.length, at);

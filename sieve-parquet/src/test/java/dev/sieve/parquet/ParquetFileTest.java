@@ -314,5 +314,33 @@ class ParquetFileTest {
         SieveFormatException.class,
         () -> ParquetFile.readBloomHeader(new ThriftCompactReader(missing, 0, missing.length, 0)));
     assertTrue(bf.headerBytes() > 0 && bf.headerBytes() < 32);
+    // lengths and offsets from a (corrupt) footer: refused before reading or allocating
+    for (long[] shape :
+        new long[][] {
+          {c.bloomFilterOffset(), Integer.MAX_VALUE},
+          {c.bloomFilterOffset(), c.bloomFilterLength() - 1},
+          {c.bloomFilterOffset(), c.bloomFilterLength() + 1},
+          {c.bloomFilterOffset(), 0},
+          {file.length - 9, -1},
+          {file.length, -1},
+          {0, -1},
+          {c.bloomFilterOffset() + 1, -1},
+        }) {
+      ParquetFile.ColumnChunk bad =
+          new ParquetFile.ColumnChunk(
+              c.rowGroup(),
+              c.column(),
+              c.numValues(),
+              c.nullCount(),
+              c.distinctCount(),
+              shape[0],
+              (int) shape[1]);
+      SieveFormatException ex =
+          assertThrows(
+              SieveFormatException.class,
+              () -> pf.bloomFilter(bad),
+              "offset " + shape[0] + " length " + shape[1]);
+      assertTrue(ex.offset() >= 0, ex.getMessage());
+    }
   }
 }

@@ -50,7 +50,7 @@ class ParquetCommandsTest {
     ExampleParquetWriter.Builder b =
         ExampleParquetWriter.builder(new LocalOutputFile(file))
             .withType(SCHEMA)
-            .withRowGroupSize(32 * 1024)
+            .withRowGroupSize(32L * 1024)
             .withPageSize(4096)
             .withDictionaryEncoding(false);
     for (String c : new String[] {"id", "n", "d", "f", "name", "fx"}) {
@@ -154,6 +154,31 @@ class ParquetCommandsTest {
         return Float.parseFloat(text);
       default:
         return Binary.fromString(text);
+    }
+  }
+
+  @Test
+  void queryReadsValuesFromStdin() {
+    java.io.InputStream saved = System.in;
+    try {
+      System.setIn(
+          new java.io.ByteArrayInputStream(
+              "user:1\nuser:2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      CliRun r = CliRun.of("query", file.toString(), "name");
+      assertEquals(0, r.status(), r.err());
+      List<String> lines = r.out().lines().toList();
+      assertEquals(2, lines.size(), r.out());
+      assertTrue(
+          lines.get(0).startsWith("user:1\tmaybe\t0") && lines.get(1).startsWith("user:2\t"));
+      System.setIn(
+          new java.io.ByteArrayInputStream(
+              "4\nfour\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      CliRun bad = CliRun.of("query", file.toString(), "id");
+      assertEquals(1, bad.status());
+      assertTrue(bad.out().startsWith("4\t"), bad.out());
+      assertTrue(bad.err().contains("stdin line 2") && bad.err().contains("'four'"), bad.err());
+    } finally {
+      System.setIn(saved);
     }
   }
 

@@ -4,6 +4,7 @@ import dev.sieve.FastLongKeyFilter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.bench.SieveFilterMembership.Mode;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
@@ -41,6 +42,13 @@ public final class SieveAdapters {
         "Sieve BlockedBloomFilter (RocksDB FastLocalBloom, one 512-bit line per key)",
         true,
         b -> BlockedBloomFilter.builder().bitsPerKey(b));
+    add(
+        kinds,
+        "sieve-split-block-bloom",
+        "Sieve SplitBlockBloomFilter (Parquet's SBBF, 256-bit blocks, one bit per 32-bit word;"
+            + " sized at exactly the bits/key, not Parquet's power of two)",
+        true,
+        b -> SplitBlockBloomFilter.builder().bitsPerKey(b));
     add(
         kinds,
         "sieve-ribbon",

@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sieve inspect FILE.sst [--json]}: what filter a RocksDB SST file holds. */
+/**
+ * {@code sieve inspect FILE.sst [--json]}: what filter a RocksDB SST file holds; a Parquet file's
+ * Bloom filters (by its PAR1 magic) go to {@link ParquetCliSupport}.
+ */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
@@ -25,6 +28,8 @@ import picocli.CommandLine.Spec;
       "format version, checksum type, entries, filter policy and kind (fastlocalbloom, legacy"
           + " bloom, ribbon, partitioned), size, bits/key, probes or Ribbon seed/blocks, and the"
           + " modelled false-positive rate.",
+      "A Parquet file (PAR1) lists each column chunk's split-block Bloom filter: column, row"
+          + " group, type, values, bytes, bits/value and the modelled false-positive rate.",
       "Exit status: 0 ok, 1 bad file, 2 bad usage."
     })
 public final class InspectCommand implements Callable<Integer> {
@@ -38,6 +43,9 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (ParquetCliSupport.isParquet(file)) { // a .parquet file: its Bloom filters
+      return ParquetCliSupport.inspect(spec.commandLine(), file, json);
+    }
     PrintWriter out = spec.commandLine().getOut();
     SstFile sst;
     try {

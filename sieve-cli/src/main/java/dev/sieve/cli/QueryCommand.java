@@ -23,6 +23,10 @@ import picocli.CommandLine.Spec;
           + " (a prefix-only filter is asked for the key's prefix).",
       "Prints KEY<TAB>maybe or KEY<TAB>absent for each key given, or for each line of standard"
           + " input when no key is given.",
+      "A Parquet file (PAR1) takes a COLUMN (dotted path) and values, parsed for the column's"
+          + " type (INT32, INT64, FLOAT, DOUBLE; BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY as UTF-8, or"
+          + " hex with --hex), and prints VALUE<TAB>maybe|absent<TAB>the row groups a Parquet"
+          + " reader's Bloom filter check would still read.",
       "Exit status: 0 ok, 1 bad file, 2 bad usage."
     })
 public final class QueryCommand implements Callable<Integer> {
@@ -50,6 +54,9 @@ public final class QueryCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (ParquetCliSupport.isParquet(file)) { // FILE.parquet COLUMN VALUE...
+      return ParquetCliSupport.query(spec.commandLine(), file, keys, hex);
+    }
     List<byte[]> decoded = new ArrayList<>();
     for (String k : keys) {
       try {

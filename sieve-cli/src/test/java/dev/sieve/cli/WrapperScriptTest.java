@@ -62,7 +62,8 @@ class WrapperScriptTest {
     Files.createDirectories(clone);
     copy(root.resolve("pom.xml"), clone.resolve("pom.xml"));
     copy(root.resolve("sieve"), clone.resolve("sieve"));
-    for (String m : List.of("sieve-core", "sieve-rocksdb", "sieve-cli", "sieve-bench")) {
+    for (String m :
+        List.of("sieve-core", "sieve-rocksdb", "sieve-parquet", "sieve-cli", "sieve-bench")) {
       copy(root.resolve(m).resolve("pom.xml"), clone.resolve(m).resolve("pom.xml"));
       copy(root.resolve(m).resolve("src/main"), clone.resolve(m).resolve("src/main"));
     }
@@ -80,7 +81,9 @@ class WrapperScriptTest {
             "org/junit/jupiter",
             "org/junit/platform",
             "net/jqwik",
-            "com/code-intelligence")) {
+            "com/code-intelligence",
+            "org/apache/parquet", // sieve-parquet's and sieve-cli's test oracle and file writer
+            "org/apache/hadoop")) {
       deleteTree(repo.resolve(testOnly));
     }
   }

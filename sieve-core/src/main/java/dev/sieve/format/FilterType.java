@@ -3,6 +3,7 @@ package dev.sieve.format;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -186,6 +187,43 @@ public enum FilterType {
         @Override
         int parameterB(CuckooFilter f) {
           return CuckooFilter.SLOTS_PER_BUCKET;
+        }
+      }),
+  /**
+   * {@link SplitBlockBloomFilter}, Parquet's split-block Bloom filter; payload: the raw bitset,
+   * exactly the bytes a {@code .parquet} file stores after its {@code BloomFilterHeader} ({@link
+   * SplitBlockBloomFilter#toParquetBitset()}). Parameter A is the bits set per value (8), B the
+   * block size in bits (256). Read zero-copy.
+   */
+  SPLIT_BLOCK_BLOOM(
+      9,
+      new SimpleCodec<>(
+          SplitBlockBloomFilter.class,
+          SplitBlockBloomFilter::toParquetBitset,
+          SplitBlockBloomFilter::fromParquetBitset) {
+        @Override
+        int parameterA(SplitBlockBloomFilter f) {
+          return 8;
+        }
+
+        @Override
+        int parameterB(SplitBlockBloomFilter f) {
+          return SplitBlockBloomFilter.BLOCK_BYTES * Byte.SIZE;
+        }
+
+        @Override
+        SplitBlockBloomFilter read(byte[] payload, long numKeys) {
+          return SplitBlockBloomFilter.fromParquetBitset(payload, numKeys);
+        }
+
+        @Override
+        SplitBlockBloomFilter wrap(ByteBuffer payload, long numKeys) {
+          return SplitBlockBloomFilter.wrapParquetBitset(payload, numKeys);
+        }
+
+        @Override
+        boolean zeroCopy() {
+          return true;
         }
       });
 

@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -17,8 +18,8 @@ import java.util.Arrays;
 /**
  * Writes the seed corpus of the fuzz targets: small valid inputs of every reader plus truncations
  * of them. Run from the sieve-core directory (not part of the test suite): {@code java -cp
- * target/test-classes:target/classes dev.sieve.format.FuzzCorpusGenerator src/test/resources}.
- * Findings the fuzzers add to the same directories are kept beside the seeds.
+ * target/test-classes:target/classes dev.sieve.format.FuzzCorpusGenerator src/test/resources
+ * [TYPE...]}. Findings the fuzzers add to the same directories are kept beside the seeds.
  */
 public final class FuzzCorpusGenerator {
   private FuzzCorpusGenerator() {}
@@ -27,7 +28,12 @@ public final class FuzzCorpusGenerator {
     Path root =
         Path.of(args.length > 0 ? args[0] : "src/test/resources").resolve("dev/sieve/format");
     int[] sizes = {0, 1, 5, 40};
-    for (FilterType type : FilterType.values()) {
+    // the types named after the directory, or all (a new type seeds its own corpus only)
+    java.util.List<FilterType> types = new java.util.ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      types.add(FilterType.valueOf(args[i]));
+    }
+    for (FilterType type : types.isEmpty() ? java.util.List.of(FilterType.values()) : types) {
       for (int n : sizes) {
         Filter f = TestFilters.build(type, TestFilters.keys(n, 3));
         byte[] container = SieveFormat.toBytes(f);
@@ -40,9 +46,13 @@ public final class FuzzCorpusGenerator {
           case STANDARD_BLOOM -> seedWithCut(root, "StandardBloomFormFuzzTest", name, own);
           case CUCKOO -> seedWithCut(root, "CuckooFormFuzzTest", name, own);
           case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
+          case SPLIT_BLOCK_BLOOM -> seedWithCut(root, "SplitBlockBloomFormFuzzTest", name, own);
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }
       }
+    }
+    if (!types.isEmpty()) {
+      return;
     }
     // the structured corruption target: a few byte strings to start the provider from
     for (int i = 0; i < FilterType.values().length; i++) {
@@ -59,6 +69,8 @@ public final class FuzzCorpusGenerator {
       return s.toByteArray();
     } else if (f instanceof Standard128RibbonFilter r) {
       return r.toRocksDbFilterBlock();
+    } else if (f instanceof SplitBlockBloomFilter s) {
+      return s.toParquetBitset();
     } else if (f instanceof Xor8Filter x) {
       return x.toByteArray();
     } else if (f instanceof Xor16Filter x) {

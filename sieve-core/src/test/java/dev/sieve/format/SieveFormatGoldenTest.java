@@ -55,7 +55,7 @@ class SieveFormatGoldenTest {
   @ParameterizedTest
   @EnumSource(
       value = FilterType.class,
-      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM"})
+      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM", "SPLIT_BLOCK_BLOOM"})
   void bloomFiltersAreStillBuiltByteForByte(FilterType type) throws IOException {
     assertArrayEquals(
         resource(GoldenFiles.fileName(type)),

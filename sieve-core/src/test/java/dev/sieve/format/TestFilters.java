@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -42,6 +43,8 @@ final class TestFilters {
           cuckoo.add(key);
         }
         return cuckoo;
+      case SPLIT_BLOCK_BLOOM:
+        return SplitBlockBloomFilter.builder().fpRate(0.01).build(keys);
       default:
         throw new AssertionError(type);
     }
@@ -67,6 +70,8 @@ final class TestFilters {
         return BinaryFuse8Filter.builder().seed(7).buildFromHashes(hashes);
       case BINARY_FUSE16:
         return BinaryFuse16Filter.builder().seed(7).arity(4).buildFromHashes(hashes);
+      case SPLIT_BLOCK_BLOOM:
+        return SplitBlockBloomFilter.builder().fpRate(0.01).buildFromHashes(hashes);
       default:
         throw new IllegalArgumentException(type + " has no builder");
     }

@@ -1,5 +1,6 @@
 package dev.sieve.sst;
 
+import dev.sieve.hash.XxHash64;
 import java.util.zip.CRC32C;
 
 /**

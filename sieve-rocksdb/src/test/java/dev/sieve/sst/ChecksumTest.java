@@ -2,6 +2,7 @@ package dev.sieve.sst;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sieve.hash.XxHash64;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -72,7 +72,7 @@ public record Footer(
               + fileSize
               + " bytes is too short to be an SST file (the footer alone is "
               + ENCODED_LENGTH
-              + " bytes)");
+              + " bytes): truncated, or not an SST file");
     }
     long footerOffset = fileSize - ENCODED_LENGTH;
     long magicOffset = fileSize - 8;
@@ -172,8 +172,8 @@ public record Footer(
     }
     return "bad magic number 0x"
         + Long.toHexString(magic)
-        + " (not a RocksDB block-based SST file; expected 0x"
+        + " at the end of the file (expected 0x"
         + Long.toHexString(BLOCK_BASED_MAGIC)
-        + ")";
+        + "): a truncated SST file (its footer cut off) or not a RocksDB block-based SST file";
   }
 }

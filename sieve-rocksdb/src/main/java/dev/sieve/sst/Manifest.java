@@ -35,9 +35,10 @@ import java.util.TreeMap;
  * 102,] file size, smallest and largest internal keys, [smallest and largest sequence,] and for
  * NewFile4 custom fields (tag, length-prefixed value) up to tag 1; a custom tag with bit 6 set that
  * is not known is an error, others are skipped), prev log number (9), min log number to keep (10),
- * column family (200: id the edit applies to), column family add (201: name), drop (202), max
- * column family (203), atomic group (300: remaining entries), blob file addition and garbage (400,
- * 401), and the forward-compatible tags above {@code kTagSafeIgnoreMask} (2^13): the old-style WAL
+ * column family (200: the id of the family the whole edit applies to; RocksDB writes it after the
+ * edit's files, db/version_edit.cc EncodeTo), column family add (201: name), drop (202), max column
+ * family (203), atomic group (300: remaining entries), blob file addition and garbage (400, 401),
+ * and the forward-compatible tags above {@code kTagSafeIgnoreMask} (2^13): the old-style WAL
  * addition and deletion and blob tags (not length-prefixed) are decoded, every other tag with the
  * mask bit is a length-prefixed value and is skipped. A tag without the mask bit that is not known
  * is an error ("unknown tag"), as in RocksDB.
@@ -123,6 +124,20 @@ public final class Manifest {
       long smallestSeqno,
       long largestSeqno,
       long epochNumber) {
+
+    LiveFile withColumnFamily(int cf) {
+      return new LiveFile(
+          cf,
+          level,
+          number,
+          pathId,
+          fileSize,
+          smallest,
+          largest,
+          smallestSeqno,
+          largestSeqno,
+          epochNumber);
+    }
 
     /** The file name, {@code NNNNNN.sst}. */
     public String fileName() {
@@ -297,7 +312,7 @@ public final class Manifest {
           case TAG_NEW_FILE2:
           case TAG_NEW_FILE3:
           case TAG_NEW_FILE4:
-            added.add(newFile(c, tag, cf));
+            added.add(newFile(c, tag)); // its family is the edit's, known at the edit's end
             break;
           case TAG_COLUMN_FAMILY:
             cf = (int) c.varint32("column family id");
@@ -400,7 +415,7 @@ public final class Manifest {
           m.remove(d[1]);
         }
         for (LiveFile f : added) {
-          m.put(f.number(), f);
+          m.put(f.number(), f.withColumnFamily(cf));
         }
       }
     }
@@ -445,7 +460,7 @@ public final class Manifest {
       }
     }
 
-    private static LiveFile newFile(ByteCursor c, int tag, int cf) {
+    private static LiveFile newFile(ByteCursor c, int tag) {
       int level = level(c);
       long number = c.varint64("file number");
       int pathId = 0;
@@ -494,7 +509,7 @@ public final class Manifest {
         }
       }
       return new LiveFile(
-          cf,
+          0,
           level,
           number & 0x3FFFFFFFFFFFFFFFL,
           pathId,

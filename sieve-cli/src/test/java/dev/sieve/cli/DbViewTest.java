@@ -361,4 +361,43 @@ class DbViewTest {
     assertTrue(
         bad.err().contains(t.fileName()) && bad.err().contains("checksum mismatch"), bad.err());
   }
+
+  @Test
+  void whatIfModelMatchesTheFiltersRocksDbWrote() {
+    // 'events' is ribbonfilter:10:1 and 'default' bloomfilter:10: the what-if rows of the policy
+    // in use must price each level at what RocksDB actually wrote (the model takes
+    // optimize_filters_for_memory=false: Bloom within 3%, Ribbon within one 16-byte segment a file
+    // plus 2%)
+    for (DbFilterReport.WhatIf w : DbFilterReport.whatIf(view, Double.NaN, null)) {
+      if (w.name().equals("users")) {
+        continue; // partitioned: the model prices one filter per file
+      }
+      assertEquals(10.0, w.bitsPerKey(), w.name());
+      DbFilterReport.PolicyCost current = w.policies().get(0);
+      DbFilterReport.PolicyCost same =
+          w.policies().get(w.name().equals("events") ? 3 : 1); // ribbonfilter:10:1, bloomfilter:10
+      assertEquals(
+          w.name().equals("events") ? "ribbonfilter:10:1" : "bloomfilter:10", same.policy());
+      for (int i = 0; i < current.levels().size(); i++) {
+        DbFilterReport.LevelCost c = current.levels().get(i);
+        DbFilterReport.LevelCost m = same.levels().get(i);
+        String where =
+            w.name() + " L" + c.level() + ": current " + c.bytes() + ", model " + m.bytes();
+        boolean ribbon = w.name().equals("events") && c.level() >= 1;
+        if (ribbon) {
+          // one segment a file, and 2% for the model's equal split of the level's keys over its
+          // files (RocksDB's outputs are cut by size, not evenly)
+          assertTrue(Math.abs(c.bytes() - m.bytes()) <= 16L * c.files() + 0.02 * c.bytes(), where);
+        } else {
+          assertTrue(Math.abs(c.bytes() - m.bytes()) <= 0.03 * c.bytes(), where);
+        }
+        assertEquals(c.probes(), m.probes(), where);
+        assertEquals(c.fpRate(), m.fpRate(), 0.15 * c.fpRate(), where);
+      }
+      // and Ribbon below L0 saves memory where the family is all Bloom
+      if (w.name().equals("default")) {
+        assertTrue(w.policies().get(2).bytes() < 0.8 * current.bytes(), "ribbonfilter:10 saves");
+      }
+    }
+  }
 }

@@ -109,7 +109,7 @@ final class TestDatabase {
         RocksDB db = RocksDB.open(dbo, dir.toString(), descriptors, handles);
         WriteOptions wo = new WriteOptions().setDisableWAL(true);
         FlushOptions fo = new FlushOptions().setWaitForFlush(true);
-        CompactionOptions co = new CompactionOptions()) {
+        CompactionOptions co = new CompactionOptions().setOutputFileSizeLimit(256 << 10)) {
       byte[] value = new byte[16];
       for (int c = 0; c < CFS.length; c++) {
         TreeSet<String> written = new TreeSet<>();

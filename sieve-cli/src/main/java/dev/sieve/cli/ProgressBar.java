@@ -19,7 +19,7 @@ final class ProgressBar {
   private long lastDraw;
   private boolean drawn;
 
-  private ProgressBar(PrintStream err, String label, boolean enabled) {
+  ProgressBar(PrintStream err, String label, boolean enabled) {
     this.err = err;
     this.label = label;
     this.enabled = enabled;

@@ -400,4 +400,25 @@ class DbViewTest {
       }
     }
   }
+
+  @Test
+  void aLiveFileShorterThanTheManifestSaysIsCalledTruncated() throws Exception {
+    Path copy = tmp.resolve("truncated");
+    Files.createDirectories(copy);
+    try (Stream<Path> s = Files.list(rocks.dir())) {
+      for (Path p : s.filter(Files::isRegularFile).toList()) {
+        Files.copy(p, copy.resolve(p.getFileName()));
+      }
+    }
+    DbView.Table t = view.tables().get(2);
+    byte[] bytes = Files.readAllBytes(copy.resolve(t.fileName()));
+    Files.write(copy.resolve(t.fileName()), java.util.Arrays.copyOf(bytes, bytes.length - 1000));
+    CliRun run = CliRun.of("query", copy.toString(), TestDatabase.key(16));
+    assertEquals(1, run.status());
+    assertTrue(
+        run.err().contains(t.fileName())
+            && run.err().contains("truncated: the file has " + (bytes.length - 1000) + " bytes")
+            && run.err().contains("the MANIFEST records " + bytes.length),
+        run.err());
+  }
 }

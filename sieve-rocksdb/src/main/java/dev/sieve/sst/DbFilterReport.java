@@ -353,9 +353,9 @@ public final class DbFilterReport {
         b = use[0];
         src =
             use[1] == 1
-                ? "in use (the Bloom filters' bits/key, rounded)"
+                ? "in use: the Bloom filters' bits/key, rounded"
                 : use[1] == 2
-                    ? "in use (the bits/key whose Bloom FPR the Ribbon filters have)"
+                    ? "in use: the bits/key whose Bloom FPR the Ribbon filters have"
                     : "no filter in use; default 10";
       } else {
         b = bitsPerKey;

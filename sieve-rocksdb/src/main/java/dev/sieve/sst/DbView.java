@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * files, whose column family and level are then unknown ({@link #source()} says which).
  *
  * <p>A file that cannot be read (missing, truncated, corrupt) does not stop the others: its {@link
- * Table#error()} holds the message and it is left out of every figure.
+ * Table#error()} holds the message and it is left out of every figure. A file whose size differs
+ * from the size the MANIFEST records is not read: shorter, it is called truncated.
  */
 public final class DbView {
   /** Where the list of files came from. */
@@ -157,6 +158,17 @@ public final class DbView {
                   SstVerifier.Result verified = null;
                   String error = null;
                   try {
+                    Manifest.LiveFile m = metas.get(idx);
+                    long size = Files.size(p);
+                    if (m != null && size != m.fileSize()) {
+                      throw new dev.sieve.SieveFormatException(
+                          Math.min(size, m.fileSize()),
+                          (size < m.fileSize() ? "truncated: " : "wrong size: ")
+                              + "the file has "
+                              + size
+                              + " bytes, the MANIFEST records "
+                              + m.fileSize());
+                    }
                     sst = SstFile.open(p);
                     if (verify) {
                       verified = SstVerifier.verify(p);

@@ -170,10 +170,11 @@ public record Footer(
     if (magic == CUCKOO_MAGIC) {
       return "a RocksDB cuckoo table, not a block-based table";
     }
-    return "bad magic number 0x"
+    return "no SST footer at the end of the file: the file is truncated (its footer cut off), or"
+        + " is not a RocksDB block-based SST file (its last 8 bytes are 0x"
         + Long.toHexString(magic)
-        + " at the end of the file (expected 0x"
+        + ", not the table magic 0x"
         + Long.toHexString(BLOCK_BASED_MAGIC)
-        + "): a truncated SST file (its footer cut off) or not a RocksDB block-based SST file";
+        + ")";
   }
 }

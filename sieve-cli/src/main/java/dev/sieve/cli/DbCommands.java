@@ -165,8 +165,22 @@ final class DbCommands {
           String.join(",", r.kinds()),
           r.policies().isEmpty() ? "no policy" : String.join(",", r.policies()));
     }
-    if (rows.isEmpty()) {
+    DbFilterReport.Row all = DbFilterReport.databaseTotal(rows);
+    if (all == null) {
       out.println("(no readable SST file)");
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "%nall column families: %d files, %d keys, %d filter keys, %d filter bytes, %s bits/key,"
+              + " model FPR %s%n",
+          all.files(),
+          all.keys(),
+          all.filterKeys(),
+          all.filterBytes(),
+          Double.isNaN(all.bitsPerKey())
+              ? "-"
+              : String.format(Locale.ROOT, "%.2f", all.bitsPerKey()),
+          pct(all.modelledFpRate()));
     }
     for (DbFilterReport.WhatIf w : whatIfs) {
       out.printf(
@@ -345,7 +359,14 @@ final class DbCommands {
       }
       b.append('}');
     }
-    b.append("], \"errors\": [");
+    b.append("], \"total\": ");
+    DbFilterReport.Row all = DbFilterReport.databaseTotal(rows);
+    if (all == null) {
+      b.append("null");
+    } else {
+      row(b, all);
+    }
+    b.append(", \"errors\": [");
     boolean first = true;
     for (DbView.Table t : db.errors()) {
       b.append(first ? "" : ", ");

@@ -128,6 +128,10 @@ class DbViewTest {
       assertArrayEquals(expected.get(k), actual.get(k), k);
     }
     assertEquals(rocks.liveFiles().size(), totalFiles);
+    DbFilterReport.Row all = DbFilterReport.databaseTotal(DbFilterReport.summarize(view));
+    assertEquals(rocks.liveFiles().size(), all.files());
+    assertEquals(expected.values().stream().mapToLong(e -> e[1]).sum(), all.keys());
+    assertEquals(expected.values().stream().mapToLong(e -> e[2]).sum(), all.filterBytes());
   }
 
   @Test
@@ -280,6 +284,7 @@ class DbViewTest {
             "\"policy\": \"ribbonfilter:12:2\"",
             "\"bits_per_key_source\": \"given\"",
             "\"false_positive_probes\": ",
+            "\"total\": {\"level\": null, \"files\": " + rocks.liveFiles().size(),
             "\"errors\": []")) {
       assertTrue(j.contains(field), field + " in " + j);
     }

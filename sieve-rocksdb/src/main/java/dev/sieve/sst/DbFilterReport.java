@@ -255,6 +255,38 @@ public final class DbFilterReport {
     return out;
   }
 
+  /**
+   * The whole database's totals (every column family's totals row summed; column family {@link
+   * DbView#UNKNOWN}, name "*", level {@link #TOTAL}), or {@code null} without a readable file.
+   */
+  public static Row databaseTotal(List<Row> rows) {
+    Row total = null;
+    for (Row r : rows) {
+      if (r.level() == TOTAL) {
+        Row named =
+            new Row(
+                DbView.UNKNOWN,
+                "*",
+                TOTAL,
+                r.files(),
+                r.keys(),
+                r.filterKeys(),
+                r.filterBytes(),
+                r.filterBits(),
+                r.fpWeighted(),
+                r.kinds(),
+                r.policies(),
+                r.partitionedFiles(),
+                r.prefixFiles(),
+                r.wholeKeyFiles(),
+                r.ribbonFiles(),
+                r.probeNsWeighted());
+        total = total == null ? named : total.plus(named);
+      }
+    }
+    return total;
+  }
+
   private static Row emptyLike(Row r) {
     return new Row(
         r.columnFamily(),

@@ -426,4 +426,18 @@ class DbViewTest {
             && run.err().contains("the MANIFEST records " + bytes.length),
         run.err());
   }
+
+  @Test
+  void aDirectoryWithoutCurrentOrSstFilesIsNotADatabase() throws Exception {
+    Path empty = tmp.resolve("empty");
+    Files.createDirectories(empty);
+    Files.writeString(empty.resolve("index.tsv"), "partition-00000.block\t00\t10\n");
+    for (String[] args :
+        new String[][] {{"inspect", empty.toString()}, {"query", empty.toString(), "k"}}) {
+      CliRun run = CliRun.of(args);
+      assertEquals(1, run.status(), args[0]);
+      assertEquals(1, run.err().lines().count(), run.err());
+      assertTrue(run.err().contains("not a RocksDB database directory"), run.err());
+    }
+  }
 }

@@ -141,6 +141,10 @@ public final class DbView {
                   paths.add(p);
                 });
       }
+      if (paths.isEmpty()) {
+        throw new dev.sieve.SieveFormatException(
+            0, "no CURRENT file and no *.sst file: not a RocksDB database directory");
+      }
     }
     int n = paths.size();
     Table[] out = new Table[n];

@@ -59,7 +59,16 @@ final class DbCommands {
       double bitsPerKey,
       Integer bloomBeforeLevel,
       int threads,
-      boolean verify) {
+      boolean verify,
+      Path cpuFrom) {
+    DbFilterReport.ProbeCost cost = DbFilterReport.ProbeCost.MEASURED;
+    if (cpuFrom != null) {
+      try {
+        cost = ReportProbeCost.read(cpuFrom);
+      } catch (Exception e) {
+        return SstCliSupport.badFile(cmd.getErr(), "inspect", cpuFrom.toString(), e);
+      }
+    }
     long start = System.nanoTime();
     DbView db = open(cmd, "inspect", dir, threads, verify);
     if (db == null) {
@@ -69,7 +78,7 @@ final class DbCommands {
     List<DbFilterReport.Row> rows = DbFilterReport.summarize(db);
     List<DbFilterReport.WhatIf> whatIfs =
         db.source() == DbView.Source.MANIFEST
-            ? DbFilterReport.whatIf(db, bitsPerKey, bloomBeforeLevel)
+            ? DbFilterReport.whatIf(db, bitsPerKey, bloomBeforeLevel, cost)
             : List.of();
     PrintWriter out = cmd.getOut();
     if (json) {
@@ -230,7 +239,7 @@ final class DbCommands {
     }
     if (!whatIfs.isEmpty()) {
       out.println();
-      out.println("probe CPU priced with " + DbFilterReport.CPU_SOURCE);
+      out.println("probe CPU priced with " + whatIfs.get(0).cost().source());
       out.println(
           "what-if sizes assume optimize_filters_for_memory=false (RocksDB's default true makes"
               + " Bloom filters a few percent larger than modelled)");
@@ -416,11 +425,9 @@ final class DbCommands {
     b.append(", \"bits_per_key_source\": ").append(SstCliSupport.jsonString(w.bitsPerKeySource()));
     b.append(", \"bloom_before_level\": ").append(w.bloomBeforeLevel());
     b.append(", \"lookups\": ").append(DbFilterReport.LOOKUPS);
-    b.append(", \"bloom_ns_per_probe\": ")
-        .append(SstCliSupport.jsonNumber(DbFilterReport.BLOOM_NS_PER_PROBE));
-    b.append(", \"ribbon_ns_per_probe\": ")
-        .append(SstCliSupport.jsonNumber(DbFilterReport.RIBBON_NS_PER_PROBE));
-    b.append(", \"cpu_source\": ").append(SstCliSupport.jsonString(DbFilterReport.CPU_SOURCE));
+    b.append(", \"bloom_ns_per_probe\": ").append(SstCliSupport.jsonNumber(w.cost().bloomNs()));
+    b.append(", \"ribbon_ns_per_probe\": ").append(SstCliSupport.jsonNumber(w.cost().ribbonNs()));
+    b.append(", \"cpu_source\": ").append(SstCliSupport.jsonString(w.cost().source()));
     b.append(", \"policies\": [");
     boolean first = true;
     for (DbFilterReport.PolicyCost p : w.policies()) {

@@ -67,6 +67,15 @@ public final class InspectCommand implements Callable<Integer> {
   boolean verify;
 
   @Option(
+      names = "--cpu-from",
+      paramLabel = "RESULTS.json",
+      description =
+          "database: price the what-if's probes with the absent-key lookup times of"
+              + " sieve-blocked-bloom and sieve-ribbon in a ./sieve report results.json (default:"
+              + " the figures of docs/notes.md section 6)")
+  Path cpuFrom;
+
+  @Option(
       names = "--threads",
       paramLabel = "N",
       description = "database: files read at once (default: cores, at most 8)")
@@ -111,11 +120,12 @@ public final class InspectCommand implements Callable<Integer> {
       if (n < 1 || n > 256) {
         throw new ParameterException(spec.commandLine(), "--threads " + n + " is not in [1, 256]");
       }
-      return DbCommands.inspect(spec.commandLine(), file, json, b, l, n, verify);
+      return DbCommands.inspect(spec.commandLine(), file, json, b, l, n, verify, cpuFrom);
     }
-    if (whatIf != null || threads != null) {
+    if (whatIf != null || threads != null || cpuFrom != null) {
       throw new ParameterException(
-          spec.commandLine(), "--what-if and --threads apply to a database directory only");
+          spec.commandLine(),
+          "--what-if, --cpu-from and --threads apply to a database directory only");
     }
     Map<String, String> fields;
     try {

@@ -440,4 +440,45 @@ class DbViewTest {
       assertTrue(run.err().contains("not a RocksDB database directory"), run.err());
     }
   }
+
+  @Test
+  void cpuFromAReportPricesTheProbesWithItsFigures() throws Exception {
+    Path report = tmp.resolve("results.json");
+    Files.writeString(
+        report,
+        "{\"meta\": {\"date\": \"2026-12-03T10:00:00Z\", \"n\": [10000, 1000000]},\n"
+            + " \"rows\": [\n"
+            + "  {\"name\": \"sieve-blocked-bloom\", \"n\": 10000, \"bitsPerKeySetting\": 10,"
+            + " \"negativeQueryNs\": 5.5},\n"
+            + "  {\"name\": \"sieve-blocked-bloom\", \"n\": 1000000, \"bitsPerKeySetting\": 10,"
+            + " \"negativeQueryNs\": 20.0, \"note\": \"a \\\"quoted\\\" \\u00e9\"},\n"
+            + "  {\"name\": \"sieve-ribbon\", \"n\": 1000000, \"bitsPerKeySetting\": 16,"
+            + " \"negativeQueryNs\": 99.0},\n"
+            + "  {\"name\": \"sieve-ribbon\", \"n\": 1e6, \"bitsPerKeySetting\": 10,"
+            + " \"negativeQueryNs\": 50.0, \"flags\": [true, false, null, -1.5e-3]}\n"
+            + " ]}\n");
+    CliRun run =
+        CliRun.of("inspect", rocks.dir().toString(), "--json", "--cpu-from", report.toString());
+    assertEquals(0, run.status(), run.err());
+    assertTrue(
+        run.out().contains("\"bloom_ns_per_probe\": 20, \"ribbon_ns_per_probe\": 50"), run.out());
+    assertTrue(run.out().contains("report of 2026-12-03T10:00:00Z"), run.out());
+    assertTrue(run.out().contains("at n=1000000 (ratio 2.50)"), run.out());
+    // 'default' L1 (one Bloom file): 10^6 probes at 20 ns
+    DbFilterReport.WhatIf w =
+        DbFilterReport.whatIf(view, Double.NaN, null, new DbFilterReport.ProbeCost(20, 50, "test"))
+            .get(0);
+    assertEquals(1e6 * 20, w.policies().get(0).levels().get(1).probeNs(), 1e-3);
+    assertEquals(1e6 * 50, w.policies().get(2).levels().get(1).probeNs(), 1e-3);
+
+    Files.writeString(report, "{\"rows\": [{\"name\": \"sieve-ribbon\", \"n\": 1e6, ");
+    CliRun bad = CliRun.of("inspect", rocks.dir().toString(), "--cpu-from", report.toString());
+    assertEquals(1, bad.status());
+    assertEquals(1, bad.err().lines().count(), bad.err());
+    assertTrue(bad.err().contains("report JSON"), bad.err());
+    Files.writeString(report, "{\"rows\": []}");
+    bad = CliRun.of("inspect", rocks.dir().toString(), "--cpu-from", report.toString());
+    assertEquals(1, bad.status());
+    assertTrue(bad.err().contains("no timed row sieve-blocked-bloom"), bad.err());
+  }
 }

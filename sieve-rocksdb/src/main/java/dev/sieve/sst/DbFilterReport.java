@@ -51,6 +51,38 @@ public final class DbFilterReport {
       "Sieve's JMH QueryBenchmark, n=10^6, absent keys: blocked Bloom 11.0 ns, Ribbon 34.0 ns"
           + " (ratio 3.09; docs/notes.md section 6, measured 2026-12-02/03, shared machine)";
 
+  /**
+   * The CPU price of one filter probe of an absent key, per filter kind, and where the figures come
+   * from.
+   *
+   * @param bloomNs a Bloom (FastLocalBloom, legacy) probe, ns
+   * @param ribbonNs a Ribbon probe, ns
+   * @param source where the two figures come from, printed with every what-if
+   */
+  public record ProbeCost(double bloomNs, double ribbonNs, String source) {
+    /**
+     * The library's own measurement ({@link #BLOOM_NS_PER_PROBE}, {@link #RIBBON_NS_PER_PROBE}).
+     */
+    public static final ProbeCost MEASURED =
+        new ProbeCost(BLOOM_NS_PER_PROBE, RIBBON_NS_PER_PROBE, CPU_SOURCE);
+
+    public ProbeCost {
+      if (!(bloomNs > 0 && bloomNs < 1e9 && ribbonNs > 0 && ribbonNs < 1e9)) {
+        throw new IllegalArgumentException(
+            "per-probe times must be in (0, 1e9) ns, got Bloom "
+                + bloomNs
+                + ", Ribbon "
+                + ribbonNs);
+      }
+      java.util.Objects.requireNonNull(source, "source");
+    }
+
+    /** Ribbon's per-probe time over Bloom's. */
+    public double ratio() {
+      return ribbonNs / bloomNs;
+    }
+  }
+
   /** The level value of a column family's totals row. */
   public static final int TOTAL = Integer.MAX_VALUE;
 
@@ -72,7 +104,7 @@ public final class DbFilterReport {
    * @param prefixFiles files whose filter holds prefixes only
    * @param wholeKeyFiles files whose filter holds whole keys
    * @param ribbonFiles files whose filter blocks are Ribbon
-   * @param probeNsWeighted the sum over files of each file's per-probe CPU estimate, ns
+   * @param bloomFiles files whose filter blocks are Bloom (FastLocalBloom or legacy)
    */
   public record Row(
       int columnFamily,
@@ -90,7 +122,7 @@ public final class DbFilterReport {
       int prefixFiles,
       int wholeKeyFiles,
       int ribbonFiles,
-      double probeNsWeighted) {
+      int bloomFiles) {
 
     /** Filter bits per filter key (NaN without keys). */
     public double bitsPerKey() {
@@ -123,7 +155,7 @@ public final class DbFilterReport {
           prefixFiles + o.prefixFiles,
           wholeKeyFiles + o.wholeKeyFiles,
           ribbonFiles + o.ribbonFiles,
-          probeNsWeighted + o.probeNsWeighted);
+          bloomFiles + o.bloomFiles);
     }
   }
 
@@ -181,6 +213,7 @@ public final class DbFilterReport {
    * @param bitsPerKey the bloom-equivalent bits/key the alternatives use
    * @param bitsPerKeySource where it came from ("given", "from the Bloom filters", …)
    * @param bloomBeforeLevel the {@code bloom_before_level} of the {@code ribbonfilter:B:L} row
+   * @param cost the per-probe CPU prices used
    * @param policies current, bloomfilter:B, ribbonfilter:B, ribbonfilter:B:L
    */
   public record WhatIf(
@@ -189,6 +222,7 @@ public final class DbFilterReport {
       double bitsPerKey,
       String bitsPerKeySource,
       int bloomBeforeLevel,
+      ProbeCost cost,
       List<PolicyCost> policies) {}
 
   private DbFilterReport() {}
@@ -206,10 +240,6 @@ public final class DbFilterReport {
       policies.add(pol);
     }
     long fkeys = f.numKeys();
-    double ns =
-        bk == FilterKind.RIBBON
-            ? RIBBON_NS_PER_PROBE
-            : bk == FilterKind.NONE || bk == FilterKind.ALWAYS_TRUE ? 0.0 : BLOOM_NS_PER_PROBE;
     double fpr = f.modelledFpRate();
     return new Row(
         t.columnFamily().id(),
@@ -227,7 +257,7 @@ public final class DbFilterReport {
         f.isPrefixFilter() ? 1 : 0,
         f.isWholeKeyFilter() ? 1 : 0,
         bk == FilterKind.RIBBON ? 1 : 0,
-        ns);
+        bk == FilterKind.FAST_LOCAL_BLOOM || bk == FilterKind.LEGACY_BLOOM ? 1 : 0);
   }
 
   /**
@@ -280,7 +310,7 @@ public final class DbFilterReport {
                 r.prefixFiles(),
                 r.wholeKeyFiles(),
                 r.ribbonFiles(),
-                r.probeNsWeighted());
+                r.bloomFiles());
         total = total == null ? named : total.plus(named);
       }
     }
@@ -370,6 +400,12 @@ public final class DbFilterReport {
    *     in use (the first level holding Ribbon filters) or 2 where no Ribbon filter is in use
    */
   public static List<WhatIf> whatIf(DbView db, double bitsPerKey, Integer bloomBeforeLevel) {
+    return whatIf(db, bitsPerKey, bloomBeforeLevel, ProbeCost.MEASURED);
+  }
+
+  /** {@link #whatIf(DbView, double, Integer)} with the given per-probe CPU prices. */
+  public static List<WhatIf> whatIf(
+      DbView db, double bitsPerKey, Integer bloomBeforeLevel, ProbeCost cost) {
     List<Row> rows = summarize(db);
     List<WhatIf> out = new ArrayList<>();
     for (Row total : rows) {
@@ -407,16 +443,17 @@ public final class DbFilterReport {
         l = first == -2 ? 2 : first;
       }
       List<PolicyCost> policies = new ArrayList<>();
-      policies.add(current(levels));
+      policies.add(current(levels, cost));
       policies.add(
           policy(
               levels,
               "bloomfilter:" + fmt(b),
-              new RibbonFilterPolicy(b, RibbonFilterPolicy.ALWAYS_BLOOM)));
-      policies.add(policy(levels, "ribbonfilter:" + fmt(b), new RibbonFilterPolicy(b)));
+              new RibbonFilterPolicy(b, RibbonFilterPolicy.ALWAYS_BLOOM),
+              cost));
+      policies.add(policy(levels, "ribbonfilter:" + fmt(b), new RibbonFilterPolicy(b), cost));
       policies.add(
-          policy(levels, "ribbonfilter:" + fmt(b) + ":" + l, new RibbonFilterPolicy(b, l)));
-      out.add(new WhatIf(cf, total.columnFamilyName(), b, src, l, policies));
+          policy(levels, "ribbonfilter:" + fmt(b) + ":" + l, new RibbonFilterPolicy(b, l), cost));
+      out.add(new WhatIf(cf, total.columnFamilyName(), b, src, l, cost, policies));
     }
     return out;
   }
@@ -430,16 +467,14 @@ public final class DbFilterReport {
     return r.level() == 0 ? LOOKUPS * r.files() : LOOKUPS;
   }
 
-  private static PolicyCost current(Map<Integer, Row> levels) {
+  private static PolicyCost current(Map<Integer, Row> levels, ProbeCost cost) {
     List<LevelCost> out = new ArrayList<>();
     for (Row r : levels.values()) {
       long probes = probes(r);
       double fpr = r.filterKeys() == 0 ? 1.0 : r.modelledFpRate();
       // L0: every file probed; deeper: one file, its kind in proportion to the level's files
-      double ns =
-          r.level() == 0
-              ? LOOKUPS * r.probeNsWeighted()
-              : LOOKUPS * r.probeNsWeighted() / r.files();
+      double perFile = r.bloomFiles() * cost.bloomNs() + r.ribbonFiles() * cost.ribbonNs();
+      double ns = r.level() == 0 ? LOOKUPS * perFile : LOOKUPS * perFile / r.files();
       out.add(
           new LevelCost(
               r.level(),
@@ -454,7 +489,8 @@ public final class DbFilterReport {
     return new PolicyCost("current", out);
   }
 
-  private static PolicyCost policy(Map<Integer, Row> levels, String name, RibbonFilterPolicy p) {
+  private static PolicyCost policy(
+      Map<Integer, Row> levels, String name, RibbonFilterPolicy p, ProbeCost cost) {
     List<LevelCost> out = new ArrayList<>();
     for (Row r : levels.values()) {
       long probes = probes(r);
@@ -472,8 +508,8 @@ public final class DbFilterReport {
       double ns =
           probes
               * (lv.type() == LsmFilterReport.FilterType.STANDARD128_RIBBON
-                  ? RIBBON_NS_PER_PROBE
-                  : BLOOM_NS_PER_PROBE);
+                  ? cost.ribbonNs()
+                  : cost.bloomNs());
       out.add(
           new LevelCost(
               r.level(),

@@ -27,11 +27,11 @@ import picocli.CommandLine.Spec;
     description = {
       "Reads a RocksDB block-based SST file (the checksums of its metaindex, properties and filter"
           + " blocks verified) and reports its filter:",
-      "(A Sieve container, .sieve, or a raw filter block as sieve build writes it is recognised by"
-          + " its magic or trailer and described the same way.)",
       "format version, checksum type, entries, filter policy and kind (fastlocalbloom, legacy"
           + " bloom, ribbon, partitioned), size, bits/key, probes or Ribbon seed/blocks, and the"
           + " modelled false-positive rate.",
+      "A Sieve container (.sieve) or a raw filter block as sieve build writes it is recognised by"
+          + " its magic (or the block's trailer) and described the same way.",
       "Given a database directory, reads its live SST files (through CURRENT and the MANIFEST,"
           + " or a scan of *.sst without them) in parallel and reports, per column family and"
           + " level, files, keys, filter kinds and policies, filter bytes, bits/key and modelled"

@@ -416,8 +416,8 @@ class ManifestTest {
   }
 
   /**
-   * The fuzz corpus's crafted seeds were written by a separate encoder (a Python script with its
-   * own CRC32C, described in the report of issue 14): the reader agrees with it.
+   * The fuzz corpus's crafted seeds were written by a separate encoder
+   * (ManifestFuzzTestInputs/make-seeds.py, with its own CRC32C): the reader agrees with it.
    */
   @Test
   void readsLogsWrittenByAnIndependentEncoder() throws Exception {

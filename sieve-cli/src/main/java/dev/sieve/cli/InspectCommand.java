@@ -13,33 +13,76 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sieve inspect FILE.sst [--json]}: what filter a RocksDB SST file holds; a Parquet file's
- * Bloom filters (by its PAR1 magic) go to {@link ParquetCliSupport}.
+ * {@code sieve inspect FILE.sst|DBDIR [--json]}: what filter a RocksDB SST file holds, or what the
+ * filters of a whole database hold and cost ({@link DbCommands}); a Parquet file's Bloom filters
+ * (by its PAR1 magic) go to {@link ParquetCliSupport}.
  */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
     description = {
-      "Reads a RocksDB block-based SST file (checksums verified) and reports its filter:",
+      "Reads a RocksDB block-based SST file (the checksums of its metaindex, properties and filter"
+          + " blocks verified) and reports its filter:",
       "format version, checksum type, entries, filter policy and kind (fastlocalbloom, legacy"
           + " bloom, ribbon, partitioned), size, bits/key, probes or Ribbon seed/blocks, and the"
           + " modelled false-positive rate.",
       "A Parquet file (PAR1) lists each column chunk's split-block Bloom filter: column, row"
           + " group, type, values, bytes, bits/value and the modelled false-positive rate.",
-      "Exit status: 0 ok, 1 bad file, 2 bad usage."
+      "A Sieve container (.sieve) or a raw filter block as sieve build writes it is recognised by"
+          + " its magic (or the block's trailer) and described the same way.",
+      "Given a database directory, reads its live SST files (through CURRENT and the MANIFEST,"
+          + " or a scan of *.sst without them) in parallel and reports, per column family and"
+          + " level, files, keys, filter kinds and policies, filter bytes, bits/key and modelled"
+          + " FPR, then what bloomfilter:B, ribbonfilter:B and ribbonfilter:B:L would cost.",
+      "Exit status: 0 ok, 1 bad file (in a database: any unreadable file), 2 bad usage."
     })
 public final class InspectCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE.sst", description = "the SST file")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE.sst|DBDIR",
+      description = "the SST file, or a RocksDB database directory")
   Path file;
 
   @Option(names = "--json", description = "print one JSON object instead of text")
   boolean json;
+
+  @Option(
+      names = "--what-if",
+      paramLabel = "B[:L]",
+      description =
+          "database: the bloom-equivalent bits/key B of the what-if policies (default: the one in"
+              + " use) and the L of ribbonfilter:B:L (default: the first level holding Ribbon"
+              + " filters, else 2)")
+  String whatIf;
+
+  @Option(
+      names = "--verify",
+      description =
+          "verify the checksum of every block (data, index and index partitions, filter"
+              + " partitions, meta blocks), not only of the blocks the filter report reads")
+  boolean verify;
+
+  @Option(
+      names = "--cpu-from",
+      paramLabel = "RESULTS.json",
+      description =
+          "database: price the what-if's probes with the absent-key lookup times of"
+              + " sieve-blocked-bloom and sieve-ribbon in a ./sieve report results.json (default:"
+              + " the figures of docs/notes.md section 6)")
+  Path cpuFrom;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "database: files read at once (default: cores, at most 8)")
+  Integer threads;
 
   @Override
   public Integer call() {
@@ -47,13 +90,75 @@ public final class InspectCommand implements Callable<Integer> {
       return ParquetCliSupport.inspect(spec.commandLine(), file, json);
     }
     PrintWriter out = spec.commandLine().getOut();
-    SstFile sst;
+    InputKind kind;
     try {
-      sst = SstFile.open(file);
+      kind = InputKind.of(file);
     } catch (Exception e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "inspect", file.toString(), e);
     }
-    Map<String, String> fields = describe(sst);
+    if (kind == InputKind.DATABASE) {
+      double b = Double.NaN;
+      Integer l = null;
+      if (whatIf != null) {
+        String[] parts = whatIf.split(":", -1);
+        try {
+          if (parts.length > 2) {
+            throw new NumberFormatException();
+          }
+          b = Double.parseDouble(parts[0]);
+          if (parts.length == 2) {
+            l = Integer.parseInt(parts[1]);
+          }
+        } catch (NumberFormatException e) {
+          throw new ParameterException(
+              spec.commandLine(), "--what-if '" + whatIf + "' is not B or B:L (e.g. 10 or 10:2)");
+        }
+        if (!(b >= 1 && b <= 100)) {
+          throw new ParameterException(
+              spec.commandLine(), "--what-if bits/key " + parts[0] + " is not in [1, 100]");
+        }
+        if (l != null && l < -1) {
+          throw new ParameterException(
+              spec.commandLine(), "--what-if bloom_before_level " + l + " is less than -1");
+        }
+      }
+      int n = threads == null ? DbCommands.defaultThreads() : threads;
+      if (n < 1 || n > 256) {
+        throw new ParameterException(spec.commandLine(), "--threads " + n + " is not in [1, 256]");
+      }
+      return DbCommands.inspect(spec.commandLine(), file, json, b, l, n, verify, cpuFrom);
+    }
+    if (whatIf != null || threads != null || cpuFrom != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--what-if, --cpu-from and --threads apply to a database directory only");
+    }
+    Map<String, String> fields;
+    try {
+      switch (kind) {
+        case SIEVE_CONTAINER:
+          fields = OtherInputs.describeContainer(file);
+          break;
+        case FILTER_BLOCK:
+          fields = OtherInputs.describeBlock(file);
+          break;
+        default:
+          fields = new LinkedHashMap<>();
+          fields.put("input_kind", SstCliSupport.jsonString("sst"));
+          fields.putAll(describe(SstFile.open(file)));
+          if (verify) {
+            dev.sieve.sst.SstVerifier.Result v = dev.sieve.sst.SstVerifier.verify(file);
+            fields.put("verified_blocks", Long.toString(v.blocks()));
+            fields.put("verified_data_blocks", Long.toString(v.dataBlocks()));
+            fields.put("verified_index_blocks", Long.toString(v.indexBlocks()));
+            fields.put("verified_meta_blocks", Long.toString(v.metaBlocks()));
+            fields.put("verified_filter_blocks", Long.toString(v.filterBlocks()));
+            fields.put("verify_note", SstCliSupport.jsonString(v.note()));
+          }
+      }
+    } catch (Exception e) {
+      return SstCliSupport.badFile(spec.commandLine().getErr(), "inspect", file.toString(), e);
+    }
     if (json) {
       StringBuilder b = new StringBuilder("{");
       boolean first = true;

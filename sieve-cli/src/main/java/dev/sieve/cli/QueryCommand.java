@@ -1,7 +1,6 @@
 package dev.sieve.cli;
 
 import dev.sieve.sst.SstFile;
-import dev.sieve.sst.SstFilter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,7 +13,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code sieve query FILE.sst [KEY...]}: asks an SST file's filter about keys. */
+/**
+ * {@code sieve query FILE.sst|DBDIR [KEY...]}: asks an SST file's filter about keys, or, for a
+ * database, every filter a point lookup would probe, per column family ({@link DbCommands}).
+ */
 @Command(
     name = "query",
     mixinStandardHelpOptions = true,
@@ -27,12 +29,19 @@ import picocli.CommandLine.Spec;
           + " type (INT32, INT64, FLOAT, DOUBLE; BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY as UTF-8, or"
           + " hex with --hex), and prints VALUE<TAB>maybe|absent<TAB>the row groups a Parquet"
           + " reader's Bloom filter check would still read.",
+      "Given a database directory, prints for each key and column family"
+          + " KEY<TAB>CF<TAB>maybe|absent<TAB>the files a point lookup probes, level by level (L0"
+          + " newest first, then the one file per level whose key range holds the key), each with"
+          + " its filter's answer (L1:000012.sst=maybe).",
       "Exit status: 0 ok, 1 bad file, 2 bad usage."
     })
 public final class QueryCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE.sst", description = "the SST file")
+  @Parameters(
+      index = "0",
+      paramLabel = "FILE.sst|DBDIR",
+      description = "the SST file, or a RocksDB database directory")
   Path file;
 
   @Parameters(
@@ -65,9 +74,20 @@ public final class QueryCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
     }
-    SstFilter filter;
+    dev.sieve.Filter filter;
     try {
-      filter = SstFile.open(file).filter();
+      switch (InputKind.of(file)) {
+        case DATABASE:
+          return queryDb(decoded);
+        case SIEVE_CONTAINER:
+          filter = dev.sieve.format.SieveFormat.map(file);
+          break;
+        case FILTER_BLOCK:
+          filter = OtherInputs.readBlock(file);
+          break;
+        default:
+          filter = SstFile.open(file).filter();
+      }
     } catch (Exception e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "query", file.toString(), e);
     }
@@ -91,6 +111,34 @@ public final class QueryCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  private int queryDb(List<byte[]> decoded) throws java.io.IOException {
+    dev.sieve.sst.DbView db =
+        DbCommands.open(spec.commandLine(), "query", file, DbCommands.defaultThreads(), false);
+    if (db == null) {
+      return SstCliSupport.BAD_FILE;
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (!keys.isEmpty()) {
+      for (int i = 0; i < keys.size(); i++) {
+        DbCommands.query(out, db, keys.get(i), decoded.get(i));
+      }
+    } else {
+      KeyLines lines = new KeyLines(System.in, hex, allowEmptyKey);
+      try {
+        for (byte[] key = lines.next(); key != null; key = lines.next()) {
+          DbCommands.query(out, db, lines.text(), key);
+        }
+      } catch (KeyLines.BadLine e) {
+        out.flush();
+        spec.commandLine().getErr().println("sieve query: stdin " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return SstCliSupport.BAD_FILE;
+      }
+    }
+    out.flush();
+    return DbCommands.reportErrors(spec.commandLine(), "query", db);
   }
 
   private static void print(PrintWriter out, String key, boolean maybe) {

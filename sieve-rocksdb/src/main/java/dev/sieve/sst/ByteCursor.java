@@ -19,6 +19,11 @@ final class ByteCursor {
     this.fileOffset = fileOffset;
   }
 
+  /** The array read (shared, not copied). */
+  byte[] data() {
+    return data;
+  }
+
   int position() {
     return pos;
   }

@@ -72,7 +72,7 @@ public record Footer(
               + fileSize
               + " bytes is too short to be an SST file (the footer alone is "
               + ENCODED_LENGTH
-              + " bytes)");
+              + " bytes): truncated, or not an SST file");
     }
     long footerOffset = fileSize - ENCODED_LENGTH;
     long magicOffset = fileSize - 8;
@@ -170,9 +170,10 @@ public record Footer(
     if (magic == CUCKOO_MAGIC) {
       return "a RocksDB cuckoo table, not a block-based table";
     }
-    return "bad magic number 0x"
+    return "no SST footer at the end of the file: the file is truncated (its footer cut off), or"
+        + " is not a RocksDB block-based SST file (its last 8 bytes are 0x"
         + Long.toHexString(magic)
-        + " (not a RocksDB block-based SST file; expected 0x"
+        + ", not the table magic 0x"
         + Long.toHexString(BLOCK_BASED_MAGIC)
         + ")";
   }

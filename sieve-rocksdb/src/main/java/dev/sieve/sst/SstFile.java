@@ -58,7 +58,12 @@ public final class SstFile {
     this.fileSize = fileSize;
     if (fileSize < Footer.ENCODED_LENGTH) {
       throw new SieveFormatException(
-          0, "file of " + fileSize + " bytes is too short to be an SST file");
+          0,
+          "file of "
+              + fileSize
+              + " bytes is too short to be an SST file (the footer alone is "
+              + Footer.ENCODED_LENGTH
+              + " bytes): truncated, or not an SST file");
     }
     this.footer =
         Footer.decode(
@@ -202,6 +207,21 @@ public final class SstFile {
     }
 
     byte[] read(BlockHandle h, String what) {
+      byte[] contents = readAny(h, what);
+      if (contents == null) {
+        throw new SieveFormatException(
+            h.offset() + h.size(),
+            what + " is compressed; RocksDB stores filter and meta blocks uncompressed");
+      }
+      return contents;
+    }
+
+    /**
+     * Reads a block and verifies its trailer's checksum (which covers the stored, possibly
+     * compressed, bytes and the compression type); returns its contents, or {@code null} if it is
+     * compressed (Sieve does not decompress).
+     */
+    byte[] readAny(BlockHandle h, String what) {
       long end = h.offset() + h.size() + Footer.BLOCK_TRAILER_BYTES;
       if (h.offset() < 0
           || h.size() < 0
@@ -219,7 +239,11 @@ public final class SstFile {
                 + " handle "
                 + h
                 + " (with its 5-byte trailer) lies outside the file's blocks, which end at "
-                + footer.footerOffset());
+                + footer.footerOffset()
+                + (h.offset() >= 0 && h.size() >= 0 && end > footer.footerOffset()
+                    ? ": the file is truncated (shorter than the blocks its index points to) or"
+                        + " the handle is corrupt"
+                    : ""));
       }
       int size = (int) h.size();
       byte[] raw;
@@ -249,12 +273,7 @@ public final class SstFile {
       }
       int compression = raw[size] & 0xFF;
       if (compression != 0) {
-        throw new SieveFormatException(
-            h.offset() + size,
-            what
-                + " is compressed (type "
-                + compression
-                + "); RocksDB stores filter and meta blocks uncompressed");
+        return null;
       }
       byte[] contents = new byte[size];
       System.arraycopy(raw, 0, contents, 0, size);

@@ -1,0 +1,504 @@
+package dev.sieve.cli;
+
+import dev.sieve.sst.DbFilterReport;
+import dev.sieve.sst.DbView;
+import dev.sieve.sst.Manifest;
+import dev.sieve.sst.SstFilter;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import picocli.CommandLine;
+
+/**
+ * {@code inspect DBDIR} and {@code query DBDIR KEY...}: a whole RocksDB database in one view, per
+ * column family and level, with the what-if of other filter policies. The JSON schema is documented
+ * in docs/db-view.md.
+ */
+final class DbCommands {
+  private DbCommands() {}
+
+  /** The default number of files read at once. */
+  static int defaultThreads() {
+    return Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+  }
+
+  /**
+   * Opens the database, with a progress bar on a console; prints the one-line error if it fails.
+   */
+  static DbView open(CommandLine cmd, String command, Path dir, int threads, boolean verify) {
+    ProgressBar bar = ProgressBar.onConsole("reading " + dir.getFileName());
+    try {
+      return DbView.open(dir, threads, verify, bar::update);
+    } catch (Exception e) {
+      SstCliSupport.badFile(cmd.getErr(), command, dir.toString(), e);
+      return null;
+    } finally {
+      bar.finish();
+    }
+  }
+
+  /** Prints one line per unreadable file on stderr; returns the exit status (0 or 1). */
+  static int reportErrors(CommandLine cmd, String command, DbView db) {
+    for (DbView.Table t : db.errors()) {
+      cmd.getErr().println("sieve " + command + ": " + t.path() + ": " + t.error());
+    }
+    cmd.getErr().flush();
+    return db.errors().isEmpty() ? 0 : SstCliSupport.BAD_FILE;
+  }
+
+  // ---------------------------------------------------------------- inspect
+
+  static int inspect(
+      CommandLine cmd,
+      Path dir,
+      boolean json,
+      double bitsPerKey,
+      Integer bloomBeforeLevel,
+      int threads,
+      boolean verify,
+      Path cpuFrom) {
+    DbFilterReport.ProbeCost cost = DbFilterReport.ProbeCost.MEASURED;
+    if (cpuFrom != null) {
+      try {
+        cost = ReportProbeCost.read(cpuFrom);
+      } catch (Exception e) {
+        return SstCliSupport.badFile(cmd.getErr(), "inspect", cpuFrom.toString(), e);
+      }
+    }
+    long start = System.nanoTime();
+    DbView db = open(cmd, "inspect", dir, threads, verify);
+    if (db == null) {
+      return SstCliSupport.BAD_FILE;
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    List<DbFilterReport.Row> rows = DbFilterReport.summarize(db);
+    List<DbFilterReport.WhatIf> whatIfs =
+        db.source() == DbView.Source.MANIFEST
+            ? DbFilterReport.whatIf(db, bitsPerKey, bloomBeforeLevel, cost)
+            : List.of();
+    PrintWriter out = cmd.getOut();
+    if (json) {
+      out.println(json(db, rows, whatIfs));
+    } else {
+      human(out, db, rows, whatIfs, seconds);
+    }
+    out.flush();
+    return reportErrors(cmd, "inspect", db);
+  }
+
+  private static String sourceLine(DbView db) {
+    if (db.source() == DbView.Source.MANIFEST) {
+      Manifest m = db.manifest();
+      return m.manifestName()
+          + " (through CURRENT, "
+          + m.edits()
+          + " edits)"
+          + (m.note() == null ? "" : "; note: " + m.note());
+    }
+    return "no CURRENT file: a directory scan of *.sst (column families and levels unknown)";
+  }
+
+  private static String levelName(int level) {
+    if (level == DbFilterReport.TOTAL) {
+      return "total";
+    }
+    return level == DbView.UNKNOWN ? "?" : "L" + level;
+  }
+
+  private static String pct(double p) {
+    return Double.isNaN(p) ? "-" : String.format(Locale.ROOT, "%.4f%%", 100 * p);
+  }
+
+  private static void human(
+      PrintWriter out,
+      DbView db,
+      List<DbFilterReport.Row> rows,
+      List<DbFilterReport.WhatIf> whatIfs,
+      double seconds) {
+    int readable = db.tables().size() - db.errors().size();
+    out.printf(
+        Locale.ROOT,
+        "database %s: %s%n%d live SST files (%d read, %d unreadable) in %.2f s%n",
+        db.dir(),
+        sourceLine(db),
+        db.tables().size(),
+        readable,
+        db.errors().size(),
+        seconds);
+    verifyLine(db).ifPresent(out::println);
+    Map<Integer, Manifest.ColumnFamily> cfs =
+        db.manifest() == null ? Map.of() : db.manifest().columnFamilies();
+    String header =
+        String.format(
+            Locale.ROOT,
+            "  %-6s %6s %12s %12s %12s %9s %11s %6s %-9s %s",
+            "level",
+            "files",
+            "keys",
+            "filter keys",
+            "filter bytes",
+            "bits/key",
+            "model FPR",
+            "part.",
+            "keys as",
+            "filter kind (policy)");
+    int lastCf = Integer.MIN_VALUE;
+    for (DbFilterReport.Row r : rows) {
+      if (r.columnFamily() != lastCf) {
+        lastCf = r.columnFamily();
+        Manifest.ColumnFamily cf = cfs.get(r.columnFamily());
+        out.printf(
+            Locale.ROOT,
+            "%ncolumn family '%s' (id %s)%s%n%s%n",
+            r.columnFamilyName(),
+            r.columnFamily() == DbView.UNKNOWN ? "?" : Integer.toString(r.columnFamily()),
+            cf == null || cf.comparator() == null ? "" : ", comparator " + cf.comparator(),
+            header);
+      }
+      out.printf(
+          Locale.ROOT,
+          "  %-6s %6d %12d %12d %12d %9s %11s %6s %-9s %s (%s)%n",
+          levelName(r.level()),
+          r.files(),
+          r.keys(),
+          r.filterKeys(),
+          r.filterBytes(),
+          Double.isNaN(r.bitsPerKey()) ? "-" : String.format(Locale.ROOT, "%.2f", r.bitsPerKey()),
+          pct(r.modelledFpRate()),
+          r.partitionedFiles() + "/" + r.files(),
+          keysAs(r),
+          String.join(",", r.kinds()),
+          r.policies().isEmpty() ? "no policy" : String.join(",", r.policies()));
+    }
+    DbFilterReport.Row all = DbFilterReport.databaseTotal(rows);
+    if (all == null) {
+      out.println("(no readable SST file)");
+    } else {
+      out.printf(
+          Locale.ROOT,
+          "%nall column families: %d files, %d keys, %d filter keys, %d filter bytes, %s bits/key,"
+              + " model FPR %s%n",
+          all.files(),
+          all.keys(),
+          all.filterKeys(),
+          all.filterBytes(),
+          Double.isNaN(all.bitsPerKey())
+              ? "-"
+              : String.format(Locale.ROOT, "%.2f", all.bitsPerKey()),
+          pct(all.modelledFpRate()));
+    }
+    for (DbFilterReport.WhatIf w : whatIfs) {
+      out.printf(
+          Locale.ROOT,
+          "%nwhat-if, column family '%s': bits/key %s (%s), probes per %,d absent-key lookups"
+              + " (every L0 file, one file per deeper level)%n",
+          w.name(),
+          fmt(w.bitsPerKey()),
+          w.bitsPerKeySource(),
+          DbFilterReport.LOOKUPS);
+      out.printf(
+          Locale.ROOT,
+          "  %-20s %-6s %14s %11s %14s %14s%n",
+          "policy",
+          "level",
+          "filter bytes",
+          "model FPR",
+          "FP probes",
+          "probe CPU ms");
+      long currentBytes = w.policies().get(0).bytes();
+      for (DbFilterReport.PolicyCost p : w.policies()) {
+        for (DbFilterReport.LevelCost l : p.levels()) {
+          out.printf(
+              Locale.ROOT,
+              "  %-20s %-6s %14d %11s %14.1f %14.2f%n",
+              p.policy(),
+              levelName(l.level()),
+              l.bytes(),
+              pct(l.fpRate()),
+              l.falsePositiveProbes(),
+              l.probeNs() / 1e6);
+        }
+        out.printf(
+            Locale.ROOT,
+            "  %-20s %-6s %14d %11s %14.1f %14.2f   bytes %s vs current%n",
+            p.policy(),
+            "total",
+            p.bytes(),
+            "",
+            p.falsePositiveProbes(),
+            p.probeNs() / 1e6,
+            currentBytes == 0
+                ? "-"
+                : String.format(
+                    Locale.ROOT, "%+.1f%%", 100.0 * (p.bytes() - currentBytes) / currentBytes));
+      }
+    }
+    if (!whatIfs.isEmpty()) {
+      out.println();
+      out.println("probe CPU priced with " + whatIfs.get(0).cost().source());
+      out.println(
+          "what-if sizes assume optimize_filters_for_memory=false (RocksDB's default true makes"
+              + " Bloom filters a few percent larger than modelled)");
+    }
+  }
+
+  /** "N blocks verified in M files (...)", if the files were verified. */
+  private static java.util.Optional<String> verifyLine(DbView db) {
+    long files = 0;
+    long blocks = 0;
+    long data = 0;
+    long partial = 0;
+    for (DbView.Table t : db.tables()) {
+      if (t.verified() != null) {
+        files++;
+        blocks += t.verified().blocks();
+        data += t.verified().dataBlocks();
+        partial += t.verified().note() == null ? 0 : 1;
+      }
+    }
+    if (files == 0) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        String.format(
+            Locale.ROOT,
+            "checksums verified: %d blocks (%d data blocks) in %d files%s",
+            blocks,
+            data,
+            files,
+            partial == 0
+                ? ", every block"
+                : "; in "
+                    + partial
+                    + " files the data blocks were not reached (compressed index: see inspect"
+                    + " --verify FILE.sst)"));
+  }
+
+  private static String keysAs(DbFilterReport.Row r) {
+    if (r.prefixFiles() == 0) {
+      return "whole";
+    }
+    if (r.prefixFiles() == r.files()) {
+      return "prefix";
+    }
+    return r.prefixFiles() + " prefix";
+  }
+
+  private static String fmt(double b) {
+    return b == Math.rint(b) ? Long.toString((long) b) : Double.toString(b);
+  }
+
+  // ---------------------------------------------------------------- JSON
+
+  private static String json(
+      DbView db, List<DbFilterReport.Row> rows, List<DbFilterReport.WhatIf> whatIfs) {
+    StringBuilder b = new StringBuilder("{");
+    b.append("\"database\": ").append(SstCliSupport.jsonString(db.dir().toString()));
+    b.append(", \"source\": ")
+        .append(
+            SstCliSupport.jsonString(
+                db.source() == DbView.Source.MANIFEST ? "manifest" : "directory_scan"));
+    b.append(", \"manifest\": ")
+        .append(
+            SstCliSupport.jsonString(db.manifest() == null ? null : db.manifest().manifestName()));
+    b.append(", \"note\": ")
+        .append(SstCliSupport.jsonString(db.manifest() == null ? null : db.manifest().note()));
+    b.append(", \"files\": ").append(db.tables().size());
+    long vFiles = 0;
+    long vBlocks = 0;
+    long vUnreached = 0;
+    for (DbView.Table t : db.tables()) {
+      if (t.verified() != null) {
+        vFiles++;
+        vBlocks += t.verified().blocks();
+        vUnreached += t.verified().note() == null ? 0 : 1;
+      }
+    }
+    b.append(", \"verified\": ");
+    if (vFiles == 0) {
+      b.append("null");
+    } else {
+      b.append("{\"files\": ").append(vFiles).append(", \"blocks\": ").append(vBlocks);
+      b.append(", \"files_with_data_blocks_unreached\": ").append(vUnreached).append('}');
+    }
+    b.append(", \"column_families\": [");
+    Map<Integer, List<DbFilterReport.Row>> byCf = new TreeMap<>();
+    for (DbFilterReport.Row r : rows) {
+      byCf.computeIfAbsent(r.columnFamily(), k -> new ArrayList<>()).add(r);
+    }
+    Map<Integer, Manifest.ColumnFamily> cfs =
+        db.manifest() == null ? Map.of() : db.manifest().columnFamilies();
+    boolean firstCf = true;
+    for (Map.Entry<Integer, List<DbFilterReport.Row>> e : byCf.entrySet()) {
+      b.append(firstCf ? "" : ", ");
+      firstCf = false;
+      List<DbFilterReport.Row> cfRows = e.getValue();
+      DbFilterReport.Row total = cfRows.get(cfRows.size() - 1);
+      Manifest.ColumnFamily cf = cfs.get(e.getKey());
+      b.append("{\"id\": ")
+          .append(e.getKey() == DbView.UNKNOWN ? "null" : Integer.toString(e.getKey()));
+      b.append(", \"name\": ")
+          .append(
+              SstCliSupport.jsonString(
+                  e.getKey() == DbView.UNKNOWN ? null : total.columnFamilyName()));
+      b.append(", \"comparator\": ")
+          .append(SstCliSupport.jsonString(cf == null ? null : cf.comparator()));
+      b.append(", \"levels\": [");
+      for (int i = 0; i < cfRows.size() - 1; i++) {
+        b.append(i == 0 ? "" : ", ");
+        row(b, cfRows.get(i));
+      }
+      b.append("], \"total\": ");
+      row(b, total);
+      b.append(", \"what_if\": ");
+      DbFilterReport.WhatIf w = null;
+      for (DbFilterReport.WhatIf x : whatIfs) {
+        if (x.columnFamily() == e.getKey()) {
+          w = x;
+        }
+      }
+      if (w == null) {
+        b.append("null");
+      } else {
+        whatIf(b, w);
+      }
+      b.append('}');
+    }
+    b.append("], \"total\": ");
+    DbFilterReport.Row all = DbFilterReport.databaseTotal(rows);
+    if (all == null) {
+      b.append("null");
+    } else {
+      row(b, all);
+    }
+    b.append(", \"errors\": [");
+    boolean first = true;
+    for (DbView.Table t : db.errors()) {
+      b.append(first ? "" : ", ");
+      first = false;
+      b.append("{\"file\": ").append(SstCliSupport.jsonString(t.path().toString()));
+      b.append(", \"column_family\": ")
+          .append(t.columnFamily().id() == DbView.UNKNOWN ? "null" : t.columnFamily().id());
+      b.append(", \"level\": ").append(t.level() == DbView.UNKNOWN ? "null" : t.level());
+      b.append(", \"error\": ").append(SstCliSupport.jsonString(t.error())).append('}');
+    }
+    return b.append("]}").toString();
+  }
+
+  private static void row(StringBuilder b, DbFilterReport.Row r) {
+    b.append("{\"level\": ")
+        .append(
+            r.level() == DbFilterReport.TOTAL || r.level() == DbView.UNKNOWN
+                ? "null"
+                : Integer.toString(r.level()));
+    b.append(", \"files\": ").append(r.files());
+    b.append(", \"keys\": ").append(r.keys());
+    b.append(", \"filter_keys\": ").append(r.filterKeys());
+    b.append(", \"filter_bytes\": ").append(r.filterBytes());
+    b.append(", \"bits_per_key\": ").append(SstCliSupport.jsonNumber(r.bitsPerKey()));
+    b.append(", \"modelled_fpr\": ").append(SstCliSupport.jsonNumber(r.modelledFpRate()));
+    b.append(", \"filter_kinds\": ").append(stringArray(r.kinds()));
+    b.append(", \"filter_policies\": ").append(stringArray(r.policies()));
+    b.append(", \"partitioned_files\": ").append(r.partitionedFiles());
+    b.append(", \"prefix_files\": ").append(r.prefixFiles());
+    b.append(", \"whole_key_files\": ").append(r.wholeKeyFiles());
+    b.append(", \"ribbon_files\": ").append(r.ribbonFiles());
+    b.append('}');
+  }
+
+  private static String stringArray(Iterable<String> xs) {
+    StringBuilder b = new StringBuilder("[");
+    boolean first = true;
+    for (String x : xs) {
+      b.append(first ? "" : ", ").append(SstCliSupport.jsonString(x));
+      first = false;
+    }
+    return b.append(']').toString();
+  }
+
+  private static void whatIf(StringBuilder b, DbFilterReport.WhatIf w) {
+    b.append("{\"bits_per_key\": ").append(SstCliSupport.jsonNumber(w.bitsPerKey()));
+    b.append(", \"bits_per_key_source\": ").append(SstCliSupport.jsonString(w.bitsPerKeySource()));
+    b.append(", \"bloom_before_level\": ").append(w.bloomBeforeLevel());
+    b.append(", \"lookups\": ").append(DbFilterReport.LOOKUPS);
+    b.append(", \"bloom_ns_per_probe\": ").append(SstCliSupport.jsonNumber(w.cost().bloomNs()));
+    b.append(", \"ribbon_ns_per_probe\": ").append(SstCliSupport.jsonNumber(w.cost().ribbonNs()));
+    b.append(", \"cpu_source\": ").append(SstCliSupport.jsonString(w.cost().source()));
+    b.append(", \"policies\": [");
+    boolean first = true;
+    for (DbFilterReport.PolicyCost p : w.policies()) {
+      b.append(first ? "" : ", ");
+      first = false;
+      b.append("{\"policy\": ").append(SstCliSupport.jsonString(p.policy()));
+      b.append(", \"bytes\": ").append(p.bytes());
+      b.append(", \"probes\": ").append(p.probes());
+      b.append(", \"false_positive_probes\": ")
+          .append(SstCliSupport.jsonNumber(p.falsePositiveProbes()));
+      b.append(", \"probe_ns\": ").append(SstCliSupport.jsonNumber(p.probeNs()));
+      b.append(", \"levels\": [");
+      boolean fl = true;
+      for (DbFilterReport.LevelCost l : p.levels()) {
+        b.append(fl ? "" : ", ");
+        fl = false;
+        b.append("{\"level\": ").append(l.level());
+        b.append(", \"files\": ").append(l.files());
+        b.append(", \"filter_keys\": ").append(l.filterKeys());
+        b.append(", \"probes\": ").append(l.probes());
+        b.append(", \"bytes\": ").append(l.bytes());
+        b.append(", \"fpr\": ").append(SstCliSupport.jsonNumber(l.fpRate()));
+        b.append(", \"false_positive_probes\": ")
+            .append(SstCliSupport.jsonNumber(l.falsePositiveProbes()));
+        b.append(", \"probe_ns\": ").append(SstCliSupport.jsonNumber(l.probeNs()));
+        b.append('}');
+      }
+      b.append("]}");
+    }
+    b.append("]}");
+  }
+
+  // ---------------------------------------------------------------- query
+
+  /**
+   * Prints, per key and column family, the files a point lookup probes and each filter's answer:
+   * {@code KEY<TAB>CF<TAB>maybe|absent<TAB>L0:000012.sst=absent L1:000007.sst=maybe ...}; "maybe"
+   * when any probed filter lets the key through.
+   */
+  static void query(PrintWriter out, DbView db, String keyText, byte[] key) {
+    Map<Integer, String> cfNames = new TreeMap<>();
+    for (DbView.Table t : db.tables()) {
+      cfNames.put(t.columnFamily().id(), t.columnFamily().name());
+    }
+    if (db.manifest() != null) {
+      for (Manifest.ColumnFamily cf : db.manifest().columnFamilies().values()) {
+        cfNames.put(cf.id(), cf.name());
+      }
+    }
+    for (Map.Entry<Integer, String> cf : cfNames.entrySet()) {
+      StringBuilder files = new StringBuilder();
+      boolean any = false;
+      for (DbView.Table t : db.probeOrder(cf.getKey(), key)) {
+        SstFilter f = t.sst().filter();
+        boolean maybe = f.mayContain(key);
+        any |= maybe;
+        files
+            .append(files.length() == 0 ? "" : " ")
+            .append(levelName(t.level()))
+            .append(':')
+            .append(t.fileName())
+            .append('=')
+            .append(maybe ? "maybe" : "absent");
+      }
+      out.print(keyText);
+      out.print('\t');
+      out.print(cf.getValue());
+      out.print('\t');
+      out.print(any ? "maybe" : "absent");
+      out.print('\t');
+      out.println(files.length() == 0 ? "(no file's key range holds the key)" : files);
+    }
+  }
+}

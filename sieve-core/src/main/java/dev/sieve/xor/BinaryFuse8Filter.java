@@ -1,12 +1,8 @@
 package dev.sieve.xor;
 
-import dev.sieve.Filter;
-import dev.sieve.FilterBuilder;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A Binary Fuse filter with 8-bit fingerprints (Graf and Lemire, "Binary Fuse Filters: Fast and
@@ -58,7 +54,7 @@ import java.util.Arrays;
  * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
  * direct or memory-mapped) without copying the fingerprints.
  */
-public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
+public final class BinaryFuse8Filter extends FingerprintFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 8;
@@ -70,9 +66,6 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
    */
   private final byte[] fingerprints;
 
-  /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
-  private final ByteBuffer wrapped;
-
   private final int numSlots;
   private final int arity;
   private final int segmentLength;
@@ -80,7 +73,6 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   private final int segmentCount;
   private final long segmentCountLength;
   private final long seed;
-  private final int numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private BinaryFuse8Filter(
@@ -91,8 +83,18 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
       int segmentCount,
       long seed,
       int numKeys) {
+    super(
+        XorFilterFormat.FUSE8,
+        FINGERPRINT_BITS,
+        shape(
+            arity,
+            seed,
+            numKeys,
+            segmentLength,
+            segmentCount,
+            fingerprints != null ? fingerprints.length : wrapped.remaining()),
+        wrapped);
     this.fingerprints = fingerprints;
-    this.wrapped = wrapped;
     this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
     this.arity = arity;
     this.segmentLength = segmentLength;
@@ -100,7 +102,6 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
     this.segmentCount = segmentCount;
     this.segmentCountLength = (long) segmentCount * segmentLength;
     this.seed = seed;
-    this.numKeys = numKeys;
   }
 
   private BinaryFuse8Filter(
@@ -155,7 +156,7 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (fingerprints == null || fingerprints.length == 0) {
-      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+      return BatchScratch.singles(this, hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -205,30 +206,9 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
     return (byte) v == 0;
   }
 
-  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
-  public boolean isWrapped() {
-    return fingerprints == null;
-  }
-
-  private byte slot(int i) {
+  @Override
+  int slot(int i) {
     return fingerprints != null ? fingerprints[i] : wrapped.get(i);
-  }
-
-  /** The number of distinct key hashes the filter was built from. */
-  @Override
-  public long numKeys() {
-    return numKeys;
-  }
-
-  @Override
-  public long sizeInBits() {
-    return (long) numSlots * FINGERPRINT_BITS;
-  }
-
-  /** {@code 2^-8} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}). */
-  @Override
-  public double modelledFpRate() {
-    return BloomMath.xorFilterFpRate(numKeys, FINGERPRINT_BITS);
   }
 
   /** Slots per key: 3 or 4. */
@@ -244,36 +224,6 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   /** The number of start segments (0 for an empty filter). */
   public int segmentCount() {
     return segmentCount;
-  }
-
-  /** The seed of the construction attempt that succeeded. */
-  public long seed() {
-    return seed;
-  }
-
-  /** The number of fingerprint slots, {@code (segmentCount + arity - 1) · segmentLength}. */
-  public int numSlots() {
-    return numSlots;
-  }
-
-  /** The serialized form ({@link XorFilterFormat}, type tag 0x21). */
-  public byte[] toByteArray() {
-    ByteBuffer out =
-        XorFilterFormat.start(
-            XorFilterFormat.FUSE8,
-            FINGERPRINT_BITS,
-            arity,
-            seed,
-            numKeys,
-            segmentLength,
-            segmentCount,
-            numSlots);
-    if (fingerprints != null) {
-      out.put(fingerprints);
-    } else {
-      out.put(wrapped.duplicate());
-    }
-    return out.array();
   }
 
   /**
@@ -317,68 +267,8 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public BinaryFuse8Filter copy() {
-    byte[] out = new byte[numSlots];
-    for (int i = 0; i < numSlots; i++) {
-      out[i] = slot(i);
-    }
-    return new BinaryFuse8Filter(out, arity, segmentLength, segmentCount, seed, numKeys);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof BinaryFuse8Filter)) {
-      return false;
-    }
-    BinaryFuse8Filter f = (BinaryFuse8Filter) o;
-    return f.seed == seed
-        && f.numKeys == numKeys
-        && f.arity == arity
-        && f.segmentLength == segmentLength
-        && f.segmentCount == segmentCount
-        && f.numSlots == numSlots
-        && sameFingerprints(f);
-  }
-
-  private boolean sameFingerprints(BinaryFuse8Filter f) {
-    if (f.fingerprints != null && fingerprints != null) {
-      return Arrays.equals(f.fingerprints, fingerprints);
-    }
-    for (int i = 0; i < numSlots; i++) {
-      if (f.slot(i) != slot(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** {@link Arrays#hashCode(byte[])} of the fingerprints, mixed with the seed. */
-  @Override
-  public int hashCode() {
-    int h;
-    if (fingerprints != null) {
-      h = Arrays.hashCode(fingerprints);
-    } else {
-      h = 1;
-      for (int i = 0; i < numSlots; i++) {
-        h = 31 * h + slot(i);
-      }
-    }
-    return h * 31 + Long.hashCode(seed);
-  }
-
-  @Override
-  public String toString() {
-    return "BinaryFuse8Filter{keys="
-        + numKeys
-        + ", arity="
-        + arity
-        + ", segments="
-        + segmentCount
-        + "x"
-        + segmentLength
-        + ", slots="
-        + numSlots
-        + "}";
+    return new BinaryFuse8Filter(
+        slots8(), arity, segmentLength, segmentCount, seed, (int) numKeys());
   }
 
   private static int checkArity(int arity) {
@@ -389,16 +279,15 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   }
 
   /** Builds {@link BinaryFuse8Filter}s. */
-  public static final class Builder extends FilterBuilder<BinaryFuse8Filter>
-      implements SeededFinalizer {
-    private long seed = SeededHash.DEFAULT_SEED;
+  public static final class Builder extends FingerprintBuilder<BinaryFuse8Filter, Builder> {
     private int arity = 3;
 
-    private Builder() {}
+    private Builder() {
+      super("BinaryFuse8Filter", FINGERPRINT_BITS);
+    }
 
-    /** The seed of the first construction attempt (default: a fixed constant). */
-    public Builder seed(long seed) {
-      this.seed = seed;
+    @Override
+    Builder self() {
       return this;
     }
 

@@ -55,7 +55,7 @@ import java.nio.ByteBuffer;
  * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
  * direct or memory-mapped) without copying the fingerprints.
  */
-public final class BinaryFuse16Filter extends FingerprintFilter {
+public final class BinaryFuse16Filter extends FuseFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 16;
@@ -77,56 +77,21 @@ public final class BinaryFuse16Filter extends FingerprintFilter {
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private BinaryFuse16Filter(
-      short[] fingerprints,
-      ByteBuffer wrapped,
-      int arity,
-      int segmentLength,
-      int segmentCount,
-      long seed,
-      int numKeys) {
-    super(
-        XorFilterFormat.FUSE16,
-        FINGERPRINT_BITS,
-        shape(
-            arity,
-            seed,
-            numKeys,
-            segmentLength,
-            segmentCount,
-            fingerprints != null ? fingerprints.length : wrapped.remaining() / 2),
-        wrapped);
+      short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.FUSE16, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining() / 2;
-    this.arity = arity;
-    this.segmentLength = segmentLength;
+    this.numSlots = shape.length();
+    this.arity = shape.arity();
+    this.segmentLength = shape.segmentLength();
     this.segmentLengthMask = segmentLength - 1;
-    this.segmentCount = segmentCount;
+    this.segmentCount = shape.segmentCount();
     this.segmentCountLength = (long) segmentCount * segmentLength;
-    this.seed = seed;
-  }
-
-  private BinaryFuse16Filter(
-      short[] fingerprints,
-      int arity,
-      int segmentLength,
-      int segmentCount,
-      long seed,
-      int numKeys) {
-    this(fingerprints, null, arity, segmentLength, segmentCount, seed, numKeys);
+    this.seed = shape.seed();
   }
 
   /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /**
-   * The number of slots the paper's sizing gives {@code keys} distinct keys, computed without
-   * building anything (the table may grow if construction needs more than 8 seeds).
-   */
-  public static long slotsFor(int arity, long keys) {
-    checkArity(arity);
-    return keys == 0 ? 0 : FuseLayout.forKeys(arity, keys, 0).length();
   }
 
   @Override
@@ -217,21 +182,6 @@ public final class BinaryFuse16Filter extends FingerprintFilter {
     return fingerprints != null ? fingerprints[i] : wrapped.getShort(i << 1);
   }
 
-  /** Slots per key: 3 or 4. */
-  public int arity() {
-    return arity;
-  }
-
-  /** The segment length, a power of two (0 for an empty filter). */
-  public int segmentLength() {
-    return segmentLength;
-  }
-
-  /** The number of start segments (0 for an empty filter). */
-  public int segmentCount() {
-    return segmentCount;
-  }
-
   /**
    * Reads the form {@link #toByteArray()} writes.
    *
@@ -242,8 +192,7 @@ public final class BinaryFuse16Filter extends FingerprintFilter {
     XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).asShortBuffer().get(fingerprints);
-    return new BinaryFuse16Filter(
-        fingerprints, h.arity(), h.segmentLength(), h.segmentCount(), h.seed(), h.numKeys());
+    return new BinaryFuse16Filter(fingerprints, null, h);
   }
 
   /**
@@ -258,13 +207,7 @@ public final class BinaryFuse16Filter extends FingerprintFilter {
   public static BinaryFuse16Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new BinaryFuse16Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.arity(),
-        h.segmentLength(),
-        h.segmentCount(),
-        h.seed(),
-        h.numKeys());
+        null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -273,20 +216,11 @@ public final class BinaryFuse16Filter extends FingerprintFilter {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public BinaryFuse16Filter copy() {
-    return new BinaryFuse16Filter(
-        slots16(), arity, segmentLength, segmentCount, seed, (int) numKeys());
-  }
-
-  private static int checkArity(int arity) {
-    if (arity != 3 && arity != 4) {
-      throw new IllegalArgumentException("binary fuse arity must be 3 or 4, got " + arity);
-    }
-    return arity;
+    return new BinaryFuse16Filter(slots16(), null, shape());
   }
 
   /** Builds {@link BinaryFuse16Filter}s. */
-  public static final class Builder extends FingerprintBuilder<BinaryFuse16Filter, Builder> {
-    private int arity = 3;
+  public static final class Builder extends FuseFilter.Builder<BinaryFuse16Filter, Builder> {
 
     private Builder() {
       super("BinaryFuse16Filter", FINGERPRINT_BITS);
@@ -297,23 +231,26 @@ public final class BinaryFuse16Filter extends FingerprintFilter {
       return this;
     }
 
-    /** Slots per key: 3 (default) or 4 (smaller, one more memory read per query). */
-    public Builder arity(int arity) {
-      this.arity = checkArity(arity);
-      return this;
-    }
-
     @Override
     protected BinaryFuse16Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new BinaryFuse16Filter(new short[0], arity, 0, 0, seed, 0);
+        return new BinaryFuse16Filter(new short[0], null, shape(arity, seed, 0, 0, 0, 0));
       }
       int a = arity;
       XorConstruction.Peeled p =
           XorConstruction.peel(hashes, count, seed, (n, g) -> FuseLayout.forKeys(a, n, g));
       FuseLayout layout = (FuseLayout) p.layout;
+      short[] fingerprints = p.assign16();
       return new BinaryFuse16Filter(
-          p.assign16(), a, layout.segmentLength, layout.segmentCount, p.seed, p.numKeys);
+          fingerprints,
+          null,
+          shape(
+              a,
+              p.seed,
+              p.numKeys,
+              layout.segmentLength,
+              layout.segmentCount,
+              fingerprints.length));
     }
   }
 }

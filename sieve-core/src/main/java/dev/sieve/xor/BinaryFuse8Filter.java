@@ -54,7 +54,7 @@ import java.nio.ByteBuffer;
  * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
  * direct or memory-mapped) without copying the fingerprints.
  */
-public final class BinaryFuse8Filter extends FingerprintFilter {
+public final class BinaryFuse8Filter extends FuseFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 8;
@@ -75,52 +75,21 @@ public final class BinaryFuse8Filter extends FingerprintFilter {
   private final long seed;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private BinaryFuse8Filter(
-      byte[] fingerprints,
-      ByteBuffer wrapped,
-      int arity,
-      int segmentLength,
-      int segmentCount,
-      long seed,
-      int numKeys) {
-    super(
-        XorFilterFormat.FUSE8,
-        FINGERPRINT_BITS,
-        shape(
-            arity,
-            seed,
-            numKeys,
-            segmentLength,
-            segmentCount,
-            fingerprints != null ? fingerprints.length : wrapped.remaining()),
-        wrapped);
+  private BinaryFuse8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.FUSE8, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
-    this.arity = arity;
-    this.segmentLength = segmentLength;
+    this.numSlots = shape.length();
+    this.arity = shape.arity();
+    this.segmentLength = shape.segmentLength();
     this.segmentLengthMask = segmentLength - 1;
-    this.segmentCount = segmentCount;
+    this.segmentCount = shape.segmentCount();
     this.segmentCountLength = (long) segmentCount * segmentLength;
-    this.seed = seed;
-  }
-
-  private BinaryFuse8Filter(
-      byte[] fingerprints, int arity, int segmentLength, int segmentCount, long seed, int numKeys) {
-    this(fingerprints, null, arity, segmentLength, segmentCount, seed, numKeys);
+    this.seed = shape.seed();
   }
 
   /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /**
-   * The number of slots the paper's sizing gives {@code keys} distinct keys, computed without
-   * building anything (the table may grow if construction needs more than 8 seeds).
-   */
-  public static long slotsFor(int arity, long keys) {
-    checkArity(arity);
-    return keys == 0 ? 0 : FuseLayout.forKeys(arity, keys, 0).length();
   }
 
   @Override
@@ -211,21 +180,6 @@ public final class BinaryFuse8Filter extends FingerprintFilter {
     return fingerprints != null ? fingerprints[i] : wrapped.get(i);
   }
 
-  /** Slots per key: 3 or 4. */
-  public int arity() {
-    return arity;
-  }
-
-  /** The segment length, a power of two (0 for an empty filter). */
-  public int segmentLength() {
-    return segmentLength;
-  }
-
-  /** The number of start segments (0 for an empty filter). */
-  public int segmentCount() {
-    return segmentCount;
-  }
-
   /**
    * Reads the form {@link #toByteArray()} writes.
    *
@@ -236,8 +190,7 @@ public final class BinaryFuse8Filter extends FingerprintFilter {
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
-    return new BinaryFuse8Filter(
-        fingerprints, h.arity(), h.segmentLength(), h.segmentCount(), h.seed(), h.numKeys());
+    return new BinaryFuse8Filter(fingerprints, null, h);
   }
 
   /**
@@ -252,13 +205,7 @@ public final class BinaryFuse8Filter extends FingerprintFilter {
   public static BinaryFuse8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new BinaryFuse8Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.arity(),
-        h.segmentLength(),
-        h.segmentCount(),
-        h.seed(),
-        h.numKeys());
+        null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -267,20 +214,11 @@ public final class BinaryFuse8Filter extends FingerprintFilter {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public BinaryFuse8Filter copy() {
-    return new BinaryFuse8Filter(
-        slots8(), arity, segmentLength, segmentCount, seed, (int) numKeys());
-  }
-
-  private static int checkArity(int arity) {
-    if (arity != 3 && arity != 4) {
-      throw new IllegalArgumentException("binary fuse arity must be 3 or 4, got " + arity);
-    }
-    return arity;
+    return new BinaryFuse8Filter(slots8(), null, shape());
   }
 
   /** Builds {@link BinaryFuse8Filter}s. */
-  public static final class Builder extends FingerprintBuilder<BinaryFuse8Filter, Builder> {
-    private int arity = 3;
+  public static final class Builder extends FuseFilter.Builder<BinaryFuse8Filter, Builder> {
 
     private Builder() {
       super("BinaryFuse8Filter", FINGERPRINT_BITS);
@@ -291,23 +229,26 @@ public final class BinaryFuse8Filter extends FingerprintFilter {
       return this;
     }
 
-    /** Slots per key: 3 (default) or 4 (smaller, one more memory read per query). */
-    public Builder arity(int arity) {
-      this.arity = checkArity(arity);
-      return this;
-    }
-
     @Override
     protected BinaryFuse8Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new BinaryFuse8Filter(new byte[0], arity, 0, 0, seed, 0);
+        return new BinaryFuse8Filter(new byte[0], null, shape(arity, seed, 0, 0, 0, 0));
       }
       int a = arity;
       XorConstruction.Peeled p =
           XorConstruction.peel(hashes, count, seed, (n, g) -> FuseLayout.forKeys(a, n, g));
       FuseLayout layout = (FuseLayout) p.layout;
+      byte[] fingerprints = p.assign8();
       return new BinaryFuse8Filter(
-          p.assign8(), a, layout.segmentLength, layout.segmentCount, p.seed, p.numKeys);
+          fingerprints,
+          null,
+          shape(
+              a,
+              p.seed,
+              p.numKeys,
+              layout.segmentLength,
+              layout.segmentCount,
+              fingerprints.length));
     }
   }
 }

@@ -68,27 +68,18 @@ public final class Xor16Filter extends FingerprintFilter {
   private final long seed;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private Xor16Filter(
-      short[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
-    super(
-        XorFilterFormat.XOR16,
-        FINGERPRINT_BITS,
-        shape(
-            3,
-            seed,
-            numKeys,
-            blockLength,
-            numKeys == 0 ? 0 : 1,
-            fingerprints != null ? fingerprints.length : wrapped.remaining() / 2),
-        wrapped);
+  private Xor16Filter(short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.XOR16, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining() / 2;
-    this.blockLength = blockLength;
-    this.seed = seed;
+    this.numSlots = shape.length();
+    this.blockLength = shape.segmentLength();
+    this.seed = shape.seed();
   }
 
-  private Xor16Filter(short[] fingerprints, int blockLength, long seed, int numKeys) {
-    this(fingerprints, null, blockLength, seed, numKeys);
+  /** The shape of an Xor filter: arity 3, one "segment" of three blocks (none when empty). */
+  private static XorFilterFormat.Header xorShape(
+      long seed, int numKeys, int blockLength, int numSlots) {
+    return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
   }
 
   /** A builder; the default seed is fixed, so builds are reproducible. */
@@ -176,7 +167,7 @@ public final class Xor16Filter extends FingerprintFilter {
     XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).asShortBuffer().get(fingerprints);
-    return new Xor16Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+    return new Xor16Filter(fingerprints, null, h);
   }
 
   /**
@@ -190,12 +181,7 @@ public final class Xor16Filter extends FingerprintFilter {
    */
   public static Xor16Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
-    return new Xor16Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.segmentLength(),
-        h.seed(),
-        h.numKeys());
+    return new Xor16Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -204,7 +190,7 @@ public final class Xor16Filter extends FingerprintFilter {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public Xor16Filter copy() {
-    return new Xor16Filter(slots16(), blockLength, seed, (int) numKeys());
+    return new Xor16Filter(slots16(), null, shape());
   }
 
   /** Builds {@link Xor16Filter}s. */
@@ -222,10 +208,13 @@ public final class Xor16Filter extends FingerprintFilter {
     @Override
     protected Xor16Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new Xor16Filter(new short[0], 0, seed, 0);
+        return new Xor16Filter(new short[0], null, xorShape(seed, 0, 0, 0));
       }
       XorConstruction.Peeled p = XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
-      return new Xor16Filter(p.assign16(), ((XorLayout) p.layout).blockLength, p.seed, p.numKeys);
+      short[] fingerprints = p.assign16();
+      int blockLength = ((XorLayout) p.layout).blockLength;
+      return new Xor16Filter(
+          fingerprints, null, xorShape(p.seed, p.numKeys, blockLength, fingerprints.length));
     }
   }
 }

@@ -67,27 +67,18 @@ public final class Xor8Filter extends FingerprintFilter {
   private final long seed;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private Xor8Filter(
-      byte[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
-    super(
-        XorFilterFormat.XOR8,
-        FINGERPRINT_BITS,
-        shape(
-            3,
-            seed,
-            numKeys,
-            blockLength,
-            numKeys == 0 ? 0 : 1,
-            fingerprints != null ? fingerprints.length : wrapped.remaining()),
-        wrapped);
+  private Xor8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.XOR8, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
-    this.blockLength = blockLength;
-    this.seed = seed;
+    this.numSlots = shape.length();
+    this.blockLength = shape.segmentLength();
+    this.seed = shape.seed();
   }
 
-  private Xor8Filter(byte[] fingerprints, int blockLength, long seed, int numKeys) {
-    this(fingerprints, null, blockLength, seed, numKeys);
+  /** The shape of an Xor filter: arity 3, one "segment" of three blocks (none when empty). */
+  private static XorFilterFormat.Header xorShape(
+      long seed, int numKeys, int blockLength, int numSlots) {
+    return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
   }
 
   /** A builder; the default seed is fixed, so builds are reproducible. */
@@ -175,7 +166,7 @@ public final class Xor8Filter extends FingerprintFilter {
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
-    return new Xor8Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+    return new Xor8Filter(fingerprints, null, h);
   }
 
   /**
@@ -189,12 +180,7 @@ public final class Xor8Filter extends FingerprintFilter {
    */
   public static Xor8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
-    return new Xor8Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.segmentLength(),
-        h.seed(),
-        h.numKeys());
+    return new Xor8Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -203,7 +189,7 @@ public final class Xor8Filter extends FingerprintFilter {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public Xor8Filter copy() {
-    return new Xor8Filter(slots8(), blockLength, seed, (int) numKeys());
+    return new Xor8Filter(slots8(), null, shape());
   }
 
   /** Builds {@link Xor8Filter}s. */
@@ -221,10 +207,13 @@ public final class Xor8Filter extends FingerprintFilter {
     @Override
     protected Xor8Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new Xor8Filter(new byte[0], 0, seed, 0);
+        return new Xor8Filter(new byte[0], null, xorShape(seed, 0, 0, 0));
       }
       XorConstruction.Peeled p = XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
-      return new Xor8Filter(p.assign8(), ((XorLayout) p.layout).blockLength, p.seed, p.numKeys);
+      byte[] fingerprints = p.assign8();
+      int blockLength = ((XorLayout) p.layout).blockLength;
+      return new Xor8Filter(
+          fingerprints, null, xorShape(p.seed, p.numKeys, blockLength, fingerprints.length));
     }
   }
 }

@@ -56,7 +56,7 @@ class SieveFormatGoldenTest {
    * Every type but Cuckoo is still built byte for byte as the golden file was, through the
    * registry's builder ({@link TestFilters#builder}): the typed-key API and the shared code of the
    * fingerprint filters changed no filter's bytes. Cuckoo's golden file is of payload version 0
-   * (before the remix of the key hash, 515 buckets): it is read and answers as recorded (above),
+   * (before the remix of the key hash; 531 buckets): it is read and answers as recorded (above),
    * but today's code writes version 1 and sizes the table differently, by design.
    */
   @ParameterizedTest

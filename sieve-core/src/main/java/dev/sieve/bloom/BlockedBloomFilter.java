@@ -61,7 +61,7 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * At most {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap: {@code FastRange32} addresses at most
  * 2^32 blocks and RocksDB stores the length in 32 bits), i.e. just under 2^35 bits. The builder and
- * {@link #create} refuse more keys than fit at the requested bits/key with an {@link
+ * {@link #createWithBitsPerKey} refuse more keys than fit at the requested bits/key with an {@link
  * IllegalArgumentException} naming the limit; {@link #buildRocksDb} caps the length there, as
  * RocksDB does.
  *

@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -88,6 +89,14 @@ public final class BinaryFuse8Filter extends FuseFilter {
     this.segmentCount = shape.segmentCount();
     this.segmentCountLength = (long) segmentCount * segmentLength;
     this.seed = shape.seed();
+  }
+
+  static {
+    PayloadForms.register(
+        BinaryFuse8Filter.class,
+        FingerprintFilter::toByteArray,
+        (b, n) -> fromByteArray(b),
+        (b, n) -> wrap(b));
   }
 
   /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
@@ -188,7 +197,7 @@ public final class BinaryFuse8Filter extends FuseFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static BinaryFuse8Filter fromByteArray(byte[] bytes) {
+  static BinaryFuse8Filter fromByteArray(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
@@ -205,7 +214,7 @@ public final class BinaryFuse8Filter extends FuseFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static BinaryFuse8Filter wrap(ByteBuffer bytes) {
+  static BinaryFuse8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new BinaryFuse8Filter(
         null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);

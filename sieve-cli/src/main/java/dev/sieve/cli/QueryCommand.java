@@ -74,7 +74,7 @@ public final class QueryCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
     }
-    dev.sieve.Filter filter;
+    dev.sieve.KeyFilter filter;
     try {
       switch (InputKind.of(file)) {
         case DATABASE:

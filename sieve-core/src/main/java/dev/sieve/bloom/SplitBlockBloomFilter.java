@@ -1,11 +1,11 @@
 package dev.sieve.bloom;
 
-import dev.sieve.Checks;
-import dev.sieve.FilterBuilder;
-import dev.sieve.MutableFilter;
+import dev.sieve.MergeableFilter;
+import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.ParquetHash;
 import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
@@ -89,7 +89,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>References: apache/parquet-format BloomFilter.md; parquet-java {@code BlockSplitBloomFilter};
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (WEA 2007).
  */
-public final class SplitBlockBloomFilter implements MutableFilter {
+public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBloomFilter> {
 
   /** Bytes per block: eight 32-bit words. */
   public static final int BLOCK_BYTES = 32;
@@ -548,7 +548,7 @@ public final class SplitBlockBloomFilter implements MutableFilter {
    * #numBytes} request; both rounded to a power of two and capped at {@link #maxBytes}. There is no
    * seed: Parquet's hash has none.
    */
-  public static final class Builder extends FilterBuilder<SplitBlockBloomFilter> {
+  public static final class Builder extends MutableFilterBuilder<SplitBlockBloomFilter> {
     private long expectedKeys = -1;
     private double fpRate = DEFAULT_FP_RATE;
     private int numBytes = -1;
@@ -558,13 +558,16 @@ public final class SplitBlockBloomFilter implements MutableFilter {
     private Builder() {}
 
     /** The number of distinct values expected (parquet-java's {@code ndv}). */
+    @Override
     public Builder expectedKeys(long n) {
       Checks.count("expected keys", n, MAX_DISTINCT_VALUES);
+      super.expectedKeys(n);
       expectedKeys = n;
       return this;
     }
 
     /** The target false-positive rate, in (0, 1) (default 0.01). */
+    @Override
     public Builder fpRate(double f) {
       fpRate = Checks.fpRate(f);
       return this;
@@ -635,6 +638,18 @@ public final class SplitBlockBloomFilter implements MutableFilter {
      * An empty mutable filter sized by {@link #numBytes} or by {@link #expectedKeys} at {@link
      * #fpRate}.
      *
+     * @throws IllegalStateException if neither the size nor the expected keys were given
+     */
+    @Override
+    public SplitBlockBloomFilter create() {
+      return new SplitBlockBloomFilter(new long[numBytesFor(expectedKeys()) / Long.BYTES], 0);
+    }
+
+    /**
+     * As {@link #create()}, but refusing to guess a size: one of {@link #numBytes} or {@link
+     * #expectedKeys} must have been given.
+     *
+     * @return a new, empty filter
      * @throws IllegalStateException if neither the size nor the expected keys were given
      */
     public SplitBlockBloomFilter build() {

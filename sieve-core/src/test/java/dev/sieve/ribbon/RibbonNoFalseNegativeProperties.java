@@ -85,7 +85,7 @@ class RibbonNoFalseNegativeProperties {
       @ForAll @IntRange(min = 0, max = 60) int dupPercent) {
     long[] h = hashes(seed, size, dupPercent);
     Standard128RibbonFilter f =
-        Standard128RibbonFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(h);
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey).buildFromHashes(h);
     assertAllPresent(f, h, "built");
     assertAllPresent(readBack(f), h, "read back");
   }
@@ -117,7 +117,9 @@ class RibbonNoFalseNegativeProperties {
       @ForAll @DoubleRange(min = 1.0, max = 30.0) double bitsPerKey) {
     assertAllPresent(Standard128RibbonFilter.buildRocksDb(h, h.length, bitsPerKey), h, "rocksdb");
     assertAllPresent(
-        Standard128RibbonFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(h), h, "ribbon");
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey).buildFromHashes(h),
+        h,
+        "ribbon");
   }
 
   /**
@@ -128,7 +130,8 @@ class RibbonNoFalseNegativeProperties {
   void incrementalAddInAnyOrderGivesTheSameFilter(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 20_000) int size) {
     long[] h = hashes(seed, size, 5);
-    Standard128RibbonFilter.Builder builder = Standard128RibbonFilter.builder().bitsPerKey(8);
+    Standard128RibbonFilter.Builder builder =
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(8);
     for (long x : h) {
       builder.addHash(x);
     }

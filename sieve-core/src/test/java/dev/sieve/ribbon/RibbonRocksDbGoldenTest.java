@@ -249,7 +249,7 @@ class RibbonRocksDbGoldenTest {
       double bitsPerKey, int from, int to, int seed, long blockHash, String firstFps) {
     assumeTrue(keyHashAvailable(), "KeyHash (XXPH3, branch hash) not on this branch yet");
     Standard128RibbonFilter.Builder builder = Standard128RibbonFilter.builder();
-    Filter f = builder.bitsPerKey(bitsPerKey).buildRocksDbFromKeys(keys(from, to));
+    Filter f = builder.bloomEquivalentBitsPerKey(bitsPerKey).buildRocksDbFromKeys(keys(from, to));
     Standard128RibbonFilter ribbon = assertInstanceOf(Standard128RibbonFilter.class, f);
     byte[] block = ribbon.toRocksDbFilterBlock();
     assertEquals(seed, ribbon.seed());
@@ -265,7 +265,10 @@ class RibbonRocksDbGoldenTest {
   void schemaSmallKeySetFallsBackToTheSameBloomFilter() {
     assumeTrue(keyHashAvailable(), "KeyHash (XXPH3, branch hash) not on this branch yet");
     // 87 keys at 5 bits/key: RocksDB's Ribbon builder writes the FastLocalBloom filter
-    Filter f = Standard128RibbonFilter.builder().bitsPerKey(5).buildRocksDbFromKeys(keys(0, 87));
+    Filter f =
+        Standard128RibbonFilter.builder()
+            .bloomEquivalentBitsPerKey(5)
+            .buildRocksDbFromKeys(keys(0, 87));
     BlockedBloomFilter bloom = assertInstanceOf(BlockedBloomFilter.class, f);
     assertEquals(3, bloom.numProbes());
     assertEquals(4130687756L, Integer.toUnsignedLong(bloomHash(bloom.toRocksDbFilterBlock())));

@@ -425,7 +425,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     }
     if (other.numBlocks != numBlocks) {
       throw new IllegalArgumentException(
-          "cannot union split-block Bloom filters of different sizes: "
+          "cannot union split-block Bloom filters of different shapes (sizes): "
               + sizeInBytes()
               + " bytes vs "
               + other.sizeInBytes()

@@ -170,7 +170,8 @@ class RegistryBuildTest {
             "xor16",
             "binary-fuse8",
             "binary-fuse16",
-            "cuckoo"),
+            "cuckoo",
+            "split-block-bloom"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

@@ -5,6 +5,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -186,6 +187,29 @@ public enum FilterType {
         @Override
         int parameterB(CuckooFilter f) {
           return CuckooFilter.SLOTS_PER_BUCKET;
+        }
+      }),
+  /**
+   * {@link BumpedRibbonFilter}; payload: {@link BumpedRibbonFilter#toByteArray()} (Sieve's own
+   * layout, not a RocksDB block). Read zero-copy (up to one buffer's 2 GiB).
+   */
+  BUMPED_RIBBON(
+      10,
+      new SimpleCodec<>(
+          BumpedRibbonFilter.class,
+          BumpedRibbonFilter::toByteArray,
+          BumpedRibbonFilter::fromByteArray,
+          BumpedRibbonFilter::wrap) {
+        /** The number of layers. */
+        @Override
+        int parameterA(BumpedRibbonFilter f) {
+          return f.numLayers();
+        }
+
+        /** The number of blocks of layer 0 (0 for the empty filter). */
+        @Override
+        int parameterB(BumpedRibbonFilter f) {
+          return f.numLayers() == 0 ? 0 : f.numBlocks(0);
         }
       });
 

@@ -4,6 +4,7 @@ import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -40,6 +41,7 @@ public final class FuzzCorpusGenerator {
           case STANDARD_BLOOM -> seedWithCut(root, "StandardBloomFormFuzzTest", name, own);
           case CUCKOO -> seedWithCut(root, "CuckooFormFuzzTest", name, own);
           case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
+          case BUMPED_RIBBON -> seedWithCut(root, "BumpedRibbonFormFuzzTest", name, own);
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }
       }
@@ -59,6 +61,8 @@ public final class FuzzCorpusGenerator {
       return s.toByteArray();
     } else if (f instanceof Standard128RibbonFilter r) {
       return r.toRocksDbFilterBlock();
+    } else if (f instanceof BumpedRibbonFilter r) {
+      return r.toByteArray();
     } else if (f instanceof Xor8Filter x) {
       return x.toByteArray();
     } else if (f instanceof Xor16Filter x) {

@@ -4,6 +4,7 @@ import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -26,6 +27,8 @@ final class TestFilters {
         return StandardBloomFilter.builder().bitsPerKey(9.5).build(keys);
       case RIBBON_128:
         return Standard128RibbonFilter.builder().bitsPerKey(10).build(keys);
+      case BUMPED_RIBBON:
+        return BumpedRibbonFilter.builder().resultBits(7).seed(7).build(keys);
       case XOR8:
         return Xor8Filter.builder().seed(7).build(keys);
       case XOR16:
@@ -59,6 +62,8 @@ final class TestFilters {
         return StandardBloomFilter.builder().bitsPerKey(9.5).buildFromHashes(hashes);
       case RIBBON_128:
         return Standard128RibbonFilter.builder().bitsPerKey(10).buildFromHashes(hashes);
+      case BUMPED_RIBBON:
+        return BumpedRibbonFilter.builder().resultBits(7).seed(7).buildFromHashes(hashes);
       case XOR8:
         return Xor8Filter.builder().seed(7).buildFromHashes(hashes);
       case XOR16:

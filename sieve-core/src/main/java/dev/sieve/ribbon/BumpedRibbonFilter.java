@@ -125,7 +125,7 @@ public final class BumpedRibbonFilter implements Filter {
   public static final int MAX_BLOCKS = (1 << 24) - 1;
 
   /** Keys per slot a layer is sized for (overloaded on purpose: the excess is bumped). */
-  public static final double LOAD = 1.02;
+  public static final double LOAD = 1.01;
 
   /** The middle thresholds written by the builder. */
   static final int DEFAULT_T1 = 16;

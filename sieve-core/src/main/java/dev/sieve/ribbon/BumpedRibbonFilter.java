@@ -127,8 +127,11 @@ public final class BumpedRibbonFilter implements Filter {
   /** The most layers a filter has (the cascade ends long before: about 5 at 10^7 keys). */
   public static final int MAX_LAYERS = 64;
 
-  /** The most blocks per layer: slots stay below 2^31. */
-  public static final int MAX_BLOCKS = (1 << 24) - 1;
+  /**
+   * The most blocks per layer, 2^23 − 1: the build's band holds two {@code long}s per slot in one
+   * array. Layer 0 then takes up to about 1.08·10^9 keys.
+   */
+  public static final int MAX_BLOCKS = (1 << 23) - 1;
 
   /** Keys per slot a layer is sized for (overloaded on purpose: the excess is bumped). */
   public static final double LOAD = 1.01;

@@ -67,6 +67,7 @@ public final class ReportWriter {
           new Pair("Xor8", "sieve-xor8", "fastfilter-xor8"),
           new Pair("Binary Fuse 8", "sieve-binary-fuse8", "fastfilter-xorfuse8"),
           new Pair("Ribbon", "sieve-ribbon", null),
+          new Pair("Bumped Ribbon (BuRR)", "sieve-bumped-ribbon", null),
           new Pair("standard Bloom", "sieve-standard-bloom", "fastfilter-bloom"),
           new Pair("standard Bloom (Guava)", null, "guava-bloom"),
           new Pair("Xor16", "sieve-xor16", "fastfilter-xor16"),

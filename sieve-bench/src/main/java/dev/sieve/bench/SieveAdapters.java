@@ -8,6 +8,7 @@ import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -55,6 +56,12 @@ public final class SieveAdapters {
         "Sieve Standard128RibbonFilter (RocksDB's Ribbon; bits/key = bloom-equivalent)",
         true,
         b -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(b));
+    add(
+        kinds,
+        "sieve-bumped-ribbon",
+        "Sieve BumpedRibbonFilter (BuRR, 7 result bits: FPR 1/128; not RocksDB's format)",
+        false,
+        b -> BumpedRibbonFilter.builder().resultBits(7));
     add(
         kinds,
         "sieve-xor8",

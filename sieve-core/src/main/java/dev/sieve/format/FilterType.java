@@ -10,6 +10,7 @@ import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -265,6 +266,34 @@ public enum FilterType {
         boolean zeroCopy() {
           return true;
         }
+      }),
+  /**
+   * {@link BumpedRibbonFilter}; payload: {@link BumpedRibbonFilter#toByteArray()} (Sieve's own
+   * layout, not a RocksDB block). Read zero-copy (up to one buffer's 2 GiB).
+   */
+  BUMPED_RIBBON(
+      10,
+      "bumped-ribbon",
+      0,
+      SizeSetting.FINGERPRINT_BITS,
+      BumpedRibbonFilter::builder,
+      b -> BumpedRibbonFilter.builder().resultBits(fingerprintBits(b)),
+      new SimpleCodec<>(
+          BumpedRibbonFilter.class,
+          BumpedRibbonFilter::toByteArray,
+          BumpedRibbonFilter::fromByteArray,
+          BumpedRibbonFilter::wrap) {
+        /** The number of layers. */
+        @Override
+        int parameterA(BumpedRibbonFilter f) {
+          return f.numLayers();
+        }
+
+        /** The number of blocks of layer 0 (0 for the empty filter). */
+        @Override
+        int parameterB(BumpedRibbonFilter f) {
+          return f.numLayers() == 0 ? 0 : f.numBlocks(0);
+        }
       });
 
   /** What the one number of {@link #builder(double)} means for a type. */
@@ -276,7 +305,10 @@ public enum FilterType {
      * filter at that many bits/key, reached in about 30% fewer bits.
      */
     BLOOM_EQUIVALENT_BITS_PER_KEY,
-    /** Bits per fingerprint, an integer (Cuckoo's {@code fingerprintBits}). */
+    /**
+     * Bits per fingerprint or result, an integer (Cuckoo's {@code fingerprintBits}, Bumped Ribbon's
+     * {@code resultBits}).
+     */
     FINGERPRINT_BITS,
     /** None: the size is fixed by the type (Xor and Binary Fuse: 8 or 16-bit fingerprints). */
     NONE

@@ -111,6 +111,61 @@ final class RibbonBanding {
     }
   }
 
+  /** {@link #insert}: the row was a combination of stored rows, consistent; nothing stored. */
+  static final int REDUNDANT = -1;
+
+  /** {@link #insert}: the row contradicts the stored rows; the band is unchanged. */
+  static final int INCONSISTENT = -2;
+
+  /**
+   * Adds one equation given by its parts (for {@link BumpedRibbonFilter}, which hashes its own
+   * way): coefficient row {@code (lo, hi)} with bit 0 of {@code lo} set, placed at {@code start},
+   * and result row {@code rr}.
+   *
+   * @return the slot the reduced row was stored in, {@link #REDUNDANT} or {@link #INCONSISTENT}
+   */
+  int insert(int start, long lo, long hi, int rr) {
+    int i = start;
+    final long[] coeff = this.coeff;
+    for (; ; ) {
+      int at = 2 * i;
+      long slo = coeff[at];
+      long shi = coeff[at + 1];
+      if ((slo | shi) == 0) {
+        coeff[at] = lo;
+        coeff[at + 1] = hi;
+        result[i] = rr;
+        return i;
+      }
+      lo ^= slo;
+      hi ^= shi;
+      rr ^= result[i];
+      int tz;
+      if (lo != 0) {
+        tz = Long.numberOfTrailingZeros(lo);
+        lo = (lo >>> tz) | (tz == 0 ? 0 : hi << (64 - tz));
+        hi >>>= tz;
+      } else if (hi != 0) {
+        tz = 64 + Long.numberOfTrailingZeros(hi);
+        lo = hi >>> (tz - 64);
+        hi = 0;
+      } else {
+        return rr == 0 ? REDUNDANT : INCONSISTENT;
+      }
+      i += tz;
+    }
+  }
+
+  /**
+   * Removes the row stored at {@code slot}. Only the most recently stored rows may be removed, last
+   * first (rows stored after a row may have been reduced by it).
+   */
+  void clearSlot(int slot) {
+    coeff[2 * slot] = 0;
+    coeff[2 * slot + 1] = 0;
+    result[slot] = 0;
+  }
+
   /**
    * Clears the band and adds the first {@code count} hashes under {@code rawSeed}.
    *

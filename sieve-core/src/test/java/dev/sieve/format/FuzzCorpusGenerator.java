@@ -3,6 +3,7 @@ package dev.sieve.format;
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,6 +42,7 @@ public final class FuzzCorpusGenerator {
           case CUCKOO -> seedWithCut(root, "CuckooFormFuzzTest", name, own);
           case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
           case SPLIT_BLOCK_BLOOM -> seedWithCut(root, "SplitBlockBloomFormFuzzTest", name, own);
+          case BUMPED_RIBBON -> seedWithCut(root, "BumpedRibbonFormFuzzTest", name, own);
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }
       }
@@ -63,6 +65,8 @@ public final class FuzzCorpusGenerator {
       return r.toRocksDbFilterBlock();
     } else if (f instanceof SplitBlockBloomFilter s) {
       return s.toParquetBitset();
+    } else if (f instanceof BumpedRibbonFilter r) {
+      return r.toByteArray();
     } else {
       return Forms.toBytes(f); // standard Bloom, Xor, Binary Fuse, Cuckoo: the class's own form
     }

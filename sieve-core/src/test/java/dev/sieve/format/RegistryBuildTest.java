@@ -171,7 +171,8 @@ class RegistryBuildTest {
             "binary-fuse8",
             "binary-fuse16",
             "cuckoo",
-            "split-block-bloom"),
+            "split-block-bloom",
+            "bumped-ribbon"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

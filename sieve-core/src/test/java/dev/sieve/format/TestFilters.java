@@ -4,6 +4,7 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -20,6 +21,10 @@ final class TestFilters {
    * are covered). The golden files were written with these settings.
    */
   static FilterBuilder<? extends Filter> builder(FilterType type) {
+    if (type == FilterType.BUMPED_RIBBON) {
+      // 7 whole result bits (FPR 1/128), as its golden file was written
+      return BumpedRibbonFilter.builder().resultBits(7).seed(7);
+    }
     if (type == FilterType.SPLIT_BLOCK_BLOOM) {
       // Parquet's own sizing (a power of two at 1%), as its golden file was written
       return SplitBlockBloomFilter.builder().fpRate(0.01);

@@ -1,0 +1,32 @@
+package dev.sieve.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.ribbon.BumpedRibbonFilter;
+import java.nio.ByteBuffer;
+
+/**
+ * Fuzz target for {@link BumpedRibbonFilter#fromByteArray(byte[])} and {@link
+ * BumpedRibbonFilter#wrap(ByteBuffer)}: a typed error from both, or a filter both readers agree on
+ * and that re-serializes to the same bytes.
+ */
+class BumpedRibbonFormFuzzTest {
+
+  @FuzzTest(maxDuration = "30s")
+  void fuzz(byte[] data) {
+    BumpedRibbonFilter filter =
+        FuzzSupport.readOrNull(() -> BumpedRibbonFilter.fromByteArray(data));
+    ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
+    BumpedRibbonFilter wrapped = FuzzSupport.readOrNull(() -> BumpedRibbonFilter.wrap(direct));
+    assertEquals(filter == null, wrapped == null, "copying and wrapping readers disagree");
+    if (filter == null) {
+      return;
+    }
+    assertArrayEquals(data, filter.toByteArray());
+    assertArrayEquals(data, wrapped.toByteArray());
+    FuzzSupport.assertSameAnswers(filter, wrapped, data);
+    filter.modelledFpRate();
+  }
+}

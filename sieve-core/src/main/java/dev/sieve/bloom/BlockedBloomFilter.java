@@ -3,6 +3,7 @@ package dev.sieve.bloom;
 import dev.sieve.Checks;
 import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
+import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
@@ -68,7 +69,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
-public final class BlockedBloomFilter implements MutableFilter {
+public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -402,7 +403,7 @@ public final class BlockedBloomFilter implements MutableFilter {
    * settings exact on every platform. The caller range-checks {@code bitsPerKey}.
    */
   public static int rocksDbMillibitsPerKey(double bitsPerKey) {
-    return (int) (bitsPerKey * 1000.0 + 0.500001);
+    return BloomMath.rocksDbMillibitsPerKey(bitsPerKey);
   }
 
   /**
@@ -426,35 +427,7 @@ public final class BlockedBloomFilter implements MutableFilter {
    * 24 probes.
    */
   public static int chooseNumProbes(int millibitsPerKey) {
-    if (millibitsPerKey <= 2080) {
-      return 1;
-    } else if (millibitsPerKey <= 3580) {
-      return 2;
-    } else if (millibitsPerKey <= 5100) {
-      return 3;
-    } else if (millibitsPerKey <= 6640) {
-      return 4;
-    } else if (millibitsPerKey <= 8300) {
-      return 5;
-    } else if (millibitsPerKey <= 10070) {
-      return 6;
-    } else if (millibitsPerKey <= 11720) {
-      return 7;
-    } else if (millibitsPerKey <= 14001) {
-      return 8;
-    } else if (millibitsPerKey <= 16050) {
-      return 9;
-    } else if (millibitsPerKey <= 18300) {
-      return 10;
-    } else if (millibitsPerKey <= 22001) {
-      return 11;
-    } else if (millibitsPerKey <= 25501) {
-      return 12;
-    } else if (millibitsPerKey > 50000) {
-      return 24;
-    } else {
-      return (millibitsPerKey - 1) / 2000 - 1;
-    }
+    return BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
   }
 
   /**

@@ -479,5 +479,60 @@ public final class BloomMath {
     }
     return sum;
   }
+
   // ---- end bench
+
+  // ---------------------------------------------------------------- RocksDB's Bloom settings
+
+  /**
+   * RocksDB's conversion of a bits/key setting to thousandths of a bit ({@code
+   * BloomLikeFilterPolicy}): {@code (int) (bits · 1000 + 0.500001)}, the nudge making three-decimal
+   * settings exact on every platform. The caller range-checks {@code bitsPerKey}.
+   *
+   * @param bitsPerKey bits per key
+   * @return thousandths of a bit per key
+   */
+  public static int rocksDbMillibitsPerKey(double bitsPerKey) {
+    return (int) (bitsPerKey * 1000.0 + 0.500001);
+  }
+
+  /**
+   * RocksDB's FastLocalBloom probe count for a setting in thousandths of a bit per key ({@code
+   * FastLocalBloomImpl::ChooseNumProbes}): the most accurate count measured for each range, up to
+   * 24 probes. The Bloom filter and the Ribbon filter's bloom-equivalent sizing both use it.
+   *
+   * @param millibitsPerKey thousandths of a bit per key
+   * @return the probe count, 1 to 24
+   */
+  public static int fastLocalBloomNumProbes(int millibitsPerKey) {
+    if (millibitsPerKey <= 2080) {
+      return 1;
+    } else if (millibitsPerKey <= 3580) {
+      return 2;
+    } else if (millibitsPerKey <= 5100) {
+      return 3;
+    } else if (millibitsPerKey <= 6640) {
+      return 4;
+    } else if (millibitsPerKey <= 8300) {
+      return 5;
+    } else if (millibitsPerKey <= 10070) {
+      return 6;
+    } else if (millibitsPerKey <= 11720) {
+      return 7;
+    } else if (millibitsPerKey <= 14001) {
+      return 8;
+    } else if (millibitsPerKey <= 16050) {
+      return 9;
+    } else if (millibitsPerKey <= 18300) {
+      return 10;
+    } else if (millibitsPerKey <= 22001) {
+      return 11;
+    } else if (millibitsPerKey <= 25501) {
+      return 12;
+    } else if (millibitsPerKey > 50000) {
+      return 24;
+    } else {
+      return (millibitsPerKey - 1) / 2000 - 1;
+    }
+  }
 }

@@ -1,6 +1,5 @@
 package dev.sieve.ribbon;
 
-import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.BloomMath;
 
 /**
@@ -104,7 +103,7 @@ public final class RibbonSizing {
 
   /** RocksDB's millibits/key for a sanitized bits/key ({@code (int) (b · 1000 + 0.500001)}). */
   public static int millibitsPerKey(double sanitizedBitsPerKey) {
-    return BlockedBloomFilter.rocksDbMillibitsPerKey(sanitizedBitsPerKey);
+    return BloomMath.rocksDbMillibitsPerKey(sanitizedBitsPerKey);
   }
 
   /**
@@ -116,7 +115,7 @@ public final class RibbonSizing {
     return 1.0
         / BloomMath.cacheLocalFpRate(
             sanitizedBitsPerKey,
-            BlockedBloomFilter.chooseNumProbes(millibits),
+            BloomMath.fastLocalBloomNumProbes(millibits),
             BloomMath.CACHE_LINE_BITS);
   }
 
@@ -263,39 +262,5 @@ public final class RibbonSizing {
       throw new IllegalArgumentException(
           "number of slots must be a multiple of 128 and at least 256, got " + numSlots);
     }
-  }
-
-  // ---------------------------------------------------------------- the Bloom comparison
-
-  /**
-   * RocksDB's FastLocalBloom block length for the fallback ({@code CalculateSpace}): data rounded
-   * up to 64 bytes plus the 5-byte trailer.
-   */
-  public static long bloomBlockBytes(long numKeys, int millibitsPerKey) {
-    return BlockedBloomFilter.rocksDbDataBytes(numKeys, millibitsPerKey)
-        + BlockedBloomFilter.TRAILER_BYTES;
-  }
-
-  /**
-   * Whether RocksDB builds FastLocalBloom instead of Ribbon for {@code numKeys} keys: too many keys
-   * for Ribbon, or a small filter (fewer than 1024 slots) whose Bloom block would be strictly
-   * smaller than the Ribbon block.
-   *
-   * @param numKeys at least 1
-   * @param roundingBias32 the upper half of the first key's hash
-   */
-  public static boolean bloomIsSmaller(
-      long numKeys, double oneInFpRate, int millibitsPerKey, int roundingBias32) {
-    if (numKeys > MAX_RIBBON_ENTRIES) {
-      return true;
-    }
-    int numSlots = numSlotsForKeys((int) numKeys);
-    if (numSlots >= BLOOM_COMPARISON_SLOTS) {
-      return false;
-    }
-    long ribbonBlock =
-        bytesForOneInFpRate(numSlots, oneInFpRate, roundingBias32)
-            + Standard128RibbonFilter.TRAILER_BYTES;
-    return bloomBlockBytes(numKeys, millibitsPerKey) < ribbonBlock;
   }
 }

@@ -1,6 +1,7 @@
 package dev.sieve.sst;
 
 import dev.sieve.hash.KeyHash;
+import dev.sieve.policy.FilterPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -70,8 +71,8 @@ public final class RocksDbTableFilter {
 
   /**
    * @param policy the filter policy (with its {@code optimize_filters_for_memory} setting)
-   * @param level the LSM level the table is for ({@link RocksDbFilterPolicy#UNKNOWN_LEVEL} for an
-   *     {@code SstFileWriter} file), as Ribbon's {@code bloom_before_level} sees it
+   * @param level the LSM level the table is for ({@link FilterPolicy#UNKNOWN_LEVEL} for an {@code
+   *     SstFileWriter} file), as Ribbon's {@code bloom_before_level} sees it
    * @param prefixExtractor {@code fixed:N}, {@code capped:N}, RocksDB's names ({@code
    *     rocksdb.FixedPrefix.N}, {@code rocksdb.CappedPrefix.N}, {@code rocksdb.Noop}) or {@code
    *     null} for none
@@ -288,11 +289,11 @@ public final class RocksDbTableFilter {
           "metadata block (partition) size must be in [1, 2^31] bytes, got " + metadataBlockSize);
     }
     long partitionSize = Math.max(1, (metadataBlockSize * (100 - BLOCK_SIZE_DEVIATION) + 99) / 100);
-    long k = policy.approximateNumEntries(partitionSize, level);
+    long k = policy.policy().approximateNumEntries(partitionSize, level);
     if (k < 1) {
       long larger = Math.max(partitionSize + 4, 16);
       while (true) {
-        k = policy.approximateNumEntries(larger, level);
+        k = policy.policy().approximateNumEntries(larger, level);
         if (k >= 1) {
           break;
         }

@@ -176,9 +176,13 @@ public final class BuildCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "bits per key below 0.5 means no filter; nothing to build");
     }
-    if (level != null && level < FilterPolicy.FLUSH) {
+    if (level != null && (level < FilterPolicy.FLUSH || level > FilterPolicy.UNKNOWN_LEVEL)) {
       throw new ParameterException(
-          spec.commandLine(), "--level must be -1 (a flush) or a level >= 0, got " + level);
+          spec.commandLine(),
+          "--level must be -1 (a flush) or a level in 0.."
+              + FilterPolicy.UNKNOWN_LEVEL
+              + " (the last: unknown), got "
+              + level);
     }
     if (formatVersion < 2 || formatVersion > 7) {
       throw new ParameterException(

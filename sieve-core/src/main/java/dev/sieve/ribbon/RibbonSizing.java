@@ -36,8 +36,9 @@ import dev.sieve.math.BloomMath;
  * <h2>Limits and the Bloom fallback</h2>
  *
  * Above {@link #MAX_RIBBON_ENTRIES} keys, RocksDB builds FastLocalBloom instead; it also does so
- * for small filters (fewer than 1024 slots) when the Bloom filter would be smaller ({@link
- * #bloomIsSmaller}), and when all 256 seeds fail to solve.
+ * for small filters (fewer than 1024 slots) when the Bloom filter would be smaller, and when all
+ * 256 seeds fail to solve. That choice is the policy's, made in {@code
+ * dev.sieve.policy.FilterPolicy}; this class only sizes Ribbon.
  */
 public final class RibbonSizing {
   private RibbonSizing() {}

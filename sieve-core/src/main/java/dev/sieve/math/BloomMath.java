@@ -185,7 +185,10 @@ public final class BloomMath {
     return standardBloomElementCount(bitsSet, blockBits, numProbes);
   }
 
-  /** The fraction of bits a standard Bloom filter leaves 0 after its keys: {@code e^(-k/b)}. */
+  /**
+   * {@return the fraction of bits a standard Bloom filter leaves 0 after its keys: {@code
+   * e^(-k/b)}}
+   */
   public static double expectedFractionOfZeroBits(double bitsPerKey, int numProbes) {
     return Math.exp(-numProbes / bitsPerKey);
   }
@@ -198,7 +201,9 @@ public final class BloomMath {
     return informationFloorBitsPerKey(fpRate) / LN2;
   }
 
-  /** The information-theoretic floor: {@code log2(1/f)} bits per key for rate {@code f}. */
+  /**
+   * {@return the information-theoretic floor: {@code log2(1/f)} bits per key for rate {@code f}}
+   */
   public static double informationFloorBitsPerKey(double fpRate) {
     return -Math.log(fpRate) / LN2;
   }

@@ -14,6 +14,7 @@ import java.util.List;
  */
 public record LsmFilterReport(List<Level> levels) {
 
+  /** Copies the levels. */
   public LsmFilterReport {
     levels = List.copyOf(levels);
   }
@@ -58,33 +59,33 @@ public record LsmFilterReport(List<Level> levels) {
       double bloomFpRate,
       double ribbonFpRate) {
 
-    /** Filter bits per key of the policy's choice (0 for an empty level). */
+    /** {@return filter bits per key of the policy's choice (0 for an empty level)} */
     public double bitsPerKey() {
       return keys == 0 ? 0.0 : 8.0 * bytes / keys;
     }
   }
 
-  /** The policy's total filter memory. */
+  /** {@return the policy's total filter memory} */
   public long totalBytes() {
     return levels.stream().mapToLong(Level::bytes).sum();
   }
 
-  /** Total memory if every level used FastLocalBloom. */
+  /** {@return total memory if every level used FastLocalBloom} */
   public long allBloomBytes() {
     return levels.stream().mapToLong(Level::bloomBytes).sum();
   }
 
-  /** Total memory if every level used Standard128Ribbon. */
+  /** {@return total memory if every level used Standard128Ribbon} */
   public long allRibbonBytes() {
     return levels.stream().mapToLong(Level::ribbonBytes).sum();
   }
 
-  /** The expected false-positive probes over all levels. */
+  /** {@return the expected false-positive probes over all levels} */
   public double totalExpectedFalsePositiveProbes() {
     return levels.stream().mapToDouble(Level::expectedFalsePositiveProbes).sum();
   }
 
-  /** The total filter probes. */
+  /** {@return the total filter probes} */
   public long totalProbes() {
     return levels.stream().mapToLong(Level::probes).sum();
   }

@@ -17,6 +17,7 @@ import java.util.Arrays;
  */
 public record LsmShape(long[] keysPerLevel, long[] probesPerLevel, long keysPerFilter) {
 
+  /** Checks the shape and copies the arrays. */
   public LsmShape {
     if (keysPerLevel.length == 0 || keysPerLevel.length != probesPerLevel.length) {
       throw new IllegalArgumentException(
@@ -43,6 +44,13 @@ public record LsmShape(long[] keysPerLevel, long[] probesPerLevel, long keysPerF
    * like a full L0: four 64 MB flushes, 256 MB), SST filters of {@code keysPerFilter} keys, and
    * {@code lookups} point lookups of absent keys (the case filters are for): each probes every L0
    * file's filter and one filter on every deeper level.
+   *
+   * @param numLevels levels, 1 to 64
+   * @param fanout the size ratio of neighbouring levels, at least 1
+   * @param lastLevelKeys keys on the last level
+   * @param keysPerFilter keys per SST filter, at least 1
+   * @param lookups point lookups of absent keys
+   * @return the shape
    */
   public static LsmShape leveled(
       int numLevels, double fanout, long lastLevelKeys, long keysPerFilter, long lookups) {
@@ -66,16 +74,18 @@ public record LsmShape(long[] keysPerLevel, long[] probesPerLevel, long keysPerF
     return new LsmShape(keys, probes, keysPerFilter);
   }
 
-  /** The number of levels. */
+  /** {@return the number of levels} */
   public int numLevels() {
     return keysPerLevel.length;
   }
 
+  /** {@return a copy of the keys per level} */
   @Override
   public long[] keysPerLevel() {
     return keysPerLevel.clone();
   }
 
+  /** {@return a copy of the filter probes per level} */
   @Override
   public long[] probesPerLevel() {
     return probesPerLevel.clone();

@@ -102,7 +102,10 @@ public final class RibbonSizing {
     return Math.min(bitsPerKey, 100.0);
   }
 
-  /** RocksDB's millibits/key for a sanitized bits/key ({@code (int) (b · 1000 + 0.500001)}). */
+  /**
+   * {@return RocksDB's millibits/key for a sanitized bits/key ({@code (int) (b · 1000 +
+   * 0.500001)})}
+   */
   public static int millibitsPerKey(double sanitizedBitsPerKey) {
     return BloomMath.rocksDbMillibitsPerKey(sanitizedBitsPerKey);
   }

@@ -72,13 +72,19 @@ public record RocksDbFilterPolicy(
 
   /** The two built-in policies. */
   public enum Type {
+    /** {@code bloom:BITS}. */
     BLOOM,
+    /** {@code ribbon:BITS[:BLOOM_BEFORE_LEVEL]}. */
     RIBBON
   }
 
   /**
    * Checks the setting.
    *
+   * @param type Bloom or Ribbon
+   * @param bitsPerKey the configured (Bloom-equivalent) bits per key
+   * @param bloomBeforeLevel Ribbon only
+   * @param optimizeFiltersForMemory RocksDB's {@code optimize_filters_for_memory}
    * @throws IllegalArgumentException for negative, infinite or NaN bits per key
    */
   public RocksDbFilterPolicy {

@@ -130,7 +130,11 @@ public final class RocksDbTableFilter {
     return p;
   }
 
-  /** The full filter block RocksDB writes for {@code keys} (0 bytes if nothing was added). */
+  /**
+   * {@return the full filter block RocksDB writes for {@code keys} (0 bytes if nothing was added)}
+   *
+   * @param keys the table's keys, in key order
+   */
   public byte[] buildFullBlock(Iterable<byte[]> keys) {
     Entries e = new Entries();
     for (byte[] k : keys) {
@@ -144,6 +148,9 @@ public final class RocksDbTableFilter {
    * The filter partitions RocksDB writes for {@code keys} with {@code partition_filters=true} and
    * {@code metadata_block_size = metadataBlockSize}, in index order.
    *
+   * @param keys the table's keys, in key order
+   * @param metadataBlockSize RocksDB's {@code metadata_block_size}
+   * @return the partitions
    * @throws IllegalArgumentException unless {@code 1 <= metadataBlockSize <= 2^31}
    */
   public List<Partition> buildPartitions(Iterable<byte[]> keys, long metadataBlockSize) {
@@ -191,6 +198,12 @@ public final class RocksDbTableFilter {
    * restart interval of {@code restartInterval} entries ({@code index_block_restart_interval},
    * default 1, i.e. never); {@code valueDeltaEncoded} (format_version ≥ 4) drops the value length.
    *
+   * @param parts the partitions, in index order
+   * @param firstPartitionOffset the file offset of the first partition
+   * @param userKeys whether index keys are user keys (no internal-key footer)
+   * @param valueDeltaEncoded whether values are delta-encoded (format_version ≥ 4)
+   * @param restartInterval {@code index_block_restart_interval}
+   * @return the index block
    * @throws IllegalArgumentException if {@code parts} is empty, the offset negative or the interval
    *     below 1
    */

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "sieve",
     mixinStandardHelpOptions = true,
-    version = "sieve 0.1.0",
+    version = "sieve 1.0.0",
     description = "Approximate-membership filters, bit-compatible with RocksDB.",
     // bench: `report` lives in the sieve-bench module (it holds the peers); ./sieve routes it there
     footer = {"", "Exit status: 0 ok, 1 bad input file, 2 bad usage (one line on stderr)."},

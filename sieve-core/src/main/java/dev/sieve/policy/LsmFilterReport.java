@@ -14,7 +14,11 @@ import java.util.List;
  */
 public record LsmFilterReport(List<Level> levels) {
 
-  /** Copies the levels. */
+  /**
+   * Copies the levels.
+   *
+   * @param levels one entry per level, level 0 first
+   */
   public LsmFilterReport {
     levels = List.copyOf(levels);
   }

@@ -17,7 +17,13 @@ import java.util.Arrays;
  */
 public record LsmShape(long[] keysPerLevel, long[] probesPerLevel, long keysPerFilter) {
 
-  /** Checks the shape and copies the arrays. */
+  /**
+   * Checks the shape and copies the arrays.
+   *
+   * @param keysPerLevel keys held per level, level 0 first
+   * @param probesPerLevel filter probes per level
+   * @param keysPerFilter keys per SST filter, at least 1
+   */
   public LsmShape {
     if (keysPerLevel.length == 0 || keysPerLevel.length != probesPerLevel.length) {
       throw new IllegalArgumentException(

@@ -83,6 +83,8 @@ public final class RibbonSizing {
    * RocksDB's {@code BloomLikeFilterPolicy} sanitization of a bits/key setting: below 0.5 means "no
    * filter" (rejected here), [0.5, 1) becomes 1, 100 and above (and infinity) become 100.
    *
+   * @param bitsPerKey the configured bits per key
+   * @return the sanitized bits per key, in [1, 100]
    * @throws IllegalArgumentException for NaN (RocksDB maps it to 100; Sieve refuses it as a
    *     mistake) or below 0.5 (RocksDB builds no filter there)
    */
@@ -105,6 +107,8 @@ public final class RibbonSizing {
   /**
    * {@return RocksDB's millibits/key for a sanitized bits/key ({@code (int) (b · 1000 +
    * 0.500001)})}
+   *
+   * @param sanitizedBitsPerKey bits per key from {@link #sanitizeBitsPerKey}
    */
   public static int millibitsPerKey(double sanitizedBitsPerKey) {
     return BloomMath.rocksDbMillibitsPerKey(sanitizedBitsPerKey);
@@ -113,6 +117,9 @@ public final class RibbonSizing {
   /**
    * RocksDB's {@code desired_one_in_fp_rate_} for a sanitized bloom-equivalent bits/key: the
    * inverse of the FastLocalBloom model rate at that size and RocksDB's probe count.
+   *
+   * @param sanitizedBitsPerKey bits per key from {@link #sanitizeBitsPerKey}
+   * @return {@code 1 / FPR}
    */
   public static double oneInFpRateForBloomBitsPerKey(double sanitizedBitsPerKey) {
     int millibits = millibitsPerKey(sanitizedBitsPerKey);
@@ -176,6 +183,7 @@ public final class RibbonSizing {
    * divides the slots. RocksDB uses it to size filter partitions ({@code ApproximateNumEntries}).
    *
    * @param numSlots 0, or at least 256
+   * @return the number of keys
    */
   public static int numKeysForSlots(int numSlots) {
     if (numSlots == 0) {
@@ -199,6 +207,9 @@ public final class RibbonSizing {
   /**
    * RocksDB's {@code RoundUpNumSlots}: up to a whole number of 128-slot blocks, and at least two
    * blocks (one start position cannot hold many keys with this hashing).
+   *
+   * @param numSlots a slot count
+   * @return the rounded slot count
    */
   public static long roundUpNumSlots(long numSlots) {
     long corrected = (numSlots + SLOTS_PER_BLOCK - 1) / SLOTS_PER_BLOCK * SLOTS_PER_BLOCK;
@@ -213,6 +224,7 @@ public final class RibbonSizing {
    * table value rounded up to whole blocks, at least 256.
    *
    * @param numKeys 1 to {@link #MAX_RIBBON_ENTRIES}
+   * @return the number of slots
    */
   public static int numSlotsForKeys(int numKeys) {
     if (numKeys < 1 || numKeys > MAX_RIBBON_ENTRIES) {
@@ -236,8 +248,11 @@ public final class RibbonSizing {
    * 2^-(c+1))} and {@code bias = (roundingBias32 + 0.5) / 2^32}. A rate at or beyond one in {@code
    * 2^32 − 1} gets the 32-column maximum; a rate of one in 1 or less (or NaN) one segment.
    *
+   * @param numSlots slots, a multiple of 128 and at least 256
+   * @param oneInFpRate the target {@code 1 / FPR}
    * @param roundingBias32 an unsigned 32-bit value; RocksDB passes the upper half of the first
    *     key's hash
+   * @return the solution bytes, a multiple of 16
    */
   public static long bytesForOneInFpRate(int numSlots, double oneInFpRate, int roundingBias32) {
     checkSlots(numSlots);

@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
-    version = "sieve report 0.1.0",
+    version = "sieve report 1.0.0",
     description = {
       "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
           + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",

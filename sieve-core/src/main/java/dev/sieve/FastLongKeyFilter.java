@@ -1,5 +1,6 @@
 package dev.sieve;
 
+import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.BatchScratch;
@@ -42,7 +43,7 @@ import java.util.Objects;
  * <pre>{@code
  * FastLongKeyFilter<Xor8Filter> f = FastLongKeyFilter.build(Xor8Filter.builder(), keys);
  * f.mayContain(42L);
- * FastLongKeyFilter<BlockedBloomFilter> g = FastLongKeyFilter.of(BlockedBloomFilter.create(n, 10));
+ * FastLongKeyFilter<BlockedBloomFilter> g = FastLongKeyFilter.of(BlockedBloomFilter.createWithBitsPerKey(n, 10));
  * g.add(42L);
  * }</pre>
  *
@@ -178,6 +179,42 @@ public final class FastLongKeyFilter<F extends Filter> implements Filter {
   @Override
   public int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
     throw byteKeys();
+  }
+
+  @Override
+  public boolean mayContain(CharSequence key) {
+    throw byteKeys();
+  }
+
+  @Override
+  public boolean mayContainInt(int key) {
+    throw byteKeys();
+  }
+
+  @Override
+  public <T> boolean mayContain(T key, KeyEncoder<? super T> encoder) {
+    throw byteKeys();
+  }
+
+  @Override
+  public int mayContainBatch(CharSequence[] keys, int off, int len, long[] resultBits) {
+    throw byteKeys();
+  }
+
+  @Override
+  public <T> int mayContainBatch(
+      T[] keys, KeyEncoder<? super T> encoder, int off, int len, long[] resultBits) {
+    throw byteKeys();
+  }
+
+  @Override
+  public double approximateElementCount() {
+    return filter.approximateElementCount();
+  }
+
+  @Override
+  public double expectedFpRate() {
+    return filter.expectedFpRate();
   }
 
   @Override

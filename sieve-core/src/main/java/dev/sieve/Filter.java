@@ -1,13 +1,14 @@
 package dev.sieve;
 
+import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import java.nio.ByteBuffer;
 
 /**
- * An approximate-membership filter: {@code mayContain} answers {@code false} only for keys that
- * were never added ("definitely absent") and {@code true} for every key that was added, plus a
- * small fraction of absent keys (the false-positive rate, FPR).
+ * An approximate-membership filter at the hash level: {@code mayContain} answers {@code false} only
+ * for keys that were never added ("definitely absent") and {@code true} for every key that was
+ * added, plus a small fraction of absent keys (the false-positive rate, FPR).
  *
  * <p>The contract every implementation keeps, for every input, size and configuration: a key that
  * was added is never reported absent (no false negatives).
@@ -23,7 +24,7 @@ import java.nio.ByteBuffer;
  * CuckooFilter}, whose inserts and deletes move fingerprints between buckets: it needs external
  * synchronization whenever a thread writes to it.
  */
-public interface Filter {
+public interface Filter extends KeyFilter {
 
   /**
    * Tests a pre-computed 64-bit key hash, as {@link KeyHash#hash64(byte[])} computes it.
@@ -35,23 +36,56 @@ public interface Filter {
   /**
    * Tests a {@code long} key, hashed as its eight big-endian bytes ({@link KeyHash#hash64(long)}).
    */
+  @Override
   default boolean mayContain(long key) {
     return mayContainHash(KeyHash.hash64(key));
   }
 
   /** Tests a byte-string key. */
+  @Override
   default boolean mayContain(byte[] key) {
     return mayContainHash(KeyHash.hash64(key));
   }
 
   /** Tests the key {@code key[off, off + len)}. */
+  @Override
   default boolean mayContain(byte[] key, int off, int len) {
     return mayContainHash(KeyHash.hash64(key, off, len));
   }
 
   /** Tests the key made of the remaining bytes of {@code key}; its position is not changed. */
+  @Override
   default boolean mayContain(ByteBuffer key) {
     return mayContainHash(KeyHash.hash64(key));
+  }
+
+  /**
+   * Tests a text key, hashed as its UTF-8 bytes ({@link KeyHash#hash64(CharSequence)}: the same
+   * answer as {@code mayContain(key.toString().getBytes(UTF_8))}, without allocating).
+   */
+  @Override
+  default boolean mayContain(CharSequence key) {
+    return mayContainHash(KeyHash.hash64(key));
+  }
+
+  /**
+   * Tests an {@code int} key, hashed as its four big-endian bytes ({@link KeyHash#hashInt}). Not an
+   * overload of {@link #mayContain(long)}: an {@code int} given there is the {@code long} key of
+   * the same value (eight bytes), a different key.
+   */
+  @Override
+  default boolean mayContainInt(int key) {
+    return mayContainHash(KeyHash.hashInt(key));
+  }
+
+  /**
+   * Tests a key of any type, hashed as the bytes {@code encoder} writes for it ({@link
+   * KeyHash#hash64(Object, KeyEncoder)}); allocation-free in the steady state. {@link TypedFilter}
+   * binds an encoder to a filter once.
+   */
+  @Override
+  default <T> boolean mayContain(T key, KeyEncoder<? super T> encoder) {
+    return mayContainHash(KeyHash.hash64(key, encoder));
   }
 
   // ---------------------------------------------------------------- batch queries
@@ -100,31 +134,25 @@ public interface Filter {
         this, BatchScratch.KeyHashing.XXPH3_BYTES, null, keys, off, len, resultBits);
   }
 
-  /** The number of keys the filter was built with (distinct hashes where the format counts so). */
-  long numKeys();
-
-  /** The size of the filter's data in bits, as it is stored (metadata trailers excluded). */
-  long sizeInBits();
-
-  /** The size of the filter's data in bytes, rounded up. */
-  default long sizeInBytes() {
-    return (sizeInBits() + 7) >>> 3;
+  /**
+   * Tests {@code len} text keys at once, each hashed as {@link #mayContain(CharSequence)} hashes
+   * it: the answers go to {@code resultBits} as in {@link #mayContainHashes}. Allocation-free in
+   * the steady state.
+   *
+   * @return the number of keys that may be present
+   */
+  default int mayContainBatch(CharSequence[] keys, int off, int len, long[] resultBits) {
+    return BatchScratch.encodedBatch(this, keys, KeyEncoder.UTF8, off, len, resultBits);
   }
-
-  /** Bits of filter data per key; {@code 0} for an empty filter. */
-  default double bitsPerKey() {
-    long n = numKeys();
-    return n == 0 ? 0.0 : (double) sizeInBits() / n;
-  }
-
-  /** The false-positive rate the filter's model predicts for its size, keys and parameters. */
-  double modelledFpRate();
 
   /**
-   * The factor by which the filter's size exceeds the information-theoretic floor {@code
-   * log2(1/modelledFpRate)} bits per key ({@link dev.sieve.math.BloomMath#overheadOverFloor}).
+   * Tests {@code len} typed keys at once, each hashed through {@code encoder}: the answers go to
+   * {@code resultBits} as in {@link #mayContainHashes}. Allocation-free in the steady state.
+   *
+   * @return the number of keys that may be present
    */
-  default double overheadOverFloor() {
-    return dev.sieve.math.BloomMath.overheadOverFloor(bitsPerKey(), modelledFpRate());
+  default <T> int mayContainBatch(
+      T[] keys, KeyEncoder<? super T> encoder, int off, int len, long[] resultBits) {
+    return BatchScratch.encodedBatch(this, keys, encoder, off, len, resultBits);
   }
 }

@@ -1,15 +1,39 @@
 package dev.sieve;
 
+import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.LongList;
+import java.util.Iterator;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
- * Builds a filter of one type from a key set. Each filter class has its own concrete builder (e.g.
- * {@code BlockedBloomFilter.builder()}) with its sizing knobs: bits per key (fractional, e.g. 9.7)
- * or a target false-positive rate, and any format parameters. This base class turns every kind of
- * key input into the 64-bit key hashes of {@link KeyHash}, so a subclass implements one method,
- * {@link #buildFromHashes(long[], int)}.
+ * Builds a filter of one type from a key set, with one vocabulary for every type (each filter class
+ * has its own concrete builder, e.g. {@code BlockedBloomFilter.builder()}, and {@link
+ * dev.sieve.format.FilterType#builder()} gives any of them by name):
+ *
+ * <ul>
+ *   <li>{@link #fpRate(double)}: the target false-positive rate, meaning the same in every class:
+ *       the filter is sized so that its modelled rate at the key count it is built for is at most
+ *       {@code fpRate} (a fixed-width filter such as Xor8 accepts the rates it reaches and rejects
+ *       a lower one, naming the limit).
+ *   <li>The size setting under its own name, where a class has one: {@code bitsPerKey} (the Bloom
+ *       filters), {@code bloomEquivalentBitsPerKey} (Ribbon, RocksDB's setting: the rate of a
+ *       blocked Bloom filter at that many bits/key), {@code fingerprintBits} (Cuckoo). The last
+ *       call of {@code fpRate} or the size setting wins.
+ *   <li>{@link #seed(long)} for the types whose construction takes a seed (Xor, Binary Fuse); the
+ *       others hash exactly as RocksDB does and reject a seed.
+ *   <li>{@code expectedKeys(n)} and {@code create()} for the mutable types ({@link
+ *       MutableFilterBuilder}).
+ *   <li>{@code build(...)} over {@code long[]}, {@code byte[][]}, text keys, an {@code Iterable} or
+ *       {@code Stream} of any key type with its {@link KeyEncoder}, and pre-computed 64-bit key
+ *       hashes ({@link #buildFromHashes(long[])}).
+ * </ul>
+ *
+ * <p>This base class turns every kind of key input into the 64-bit key hashes of {@link KeyHash},
+ * so a subclass implements one build method, {@link #buildFromHashes(long[], int)}. The same keys
+ * give the same filter bytes whichever input form carries them ({@code "a"} as a {@code String}, as
+ * its UTF-8 {@code byte[]} or through an encoder writing those bytes).
  *
  * <p>Duplicate keys are always accepted. Builders are not thread-safe; the filters they build are.
  *
@@ -23,19 +47,65 @@ public abstract class FilterBuilder<F extends Filter> {
   protected FilterBuilder() {}
 
   /**
+   * Sizes for a target false-positive rate in (0, 1): the filter's modelled rate at the key count
+   * it is built (or created) for is at most {@code fpRate}.
+   *
+   * @return this builder
+   * @throws IllegalArgumentException if {@code fpRate} is not in (0, 1) or below the lowest rate
+   *     the type reaches (the message names it)
+   */
+  public abstract FilterBuilder<F> fpRate(double fpRate);
+
+  /**
+   * The seed of a construction that takes one (Xor, Binary Fuse: the first construction attempt);
+   * builds are deterministic for a given seed.
+   *
+   * @return this builder
+   * @throws UnsupportedOperationException for the types that hash exactly as RocksDB does and have
+   *     no seed (the Bloom filters, Ribbon, whose seed is chosen by its construction) or whose
+   *     layout takes none (Cuckoo)
+   */
+  public FilterBuilder<F> seed(long seed) {
+    throw new UnsupportedOperationException(
+        filterName() + " takes no seed: its hashing is fixed (the same keys give the same bytes)");
+  }
+
+  /** The simple name of the filter class built, for messages. */
+  String filterName() {
+    String name = getClass().getName();
+    int dollar = name.lastIndexOf('$');
+    name = dollar > 0 ? name.substring(0, dollar) : name;
+    return name.substring(name.lastIndexOf('.') + 1);
+  }
+
+  /**
    * Builds the filter from the first {@code count} entries of {@code hashes}, 64-bit key hashes as
    * {@link KeyHash} computes them (or any well-mixed 64-bit hashes). The builder may reorder the
    * array's first {@code count} entries but keeps no reference to it.
+   *
+   * @param hashes the key hashes
+   * @param count how many of them to use
+   * @return the filter
    */
   protected abstract F buildFromHashes(long[] hashes, int count);
 
-  /** Builds the filter from pre-computed 64-bit key hashes; the array is not modified. */
+  /**
+   * Builds the filter from pre-computed 64-bit key hashes; the array is not modified.
+   *
+   * @param hashes key hashes as {@link KeyHash} computes them
+   * @return the filter
+   */
   public final F buildFromHashes(long[] hashes) {
     Objects.requireNonNull(hashes, "hashes");
     return buildFromHashes(hashes.clone(), hashes.length);
   }
 
-  /** Builds the filter from {@code long} keys, each hashed as its eight big-endian bytes. */
+  /**
+   * Builds the filter from {@code long} keys, each hashed as its eight big-endian bytes.
+   *
+   * @param keys the keys
+   * @return the filter
+   */
   public final F build(long[] keys) {
     Objects.requireNonNull(keys, "keys");
     long[] hashes = new long[keys.length];
@@ -45,7 +115,12 @@ public abstract class FilterBuilder<F extends Filter> {
     return buildFromHashes(hashes, hashes.length);
   }
 
-  /** Builds the filter from byte-string keys. */
+  /**
+   * Builds the filter from byte-string keys.
+   *
+   * @param keys the keys, none {@code null}
+   * @return the filter
+   */
   public final F build(byte[][] keys) {
     Objects.requireNonNull(keys, "keys");
     long[] hashes = new long[keys.length];
@@ -55,15 +130,66 @@ public abstract class FilterBuilder<F extends Filter> {
     return buildFromHashes(hashes, hashes.length);
   }
 
-  /** Builds the filter from byte-string keys, iterated once. */
-  public final F build(Iterable<byte[]> keys) {
+  /**
+   * Builds the filter from text keys, each hashed as its UTF-8 bytes ({@link
+   * KeyHash#hash64(CharSequence)}).
+   *
+   * @param keys the keys, none {@code null}
+   * @return the filter
+   */
+  public final F build(CharSequence[] keys) {
     Objects.requireNonNull(keys, "keys");
+    long[] hashes = new long[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[i], "keys[i]"));
+    }
+    return buildFromHashes(hashes, hashes.length);
+  }
+
+  /**
+   * Builds the filter from byte-string keys, iterated once.
+   *
+   * @param keys the keys, none {@code null}
+   * @return the filter
+   */
+  public final F build(Iterable<byte[]> keys) {
+    return build(keys, KeyEncoder.BYTES);
+  }
+
+  /**
+   * Builds the filter from keys of any type, iterated once, each hashed as the bytes {@code
+   * encoder} writes for it.
+   *
+   * @param keys the keys, none {@code null}
+   * @param encoder how a key becomes bytes, e.g. {@link KeyEncoder#UTF8}
+   * @return the filter
+   */
+  public final <T> F build(Iterable<? extends T> keys, KeyEncoder<? super T> encoder) {
+    Objects.requireNonNull(keys, "keys");
+    return build(keys.iterator(), encoder);
+  }
+
+  /**
+   * Builds the filter from a stream of keys of any type, each hashed as the bytes {@code encoder}
+   * writes for it. The stream is consumed.
+   *
+   * @param keys the keys, none {@code null}
+   * @param encoder how a key becomes bytes
+   * @return the filter
+   */
+  public final <T> F build(Stream<? extends T> keys, KeyEncoder<? super T> encoder) {
+    Objects.requireNonNull(keys, "keys");
+    return build(keys.iterator(), encoder);
+  }
+
+  private <T> F build(Iterator<? extends T> keys, KeyEncoder<? super T> encoder) {
+    Objects.requireNonNull(encoder, "encoder");
     LongList hashes = new LongList(16);
-    for (byte[] key : keys) {
+    while (keys.hasNext()) {
       if (hashes.size() >= MAX_KEYS) {
         throw new IllegalArgumentException("more than " + MAX_KEYS + " keys in one build");
       }
-      hashes.add(KeyHash.hash64(Objects.requireNonNull(key, "key")));
+      hashes.add(KeyHash.hash64(Objects.requireNonNull(keys.next(), "key"), encoder));
     }
     return buildFromHashes(hashes.array(), hashes.size());
   }

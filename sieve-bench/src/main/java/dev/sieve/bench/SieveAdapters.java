@@ -46,7 +46,7 @@ public final class SieveAdapters {
         "sieve-ribbon",
         "Sieve Standard128RibbonFilter (RocksDB's Ribbon; bits/key = bloom-equivalent)",
         true,
-        b -> Standard128RibbonFilter.builder().bitsPerKey(b));
+        b -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(b));
     add(
         kinds,
         "sieve-xor8",
@@ -157,7 +157,7 @@ public final class SieveAdapters {
             description + ", pre-hashed (the random key is its own hash)",
             false,
             (keys, b) -> {
-              CuckooFilter f = CuckooFilter.create(keys.length, bits);
+              CuckooFilter f = CuckooFilter.createWithFingerprintBits(keys.length, bits);
               for (long key : keys) {
                 f.addHash(key);
               }
@@ -167,7 +167,7 @@ public final class SieveAdapters {
 
   /** A cuckoo filter sized for the keys at its design load, every key added. */
   static CuckooFilter cuckoo(long[] keys, int fingerprintBits) {
-    CuckooFilter f = CuckooFilter.create(keys.length, fingerprintBits);
+    CuckooFilter f = CuckooFilter.createWithFingerprintBits(keys.length, fingerprintBits);
     for (long key : keys) {
       f.addHash(KeyHash.hash64(key));
     }

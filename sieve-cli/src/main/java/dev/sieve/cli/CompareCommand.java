@@ -2,8 +2,7 @@ package dev.sieve.cli;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.format.FilterType;
 import dev.sieve.math.BloomMath;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.function.DoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -51,19 +49,46 @@ public final class CompareCommand implements Callable<Integer> {
   double[] bitsPerKey;
 
   @Option(
+      names = "--filters",
+      split = ",",
+      description =
+          "filter types by name, or 'all' (default: the types sized in bits/key,"
+              + " standard-bloom and blocked-bloom); the number of --bits-per-key is each type's"
+              + " size setting (Ribbon: Bloom-equivalent bits/key, Cuckoo: fingerprint bits;"
+              + " Xor and Binary Fuse have none and are built once)")
+  List<String> filters;
+
+  @Option(
       names = "--seed",
       description = "key generator seed (default: ${DEFAULT-VALUE})",
       defaultValue = "42")
   long seed;
 
-  /** One filter kind: a name, a builder for a bits/key setting and its theory curve. */
-  record Kind(String name, DoubleFunction<FilterBuilder<? extends Filter>> builder) {}
+  /**
+   * The types compared: those named (from the registry, {@link FilterType#forName}), all of them
+   * for {@code all}, or by default those whose size setting is bits per key.
+   */
+  static List<FilterType> types(List<String> names) {
+    List<FilterType> types = new ArrayList<>();
+    if (names == null || names.isEmpty()) {
+      for (FilterType t : FilterType.values()) {
+        if (t.sizeSetting() == FilterType.SizeSetting.BITS_PER_KEY) {
+          types.add(t);
+        }
+      }
+    } else if (names.size() == 1 && names.get(0).equals("all")) {
+      types.addAll(List.of(FilterType.values()));
+    } else {
+      for (String name : names) {
+        types.add(FilterType.forName(name));
+      }
+    }
+    return types;
+  }
 
-  static List<Kind> kinds() {
-    List<Kind> kinds = new ArrayList<>();
-    kinds.add(new Kind("standard-bloom", b -> StandardBloomFilter.builder().bitsPerKey(b)));
-    kinds.add(new Kind("blocked-bloom", b -> BlockedBloomFilter.builder().bitsPerKey(b)));
-    return kinds;
+  /** The builder of {@code type} at setting {@code b}, or its only builder if it has no setting. */
+  static FilterBuilder<? extends Filter> builder(FilterType type, double b) {
+    return type.sizeSetting() == FilterType.SizeSetting.NONE ? type.builder() : type.builder(b);
   }
 
   @Override
@@ -72,14 +97,21 @@ public final class CompareCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--keys and --queries must be positive");
     }
+    List<FilterType> types;
+    try {
+      types = types(filters);
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--filters: " + e.getMessage());
+    }
     for (double b : bitsPerKey) {
-      for (Kind kind : kinds()) {
+      for (FilterType type : types) {
         try {
-          kind.builder().apply(b);
+          builder(type, b);
         } catch (IllegalArgumentException e) {
           throw new picocli.CommandLine.ParameterException(
               spec.commandLine(),
-              "--bits-per-key " + b + " for " + kind.name() + ": " + e.getMessage());
+              "--bits-per-key " + b + " for " + type.cliName() + ": " + e.getMessage());
         }
       }
     }
@@ -112,10 +144,14 @@ public final class CompareCommand implements Callable<Integer> {
         "overhead",
         "build ns",
         "query ns");
-    for (double b : bitsPerKey) {
-      for (Kind kind : kinds()) {
+    for (int bi = 0; bi < bitsPerKey.length; bi++) {
+      double b = bitsPerKey[bi];
+      for (FilterType kind : types) {
+        if (bi > 0 && kind.sizeSetting() == FilterType.SizeSetting.NONE) {
+          continue; // no size setting: one row
+        }
         long t0 = System.nanoTime();
-        Filter filter = kind.builder().apply(b).build(keys);
+        Filter filter = builder(kind, b).build(keys);
         long t1 = System.nanoTime();
         long fp = 0;
         for (long q : absent) {
@@ -126,7 +162,7 @@ public final class CompareCommand implements Callable<Integer> {
         long t2 = System.nanoTime();
         for (long k : keys) {
           if (!filter.mayContain(k)) {
-            out.println("FALSE NEGATIVE for key " + k + " in " + kind.name());
+            out.println("FALSE NEGATIVE for key " + k + " in " + kind.cliName());
             return 1;
           }
         }
@@ -134,8 +170,8 @@ public final class CompareCommand implements Callable<Integer> {
         out.printf(
             Locale.ROOT,
             "%-16s %6.2f %9.3f %10.4f %10.4f %7.3f %9.3f %9.1f %9.1f%n",
-            kind.name(),
-            b,
+            kind.cliName(),
+            kind.sizeSetting() == FilterType.SizeSetting.NONE ? Double.NaN : b,
             filter.bitsPerKey(),
             fpr * 100,
             filter.modelledFpRate() * 100,

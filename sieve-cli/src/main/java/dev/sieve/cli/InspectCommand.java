@@ -59,7 +59,7 @@ public final class InspectCommand implements Callable<Integer> {
       for (Map.Entry<String, String> e : fields.entrySet()) {
         String v = e.getValue();
         if (v.equals("null")) {
-          v = "none";
+          v = e.getKey().endsWith("_fpr") ? "unknown" : "none";
         } else if (v.startsWith("\"")) {
           v = v.substring(1, v.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
         }
@@ -112,7 +112,10 @@ public final class InspectCommand implements Callable<Integer> {
           f.fullBlock() != null ? f.fullBlock().ribbonResultBits() : firstResultBits(f);
       m.put("ribbon_result_bits", SstCliSupport.jsonNumber(resultBits));
     }
-    m.put("modelled_fpr", SstCliSupport.jsonNumber(f.modelledFpRate()));
+    // without a key count the model has nothing to go on: "unknown", never 0%
+    boolean countKnown = f.numKeys() > 0 || f.filterBytes() == 0;
+    m.put("modelled_fpr", countKnown ? SstCliSupport.jsonNumber(f.modelledFpRate()) : "null");
+    m.put("expected_fpr", SstCliSupport.jsonNumber(f.expectedFpRate()));
     if (f.note() != null) {
       m.put("note", SstCliSupport.jsonString(f.note()));
     }

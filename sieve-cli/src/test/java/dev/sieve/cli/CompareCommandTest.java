@@ -3,6 +3,7 @@ package dev.sieve.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.format.FilterType;
 import org.junit.jupiter.api.Test;
 
 class CompareCommandTest {
@@ -16,11 +17,39 @@ class CompareCommandTest {
   void comparesEveryFilterAtEverySetting() {
     String[] r = run("compare", "--keys", "20000", "--queries", "50000", "--bits-per-key", "8,12");
     assertEquals("0", r[0], r[2]);
-    for (CompareCommand.Kind kind : CompareCommand.kinds()) {
-      long rows = r[1].lines().filter(l -> l.startsWith(kind.name() + " ")).count();
-      assertEquals(2, rows, kind.name() + " rows in:\n" + r[1]);
+    for (FilterType kind : CompareCommand.types(null)) {
+      long rows = r[1].lines().filter(l -> l.startsWith(kind.cliName() + " ")).count();
+      assertEquals(2, rows, kind.cliName() + " rows in:\n" + r[1]);
     }
     assertTrue(r[1].contains("20000 keys, 50000 absent queries"));
+  }
+
+  @Test
+  void comparesEveryRegisteredTypeByName() {
+    String[] r =
+        run(
+            "compare",
+            "--keys",
+            "5000",
+            "--queries",
+            "5000",
+            "--bits-per-key",
+            "8,12",
+            "--filters",
+            "all");
+    assertEquals("0", r[0], r[2]);
+    for (FilterType type : FilterType.values()) {
+      long rows = r[1].lines().filter(l -> l.startsWith(type.cliName() + " ")).count();
+      long expected = type.sizeSetting() == FilterType.SizeSetting.NONE ? 1 : 2;
+      assertEquals(expected, rows, type.cliName() + " rows in:\n" + r[1]);
+    }
+  }
+
+  @Test
+  void anUnknownFilterNameIsBadUsageNamingTheKnownOnes() {
+    String[] r = run("compare", "--keys", "100", "--filters", "bloomier");
+    assertEquals("2", r[0]);
+    assertTrue(r[2].contains("unknown filter type 'bloomier'") && r[2].contains("xor8"), r[2]);
   }
 
   @Test

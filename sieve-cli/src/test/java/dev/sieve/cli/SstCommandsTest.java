@@ -104,6 +104,7 @@ class SstCommandsTest {
     assertTrue(json.contains("\"filter_bytes\": "), json);
     assertTrue(json.contains("\"bits_per_key\": "), json);
     assertTrue(json.contains("\"modelled_fpr\": 0.0"), json);
+    assertTrue(json.contains("\"expected_fpr\": 0.0"), json); // from the bits: about 1%
     assertTrue(json.contains("\"format_version\": 7"), json);
     assertTrue(json.contains("\"checksum_type\": \"xxh3\""), json);
     assertFalse(json.contains("ribbon_seed"), json);

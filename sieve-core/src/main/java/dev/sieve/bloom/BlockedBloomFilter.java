@@ -1,13 +1,13 @@
 package dev.sieve.bloom;
 
-import dev.sieve.Checks;
-import dev.sieve.FilterBuilder;
-import dev.sieve.MutableFilter;
+import dev.sieve.MergeableFilter;
+import dev.sieve.MutableFilterBuilder;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.util.Arrays;
@@ -69,7 +69,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
-public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
+public final class BlockedBloomFilter
+    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -130,13 +131,17 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
 
   /**
    * An empty filter sized, as RocksDB would size it, for {@code expectedKeys} keys at {@code
-   * bitsPerKey}. Adding exactly {@code expectedKeys} distinct keys to it gives the filter RocksDB
+   * bitsPerKey} (the same as {@code builder().expectedKeys(expectedKeys).bitsPerKey(bitsPerKey)
+   * .create()}). Adding exactly {@code expectedKeys} distinct keys to it gives the filter RocksDB
    * builds over them.
    */
-  public static BlockedBloomFilter create(long expectedKeys, double bitsPerKey) {
-    Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
+  public static BlockedBloomFilter createWithBitsPerKey(long expectedKeys, double bitsPerKey) {
     Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
-    int millibits = rocksDbMillibitsPerKey(bitsPerKey);
+    return createEmpty(expectedKeys, rocksDbMillibitsPerKey(bitsPerKey));
+  }
+
+  private static BlockedBloomFilter createEmpty(long expectedKeys, int millibits) {
+    Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
     checkFits(expectedKeys, millibits);
     long bytes = Math.max(BLOCK_BYTES, rocksDbDataBytes(expectedKeys, millibits));
     return new BlockedBloomFilter(
@@ -645,7 +650,7 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null || numBlocks == 0) {
-      return MutableFilter.super.mayContainHashes(hashes, off, len, resultBits);
+      return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -738,6 +743,7 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
    *
    * @throws IllegalArgumentException if the two filters differ in size or probes
    */
+  @Override
   public void union(BlockedBloomFilter other) {
     if (words == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
@@ -764,26 +770,87 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
   }
 
   /**
-   * The number of distinct keys the filter holds, estimated from its set bits block by block
-   * ({@link BloomMath#blockedBloomBlockElementCount}, summed over the blocks): within about 1% for
-   * a filter at its designed load ({@code n ≥ 10^4}). It reads every word, so it costs a pass over
-   * the filter. {@link #union} uses it for the key count; it is also the way to learn the key count
-   * of a filter read from a raw RocksDB block, which does not store it.
+   * The number of distinct keys the filter holds, estimated from its set bits: block by block
+   * ({@link BloomMath#blockedBloomBlockElementCount}, summed over the blocks), within about 1% for
+   * a filter at its designed load ({@code n ≥ 10^4}). Once some block has every bit set (an
+   * overfilled filter: at 10× its capacity about a quarter of the blocks are full) a full block's
+   * count is unknowable, so the estimate pools the zero bits of all blocks instead: with the keys
+   * per block Poisson with mean {@code λ}, the expected fraction of zero bits is {@code exp(-λ(1 -
+   * (1 - 1/512)^k))}, solved for {@code λ} (within a few percent at 10× capacity, see {@code
+   * BloomOverfillTest}). With fewer than {@value #SATURATION_ZERO_BITS} zero bits in the whole
+   * filter it is {@linkplain #isSaturated() saturated}: the estimate is then only a lower bound. It
+   * reads every word, so it costs a pass over the filter. {@link #union} uses it for the key count;
+   * it is also the way to learn the key count of a filter read from a raw RocksDB block, which does
+   * not store it.
    */
+  @Override
   public double approximateElementCount() {
     double sum = 0;
+    long zeros = 0;
+    boolean fullBlock = false;
+    int blockBits = BLOCK_BYTES * Byte.SIZE;
     for (int b = 0; b < numBlocks; b++) {
-      int set = 0;
-      int base = b * WORDS_PER_BLOCK;
-      for (int i = 0; i < WORDS_PER_BLOCK; i++) {
-        set += Long.bitCount(word(base + i));
-      }
-      sum += BloomMath.blockedBloomBlockElementCount(set, BLOCK_BYTES * Byte.SIZE, numProbes);
+      int set = blockBitsSet(b);
+      zeros += blockBits - set;
+      fullBlock |= set == blockBits;
+      sum += BloomMath.blockedBloomBlockElementCount(set, blockBits, numProbes);
     }
-    return sum;
+    if (!fullBlock) {
+      return sum;
+    }
+    double zeroFraction = Math.max(0.5, zeros) / ((double) numBlocks * blockBits);
+    double perKey = -Math.expm1(numProbes * Math.log1p(-1.0 / blockBits)); // 1 - (1 - 1/512)^k
+    return Math.max(sum, numBlocks * -Math.log(zeroFraction) / perKey);
+  }
+
+  /**
+   * The filter's false-positive rate judged from its bits: the mean over the blocks of {@code (bits
+   * set in the block / 512)^k}, the probability that all {@code k} probes of a random absent key
+   * land on set bits of its block. Right whatever the key count: for a filter read from a RocksDB
+   * block (which does not store the count) and for one overfilled past its capacity, where {@link
+   * #modelledFpRate()} (from {@link #numKeys()}) is not.
+   */
+  @Override
+  public double expectedFpRate() {
+    if (numBlocks == 0) {
+      return 0.0;
+    }
+    double sum = 0;
+    double blockBits = BLOCK_BYTES * Byte.SIZE;
+    for (int b = 0; b < numBlocks; b++) {
+      sum += Math.pow(blockBitsSet(b) / blockBits, numProbes);
+    }
+    return sum / numBlocks;
+  }
+
+  /** Fewer zero bits than this in the whole filter make it {@linkplain #isSaturated saturated}. */
+  public static final int SATURATION_ZERO_BITS = 32;
+
+  /**
+   * Whether the filter is so full that its key count cannot be estimated: fewer than {@value
+   * #SATURATION_ZERO_BITS} of its bits are 0 (at 10 bits/key, about 100 times its capacity). Then
+   * {@link #approximateElementCount()} is a lower bound and nearly every query answers "maybe"
+   * ({@link #expectedFpRate()} close to 1).
+   */
+  public boolean isSaturated() {
+    long zeros = 0;
+    for (int b = 0; b < numBlocks && zeros < SATURATION_ZERO_BITS; b++) {
+      zeros += BLOCK_BYTES * Byte.SIZE - blockBitsSet(b);
+    }
+    return numBlocks > 0 && zeros < SATURATION_ZERO_BITS;
+  }
+
+  private int blockBitsSet(int block) {
+    int set = 0;
+    int base = block * WORDS_PER_BLOCK;
+    for (int i = 0; i < WORDS_PER_BLOCK; i++) {
+      set += Long.bitCount(word(base + i));
+    }
+    return set;
   }
 
   /** An independent, mutable copy of this filter on the heap. */
+  @Override
   public BlockedBloomFilter copy() {
     return new BlockedBloomFilter(heapWords(), numProbes, numKeys());
   }
@@ -877,7 +944,7 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
   }
 
   /** Builds {@link BlockedBloomFilter}s with RocksDB's sizing (see the class comment). */
-  public static final class Builder extends FilterBuilder<BlockedBloomFilter> {
+  public static final class Builder extends MutableFilterBuilder<BlockedBloomFilter> {
     private int millibitsPerKey = 10_000;
 
     private Builder() {}
@@ -893,6 +960,7 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
      * Sizes for a target false-positive rate: the smallest bits/key (in thousandths) whose modelled
      * rate is at most {@code fpRate}, up to 100 bits/key.
      */
+    @Override
     public Builder fpRate(double fpRate) {
       millibitsPerKey = millibitsPerKeyForFpRate(fpRate);
       return this;
@@ -901,6 +969,21 @@ public final class BlockedBloomFilter implements MutableFilter, RocksDbFilter {
     /** The setting in thousandths of a bit per key. */
     public int millibitsPerKey() {
       return millibitsPerKey;
+    }
+
+    @Override
+    public Builder expectedKeys(long expectedKeys) {
+      super.expectedKeys(expectedKeys);
+      return this;
+    }
+
+    /**
+     * {@inheritDoc} Sized as RocksDB sizes a filter for that many keys at the configured
+     * millibits/key: adding exactly {@code expectedKeys} distinct keys gives RocksDB's filter.
+     */
+    @Override
+    public BlockedBloomFilter create() {
+      return createEmpty(expectedKeys(), millibitsPerKey);
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.sieve.bloom;
 
-import dev.sieve.Checks;
-import dev.sieve.FilterBuilder;
-import dev.sieve.MutableFilter;
+import dev.sieve.MergeableFilter;
+import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
@@ -48,7 +48,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code m} is stored in one {@code long[]}: at most {@link #MAX_BITS} bits (just under 2^37, 16
  * GiB), probes 1 to {@link #MAX_PROBES}.
  */
-public final class StandardBloomFilter implements MutableFilter {
+public final class StandardBloomFilter implements MergeableFilter<StandardBloomFilter> {
 
   /** The most bits one filter holds: one Java {@code long[]}. */
   public static final long MAX_BITS = (long) (Integer.MAX_VALUE - 8) * Long.SIZE;
@@ -242,8 +242,8 @@ public final class StandardBloomFilter implements MutableFilter {
    * An empty filter for {@code expectedKeys} keys at {@code bitsPerKey}, with the optimal number of
    * probes.
    */
-  public static StandardBloomFilter create(long expectedKeys, double bitsPerKey) {
-    return builder().bitsPerKey(bitsPerKey).createEmpty(expectedKeys);
+  public static StandardBloomFilter createWithBitsPerKey(long expectedKeys, double bitsPerKey) {
+    return builder().bitsPerKey(bitsPerKey).expectedKeys(expectedKeys).create();
   }
 
   /**
@@ -251,7 +251,7 @@ public final class StandardBloomFilter implements MutableFilter {
    * optimal number of probes.
    */
   public static StandardBloomFilter createForFpRate(long expectedKeys, double fpRate) {
-    return builder().fpRate(fpRate).createEmpty(expectedKeys);
+    return builder().fpRate(fpRate).expectedKeys(expectedKeys).create();
   }
 
   @Override
@@ -283,7 +283,7 @@ public final class StandardBloomFilter implements MutableFilter {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null) {
-      return MutableFilter.super.mayContainHashes(hashes, off, len, resultBits);
+      return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -382,6 +382,7 @@ public final class StandardBloomFilter implements MutableFilter {
    *
    * @throws IllegalArgumentException if the two filters differ in bits or probes
    */
+  @Override
   public void union(StandardBloomFilter other) {
     if (words == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
@@ -410,15 +411,43 @@ public final class StandardBloomFilter implements MutableFilter {
   /**
    * The number of distinct keys the filter holds, estimated from its set bits ({@link
    * BloomMath#standardBloomElementCount}, Swamidass and Baldi): within about 1% for a filter at its
-   * designed load ({@code n ≥ 10^4}). It counts the set bits, a pass over the filter. {@link
-   * #union} uses it for the key count; it also gives the key count of a filter read from a form
-   * that does not store it.
+   * designed load ({@code n ≥ 10^4}), and still within a few percent at 10× its capacity (at 10
+   * bits/key about 0.1% of the bits are then 0). With fewer than {@value #SATURATION_ZERO_BITS}
+   * zero bits it is {@linkplain #isSaturated() saturated} and the estimate only a lower bound. It
+   * counts the set bits, a pass over the filter. {@link #union} uses it for the key count; it also
+   * gives the key count of a filter read from a form that does not store it.
    */
+  @Override
   public double approximateElementCount() {
     return BloomMath.standardBloomElementCount(bitsSetFromWord(0), numBits, numProbes);
   }
 
+  /**
+   * The filter's false-positive rate judged from its bits: {@code (bits set / bits)^k}, the
+   * probability that all {@code k} probes of a random absent key land on set bits. Right whatever
+   * the key count, also for a filter overfilled past its capacity, where {@link #modelledFpRate()}
+   * (from {@link #numKeys()}) is not.
+   */
+  @Override
+  public double expectedFpRate() {
+    return Math.pow(fractionOfBitsSet(), numProbes);
+  }
+
+  /** Fewer zero bits than this make the filter {@linkplain #isSaturated saturated}. */
+  public static final int SATURATION_ZERO_BITS = 32;
+
+  /**
+   * Whether the filter is so full that its key count cannot be estimated: fewer than {@value
+   * #SATURATION_ZERO_BITS} of its bits are 0 (at 10 bits/key, well before 100 times its capacity).
+   * Then {@link #approximateElementCount()} is a lower bound and nearly every query answers "maybe"
+   * ({@link #expectedFpRate()} close to 1).
+   */
+  public boolean isSaturated() {
+    return numBits - bitsSetFromWord(0) < SATURATION_ZERO_BITS;
+  }
+
   /** An independent copy of this filter. */
+  @Override
   public StandardBloomFilter copy() {
     StandardBloomFilter copy = new StandardBloomFilter(numBits, numProbes);
     for (int i = 0; i < copy.words.length; i++) {
@@ -511,7 +540,7 @@ public final class StandardBloomFilter implements MutableFilter {
    * Builds {@link StandardBloomFilter}s: {@code m = ceil(n · bitsPerKey)} bits (at least 64) and
    * the optimal probe count unless one is given.
    */
-  public static final class Builder extends FilterBuilder<StandardBloomFilter> {
+  public static final class Builder extends MutableFilterBuilder<StandardBloomFilter> {
     private double bitsPerKey = 10.0;
     private int numProbes;
 
@@ -527,6 +556,7 @@ public final class StandardBloomFilter implements MutableFilter {
      * Sizes for a target false-positive rate: the smallest bits/key whose rate at the optimal probe
      * count is at most {@code fpRate}.
      */
+    @Override
     public Builder fpRate(double fpRate) {
       Checks.fpRate(fpRate);
       double lo = MIN_BITS_PER_KEY;
@@ -566,8 +596,19 @@ public final class StandardBloomFilter implements MutableFilter {
       return bitsPerKey;
     }
 
-    /** An empty filter sized for {@code expectedKeys} keys. */
-    public StandardBloomFilter createEmpty(long expectedKeys) {
+    @Override
+    public Builder expectedKeys(long expectedKeys) {
+      super.expectedKeys(expectedKeys);
+      return this;
+    }
+
+    /** {@inheritDoc} {@code ceil(expectedKeys · bitsPerKey)} bits, at least 64. */
+    @Override
+    public StandardBloomFilter create() {
+      return createEmpty(expectedKeys());
+    }
+
+    private StandardBloomFilter createEmpty(long expectedKeys) {
       Checks.count("expected keys", expectedKeys, (long) (MAX_BITS / bitsPerKey));
       long bits = Math.max(Long.SIZE, (long) Math.ceil(expectedKeys * bitsPerKey));
       if (bits > MAX_BITS) {

@@ -1,10 +1,11 @@
 package dev.sieve.cuckoo;
 
-import dev.sieve.Checks;
-import dev.sieve.Filter;
+import dev.sieve.MutableFilter;
+import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Checks;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,26 +39,31 @@ import java.nio.ByteOrder;
  *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
  *       (1.44) only below about 0.4%.
  *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
- *       succeed up to about 95% of the slots. {@link #create} sizes the table for {@code
- *       expectedKeys = n} at load {@value #DESIGN_LOAD} plus a margin for the randomness of small
- *       tables (below); more keys usually fit too, until an add fails.
+ *       succeed up to about 95% of the slots. {@link #createWithFingerprintBits} sizes the table
+ *       for {@code expectedKeys = n} at load {@value #DESIGN_LOAD} plus a margin for the randomness
+ *       of small tables (below); more keys usually fit too, until an add fails.
  *   <li>Sizing: {@code buckets = max(}{@value #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 ·
  *       sqrt(n)))}. The threshold load of a table fluctuates by about {@code 1/sqrt(slots)}, and a
  *       small table is also hurt by keys whose two buckets coincide or fall in a small group of
  *       buckets; both make the plain {@code n / (4 · 0.95)} buckets too few for small {@code n}
  *       (measured with {@value #MAX_KICKS} kicks: 0.4% of random key sets of 500 and 3% of sets of
- *       64 did not fit; {@code create(7, 12)} had 2 buckets). The {@code 1.5 · sqrt(n)} extra
- *       buckets ({@code 6 · sqrt(n)} slots) make the load about 0.25 at {@code n = 8}, 0.55 at 64,
- *       0.76 at 512, 0.91 at 16,384 and 0.949 at {@code 10^6} (0.6% more space there); in {@code
- *       10^7} random key sets per size of 1 to 16,384 keys none failed to fit. The minimum of 8
- *       buckets keeps a handful of keys from sharing a bucket pair.
+ *       64 did not fit; 7 keys then got 2 buckets). The {@code 1.5 · sqrt(n)} extra buckets ({@code
+ *       6 · sqrt(n)} slots) and the minimum make the load about 0.125 at {@code n = 8}, 0.55 at 64,
+ *       0.76 at 512, 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there; {@code
+ *       CuckooSizingTest} pins these figures); in {@code 10^7} random key sets per size of 1 to
+ *       16,384 keys none failed to fit. The minimum of {@value #MIN_BUCKETS} buckets keeps a
+ *       handful of keys from sharing a bucket pair.
  * </ul>
  *
  * <h2>A full table</h2>
  *
  * When an add runs out of kicks, the filter undoes the evictions of that add, in reverse order
  * (every kicked slot is recorded), so the filter is exactly as before: no key is lost. {@link
- * #addHash} then throws {@link IllegalStateException}; {@link #tryAddHash} returns {@code false}.
+ * #addHash} (and every {@code add}) then returns {@code false} — the one case in which it does, as
+ * a successful add always stores a copy — and counts the failure in {@link #failedAdds()}, so a
+ * caller that ignores the result can still see that a key was not stored. The failed key answers
+ * "absent" unless it was present before: check the result (or {@code failedAdds()}) wherever that
+ * matters. {@link Builder#build} never fails this way: it grows the table and starts again.
  *
  * <h2>Multiset semantics and deletes</h2>
  *
@@ -77,13 +83,13 @@ import java.nio.ByteOrder;
  *
  * {@link #addHashIfAbsent} (and {@link #addIfAbsent(long)}, {@link #addIfAbsent(byte[])}) stores
  * the fingerprint only if the filter does not already answer "maybe" for the key, so repeats take
- * no slot and {@code create(n, f)} with {@code n} distinct keys suffices. <b>Its catch: use it only
- * on filters that never delete.</b> A new key that is a false positive (it shares its fingerprint
- * and a bucket with a stored key, probability about {@link #modelledFpRate()}) is skipped, and
- * stays present only through the other key's copy; deleting that other key then makes the skipped
- * key answer "absent", a false negative. Without deletes, skipping is safe: the skipped key answers
- * "maybe" forever. The key count then counts stored fingerprints, slightly fewer than the distinct
- * keys (the skipped false positives).
+ * no slot and {@code createWithFingerprintBits(n, f)} with {@code n} distinct keys suffices. <b>Its
+ * catch: use it only on filters that never delete.</b> A new key that is a false positive (it
+ * shares its fingerprint and a bucket with a stored key, probability about {@link
+ * #modelledFpRate()}) is skipped, and stays present only through the other key's copy; deleting
+ * that other key then makes the skipped key answer "absent", a false negative. Without deletes,
+ * skipping is safe: the skipped key answers "maybe" forever. The key count then counts stored
+ * fingerprints, slightly fewer than the distinct keys (the skipped false positives).
  *
  * <h2>The trade-off</h2>
  *
@@ -114,7 +120,7 @@ import java.nio.ByteOrder;
  * eviction moves a fingerprint, so a concurrent query can miss a present key); concurrent queries
  * alone are safe.
  */
-public final class CuckooFilter implements Filter {
+public final class CuckooFilter implements MutableFilter {
 
   /** Slots per bucket. */
   public static final int SLOTS_PER_BUCKET = 4;
@@ -122,7 +128,10 @@ public final class CuckooFilter implements Filter {
   /** The most evictions one add tries before it gives up. */
   public static final int MAX_KICKS = 500;
 
-  /** The load {@link #create} sizes for: {@code expectedKeys / (4 · buckets) ≤ 0.95}. */
+  /**
+   * The load {@link #createWithFingerprintBits} sizes for: {@code expectedKeys / (4 · buckets) ≤
+   * 0.95}.
+   */
   public static final double DESIGN_LOAD = 0.95;
 
   /** The smallest and largest fingerprint widths. */
@@ -130,10 +139,16 @@ public final class CuckooFilter implements Filter {
 
   public static final int MAX_FINGERPRINT_BITS = 16;
 
-  /** The fewest buckets {@link #create} gives (see the sizing in the class comment). */
+  /**
+   * The fewest buckets {@link #createWithFingerprintBits} gives (see the sizing in the class
+   * comment).
+   */
   public static final int MIN_BUCKETS = 16;
 
-  /** The extra buckets per square root of the expected keys that {@link #create} adds. */
+  /**
+   * The extra buckets per square root of the expected keys that {@link #createWithFingerprintBits}
+   * adds.
+   */
   public static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
 
   /** The most buckets one filter has. */
@@ -174,6 +189,7 @@ public final class CuckooFilter implements Filter {
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private final int hashVersion; // PAYLOAD_VERSION or LEGACY_PAYLOAD_VERSION
   private long numKeys;
+  private long failedAdds;
   private int[] kickPath; // bucket, slot, old value per kick; allocated on the first kick
 
   private CuckooFilter(
@@ -218,7 +234,7 @@ public final class CuckooFilter implements Filter {
    * @throws IllegalArgumentException if {@code fingerprintBits} is outside [4, 16] or the table
    *     would need more than {@link #MAX_BUCKETS} buckets
    */
-  public static CuckooFilter create(long expectedKeys, int fingerprintBits) {
+  public static CuckooFilter createWithFingerprintBits(long expectedKeys, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
     Checks.count(
         "expected keys",
@@ -228,9 +244,10 @@ public final class CuckooFilter implements Filter {
   }
 
   /**
-   * The buckets {@link #create} gives {@code expectedKeys} keys: {@code max(}{@value
-   * #MIN_BUCKETS}{@code , ceil(expectedKeys / (4 · 0.95) + 1.5 · sqrt(expectedKeys)))}, at most
-   * {@link #MAX_BUCKETS} (near that limit the margin shrinks to fit).
+   * The buckets {@link #createWithFingerprintBits} gives {@code expectedKeys} keys: {@code
+   * max(}{@value #MIN_BUCKETS}{@code , ceil(expectedKeys / (4 · 0.95) + 1.5 ·
+   * sqrt(expectedKeys)))}, at most {@link #MAX_BUCKETS} (near that limit the margin shrinks to
+   * fit).
    */
   public static int bucketsFor(long expectedKeys) {
     Checks.count(
@@ -253,7 +270,7 @@ public final class CuckooFilter implements Filter {
    *     0.0116%), or {@code fpRate} is not in (0, 1)
    */
   public static CuckooFilter createForFpRate(long expectedKeys, double fpRate) {
-    return create(expectedKeys, fingerprintBitsForFpRate(fpRate));
+    return createWithFingerprintBits(expectedKeys, fingerprintBitsForFpRate(fpRate));
   }
 
   /** The fingerprint width {@link #createForFpRate} chooses for {@code fpRate}. */
@@ -269,6 +286,14 @@ public final class CuckooFilter implements Filter {
             + BloomMath.cuckooFpRate(MAX_FINGERPRINT_BITS, SLOTS_PER_BUCKET, DESIGN_LOAD)
             + " (16-bit fingerprints at load 0.95), above the requested "
             + fpRate);
+  }
+
+  /**
+   * A builder: {@code fingerprintBits(f)} (default 12) or {@code fpRate(r)}, {@code
+   * expectedKeys(n)} and {@code create()} for an empty filter, or {@code build(keys)}.
+   */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /** An empty filter of exactly {@code numBuckets} buckets, in [1, {@link #MAX_BUCKETS}]. */
@@ -439,7 +464,7 @@ public final class CuckooFilter implements Filter {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null) {
-      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+      return MutableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -480,35 +505,14 @@ public final class CuckooFilter implements Filter {
   }
 
   /**
-   * Adds one copy of the key whose 64-bit hash this is.
-   *
-   * @throws IllegalStateException if the table is too full to take it; the filter is unchanged
-   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
-   */
-  public void addHash(long hash64) {
-    if (!tryAddHash(hash64)) {
-      throw new IllegalStateException(
-          "cuckoo filter full: no place found after "
-              + MAX_KICKS
-              + " evictions at load "
-              + load()
-              + " ("
-              + numKeys
-              + " of "
-              + capacity()
-              + " slots); the filter is unchanged");
-    }
-  }
-
-  /**
    * Adds the key whose 64-bit hash this is unless the filter already answers "maybe" for it; then
    * nothing changes. Repeats of a key take no slot. <b>For filters that never delete</b>: a new key
    * skipped as a false positive is present only through the colliding key's copy, and deleting that
    * key makes it answer "absent" (see the class comment).
    *
-   * @return {@code true} if a fingerprint was stored, {@code false} if the key already answered
-   *     "maybe" (a repeat, or a false positive)
-   * @throws IllegalStateException if the table is too full to take it; the filter is unchanged
+   * @return {@code true} if a fingerprint was stored; {@code false} if the key already answered
+   *     "maybe" (a repeat, or a false positive) or the table is full ({@link #failedAdds()} counts
+   *     that case, and the filter is unchanged)
    * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
    */
   public boolean addHashIfAbsent(long hash64) {
@@ -516,8 +520,7 @@ public final class CuckooFilter implements Filter {
     if (mayContainHash(hash64)) {
       return false;
     }
-    addHash(hash64);
-    return true;
+    return addHash(hash64);
   }
 
   /** {@link #addHashIfAbsent} for a {@code long} key, hashed as its eight big-endian bytes. */
@@ -530,23 +533,17 @@ public final class CuckooFilter implements Filter {
     return addHashIfAbsent(KeyHash.hash64(key));
   }
 
-  /** Adds a {@code long} key, hashed as its eight big-endian bytes; see {@link #addHash}. */
-  public void add(long key) {
-    addHash(KeyHash.hash64(key));
-  }
-
-  /** Adds a byte-string key; see {@link #addHash}. */
-  public void add(byte[] key) {
-    addHash(KeyHash.hash64(key));
-  }
-
   /**
-   * Adds one copy of the key whose 64-bit hash this is, if there is room.
+   * Adds one copy of the key whose 64-bit hash this is, if there is room (every {@code add} method
+   * of {@link MutableFilter} comes here).
    *
-   * @return {@code false} if the table is too full to take it, and then the filter is unchanged
+   * @return {@code true} when the copy was stored (always, unless the table is full); {@code false}
+   *     if the table is too full to take it: then the filter is unchanged and {@link #failedAdds()}
+   *     is one higher
    * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
    */
-  public boolean tryAddHash(long hash64) {
+  @Override
+  public boolean addHash(long hash64) {
     checkMutable();
     long h = derivationHash(hash64);
     int fp = fingerprint(h);
@@ -579,7 +576,17 @@ public final class CuckooFilter implements Filter {
     for (int k = MAX_KICKS - 1; k >= 0; k--) { // undo, newest first
       setSlot(path[3 * k], path[3 * k + 1], path[3 * k + 2]);
     }
+    failedAdds++;
     return false;
+  }
+
+  /**
+   * The adds that found the table full and stored nothing, since this object was created (not
+   * serialized; a copy starts at 0). Nonzero means some key given to {@code add} answers "absent":
+   * the filter needs rebuilding with more room.
+   */
+  public long failedAdds() {
+    return failedAdds;
   }
 
   /**
@@ -865,5 +872,76 @@ public final class CuckooFilter implements Filter {
         + ", load="
         + load()
         + "}";
+  }
+
+  /**
+   * Builds {@link CuckooFilter}s: {@link #fingerprintBits(int)} (4 to 16, default 12) or {@link
+   * #fpRate(double)} (the narrowest width whose rate at the design load is at most the target, as
+   * {@link CuckooFilter#fingerprintBitsForFpRate}); {@link #create()} gives an empty table of
+   * {@link CuckooFilter#bucketsFor bucketsFor(expectedKeys)} buckets.
+   *
+   * <p>A build from keys stores each distinct key hash once ({@link #addHashIfAbsent}, safe there
+   * since nothing was deleted yet), in a table sized for the number of keys given; on the rare key
+   * set that does not fit, it grows the table by one bucket in eight and starts again, so a build
+   * never fails and never drops a key.
+   */
+  public static final class Builder extends MutableFilterBuilder<CuckooFilter> {
+    private int fingerprintBits = 12;
+
+    private Builder() {}
+
+    /** The fingerprint width, 4 to 16 bits (default 12). */
+    public Builder fingerprintBits(int fingerprintBits) {
+      checkFingerprintBits(fingerprintBits);
+      this.fingerprintBits = fingerprintBits;
+      return this;
+    }
+
+    /** The fingerprint width setting. */
+    public int fingerprintBits() {
+      return fingerprintBits;
+    }
+
+    /**
+     * {@inheritDoc} The narrowest width in [4, 16] whose rate at the design load 0.95 is at most
+     * {@code fpRate} (down to about 0.0116%, the 16-bit rate).
+     */
+    @Override
+    public Builder fpRate(double fpRate) {
+      this.fingerprintBits = fingerprintBitsForFpRate(fpRate);
+      return this;
+    }
+
+    @Override
+    public Builder expectedKeys(long expectedKeys) {
+      bucketsFor(expectedKeys); // checks the range
+      super.expectedKeys(expectedKeys);
+      return this;
+    }
+
+    @Override
+    public CuckooFilter create() {
+      return withBuckets(bucketsFor(expectedKeys()), fingerprintBits);
+    }
+
+    @Override
+    protected CuckooFilter buildFromHashes(long[] hashes, int count) {
+      long buckets = bucketsFor(count);
+      while (true) {
+        CuckooFilter f = withBuckets((int) buckets, fingerprintBits);
+        int i = 0;
+        while (i < count && (f.addHashIfAbsent(hashes[i]) || f.failedAdds == 0)) {
+          i++;
+        }
+        if (i == count) {
+          return f;
+        }
+        if (buckets >= MAX_BUCKETS) {
+          throw new IllegalArgumentException(
+              count + " keys do not fit in the largest table, " + MAX_BUCKETS + " buckets");
+        }
+        buckets = Math.min(MAX_BUCKETS, buckets + Math.max(1, buckets / 8));
+      }
+    }
   }
 }

@@ -1,6 +1,9 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
+import dev.sieve.FilterBuilder;
+import dev.sieve.MutableFilter;
+import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
@@ -11,27 +14,50 @@ import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor16Filter;
 import dev.sieve.xor.Xor8Filter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.util.function.DoubleFunction;
+import java.util.function.Supplier;
 
 /**
- * The filter types a Sieve container holds, each with its type id (bytes 10-11 of the header) and
- * its payload: the filter's own serialized form. The ids are part of the file format and never
- * change or get reused; {@code docs/format.md} lists them. For the RocksDB-compatible types
- * (blocked Bloom, Ribbon) the payload is the RocksDB filter block itself.
+ * The registry of Sieve's filter types: for each, its container type id (bytes 10-11 of the
+ * header), a stable name ({@link #cliName()}), what it can do ({@link #isMutable()}, {@link
+ * #isMergeable()}, {@link #isRocksDbCompatible()}), how to build one ({@link #builder()}, {@link
+ * #builder(double)} at its {@link #sizeSetting()}) and how its payload reads and writes. The CLI,
+ * the benchmark and the tests take their list of filters from here, so adding a type is one entry
+ * (and its class and tests).
+ *
+ * <p>The ids are part of the file format and never change or get reused; {@code docs/format.md}
+ * lists them. For the RocksDB-compatible types (blocked Bloom, Ribbon) the payload is the RocksDB
+ * filter block itself.
  */
 public enum FilterType {
   /**
    * {@link BlockedBloomFilter}; payload: the RocksDB FastLocalBloom filter block (data then the
    * 5-byte trailer), so the payload can be handed to RocksDB unchanged. Read zero-copy.
    */
-  BLOCKED_BLOOM(1, new BlockedBloomCodec()),
+  BLOCKED_BLOOM(
+      1,
+      "blocked-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE | Traits.ROCKSDB,
+      SizeSetting.BITS_PER_KEY,
+      BlockedBloomFilter::builder,
+      b -> BlockedBloomFilter.builder().bitsPerKey(b),
+      new BlockedBloomCodec()),
   /**
    * {@link StandardBloomFilter}; payload: {@link StandardBloomFilter#toByteArray()}. Read
    * zero-copy.
    */
-  STANDARD_BLOOM(2, new StandardBloomCodec()),
+  STANDARD_BLOOM(
+      2,
+      "standard-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE,
+      SizeSetting.BITS_PER_KEY,
+      StandardBloomFilter::builder,
+      b -> StandardBloomFilter.builder().bitsPerKey(b),
+      new StandardBloomCodec()),
   /**
    * {@link Standard128RibbonFilter}; payload: the RocksDB Standard128Ribbon filter block (data then
    * the 5-byte trailer {@code FE seed numBlocks(24 bits)}), handed to RocksDB unchanged. Read
@@ -39,6 +65,11 @@ public enum FilterType {
    */
   RIBBON_128(
       3,
+      "ribbon",
+      Traits.ROCKSDB,
+      SizeSetting.BLOOM_EQUIVALENT_BITS_PER_KEY,
+      Standard128RibbonFilter::builder,
+      b -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(b),
       new SimpleCodec<>(
           Standard128RibbonFilter.class,
           Standard128RibbonFilter::toRocksDbFilterBlock,
@@ -97,6 +128,11 @@ public enum FilterType {
   /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. Read zero-copy. */
   XOR8(
       4,
+      "xor8",
+      0,
+      SizeSetting.NONE,
+      Xor8Filter::builder,
+      null,
       new SimpleCodec<>(
           Xor8Filter.class, Xor8Filter::toByteArray, Xor8Filter::fromByteArray, Xor8Filter::wrap) {
         @Override
@@ -112,6 +148,11 @@ public enum FilterType {
   /** {@link Xor16Filter}; payload: {@link Xor16Filter#toByteArray()}. Read zero-copy. */
   XOR16(
       5,
+      "xor16",
+      0,
+      SizeSetting.NONE,
+      Xor16Filter::builder,
+      null,
       new SimpleCodec<>(
           Xor16Filter.class,
           Xor16Filter::toByteArray,
@@ -132,6 +173,11 @@ public enum FilterType {
    */
   BINARY_FUSE8(
       6,
+      "binary-fuse8",
+      0,
+      SizeSetting.NONE,
+      BinaryFuse8Filter::builder,
+      null,
       new SimpleCodec<>(
           BinaryFuse8Filter.class,
           BinaryFuse8Filter::toByteArray,
@@ -152,6 +198,11 @@ public enum FilterType {
    */
   BINARY_FUSE16(
       7,
+      "binary-fuse16",
+      0,
+      SizeSetting.NONE,
+      BinaryFuse16Filter::builder,
+      null,
       new SimpleCodec<>(
           BinaryFuse16Filter.class,
           BinaryFuse16Filter::toByteArray,
@@ -173,6 +224,11 @@ public enum FilterType {
    */
   CUCKOO(
       8,
+      "cuckoo",
+      Traits.MUTABLE,
+      SizeSetting.FINGERPRINT_BITS,
+      CuckooFilter::builder,
+      b -> CuckooFilter.builder().fingerprintBits(fingerprintBits(b)),
       new SimpleCodec<>(
           CuckooFilter.class,
           CuckooFilter::toByteArray,
@@ -189,17 +245,201 @@ public enum FilterType {
         }
       });
 
+  /** What the one number of {@link #builder(double)} means for a type. */
+  public enum SizeSetting {
+    /** Bits of filter per key (the Bloom filters' {@code bitsPerKey}). */
+    BITS_PER_KEY,
+    /**
+     * RocksDB's Ribbon setting ({@code bloomEquivalentBitsPerKey}): the rate of a blocked Bloom
+     * filter at that many bits/key, reached in about 30% fewer bits.
+     */
+    BLOOM_EQUIVALENT_BITS_PER_KEY,
+    /** Bits per fingerprint, an integer (Cuckoo's {@code fingerprintBits}). */
+    FINGERPRINT_BITS,
+    /** None: the size is fixed by the type (Xor and Binary Fuse: 8 or 16-bit fingerprints). */
+    NONE
+  }
+
+  /** The trait bits of the constructor (a nested class: the constants come before any field). */
+  private static final class Traits {
+    static final int MUTABLE = 1;
+    static final int MERGEABLE = 2;
+    static final int ROCKSDB = 4;
+  }
+
   private final int id;
+  private final String cliName;
+  private final int traits;
+  private final SizeSetting sizeSetting;
+  private final Supplier<? extends FilterBuilder<? extends Filter>> builder;
+  private final DoubleFunction<? extends FilterBuilder<? extends Filter>> sized; // null: NONE
   private final PayloadCodec<? extends Filter> codec;
 
-  FilterType(int id, PayloadCodec<? extends Filter> codec) {
+  FilterType(
+      int id,
+      String cliName,
+      int traits,
+      SizeSetting sizeSetting,
+      Supplier<? extends FilterBuilder<? extends Filter>> builder,
+      DoubleFunction<? extends FilterBuilder<? extends Filter>> sized,
+      PayloadCodec<? extends Filter> codec) {
     this.id = id;
+    this.cliName = cliName;
+    this.traits = traits;
+    this.sizeSetting = sizeSetting;
+    this.builder = builder;
+    this.sized = sized;
     this.codec = codec;
   }
 
-  /** The type id stored in the header. */
+  /**
+   * The type id stored in the header.
+   *
+   * @return the id, never changed or reused
+   */
   public int id() {
     return id;
+  }
+
+  /**
+   * The stable name of the type on the command line and in reports, e.g. {@code "blocked-bloom"}.
+   *
+   * @return the name
+   */
+  public String cliName() {
+    return cliName;
+  }
+
+  /**
+   * Whether keys can be added after the filter is built ({@link MutableFilter}; {@link
+   * #mutableBuilder()} creates empty ones).
+   *
+   * @return {@code true} for the Bloom filters and Cuckoo
+   */
+  public boolean isMutable() {
+    return (traits & Traits.MUTABLE) != 0;
+  }
+
+  /**
+   * Whether two filters of this type and the same shape can be merged into one holding the keys of
+   * both ({@code union}, the Bloom filters).
+   *
+   * @return {@code true} for the Bloom filters
+   */
+  public boolean isMergeable() {
+    return (traits & Traits.MERGEABLE) != 0;
+  }
+
+  /**
+   * Whether the filter has a RocksDB filter block form, byte-identical to RocksDB's.
+   *
+   * @return {@code true} for the blocked Bloom (FastLocalBloom) and Ribbon filters
+   */
+  public boolean isRocksDbCompatible() {
+    return (traits & Traits.ROCKSDB) != 0;
+  }
+
+  /**
+   * What the number given to {@link #builder(double)} means for this type.
+   *
+   * @return the size setting
+   */
+  public SizeSetting sizeSetting() {
+    return sizeSetting;
+  }
+
+  /**
+   * A new builder of this type with its defaults ({@code fpRate}, the size setting, {@code seed}
+   * and the {@code build} methods of {@link FilterBuilder}).
+   *
+   * @return a new builder
+   */
+  public FilterBuilder<? extends Filter> builder() {
+    return builder.get();
+  }
+
+  /**
+   * A new builder with the size setting ({@link #sizeSetting()}) at {@code setting}, in the manner
+   * of FastFilter's {@code FilterType.construct(keys, setting)}.
+   *
+   * @param setting bits per key, Bloom-equivalent bits per key or fingerprint bits
+   * @return a new builder
+   * @throws IllegalArgumentException if the setting is out of the type's range, or the type has no
+   *     size setting (its size is fixed; use {@link #builder()})
+   */
+  public FilterBuilder<? extends Filter> builder(double setting) {
+    if (sized == null) {
+      throw new IllegalArgumentException(
+          cliName + " has no size setting (its fingerprints are fixed), got " + setting);
+    }
+    return sized.apply(setting);
+  }
+
+  /**
+   * A new builder of a mutable type, which also creates empty filters ({@code
+   * expectedKeys(n).create()}).
+   *
+   * @return a new builder
+   * @throws UnsupportedOperationException if the type is static ({@link #isMutable()} is false)
+   */
+  @SuppressWarnings("unchecked")
+  public MutableFilterBuilder<? extends MutableFilter> mutableBuilder() {
+    if (!isMutable()) {
+      throw new UnsupportedOperationException(cliName + " is static: its keys are given at build");
+    }
+    return (MutableFilterBuilder<? extends MutableFilter>) builder.get();
+  }
+
+  /**
+   * Builds a filter of this type from {@code long} keys at a size setting.
+   *
+   * @param keys the keys
+   * @param setting as {@link #builder(double)}
+   * @return the filter
+   */
+  public Filter build(long[] keys, double setting) {
+    return builder(setting).build(keys);
+  }
+
+  /**
+   * Reads a Sieve container holding a filter of this type ({@link SieveFormat#read(InputStream,
+   * Class)}).
+   *
+   * @param in the stream, read to the end of the container
+   * @return the filter
+   * @throws SieveFormatException if the bytes are not a valid container, or it holds another type
+   *     (the message names it)
+   * @throws IOException if reading fails
+   */
+  public Filter read(InputStream in) throws IOException {
+    return SieveFormat.read(in, filterClass());
+  }
+
+  /**
+   * The type whose {@link #cliName()} is {@code name}.
+   *
+   * @param name e.g. {@code "xor8"}
+   * @return the type
+   * @throws IllegalArgumentException naming the known types if there is none of that name
+   */
+  public static FilterType forName(String name) {
+    for (FilterType t : values()) {
+      if (t.cliName.equals(name)) {
+        return t;
+      }
+    }
+    StringBuilder known = new StringBuilder();
+    for (FilterType t : values()) {
+      known.append(known.length() == 0 ? "" : ", ").append(t.cliName);
+    }
+    throw new IllegalArgumentException("unknown filter type '" + name + "' (known: " + known + ")");
+  }
+
+  private static int fingerprintBits(double setting) {
+    if (setting != Math.rint(setting) || setting < 1 || setting > 64) {
+      throw new IllegalArgumentException("fingerprint bits must be a whole number, got " + setting);
+    }
+    return (int) setting;
   }
 
   /** The filter class this type reads to. */

@@ -346,6 +346,21 @@ public final class SieveFormat {
     return decode(header, () -> header.type().codec().read(payload, header.numKeys()));
   }
 
+  /**
+   * Reads one container of the expected filter class from {@code in} ({@link #read(InputStream)}).
+   *
+   * @param in the stream, left just after the container
+   * @param expected the filter class, e.g. {@code BlockedBloomFilter.class} ({@code Filter.class}
+   *     for any)
+   * @return the filter, of that class
+   * @throws SieveFormatException if the container is invalid or holds another filter type (the
+   *     message names the type it holds)
+   * @throws IOException if reading fails
+   */
+  public static <F extends Filter> F read(InputStream in, Class<F> expected) throws IOException {
+    return as(read(in), expected);
+  }
+
   private static byte[] readBounded(InputStream in, int length) throws IOException {
     byte[] buf = new byte[Math.min(length, FIRST_CHUNK)];
     int filled = 0;
@@ -419,6 +434,20 @@ public final class SieveFormat {
    */
   public static Filter map(Path file) throws IOException {
     return map(file, true);
+  }
+
+  /**
+   * Maps a container file of the expected filter class ({@link #map(Path)}).
+   *
+   * @param file the container file
+   * @param expected the filter class, e.g. {@code Xor8Filter.class}
+   * @return the filter, of that class, reading the mapped file
+   * @throws SieveFormatException if the file is invalid or holds another filter type (the message
+   *     names the type it holds)
+   * @throws IOException if the file cannot be read
+   */
+  public static <F extends Filter> F map(Path file, Class<F> expected) throws IOException {
+    return as(map(file), expected);
   }
 
   /** As {@link #map(Path)}; {@code verifyChecksum=false} skips the payload checksum pass. */

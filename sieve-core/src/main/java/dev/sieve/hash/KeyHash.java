@@ -35,6 +35,34 @@ public final class KeyHash {
     return Xxph3.hash64(key, key.position(), key.remaining(), 0);
   }
 
+  /**
+   * The hash of the UTF-8 bytes of {@code key}: exactly {@code
+   * hash64(key.toString().getBytes(UTF_8))} (an unpaired surrogate is the byte {@code '?'}, as
+   * {@link String#getBytes} writes it), without allocating: the bytes are encoded into a per-thread
+   * buffer.
+   */
+  public static long hash64(CharSequence key) {
+    return KeyBuffer.hash(key, KeyEncoder.UTF8);
+  }
+
+  /**
+   * The hash of {@code key}'s bytes as {@code encoder} writes them ({@link KeyEncoder}), through a
+   * per-thread buffer: no allocation once the buffer has grown to the longest key.
+   */
+  public static <T> long hash64(T key, KeyEncoder<? super T> encoder) {
+    return KeyBuffer.hash(key, encoder);
+  }
+
+  /**
+   * The hash of the four big-endian bytes of {@code key}, the encoding of {@code int} keys ({@code
+   * hashInt(0x01020304) == hash64(new byte[] {1, 2, 3, 4})}). Named apart from {@link
+   * #hash64(long)} so that an {@code int} passed to that method keeps meaning its widened {@code
+   * long}.
+   */
+  public static long hashInt(int key) {
+    return Xxph3.hash64BigEndianInt(key, 0);
+  }
+
   /** The hash of the eight big-endian bytes of {@code key}. */
   public static long hash64(long key) {
     return Xxph3.hash64BigEndianLong(key, 0);

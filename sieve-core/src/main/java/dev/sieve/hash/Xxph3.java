@@ -207,6 +207,17 @@ public final class Xxph3 {
     return len4to8(Long.reverseBytes(value), 8, seed);
   }
 
+  /**
+   * The hash of the four big-endian bytes of {@code value}: {@code hash64(new byte[] {(byte) (value
+   * >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value}, 0, 4, seed)}, without the
+   * array.
+   */
+  public static long hash64BigEndianInt(int value, long seed) {
+    // The 4..8 branch with n = 4 reads the same four bytes as its first and last 32-bit word.
+    long word = Integer.reverseBytes(value) & LOW32;
+    return len4to8(word | (word << 32), 4, seed);
+  }
+
   // ---------------------------------------------------------------- mixing (shared by sources)
 
   /** Unsigned 64x64 to 128-bit product, halves XORed. */

@@ -149,4 +149,35 @@ public final class BatchScratch {
     }
     return count;
   }
+
+  /**
+   * A batch of typed keys, each hashed through {@code encoder} ({@code KeyHash.hash64(key,
+   * encoder)}) a chunk of {@value #CHUNK} at a time into this thread's scratch, then probed through
+   * {@code filter.mayContainHashes}.
+   */
+  public static <T> int encodedBatch(
+      dev.sieve.Filter filter,
+      T[] keys,
+      dev.sieve.hash.KeyEncoder<? super T> encoder,
+      int off,
+      int len,
+      long[] resultBits) {
+    Objects.requireNonNull(encoder, "encoder");
+    checkBatch(keys.length, off, len, resultBits.length);
+    BatchScratch scratch = get();
+    long[] hashes = scratch.hashes;
+    long[] word = scratch.word;
+    int count = 0;
+    for (int done = 0; done < len; done += CHUNK) {
+      int chunk = Math.min(CHUNK, len - done);
+      for (int i = 0; i < chunk; i++) {
+        hashes[i] =
+            dev.sieve.hash.KeyHash.hash64(
+                Objects.requireNonNull(keys[off + done + i], "key"), encoder);
+      }
+      count += filter.mayContainHashes(hashes, 0, chunk, word);
+      resultBits[done >>> 6] = word[0];
+    }
+    return count;
+  }
 }

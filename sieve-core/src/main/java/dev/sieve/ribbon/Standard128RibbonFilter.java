@@ -1,12 +1,12 @@
 package dev.sieve.ribbon;
 
-import dev.sieve.Checks;
 import dev.sieve.FilterBuilder;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
@@ -793,7 +793,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
      * Sizes like RocksDB's {@code RibbonFilterPolicy(bitsPerKey)}: the FPR of a FastLocalBloom
      * filter at this many bits/key (default 10, one in 104.9), sanitized as RocksDB does.
      */
-    public Builder bitsPerKey(double bloomEquivalentBitsPerKey) {
+    public Builder bloomEquivalentBitsPerKey(double bloomEquivalentBitsPerKey) {
       bloomBitsPerKey = RibbonSizing.sanitizeBitsPerKey(bloomEquivalentBitsPerKey);
       oneInFpRate = RibbonSizing.oneInFpRateForBloomBitsPerKey(bloomBitsPerKey);
       return this;
@@ -803,6 +803,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
      * Sizes for a target false-positive rate in (0, 1): {@code oneInFp = 1 / fpRate}. Rates below
      * {@code 2^-32} get the 32-column maximum.
      */
+    @Override
     public Builder fpRate(double fpRate) {
       Checks.fpRate(fpRate);
       oneInFpRate = 1.0 / fpRate;

@@ -1,12 +1,8 @@
 package dev.sieve.xor;
 
-import dev.sieve.Filter;
-import dev.sieve.FilterBuilder;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A Binary Fuse filter with 8-bit fingerprints (Graf and Lemire, "Binary Fuse Filters: Fast and
@@ -58,7 +54,7 @@ import java.util.Arrays;
  * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
  * direct or memory-mapped) without copying the fingerprints.
  */
-public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
+public final class BinaryFuse8Filter extends FuseFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 8;
@@ -70,9 +66,6 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
    */
   private final byte[] fingerprints;
 
-  /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
-  private final ByteBuffer wrapped;
-
   private final int numSlots;
   private final int arity;
   private final int segmentLength;
@@ -80,46 +73,23 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   private final int segmentCount;
   private final long segmentCountLength;
   private final long seed;
-  private final int numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private BinaryFuse8Filter(
-      byte[] fingerprints,
-      ByteBuffer wrapped,
-      int arity,
-      int segmentLength,
-      int segmentCount,
-      long seed,
-      int numKeys) {
+  private BinaryFuse8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.FUSE8, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.wrapped = wrapped;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
-    this.arity = arity;
-    this.segmentLength = segmentLength;
+    this.numSlots = shape.length();
+    this.arity = shape.arity();
+    this.segmentLength = shape.segmentLength();
     this.segmentLengthMask = segmentLength - 1;
-    this.segmentCount = segmentCount;
+    this.segmentCount = shape.segmentCount();
     this.segmentCountLength = (long) segmentCount * segmentLength;
-    this.seed = seed;
-    this.numKeys = numKeys;
-  }
-
-  private BinaryFuse8Filter(
-      byte[] fingerprints, int arity, int segmentLength, int segmentCount, long seed, int numKeys) {
-    this(fingerprints, null, arity, segmentLength, segmentCount, seed, numKeys);
+    this.seed = shape.seed();
   }
 
   /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /**
-   * The number of slots the paper's sizing gives {@code keys} distinct keys, computed without
-   * building anything (the table may grow if construction needs more than 8 seeds).
-   */
-  public static long slotsFor(int arity, long keys) {
-    checkArity(arity);
-    return keys == 0 ? 0 : FuseLayout.forKeys(arity, keys, 0).length();
   }
 
   @Override
@@ -155,7 +125,7 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (fingerprints == null || fingerprints.length == 0) {
-      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+      return BatchScratch.singles(this, hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -205,75 +175,9 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
     return (byte) v == 0;
   }
 
-  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
-  public boolean isWrapped() {
-    return fingerprints == null;
-  }
-
-  private byte slot(int i) {
+  @Override
+  int slot(int i) {
     return fingerprints != null ? fingerprints[i] : wrapped.get(i);
-  }
-
-  /** The number of distinct key hashes the filter was built from. */
-  @Override
-  public long numKeys() {
-    return numKeys;
-  }
-
-  @Override
-  public long sizeInBits() {
-    return (long) numSlots * FINGERPRINT_BITS;
-  }
-
-  /** {@code 2^-8} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}). */
-  @Override
-  public double modelledFpRate() {
-    return BloomMath.xorFilterFpRate(numKeys, FINGERPRINT_BITS);
-  }
-
-  /** Slots per key: 3 or 4. */
-  public int arity() {
-    return arity;
-  }
-
-  /** The segment length, a power of two (0 for an empty filter). */
-  public int segmentLength() {
-    return segmentLength;
-  }
-
-  /** The number of start segments (0 for an empty filter). */
-  public int segmentCount() {
-    return segmentCount;
-  }
-
-  /** The seed of the construction attempt that succeeded. */
-  public long seed() {
-    return seed;
-  }
-
-  /** The number of fingerprint slots, {@code (segmentCount + arity - 1) · segmentLength}. */
-  public int numSlots() {
-    return numSlots;
-  }
-
-  /** The serialized form ({@link XorFilterFormat}, type tag 0x21). */
-  public byte[] toByteArray() {
-    ByteBuffer out =
-        XorFilterFormat.start(
-            XorFilterFormat.FUSE8,
-            FINGERPRINT_BITS,
-            arity,
-            seed,
-            numKeys,
-            segmentLength,
-            segmentCount,
-            numSlots);
-    if (fingerprints != null) {
-      out.put(fingerprints);
-    } else {
-      out.put(wrapped.duplicate());
-    }
-    return out.array();
   }
 
   /**
@@ -286,8 +190,7 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
-    return new BinaryFuse8Filter(
-        fingerprints, h.arity(), h.segmentLength(), h.segmentCount(), h.seed(), h.numKeys());
+    return new BinaryFuse8Filter(fingerprints, null, h);
   }
 
   /**
@@ -302,13 +205,7 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
   public static BinaryFuse8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new BinaryFuse8Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.arity(),
-        h.segmentLength(),
-        h.segmentCount(),
-        h.seed(),
-        h.numKeys());
+        null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -317,108 +214,41 @@ public final class BinaryFuse8Filter implements Filter, SeededFinalizer {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public BinaryFuse8Filter copy() {
-    byte[] out = new byte[numSlots];
-    for (int i = 0; i < numSlots; i++) {
-      out[i] = slot(i);
-    }
-    return new BinaryFuse8Filter(out, arity, segmentLength, segmentCount, seed, numKeys);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof BinaryFuse8Filter)) {
-      return false;
-    }
-    BinaryFuse8Filter f = (BinaryFuse8Filter) o;
-    return f.seed == seed
-        && f.numKeys == numKeys
-        && f.arity == arity
-        && f.segmentLength == segmentLength
-        && f.segmentCount == segmentCount
-        && f.numSlots == numSlots
-        && sameFingerprints(f);
-  }
-
-  private boolean sameFingerprints(BinaryFuse8Filter f) {
-    if (f.fingerprints != null && fingerprints != null) {
-      return Arrays.equals(f.fingerprints, fingerprints);
-    }
-    for (int i = 0; i < numSlots; i++) {
-      if (f.slot(i) != slot(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** {@link Arrays#hashCode(byte[])} of the fingerprints, mixed with the seed. */
-  @Override
-  public int hashCode() {
-    int h;
-    if (fingerprints != null) {
-      h = Arrays.hashCode(fingerprints);
-    } else {
-      h = 1;
-      for (int i = 0; i < numSlots; i++) {
-        h = 31 * h + slot(i);
-      }
-    }
-    return h * 31 + Long.hashCode(seed);
-  }
-
-  @Override
-  public String toString() {
-    return "BinaryFuse8Filter{keys="
-        + numKeys
-        + ", arity="
-        + arity
-        + ", segments="
-        + segmentCount
-        + "x"
-        + segmentLength
-        + ", slots="
-        + numSlots
-        + "}";
-  }
-
-  private static int checkArity(int arity) {
-    if (arity != 3 && arity != 4) {
-      throw new IllegalArgumentException("binary fuse arity must be 3 or 4, got " + arity);
-    }
-    return arity;
+    return new BinaryFuse8Filter(slots8(), null, shape());
   }
 
   /** Builds {@link BinaryFuse8Filter}s. */
-  public static final class Builder extends FilterBuilder<BinaryFuse8Filter>
-      implements SeededFinalizer {
-    private long seed = SeededHash.DEFAULT_SEED;
-    private int arity = 3;
+  public static final class Builder extends FuseFilter.Builder<BinaryFuse8Filter, Builder> {
 
-    private Builder() {}
-
-    /** The seed of the first construction attempt (default: a fixed constant). */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      return this;
+    private Builder() {
+      super("BinaryFuse8Filter", FINGERPRINT_BITS);
     }
 
-    /** Slots per key: 3 (default) or 4 (smaller, one more memory read per query). */
-    public Builder arity(int arity) {
-      this.arity = checkArity(arity);
+    @Override
+    Builder self() {
       return this;
     }
 
     @Override
     protected BinaryFuse8Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new BinaryFuse8Filter(new byte[0], arity, 0, 0, seed, 0);
+        return new BinaryFuse8Filter(new byte[0], null, shape(arity, seed, 0, 0, 0, 0));
       }
       int a = arity;
       XorConstruction.Peeled p =
           XorConstruction.peel(hashes, count, seed, (n, g) -> FuseLayout.forKeys(a, n, g));
       FuseLayout layout = (FuseLayout) p.layout;
+      byte[] fingerprints = p.assign8();
       return new BinaryFuse8Filter(
-          p.assign8(), a, layout.segmentLength, layout.segmentCount, p.seed, p.numKeys);
+          fingerprints,
+          null,
+          shape(
+              a,
+              p.seed,
+              p.numKeys,
+              layout.segmentLength,
+              layout.segmentCount,
+              fingerprints.length));
     }
   }
 }

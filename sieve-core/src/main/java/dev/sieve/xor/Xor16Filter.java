@@ -1,12 +1,8 @@
 package dev.sieve.xor;
 
-import dev.sieve.Filter;
-import dev.sieve.FilterBuilder;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * An Xor filter with 16-bit fingerprints (Graf and Lemire, "Xor Filters: Faster and Smaller Than
@@ -55,7 +51,7 @@ import java.util.Arrays;
  * tag 0x12). {@link #wrap} queries that form in place in a {@link ByteBuffer} (heap, direct or
  * memory-mapped) without copying the fingerprints.
  */
-public final class Xor16Filter implements Filter, SeededFinalizer {
+public final class Xor16Filter extends FingerprintFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 16;
@@ -67,27 +63,23 @@ public final class Xor16Filter implements Filter, SeededFinalizer {
    */
   private final short[] fingerprints;
 
-  /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
-  private final ByteBuffer wrapped;
-
   private final int numSlots;
   private final int blockLength;
   private final long seed;
-  private final int numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private Xor16Filter(
-      short[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
+  private Xor16Filter(short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.XOR16, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.wrapped = wrapped;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining() / 2;
-    this.blockLength = blockLength;
-    this.seed = seed;
-    this.numKeys = numKeys;
+    this.numSlots = shape.length();
+    this.blockLength = shape.segmentLength();
+    this.seed = shape.seed();
   }
 
-  private Xor16Filter(short[] fingerprints, int blockLength, long seed, int numKeys) {
-    this(fingerprints, null, blockLength, seed, numKeys);
+  /** The shape of an Xor filter: arity 3, one "segment" of three blocks (none when empty). */
+  private static XorFilterFormat.Header xorShape(
+      long seed, int numKeys, int blockLength, int numSlots) {
+    return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
   }
 
   /** A builder; the default seed is fixed, so builds are reproducible. */
@@ -123,7 +115,7 @@ public final class Xor16Filter implements Filter, SeededFinalizer {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (fingerprints == null || fingerprints.length == 0) {
-      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+      return BatchScratch.singles(this, hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -160,64 +152,9 @@ public final class Xor16Filter implements Filter, SeededFinalizer {
     return (short) v == 0;
   }
 
-  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
-  public boolean isWrapped() {
-    return fingerprints == null;
-  }
-
-  private short slot(int i) {
+  @Override
+  int slot(int i) {
     return fingerprints != null ? fingerprints[i] : wrapped.getShort(i << 1);
-  }
-
-  /** The number of distinct key hashes the filter was built from. */
-  @Override
-  public long numKeys() {
-    return numKeys;
-  }
-
-  @Override
-  public long sizeInBits() {
-    return (long) numSlots * FINGERPRINT_BITS;
-  }
-
-  /**
-   * {@code 2^-16} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}).
-   */
-  @Override
-  public double modelledFpRate() {
-    return BloomMath.xorFilterFpRate(numKeys, FINGERPRINT_BITS);
-  }
-
-  /** The seed of the construction attempt that succeeded. */
-  public long seed() {
-    return seed;
-  }
-
-  /** The number of fingerprint slots (three blocks). */
-  public int numSlots() {
-    return numSlots;
-  }
-
-  /** The serialized form ({@link XorFilterFormat}, type tag 0x12). */
-  public byte[] toByteArray() {
-    ByteBuffer out =
-        XorFilterFormat.start(
-            XorFilterFormat.XOR16,
-            FINGERPRINT_BITS,
-            3,
-            seed,
-            numKeys,
-            blockLength,
-            numKeys == 0 ? 0 : 1,
-            numSlots);
-    if (fingerprints != null) {
-      for (short f : fingerprints) {
-        out.putShort(f);
-      }
-    } else {
-      out.put(wrapped.duplicate());
-    }
-    return out.array();
   }
 
   /**
@@ -230,7 +167,7 @@ public final class Xor16Filter implements Filter, SeededFinalizer {
     XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).asShortBuffer().get(fingerprints);
-    return new Xor16Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+    return new Xor16Filter(fingerprints, null, h);
   }
 
   /**
@@ -244,12 +181,7 @@ public final class Xor16Filter implements Filter, SeededFinalizer {
    */
   public static Xor16Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
-    return new Xor16Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.segmentLength(),
-        h.seed(),
-        h.numKeys());
+    return new Xor16Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -258,75 +190,31 @@ public final class Xor16Filter implements Filter, SeededFinalizer {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public Xor16Filter copy() {
-    short[] out = new short[numSlots];
-    for (int i = 0; i < numSlots; i++) {
-      out[i] = slot(i);
-    }
-    return new Xor16Filter(out, blockLength, seed, numKeys);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof Xor16Filter)) {
-      return false;
-    }
-    Xor16Filter f = (Xor16Filter) o;
-    if (f.seed != seed
-        || f.numKeys != numKeys
-        || f.blockLength != blockLength
-        || f.numSlots != numSlots) {
-      return false;
-    }
-    if (f.fingerprints != null && fingerprints != null) {
-      return Arrays.equals(f.fingerprints, fingerprints);
-    }
-    for (int i = 0; i < numSlots; i++) {
-      if (f.slot(i) != slot(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** {@link Arrays#hashCode(short[])} of the fingerprints, mixed with the seed. */
-  @Override
-  public int hashCode() {
-    int h;
-    if (fingerprints != null) {
-      h = Arrays.hashCode(fingerprints);
-    } else {
-      h = 1;
-      for (int i = 0; i < numSlots; i++) {
-        h = 31 * h + slot(i);
-      }
-    }
-    return h * 31 + Long.hashCode(seed);
-  }
-
-  @Override
-  public String toString() {
-    return "Xor16Filter{keys=" + numKeys + ", slots=" + numSlots + "}";
+    return new Xor16Filter(slots16(), null, shape());
   }
 
   /** Builds {@link Xor16Filter}s. */
-  public static final class Builder extends FilterBuilder<Xor16Filter> implements SeededFinalizer {
-    private long seed = SeededHash.DEFAULT_SEED;
+  public static final class Builder extends FingerprintBuilder<Xor16Filter, Builder> {
 
-    private Builder() {}
+    private Builder() {
+      super("Xor16Filter", FINGERPRINT_BITS);
+    }
 
-    /** The seed of the first construction attempt (default: a fixed constant). */
-    public Builder seed(long seed) {
-      this.seed = seed;
+    @Override
+    Builder self() {
       return this;
     }
 
     @Override
     protected Xor16Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new Xor16Filter(new short[0], 0, seed, 0);
+        return new Xor16Filter(new short[0], null, xorShape(seed, 0, 0, 0));
       }
       XorConstruction.Peeled p = XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
-      return new Xor16Filter(p.assign16(), ((XorLayout) p.layout).blockLength, p.seed, p.numKeys);
+      short[] fingerprints = p.assign16();
+      int blockLength = ((XorLayout) p.layout).blockLength;
+      return new Xor16Filter(
+          fingerprints, null, xorShape(p.seed, p.numKeys, blockLength, fingerprints.length));
     }
   }
 }

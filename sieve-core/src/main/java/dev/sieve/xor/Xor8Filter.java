@@ -1,12 +1,8 @@
 package dev.sieve.xor;
 
-import dev.sieve.Filter;
-import dev.sieve.FilterBuilder;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * An Xor filter with 8-bit fingerprints (Graf and Lemire, "Xor Filters: Faster and Smaller Than
@@ -54,7 +50,7 @@ import java.util.Arrays;
  * tag 0x11). {@link #wrap} queries that form in place in a {@link ByteBuffer} (heap, direct or
  * memory-mapped) without copying the fingerprints.
  */
-public final class Xor8Filter implements Filter, SeededFinalizer {
+public final class Xor8Filter extends FingerprintFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 8;
@@ -66,27 +62,23 @@ public final class Xor8Filter implements Filter, SeededFinalizer {
    */
   private final byte[] fingerprints;
 
-  /** The fingerprints in a wrapped buffer; {@code null} for a filter on the heap. */
-  private final ByteBuffer wrapped;
-
   private final int numSlots;
   private final int blockLength;
   private final long seed;
-  private final int numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private Xor8Filter(
-      byte[] fingerprints, ByteBuffer wrapped, int blockLength, long seed, int numKeys) {
+  private Xor8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+    super(XorFilterFormat.XOR8, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.wrapped = wrapped;
-    this.numSlots = fingerprints != null ? fingerprints.length : wrapped.remaining();
-    this.blockLength = blockLength;
-    this.seed = seed;
-    this.numKeys = numKeys;
+    this.numSlots = shape.length();
+    this.blockLength = shape.segmentLength();
+    this.seed = shape.seed();
   }
 
-  private Xor8Filter(byte[] fingerprints, int blockLength, long seed, int numKeys) {
-    this(fingerprints, null, blockLength, seed, numKeys);
+  /** The shape of an Xor filter: arity 3, one "segment" of three blocks (none when empty). */
+  private static XorFilterFormat.Header xorShape(
+      long seed, int numKeys, int blockLength, int numSlots) {
+    return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
   }
 
   /** A builder; the default seed is fixed, so builds are reproducible. */
@@ -122,7 +114,7 @@ public final class Xor8Filter implements Filter, SeededFinalizer {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (fingerprints == null || fingerprints.length == 0) {
-      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+      return BatchScratch.singles(this, hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -159,60 +151,9 @@ public final class Xor8Filter implements Filter, SeededFinalizer {
     return (byte) v == 0;
   }
 
-  /** Whether the filter reads its fingerprints in place from a buffer ({@link #wrap}). */
-  public boolean isWrapped() {
-    return fingerprints == null;
-  }
-
-  private byte slot(int i) {
+  @Override
+  int slot(int i) {
     return fingerprints != null ? fingerprints[i] : wrapped.get(i);
-  }
-
-  /** The number of distinct key hashes the filter was built from. */
-  @Override
-  public long numKeys() {
-    return numKeys;
-  }
-
-  @Override
-  public long sizeInBits() {
-    return (long) numSlots * FINGERPRINT_BITS;
-  }
-
-  /** {@code 2^-8} plus the 64-bit key hash's collision rate ({@link BloomMath#xorFilterFpRate}). */
-  @Override
-  public double modelledFpRate() {
-    return BloomMath.xorFilterFpRate(numKeys, FINGERPRINT_BITS);
-  }
-
-  /** The seed of the construction attempt that succeeded. */
-  public long seed() {
-    return seed;
-  }
-
-  /** The number of fingerprint slots (three blocks). */
-  public int numSlots() {
-    return numSlots;
-  }
-
-  /** The serialized form ({@link XorFilterFormat}, type tag 0x11). */
-  public byte[] toByteArray() {
-    ByteBuffer out =
-        XorFilterFormat.start(
-            XorFilterFormat.XOR8,
-            FINGERPRINT_BITS,
-            3,
-            seed,
-            numKeys,
-            blockLength,
-            numKeys == 0 ? 0 : 1,
-            numSlots);
-    if (fingerprints != null) {
-      out.put(fingerprints);
-    } else {
-      out.put(wrapped.duplicate());
-    }
-    return out.array();
   }
 
   /**
@@ -225,7 +166,7 @@ public final class Xor8Filter implements Filter, SeededFinalizer {
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
     XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
-    return new Xor8Filter(fingerprints, h.segmentLength(), h.seed(), h.numKeys());
+    return new Xor8Filter(fingerprints, null, h);
   }
 
   /**
@@ -239,12 +180,7 @@ public final class Xor8Filter implements Filter, SeededFinalizer {
    */
   public static Xor8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
-    return new Xor8Filter(
-        null,
-        XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS),
-        h.segmentLength(),
-        h.seed(),
-        h.numKeys());
+    return new Xor8Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }
 
   private static XorFilterFormat.Header check(ByteBuffer bytes) {
@@ -253,75 +189,31 @@ public final class Xor8Filter implements Filter, SeededFinalizer {
 
   /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
   public Xor8Filter copy() {
-    byte[] out = new byte[numSlots];
-    for (int i = 0; i < numSlots; i++) {
-      out[i] = slot(i);
-    }
-    return new Xor8Filter(out, blockLength, seed, numKeys);
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    if (!(o instanceof Xor8Filter)) {
-      return false;
-    }
-    Xor8Filter f = (Xor8Filter) o;
-    if (f.seed != seed
-        || f.numKeys != numKeys
-        || f.blockLength != blockLength
-        || f.numSlots != numSlots) {
-      return false;
-    }
-    if (f.fingerprints != null && fingerprints != null) {
-      return Arrays.equals(f.fingerprints, fingerprints);
-    }
-    for (int i = 0; i < numSlots; i++) {
-      if (f.slot(i) != slot(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** {@link Arrays#hashCode(byte[])} of the fingerprints, mixed with the seed. */
-  @Override
-  public int hashCode() {
-    int h;
-    if (fingerprints != null) {
-      h = Arrays.hashCode(fingerprints);
-    } else {
-      h = 1;
-      for (int i = 0; i < numSlots; i++) {
-        h = 31 * h + slot(i);
-      }
-    }
-    return h * 31 + Long.hashCode(seed);
-  }
-
-  @Override
-  public String toString() {
-    return "Xor8Filter{keys=" + numKeys + ", slots=" + numSlots + "}";
+    return new Xor8Filter(slots8(), null, shape());
   }
 
   /** Builds {@link Xor8Filter}s. */
-  public static final class Builder extends FilterBuilder<Xor8Filter> implements SeededFinalizer {
-    private long seed = SeededHash.DEFAULT_SEED;
+  public static final class Builder extends FingerprintBuilder<Xor8Filter, Builder> {
 
-    private Builder() {}
+    private Builder() {
+      super("Xor8Filter", FINGERPRINT_BITS);
+    }
 
-    /** The seed of the first construction attempt (default: a fixed constant). */
-    public Builder seed(long seed) {
-      this.seed = seed;
+    @Override
+    Builder self() {
       return this;
     }
 
     @Override
     protected Xor8Filter buildFromHashes(long[] hashes, int count) {
       if (count == 0) {
-        return new Xor8Filter(new byte[0], 0, seed, 0);
+        return new Xor8Filter(new byte[0], null, xorShape(seed, 0, 0, 0));
       }
       XorConstruction.Peeled p = XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
-      return new Xor8Filter(p.assign8(), ((XorLayout) p.layout).blockLength, p.seed, p.numKeys);
+      byte[] fingerprints = p.assign8();
+      int blockLength = ((XorLayout) p.layout).blockLength;
+      return new Xor8Filter(
+          fingerprints, null, xorShape(p.seed, p.numKeys, blockLength, fingerprints.length));
     }
   }
 }

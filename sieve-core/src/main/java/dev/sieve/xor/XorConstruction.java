@@ -41,6 +41,31 @@ import java.util.Arrays;
  * forever.
  */
 final class XorConstruction {
+
+  /**
+   * The fixed-width filters' {@code fpRate(f)}: accepts the rates {@code bits}-bit fingerprints
+   * reach ({@code f >= 2^-bits}) and changes nothing, as the width fixes the size.
+   *
+   * @throws IllegalArgumentException if {@code fpRate} is outside (0, 1) or below {@code 2^-bits}
+   */
+  static void checkFpRate(String filter, double fpRate, int bits) {
+    dev.sieve.internal.Checks.fpRate(fpRate);
+    double floor = dev.sieve.math.BloomMath.xorFingerprintFpRate(bits);
+    if (fpRate < floor) {
+      throw new IllegalArgumentException(
+          filter
+              + " has "
+              + bits
+              + "-bit fingerprints: its rate is "
+              + floor
+              + ", above the requested "
+              + fpRate
+              + " (a 16-bit filter reaches "
+              + dev.sieve.math.BloomMath.xorFingerprintFpRate(16)
+              + ")");
+    }
+  }
+
   private XorConstruction() {}
 
   /** The most slots one filter holds: the largest Java array. */

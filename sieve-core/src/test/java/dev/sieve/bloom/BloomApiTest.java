@@ -100,7 +100,8 @@ class BloomApiTest {
     }
     assertThrows(IllegalArgumentException.class, () -> standard.bitsPerKey(1001));
     assertThrows(IllegalArgumentException.class, () -> standard.numProbes(0));
-    assertThrows(IllegalArgumentException.class, () -> StandardBloomFilter.create(-1, 10));
+    assertThrows(
+        IllegalArgumentException.class, () -> StandardBloomFilter.createWithBitsPerKey(-1, 10));
     IllegalArgumentException tooBig =
         assertThrows(
             IllegalArgumentException.class,
@@ -121,7 +122,8 @@ class BloomApiTest {
       var standard = StandardBloomFilter.builder().fpRate(f);
       double b = standard.bitsPerKey();
       assertTrue(
-          standard.createEmpty(1000).numProbes() == dev.sieve.math.BloomMath.optimalNumProbes(b));
+          standard.expectedKeys(1000).create().numProbes()
+              == dev.sieve.math.BloomMath.optimalNumProbes(b));
       assertTrue(
           dev.sieve.math.BloomMath.standardFpRate(b, dev.sieve.math.BloomMath.optimalNumProbes(b))
               <= f);
@@ -170,8 +172,8 @@ class BloomApiTest {
 
   @Test
   void unionRequiresTheSameShape() {
-    BlockedBloomFilter a = BlockedBloomFilter.create(1000, 10);
-    BlockedBloomFilter b = BlockedBloomFilter.create(2000, 10);
+    BlockedBloomFilter a = BlockedBloomFilter.createWithBitsPerKey(1000, 10);
+    BlockedBloomFilter b = BlockedBloomFilter.createWithBitsPerKey(2000, 10);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> a.union(b));
     assertTrue(e.getMessage().contains("different shapes"));
     assertThrows(
@@ -187,7 +189,7 @@ class BloomApiTest {
 
   @Test
   void addsReportWhetherTheFilterChanged() {
-    BlockedBloomFilter filter = BlockedBloomFilter.create(100, 10);
+    BlockedBloomFilter filter = BlockedBloomFilter.createWithBitsPerKey(100, 10);
     assertTrue(filter.add("key".getBytes()));
     assertFalse(filter.add("key".getBytes()));
     assertEquals(1, filter.numKeys());
@@ -197,7 +199,7 @@ class BloomApiTest {
   void mutableCreateWithExactCountEqualsTheBuild() {
     long[] keys = new SplittableRandom(5).longs(5000).toArray();
     BlockedBloomFilter built = BlockedBloomFilter.builder().bitsPerKey(9.7).build(keys);
-    BlockedBloomFilter added = BlockedBloomFilter.create(keys.length, 9.7);
+    BlockedBloomFilter added = BlockedBloomFilter.createWithBitsPerKey(keys.length, 9.7);
     for (long key : keys) {
       added.add(key);
     }
@@ -208,8 +210,10 @@ class BloomApiTest {
   void concurrentAddsLoseNoKey() throws Exception {
     int threads = 8;
     int perThread = 100_000;
-    BlockedBloomFilter blocked = BlockedBloomFilter.create((long) threads * perThread, 10);
-    StandardBloomFilter standard = StandardBloomFilter.create((long) threads * perThread, 10);
+    BlockedBloomFilter blocked =
+        BlockedBloomFilter.createWithBitsPerKey((long) threads * perThread, 10);
+    StandardBloomFilter standard =
+        StandardBloomFilter.createWithBitsPerKey((long) threads * perThread, 10);
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
@@ -239,7 +243,8 @@ class BloomApiTest {
       assertTrue(standard.mayContain(k), "lost key " + k);
     }
     // the same keys added by one thread give the same bits: no bit was lost or invented
-    BlockedBloomFilter sequential = BlockedBloomFilter.create((long) threads * perThread, 10);
+    BlockedBloomFilter sequential =
+        BlockedBloomFilter.createWithBitsPerKey((long) threads * perThread, 10);
     for (long k = 0; k < (long) threads * perThread; k++) {
       sequential.add(k);
     }

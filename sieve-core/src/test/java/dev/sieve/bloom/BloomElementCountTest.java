@@ -47,8 +47,8 @@ class BloomElementCountTest {
     for (double load : new double[] {0.1, 0.5, 1.0, 2.0}) {
       int n = (int) (N * load);
       long[] keys = hashes(n, 11);
-      StandardBloomFilter s = StandardBloomFilter.create(N, 10);
-      BlockedBloomFilter b = BlockedBloomFilter.create(N, 10);
+      StandardBloomFilter s = StandardBloomFilter.createWithBitsPerKey(N, 10);
+      BlockedBloomFilter b = BlockedBloomFilter.createWithBitsPerKey(N, 10);
       for (long h : keys) {
         s.addHash(h);
         b.addHash(h);
@@ -56,8 +56,8 @@ class BloomElementCountTest {
       assertNear(n, s.approximateElementCount(), "standard at load " + load);
       assertNear(n, b.approximateElementCount(), "blocked at load " + load);
     }
-    assertEquals(0.0, StandardBloomFilter.create(N, 10).approximateElementCount());
-    assertEquals(0.0, BlockedBloomFilter.create(N, 10).approximateElementCount());
+    assertEquals(0.0, StandardBloomFilter.createWithBitsPerKey(N, 10).approximateElementCount());
+    assertEquals(0.0, BlockedBloomFilter.createWithBitsPerKey(N, 10).approximateElementCount());
   }
 
   @Test
@@ -73,8 +73,8 @@ class BloomElementCountTest {
   @Test
   void unionWithItselfKeepsTheCount() {
     long[] keys = hashes(N, 13);
-    StandardBloomFilter s = StandardBloomFilter.create(N, 10);
-    BlockedBloomFilter b = BlockedBloomFilter.create(N, 10);
+    StandardBloomFilter s = StandardBloomFilter.createWithBitsPerKey(N, 10);
+    BlockedBloomFilter b = BlockedBloomFilter.createWithBitsPerKey(N, 10);
     for (long h : keys) {
       s.addHash(h);
       b.addHash(h);
@@ -101,10 +101,10 @@ class BloomElementCountTest {
     long[] keys = hashes(N, 14);
     long[] first = Arrays.copyOfRange(keys, 0, 60_000);
     long[] second = Arrays.copyOfRange(keys, 40_000, N); // 20,000 shared: the sum says 120,000
-    StandardBloomFilter s = StandardBloomFilter.create(N, 10);
-    StandardBloomFilter s2 = StandardBloomFilter.create(N, 10);
-    BlockedBloomFilter b = BlockedBloomFilter.create(N, 10);
-    BlockedBloomFilter b2 = BlockedBloomFilter.create(N, 10);
+    StandardBloomFilter s = StandardBloomFilter.createWithBitsPerKey(N, 10);
+    StandardBloomFilter s2 = StandardBloomFilter.createWithBitsPerKey(N, 10);
+    BlockedBloomFilter b = BlockedBloomFilter.createWithBitsPerKey(N, 10);
+    BlockedBloomFilter b2 = BlockedBloomFilter.createWithBitsPerKey(N, 10);
     for (long h : first) {
       s.addHash(h);
       b.addHash(h);
@@ -122,7 +122,7 @@ class BloomElementCountTest {
     }
     // a union with an empty filter keeps the count
     long before = s.numKeys();
-    s.union(StandardBloomFilter.create(N, 10));
+    s.union(StandardBloomFilter.createWithBitsPerKey(N, 10));
     assertEquals(before, s.numKeys());
   }
 

@@ -125,10 +125,12 @@ class BloomNoFalseNegativePropertyTest {
       @ForAll @DoubleRange(min = 1, max = 40) double bitsPerKey,
       @ForAll @IntRange(min = 0, max = 100) int splitPercent) {
     int split = (int) ((long) keys.length * splitPercent / 100);
-    BlockedBloomFilter blockedA = BlockedBloomFilter.create(keys.length, bitsPerKey);
-    BlockedBloomFilter blockedB = BlockedBloomFilter.create(keys.length, bitsPerKey);
-    StandardBloomFilter standardA = StandardBloomFilter.create(keys.length, bitsPerKey);
-    StandardBloomFilter standardB = StandardBloomFilter.create(keys.length, bitsPerKey);
+    BlockedBloomFilter blockedA = BlockedBloomFilter.createWithBitsPerKey(keys.length, bitsPerKey);
+    BlockedBloomFilter blockedB = BlockedBloomFilter.createWithBitsPerKey(keys.length, bitsPerKey);
+    StandardBloomFilter standardA =
+        StandardBloomFilter.createWithBitsPerKey(keys.length, bitsPerKey);
+    StandardBloomFilter standardB =
+        StandardBloomFilter.createWithBitsPerKey(keys.length, bitsPerKey);
     for (int i = 0; i < keys.length; i++) {
       (i < split ? blockedA : blockedB).add(keys[i]);
       (i < split ? standardA : standardB).add(keys[i]);

@@ -78,7 +78,9 @@ class BloomZeroCopyTest {
     assertArrayEquals(heap.toRocksDbFilterBlock(), out.toByteArray());
     assertEquals(heap.rocksDbFilterBlockLength(), out.size());
     dev.sieve.ribbon.Standard128RibbonFilter ribbon =
-        dev.sieve.ribbon.Standard128RibbonFilter.builder().bitsPerKey(10).build(KEYS);
+        dev.sieve.ribbon.Standard128RibbonFilter.builder()
+            .bloomEquivalentBitsPerKey(10)
+            .build(KEYS);
     out.reset();
     ribbon.writeRocksDbFilterBlock(java.nio.channels.Channels.newChannel(out));
     assertArrayEquals(ribbon.toRocksDbFilterBlock(), out.toByteArray());

@@ -102,7 +102,9 @@ class FastLongKeyFilterTest {
     }
     assertThrows(
         IllegalArgumentException.class,
-        () -> FastLongKeyFilter.of(BlockedBloomFilter.create(10, 10), LongKeyHash.IDENTITY));
+        () ->
+            FastLongKeyFilter.of(
+                BlockedBloomFilter.createWithBitsPerKey(10, 10), LongKeyHash.IDENTITY));
   }
 
   /**
@@ -141,7 +143,7 @@ class FastLongKeyFilterTest {
     assertThrows(UnsupportedOperationException.class, () -> xor.add(3));
     assertThrows(IllegalArgumentException.class, () -> FastLongKeyFilter.of(xor));
     FastLongKeyFilter<BlockedBloomFilter> bloom =
-        FastLongKeyFilter.of(BlockedBloomFilter.create(100, 10));
+        FastLongKeyFilter.of(BlockedBloomFilter.createWithBitsPerKey(100, 10));
     assertTrue(bloom.add(7));
     assertTrue(bloom.mayContain(7));
     assertTrue(bloom.filter().mayContainHash(KeyHash.mix64(7)));
@@ -178,7 +180,7 @@ class FastLongKeyFilterTest {
       return TestFilters.buildFromHashes(type, keys.clone()); // keys as their own hashes
     }
     if (type == FilterType.CUCKOO) {
-      CuckooFilter cuckoo = CuckooFilter.create(4L * keys.length + 16, 12);
+      CuckooFilter cuckoo = CuckooFilter.createWithFingerprintBits(4L * keys.length + 16, 12);
       for (long key : keys) {
         cuckoo.addHash(KeyHash.mix64(key));
       }

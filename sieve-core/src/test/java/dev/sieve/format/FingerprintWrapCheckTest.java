@@ -29,7 +29,7 @@ class FingerprintWrapCheckTest {
       String name, byte[] form, Function<byte[], Filter> copy, Function<ByteBuffer, Filter> wrap) {}
 
   private static List<Reader> readers() {
-    CuckooFilter cuckoo = CuckooFilter.create(KEYS.length, 12);
+    CuckooFilter cuckoo = CuckooFilter.createWithFingerprintBits(KEYS.length, 12);
     for (long k : KEYS) {
       cuckoo.add(k);
     }
@@ -105,7 +105,7 @@ class FingerprintWrapCheckTest {
 
   @Test
   void wrappedCuckooIsReadOnlyAndItsCopyIsMutable() {
-    CuckooFilter built = CuckooFilter.create(100, 12);
+    CuckooFilter built = CuckooFilter.createWithFingerprintBits(100, 12);
     for (long k = 0; k < 100; k++) {
       built.add(k);
     }

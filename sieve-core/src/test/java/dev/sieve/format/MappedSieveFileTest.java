@@ -80,7 +80,7 @@ class MappedSieveFileTest {
 
   @Test
   void verifyFindsAHeaderOrChecksumRewrite() throws IOException {
-    CuckooFilter c = CuckooFilter.create(1000, 12);
+    CuckooFilter c = CuckooFilter.createWithFingerprintBits(1000, 12);
     for (long k : keys(1000)) {
       c.add(k);
     }
@@ -136,7 +136,8 @@ class MappedSieveFileTest {
     try (MappedSieveFile m = MappedSieveFile.open(p, false)) {
       assertThrows(SieveFormatException.class, m::verify);
     }
-    MappedSieveFile closed = MappedSieveFile.open(written(CuckooFilter.create(10, 8), "e.sieve"));
+    MappedSieveFile closed =
+        MappedSieveFile.open(written(CuckooFilter.createWithFingerprintBits(10, 8), "e.sieve"));
     closed.close();
     assertThrows(IllegalStateException.class, closed::verify);
     assertEquals(0, closed.filter().numKeys(), "the filter outlives close()");

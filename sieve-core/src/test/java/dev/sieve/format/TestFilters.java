@@ -1,14 +1,9 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
-import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.FilterBuilder;
 import dev.sieve.cuckoo.CuckooFilter;
-import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
-import dev.sieve.xor.BinaryFuse8Filter;
-import dev.sieve.xor.Xor16Filter;
-import dev.sieve.xor.Xor8Filter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
@@ -17,59 +12,50 @@ import java.util.zip.CRC32C;
 final class TestFilters {
   private TestFilters() {}
 
-  /** A filter of {@code type} holding {@code keys} (deterministic: fixed seeds). */
-  static Filter build(FilterType type, long[] keys) {
-    switch (type) {
-      case BLOCKED_BLOOM:
-        return BlockedBloomFilter.builder().bitsPerKey(10).build(keys);
-      case STANDARD_BLOOM:
-        return StandardBloomFilter.builder().bitsPerKey(9.5).build(keys);
-      case RIBBON_128:
-        return Standard128RibbonFilter.builder().bitsPerKey(10).build(keys);
-      case XOR8:
-        return Xor8Filter.builder().seed(7).build(keys);
-      case XOR16:
-        return Xor16Filter.builder().seed(7).build(keys);
-      case BINARY_FUSE8:
-        return BinaryFuse8Filter.builder().seed(7).build(keys);
-      case BINARY_FUSE16:
-        return BinaryFuse16Filter.builder().seed(7).arity(4).build(keys);
-      case CUCKOO:
-        // at load <= 1/4: CuckooFilter.create(n, f) can fail to hold n keys when n is tiny (the
-        // fuzzer found create(7, 12) full after 6 keys), so the tests leave room
-        CuckooFilter cuckoo = CuckooFilter.create(4L * keys.length + 16, 12);
-        for (long key : keys) {
-          cuckoo.add(key);
-        }
-        return cuckoo;
+  /**
+   * The registry's builder of {@code type} ({@link FilterType#builder(double)}) at the tests'
+   * settings: 10 bits/key (the standard Bloom filter 9.5, for a fractional size), 12-bit Cuckoo
+   * fingerprints, seed 7 where the type takes one, and arity 4 for Binary Fuse 16 (so both arities
+   * are covered). The golden files were written with these settings.
+   */
+  static FilterBuilder<? extends Filter> builder(FilterType type) {
+    switch (type.sizeSetting()) {
+      case BITS_PER_KEY:
+        return type.builder(type == FilterType.STANDARD_BLOOM ? 9.5 : 10);
+      case BLOOM_EQUIVALENT_BITS_PER_KEY:
+        return type.builder(10);
+      case FINGERPRINT_BITS:
+        return type.builder(12);
       default:
-        throw new AssertionError(type);
+        FilterBuilder<? extends Filter> b = type.builder().seed(7);
+        if (b instanceof BinaryFuse16Filter.Builder) {
+          ((BinaryFuse16Filter.Builder) b).arity(4);
+        }
+        return b;
     }
   }
 
   /**
-   * A filter of {@code type} built from pre-computed key hashes, with {@link #build}'s settings
-   * (Cuckoo excepted: it has no builder).
+   * A filter of {@code type} holding {@code keys} (deterministic: fixed seeds), through {@link
+   * #builder}; Cuckoo as the golden file was written, by adds into a table of {@code 4n + 16} keys
+   * (its builder sizes the table for the keys given).
    */
-  static Filter buildFromHashes(FilterType type, long[] hashes) {
-    switch (type) {
-      case BLOCKED_BLOOM:
-        return BlockedBloomFilter.builder().bitsPerKey(10).buildFromHashes(hashes);
-      case STANDARD_BLOOM:
-        return StandardBloomFilter.builder().bitsPerKey(9.5).buildFromHashes(hashes);
-      case RIBBON_128:
-        return Standard128RibbonFilter.builder().bitsPerKey(10).buildFromHashes(hashes);
-      case XOR8:
-        return Xor8Filter.builder().seed(7).buildFromHashes(hashes);
-      case XOR16:
-        return Xor16Filter.builder().seed(7).buildFromHashes(hashes);
-      case BINARY_FUSE8:
-        return BinaryFuse8Filter.builder().seed(7).buildFromHashes(hashes);
-      case BINARY_FUSE16:
-        return BinaryFuse16Filter.builder().seed(7).arity(4).buildFromHashes(hashes);
-      default:
-        throw new IllegalArgumentException(type + " has no builder");
+  static Filter build(FilterType type, long[] keys) {
+    if (type == FilterType.CUCKOO) {
+      CuckooFilter cuckoo = CuckooFilter.createWithFingerprintBits(4L * keys.length + 16, 12);
+      for (long key : keys) {
+        if (!cuckoo.add(key)) {
+          throw new AssertionError("cuckoo full at " + cuckoo.numKeys());
+        }
+      }
+      return cuckoo;
     }
+    return builder(type).build(keys);
+  }
+
+  /** A filter of {@code type} built from pre-computed key hashes, through {@link #builder}. */
+  static Filter buildFromHashes(FilterType type, long[] hashes) {
+    return builder(type).buildFromHashes(hashes);
   }
 
   /** Keys {@code 0..n-1} spread by a fixed odd multiplier. */

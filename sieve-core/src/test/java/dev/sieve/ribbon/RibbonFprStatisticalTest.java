@@ -48,7 +48,8 @@ class RibbonFprStatisticalTest {
     }
     Standard128RibbonFilter.Builder b = Standard128RibbonFilter.builder();
     Standard128RibbonFilter f =
-        (fpRate > 0 ? b.fpRate(fpRate) : b.bitsPerKey(bitsPerKey)).buildFromHashes(h);
+        (fpRate > 0 ? b.fpRate(fpRate) : b.bloomEquivalentBitsPerKey(bitsPerKey))
+            .buildFromHashes(h);
     double model = f.modelledFpRate();
     assertEquals(BloomMath.ribbonFpRate(f.resultBits()), model, 1e-9);
     double target =

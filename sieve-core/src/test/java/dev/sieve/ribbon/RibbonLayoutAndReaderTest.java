@@ -37,7 +37,7 @@ class RibbonLayoutAndReaderTest {
 
   private static Standard128RibbonFilter ribbon(long seed, int n, double bitsPerKey) {
     return Standard128RibbonFilter.builder()
-        .bitsPerKey(bitsPerKey)
+        .bloomEquivalentBitsPerKey(bitsPerKey)
         .buildFromHashes(randomHashes(seed, n));
   }
 
@@ -138,7 +138,9 @@ class RibbonLayoutAndReaderTest {
     // the last start position is the first slot of the last block: the query reads one block
     for (int n : new int[] {150, 3000}) {
       Standard128RibbonFilter f =
-          Standard128RibbonFilter.builder().bitsPerKey(7).buildFromHashes(randomHashes(n, n));
+          Standard128RibbonFilter.builder()
+              .bloomEquivalentBitsPerKey(7)
+              .buildFromHashes(randomHashes(n, n));
       byte[] block = f.toRocksDbFilterBlock();
       int numStarts = (int) f.numSlots() - 127;
       int rawSeed = Standard128RibbonFilter.rawSeed(f.seed());
@@ -395,9 +397,10 @@ class RibbonLayoutAndReaderTest {
     assertThrows(IllegalArgumentException.class, () -> Standard128RibbonFilter.builder().fpRate(1));
     assertThrows(
         IllegalArgumentException.class,
-        () -> Standard128RibbonFilter.builder().bitsPerKey(Double.NaN));
+        () -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(Double.NaN));
     assertThrows(
-        IllegalArgumentException.class, () -> Standard128RibbonFilter.builder().bitsPerKey(0.49));
+        IllegalArgumentException.class,
+        () -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(0.49));
     assertThrows(
         IllegalArgumentException.class, () -> RocksDbBuilds.ribbonLevel(new long[1], 1, 0.2));
     assertThrows(
@@ -415,7 +418,7 @@ class RibbonLayoutAndReaderTest {
     assertEquals(100.0, RibbonSizing.sanitizeBitsPerKey(Double.POSITIVE_INFINITY));
     assertEquals(
         RibbonSizing.oneInFpRateForBloomBitsPerKey(100),
-        Standard128RibbonFilter.builder().bitsPerKey(1234).oneInFpRate());
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(1234).oneInFpRate());
   }
 
   @Test

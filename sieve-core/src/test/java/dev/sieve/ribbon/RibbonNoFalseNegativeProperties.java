@@ -86,7 +86,7 @@ class RibbonNoFalseNegativeProperties {
       @ForAll @IntRange(min = 0, max = 60) int dupPercent) {
     long[] h = hashes(seed, size, dupPercent);
     Standard128RibbonFilter f =
-        Standard128RibbonFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(h);
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey).buildFromHashes(h);
     assertAllPresent(f, h, "built");
     assertAllPresent(readBack(f), h, "read back");
   }
@@ -118,7 +118,9 @@ class RibbonNoFalseNegativeProperties {
       @ForAll @DoubleRange(min = 1.0, max = 30.0) double bitsPerKey) {
     assertAllPresent(RocksDbBuilds.ribbonLevel(h, h.length, bitsPerKey), h, "rocksdb");
     assertAllPresent(
-        Standard128RibbonFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(h), h, "ribbon");
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey).buildFromHashes(h),
+        h,
+        "ribbon");
   }
 
   /**
@@ -129,7 +131,8 @@ class RibbonNoFalseNegativeProperties {
   void incrementalAddInAnyOrderGivesTheSameFilter(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 20_000) int size) {
     long[] h = hashes(seed, size, 5);
-    Standard128RibbonFilter.Builder builder = Standard128RibbonFilter.builder().bitsPerKey(8);
+    Standard128RibbonFilter.Builder builder =
+        Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(8);
     for (long x : h) {
       builder.addHash(x);
     }

@@ -20,7 +20,9 @@ class RibbonZeroCopyTest {
   void wrappedBlockAnswersAsTheCopy(int n, double bitsPerKey) {
     long[] hashes = new SplittableRandom(n).longs(n).toArray();
     Standard128RibbonFilter heap =
-        Standard128RibbonFilter.builder().bitsPerKey(bitsPerKey).buildFromHashes(hashes);
+        Standard128RibbonFilter.builder()
+            .bloomEquivalentBitsPerKey(bitsPerKey)
+            .buildFromHashes(hashes);
     byte[] block = heap.toRocksDbFilterBlock();
     ByteBuffer direct = ByteBuffer.allocateDirect(block.length + 7);
     direct.position(7);
@@ -48,7 +50,7 @@ class RibbonZeroCopyTest {
     long[] hashes = new SplittableRandom(1).longs(5000).toArray();
     byte[] good =
         Standard128RibbonFilter.builder()
-            .bitsPerKey(10)
+            .bloomEquivalentBitsPerKey(10)
             .buildFromHashes(hashes)
             .toRocksDbFilterBlock();
     byte[] block;

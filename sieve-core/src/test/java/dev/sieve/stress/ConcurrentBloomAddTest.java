@@ -69,8 +69,12 @@ class ConcurrentBloomAddTest {
   void eightThreadsTimesAMillionKeysLoseNothing() throws Exception {
     int perThread = 1_000_000;
     long n = (long) THREADS * perThread;
-    assertEquals(0, addConcurrentlyThenCountMisses(BlockedBloomFilter.create(n, 10), perThread));
-    assertEquals(0, addConcurrentlyThenCountMisses(StandardBloomFilter.create(n, 10), perThread));
+    assertEquals(
+        0,
+        addConcurrentlyThenCountMisses(BlockedBloomFilter.createWithBitsPerKey(n, 10), perThread));
+    assertEquals(
+        0,
+        addConcurrentlyThenCountMisses(StandardBloomFilter.createWithBitsPerKey(n, 10), perThread));
   }
 
   @Test

@@ -1,9 +1,9 @@
 package dev.sieve.sst;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
-import java.nio.ByteBuffer;
 
 /**
  * One RocksDB filter block as {@link FilterBlockReader} read it: its {@link FilterKind}, the Sieve
@@ -13,15 +13,15 @@ import java.nio.ByteBuffer;
  * hashes them for this format (XXPH3 for FastLocalBloom and Ribbon, the legacy 32-bit hash for
  * legacy Bloom).
  */
-public final class FilterBlock implements Filter {
+public final class FilterBlock implements KeyFilter {
   private final FilterKind kind;
-  private final Filter filter;
+  private final KeyFilter filter;
   private final int blockBytes;
   private final long numKeys;
   private final String note;
   private final byte[] bytes;
 
-  FilterBlock(FilterKind kind, Filter filter, byte[] bytes, long numKeys, String note) {
+  FilterBlock(FilterKind kind, KeyFilter filter, byte[] bytes, long numKeys, String note) {
     this.kind = kind;
     this.bytes = bytes;
     this.filter = filter;
@@ -38,7 +38,7 @@ public final class FilterBlock implements Filter {
   /**
    * {@return the Sieve filter behind the block, or {@code null} for the "always true/false" kinds}
    */
-  public Filter filter() {
+  public KeyFilter filter() {
     return filter;
   }
 
@@ -120,23 +120,16 @@ public final class FilterBlock implements Filter {
     return mayContainKey(key, off, len);
   }
 
-  @Override
-  public boolean mayContain(ByteBuffer key) {
-    byte[] copy = new byte[key.remaining()];
-    key.duplicate().get(copy);
-    return mayContainKey(copy, 0, copy.length);
-  }
-
-  @Override
-  public boolean mayContain(long key) {
-    return mayContain(ByteBuffer.allocate(8).putLong(0, key).array());
-  }
-
   /**
-   * Tests a 64-bit XXPH3 key hash. Legacy Bloom blocks do not use that hash and answer {@code true}
-   * (never a false negative); query them by key bytes.
+   * Tests a 64-bit XXPH3 key hash ({@link dev.sieve.hash.KeyHash}) where the block's format hashes
+   * keys with it (FastLocalBloom, Ribbon, the "always" kinds). Not part of {@link KeyFilter}: a
+   * legacy Bloom block hashes the key bytes with its own 32-bit hash, so a 64-bit hash tells it
+   * nothing.
+   *
+   * @param hash64 the key hash
+   * @return {@code false} if the key was definitely never added
+   * @throws UnsupportedOperationException for a legacy Bloom block (query it by key bytes)
    */
-  @Override
   public boolean mayContainHash(long hash64) {
     switch (kind) {
       case ALWAYS_FALSE:
@@ -144,8 +137,21 @@ public final class FilterBlock implements Filter {
       case ALWAYS_TRUE:
         return true;
       default:
-        return filter.mayContainHash(hash64);
+        if (!(filter instanceof Filter)) {
+          throw new UnsupportedOperationException(
+              kind.label() + " blocks hash keys with their own function: query by key bytes");
+        }
+        return ((Filter) filter).mayContainHash(hash64);
     }
+  }
+
+  /**
+   * Whether {@link #mayContainHash} can answer for this block (every kind but legacy Bloom).
+   *
+   * @return {@code true} if the block is queried by the 64-bit key hash
+   */
+  public boolean hashesWithKeyHash() {
+    return filter == null || filter instanceof Filter;
   }
 
   @Override
@@ -169,6 +175,25 @@ public final class FilterBlock implements Filter {
       default:
         return filter.modelledFpRate();
     }
+  }
+
+  /** The wrapped filter's rate judged from its data; 0 and 1 for the "always" kinds. */
+  @Override
+  public double expectedFpRate() {
+    switch (kind) {
+      case ALWAYS_FALSE:
+        return 0.0;
+      case ALWAYS_TRUE:
+        return 1.0;
+      default:
+        return filter.expectedFpRate();
+    }
+  }
+
+  /** The wrapped filter's estimate of its key count; the block's count where it has none. */
+  @Override
+  public double approximateElementCount() {
+    return filter == null ? numKeys : filter.approximateElementCount();
   }
 
   @Override

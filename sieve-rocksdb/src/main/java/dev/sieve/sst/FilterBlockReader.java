@@ -1,6 +1,5 @@
 package dev.sieve.sst;
 
-import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.util.Objects;
@@ -102,7 +101,7 @@ public final class FilterBlockReader {
     if (LegacyLocalityBloomFilter.lineSizeLog2(dataLen, lines) < 0) {
       return alwaysTrue(block, numKeys, "legacy Bloom with inconsistent cache lines");
     }
-    Filter f = LegacyLocalityBloomFilter.fromRocksDbFilterBlock(block, numKeys);
+    LegacyLocalityBloomFilter f = LegacyLocalityBloomFilter.fromRocksDbFilterBlock(block, numKeys);
     return new FilterBlock(FilterKind.LEGACY_BLOOM, f, block, numKeys, null);
   }
 

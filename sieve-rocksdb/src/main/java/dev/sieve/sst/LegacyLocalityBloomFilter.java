@@ -1,9 +1,8 @@
 package dev.sieve.sst;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.math.BloomMath;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -38,11 +37,11 @@ import java.util.Objects;
  * + 22)} for the correlated probes, combined with the 32-bit hash's collision rate ({@code
  * LegacyLocalityBloomImpl::EstimatedFpRate}; {@link #modelledFpRate}).
  *
- * <p>{@link #mayContainHash(long)} cannot be answered from Sieve's 64-bit key hash (this format
- * hashes the key bytes differently) and returns {@code true}, never a false negative; query with
- * the key bytes ({@link #mayContain(byte[])}) instead.
+ * <p>A {@link KeyFilter}, not a {@link dev.sieve.Filter}: this format hashes the key bytes with its
+ * own 32-bit hash, so it cannot be asked with Sieve's 64-bit key hash; every key form ({@code
+ * byte[]}, {@code long}, text, encoded types) is tested by its bytes.
  */
-public final class LegacyLocalityBloomFilter implements Filter {
+public final class LegacyLocalityBloomFilter implements KeyFilter {
 
   /** The seed of RocksDB's {@code BloomHash}. */
   public static final int BLOOM_HASH_SEED = 0xbc9f1d34;
@@ -244,24 +243,6 @@ public final class LegacyLocalityBloomFilter implements Filter {
     return mayContainKey(key, off, len);
   }
 
-  @Override
-  public boolean mayContain(ByteBuffer key) {
-    byte[] copy = new byte[key.remaining()];
-    key.duplicate().get(copy);
-    return mayContainKey(copy, 0, copy.length);
-  }
-
-  @Override
-  public boolean mayContain(long key) {
-    return mayContain(ByteBuffer.allocate(8).putLong(0, key).array());
-  }
-
-  /** Always {@code true}: this format does not hash keys with Sieve's 64-bit key hash. */
-  @Override
-  public boolean mayContainHash(long hash64) {
-    return true;
-  }
-
   /** {@return the probe count} */
   public int numProbes() {
     return numProbes;
@@ -292,6 +273,29 @@ public final class LegacyLocalityBloomFilter implements Filter {
   @Override
   public double modelledFpRate() {
     return BloomMath.legacyLocalityBloomFpRate(numKeys, data.length, numProbes);
+  }
+
+  /**
+   * The rate judged from the bits, whatever the key count: the mean over the cache lines of {@code
+   * (bits set in the line / line bits)^probes}, the chance that every probe of a random absent key
+   * lands on a set bit of its line (the probes' correlation, which {@link #modelledFpRate} corrects
+   * for, is left out).
+   */
+  @Override
+  public double expectedFpRate() {
+    if (numLines == 0) {
+      return 0.0;
+    }
+    int lineBytes = 1 << log2LineBytes;
+    double sum = 0;
+    for (int line = 0; line < numLines; line++) {
+      int set = 0;
+      for (int i = line * lineBytes; i < (line + 1) * lineBytes; i++) {
+        set += Integer.bitCount(data[i] & 0xFF);
+      }
+      sum += Math.pow(set / (8.0 * lineBytes), numProbes);
+    }
+    return sum / numLines;
   }
 
   @Override

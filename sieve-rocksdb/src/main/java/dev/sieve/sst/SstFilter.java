@@ -1,8 +1,7 @@
 package dev.sieve.sst;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.hash.KeyHash;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -37,11 +36,15 @@ import java.util.List;
  * decouple_partitioned_filters=false}), a key equal to it may sit in that partition or the next,
  * depending on the read timestamp, so both are asked. For a comparator Sieve does not know,
  * partition routing is not attempted and a key is "maybe" if any partition says so (never a false
- * negative, but more false positives than RocksDB's own filter); {@link #note()} says so. {@link
+ * negative, but more false positives than RocksDB's own filter); {@link #note()} says so.
+ *
+ * <p>A {@link KeyFilter}: every key form ({@code byte[]}, {@code long}, text, encoded types) is
+ * answered from its bytes, through the prefix extractor where the table has one. {@link
  * #mayContainHash(long)} asks with a precomputed XXPH3 hash of the filtered bytes (key or prefix);
- * for partitioned filters it ORs the partitions.
+ * for partitioned filters it ORs the partitions; a legacy Bloom filter, which does not use that
+ * hash, answers {@code true} to it.
  */
-public final class SstFilter implements Filter {
+public final class SstFilter implements KeyFilter {
 
   /**
    * One filter partition: its separator (a user key as the index stores it, with its timestamp
@@ -368,32 +371,19 @@ public final class SstFilter implements Filter {
     return mayContain(Arrays.copyOfRange(key, off, off + len));
   }
 
-  @Override
-  public boolean mayContain(ByteBuffer key) {
-    byte[] copy = new byte[key.remaining()];
-    key.duplicate().get(copy);
-    return mayContain(copy);
-  }
-
-  @Override
-  public boolean mayContain(long key) {
-    return mayContain(ByteBuffer.allocate(8).putLong(0, key).array());
-  }
-
   /**
    * Tests the XXPH3 hash ({@link KeyHash}) of the bytes the filter holds (the key, or its prefix
    * for a prefix filter); partitions are ORed since a hash does not say which one to ask.
    */
-  @Override
   public boolean mayContainHash(long hash64) {
     if (full != null) {
-      return full.mayContainHash(hash64);
+      return !full.hashesWithKeyHash() || full.mayContainHash(hash64);
     }
     if (kind == FilterKind.NONE) {
       return true;
     }
     for (Partition p : partitions) {
-      if (p.block().mayContainHash(hash64)) {
+      if (!p.block().hashesWithKeyHash() || p.block().mayContainHash(hash64)) {
         return true;
       }
     }
@@ -435,6 +425,29 @@ public final class SstFilter implements Filter {
     for (Partition p : partitions) {
       weighted += p.block().numKeys() * p.block().modelledFpRate();
       keys += p.block().numKeys();
+    }
+    return keys == 0 ? 0.0 : weighted / keys;
+  }
+
+  /**
+   * The rate judged from the filter's bits ({@link KeyFilter#expectedFpRate()} of the full block,
+   * or of the partitions weighted by their estimated key counts), right also where the table
+   * properties give no key count; 1 where there is no filter.
+   */
+  @Override
+  public double expectedFpRate() {
+    if (full != null) {
+      return full.expectedFpRate();
+    }
+    if (kind == FilterKind.NONE) {
+      return 1.0;
+    }
+    double weighted = 0;
+    double keys = 0;
+    for (Partition p : partitions) {
+      double n = p.block().approximateElementCount();
+      weighted += n * p.block().expectedFpRate();
+      keys += n;
     }
     return keys == 0 ? 0.0 : weighted / keys;
   }

@@ -67,7 +67,7 @@ final class BuildRetries {
       long[] h = hashes(n, seed + b);
       int firstSeed = (int) h[0] & 255; // RocksDB's first ordinal seed: the first hash's low byte
       Standard128RibbonFilter f =
-          Standard128RibbonFilter.builder().bitsPerKey(10).buildFromHashes(h);
+          Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(10).buildFromHashes(h);
       int extra = (f.seed() - firstSeed) & 255;
       retries += extra;
       if (extra > 0) {
@@ -116,10 +116,10 @@ final class BuildRetries {
     long failedInserts = 0;
     for (int b = 0; b < builds; b++) {
       long[] h = hashes(n, seed + b);
-      CuckooFilter f = CuckooFilter.create((long) Math.ceil(n / overload), 8);
+      CuckooFilter f = CuckooFilter.createWithFingerprintBits((long) Math.ceil(n / overload), 8);
       boolean failed = false;
       for (long x : h) {
-        if (!f.tryAddHash(x)) {
+        if (!f.addHash(x)) {
           failedInserts++;
           failed = true;
         }

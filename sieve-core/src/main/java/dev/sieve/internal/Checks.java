@@ -1,4 +1,4 @@
-package dev.sieve;
+package dev.sieve.internal;
 
 /** Argument checks with messages that name the value and the limit. */
 public final class Checks {

@@ -52,11 +52,19 @@ class SieveFormatGoldenTest {
     assertTrue(recorded.substring(0, GoldenFiles.BUILT).chars().allMatch(c -> c == '1'));
   }
 
+  /**
+   * Every type but Cuckoo is still built byte for byte as the golden file was, through the
+   * registry's builder ({@link TestFilters#builder}): the typed-key API and the shared code of the
+   * fingerprint filters changed no filter's bytes. Cuckoo's golden file is of payload version 0
+   * (before the remix of the key hash; 531 buckets): it is read and answers as recorded (above),
+   * but today's code writes version 1 and sizes the table differently, by design.
+   */
   @ParameterizedTest
   @EnumSource(
       value = FilterType.class,
-      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM"})
-  void bloomFiltersAreStillBuiltByteForByte(FilterType type) throws IOException {
+      names = {"CUCKOO"},
+      mode = EnumSource.Mode.EXCLUDE)
+  void everyTypeButTheLegacyCuckooIsStillBuiltByteForByte(FilterType type) throws IOException {
     assertArrayEquals(
         resource(GoldenFiles.fileName(type)),
         SieveFormat.toBytes(TestFilters.build(type, GoldenFiles.builtKeys())));

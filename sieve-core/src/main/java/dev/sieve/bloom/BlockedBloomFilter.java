@@ -127,7 +127,7 @@ public final class BlockedBloomFilter
 
   // ---------------------------------------------------------------- creation
 
-  /** A builder that sizes the filter by bits/key or by a target false-positive rate. */
+  /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
   public static Builder builder() {
     return new Builder();
   }
@@ -858,7 +858,10 @@ public final class BlockedBloomFilter
     return new BlockedBloomFilter(heapWords(), numProbes, numKeys());
   }
 
-  /** Whether the filter reads its data in place from buffers ({@link #wrapRocksDbFilterBlock}). */
+  /**
+   * {@return whether the filter reads its data in place from buffers ({@link
+   * #wrapRocksDbFilterBlock})}
+   */
   public boolean isWrapped() {
     return words == null;
   }
@@ -879,12 +882,12 @@ public final class BlockedBloomFilter
     return copy;
   }
 
-  /** The number of probes per key. */
+  /** {@return the number of probes per key} */
   public int numProbes() {
     return numProbes;
   }
 
-  /** The number of 64-byte blocks. */
+  /** {@return the number of 64-byte blocks} */
   public int numBlocks() {
     return numBlocks;
   }
@@ -910,7 +913,7 @@ public final class BlockedBloomFilter
     return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes(), numProbes, 64);
   }
 
-  /** The fraction of bits that are set. */
+  /** {@return the fraction of bits that are set} */
   public double fractionOfBitsSet() {
     long set = 0;
     long numWords = (long) numBlocks * WORDS_PER_BLOCK;
@@ -952,7 +955,12 @@ public final class BlockedBloomFilter
 
     private Builder() {}
 
-    /** Bits per key, fractional, in [1, 100] (default 10). */
+    /**
+     * Sets bits per key, fractional, in [1, 100] (default 10).
+     *
+     * @param bitsPerKey the setting
+     * @return this builder
+     */
     public Builder bitsPerKey(double bitsPerKey) {
       Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
       millibitsPerKey = rocksDbMillibitsPerKey(bitsPerKey);
@@ -969,7 +977,7 @@ public final class BlockedBloomFilter
       return this;
     }
 
-    /** The setting in thousandths of a bit per key. */
+    /** {@return the setting in thousandths of a bit per key} */
     public int millibitsPerKey() {
       return millibitsPerKey;
     }

@@ -117,7 +117,7 @@ public final class SieveFormat {
 
   // ---------------------------------------------------------------- writing
 
-  /** The container holding {@code filter}. */
+  /** {@return the container holding {@code filter}} */
   public static byte[] toBytes(Filter outer) {
     Objects.requireNonNull(outer, "filter");
     int flags = flagsOf(outer);

@@ -19,18 +19,21 @@ import java.nio.ByteBuffer;
 public final class KeyHash {
   private KeyHash() {}
 
-  /** The hash of all bytes of {@code key}. */
+  /** {@return the hash of all bytes of {@code key}} */
   public static long hash64(byte[] key) {
     return Xxph3.hash64(key, 0, key.length, 0);
   }
 
-  /** The hash of {@code key[off, off + len)}. */
+  /** {@return the hash of {@code key[off, off + len)}} */
   public static long hash64(byte[] key, int off, int len) {
     java.util.Objects.checkFromIndexSize(off, len, key.length);
     return Xxph3.hash64(key, off, len, 0);
   }
 
-  /** The hash of the remaining bytes of {@code key} (position to limit); the position is kept. */
+  /**
+   * {@return the hash of the remaining bytes of {@code key} (position to limit); the position is
+   * kept}
+   */
   public static long hash64(ByteBuffer key) {
     return Xxph3.hash64(key, key.position(), key.remaining(), 0);
   }
@@ -63,7 +66,7 @@ public final class KeyHash {
     return Xxph3.hash64BigEndianInt(key, 0);
   }
 
-  /** The hash of the eight big-endian bytes of {@code key}. */
+  /** {@return the hash of the eight big-endian bytes of {@code key}} */
   public static long hash64(long key) {
     return Xxph3.hash64BigEndianLong(key, 0);
   }

@@ -203,7 +203,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
   // ---------------------------------------------------------------- creation
 
-  /** A builder sized by a bloom-equivalent bits/key (default 10) or a target FPR. */
+  /** {@return a builder sized by a bloom-equivalent bits/key (default 10) or a target FPR} */
   public static Builder builder() {
     return new Builder();
   }
@@ -653,39 +653,42 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return i < 2 * numSegments ? wrapped.get(i) : 0L;
   }
 
-  /** Whether the filter reads its data in place from a buffer. */
+  /** {@return whether the filter reads its data in place from a buffer} */
   public boolean isWrapped() {
     return data == null && numBlocks > 0;
   }
 
   // ---------------------------------------------------------------- accessors
 
-  /** The ordinal hash seed (0..255) that solved the system; stored in the trailer. */
+  /** {@return the ordinal hash seed (0..255) that solved the system; stored in the trailer} */
   public int seed() {
     return seed;
   }
 
-  /** The number of 128-slot blocks (0 for the empty filter). */
+  /** {@return the number of 128-slot blocks (0 for the empty filter)} */
   public int numBlocks() {
     return numBlocks;
   }
 
-  /** The number of slots, {@code 128 · numBlocks}. */
+  /** {@return the number of slots, {@code 128 · numBlocks}} */
   public long numSlots() {
     return (long) numBlocks * RibbonSizing.SLOTS_PER_BLOCK;
   }
 
-  /** The number of 16-byte segments of solution data. */
+  /** {@return the number of 16-byte segments of solution data} */
   public int numSegments() {
     return numSegments;
   }
 
-  /** The number of result columns in blocks from {@link #upperStartBlock()} on. */
+  /** {@return the number of result columns in blocks from {@link #upperStartBlock()} on} */
   public int upperNumColumns() {
     return upperNumColumns;
   }
 
-  /** The first block with {@link #upperNumColumns()} columns; earlier blocks have one fewer. */
+  /**
+   * {@return the first block with {@link #upperNumColumns()} columns; earlier blocks have one
+   * fewer}
+   */
   public int upperStartBlock() {
     return upperStartBlock;
   }
@@ -813,7 +816,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       return this;
     }
 
-    /** The target one-in-FP rate, e.g. 104.9 for the default. */
+    /** {@return the target one-in-FP rate, e.g. 104.9 for the default} */
     public double oneInFpRate() {
       return oneInFpRate;
     }
@@ -843,7 +846,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       return addHash(KeyHash.hash64(key));
     }
 
-    /** The number of hashes added since the last build. */
+    /** {@return the number of hashes added since the last build} */
     public int numAdded() {
       return added.size();
     }

@@ -92,7 +92,10 @@ public final class BinaryFuse16Filter extends FuseFilter {
     this.seed = shape.seed();
   }
 
-  /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
+  /**
+   * {@return A builder for the 3-wise filter; the default seed is fixed, so builds are
+   * reproducible}
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -217,7 +220,9 @@ public final class BinaryFuse16Filter extends FuseFilter {
     return XorFilterFormat.read(bytes, XorFilterFormat.FUSE16, FINGERPRINT_BITS, true, NAME);
   }
 
-  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  /**
+   * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
+   */
   public BinaryFuse16Filter copy() {
     return new BinaryFuse16Filter(slots16(), null, shape());
   }

@@ -82,6 +82,11 @@ public interface Filter extends KeyFilter {
    * Tests a key of any type, hashed as the bytes {@code encoder} writes for it ({@link
    * KeyHash#hash64(Object, KeyEncoder)}); allocation-free in the steady state. {@link TypedFilter}
    * binds an encoder to a filter once.
+   *
+   * @param <T> the key type
+   * @param key the key
+   * @param encoder how the key becomes bytes
+   * @return {@code false} if the key was definitely never added
    */
   @Override
   default <T> boolean mayContain(T key, KeyEncoder<? super T> encoder) {
@@ -139,6 +144,10 @@ public interface Filter extends KeyFilter {
    * it: the answers go to {@code resultBits} as in {@link #mayContainHashes}. Allocation-free in
    * the steady state.
    *
+   * @param keys the keys, none {@code null}
+   * @param off the first key tested
+   * @param len how many keys
+   * @param resultBits at least {@code ceil(len / 64)} words
    * @return the number of keys that may be present
    */
   default int mayContainBatch(CharSequence[] keys, int off, int len, long[] resultBits) {
@@ -149,6 +158,12 @@ public interface Filter extends KeyFilter {
    * Tests {@code len} typed keys at once, each hashed through {@code encoder}: the answers go to
    * {@code resultBits} as in {@link #mayContainHashes}. Allocation-free in the steady state.
    *
+   * @param <T> the key type
+   * @param keys the keys, none {@code null}
+   * @param encoder how a key becomes bytes
+   * @param off the first key tested
+   * @param len how many keys
+   * @param resultBits at least {@code ceil(len / 64)} words
    * @return the number of keys that may be present
    */
   default <T> int mayContainBatch(

@@ -50,6 +50,7 @@ public abstract class FilterBuilder<F extends Filter> {
    * Sizes for a target false-positive rate in (0, 1): the filter's modelled rate at the key count
    * it is built (or created) for is at most {@code fpRate}.
    *
+   * @param fpRate the target rate
    * @return this builder
    * @throws IllegalArgumentException if {@code fpRate} is not in (0, 1) or below the lowest rate
    *     the type reaches (the message names it)
@@ -60,6 +61,7 @@ public abstract class FilterBuilder<F extends Filter> {
    * The seed of a construction that takes one (Xor, Binary Fuse: the first construction attempt);
    * builds are deterministic for a given seed.
    *
+   * @param seed the seed
    * @return this builder
    * @throws UnsupportedOperationException for the types that hash exactly as RocksDB does and have
    *     no seed (the Bloom filters, Ribbon, whose seed is chosen by its construction) or whose
@@ -160,6 +162,7 @@ public abstract class FilterBuilder<F extends Filter> {
    * Builds the filter from keys of any type, iterated once, each hashed as the bytes {@code
    * encoder} writes for it.
    *
+   * @param <T> the key type
    * @param keys the keys, none {@code null}
    * @param encoder how a key becomes bytes, e.g. {@link KeyEncoder#UTF8}
    * @return the filter
@@ -173,6 +176,7 @@ public abstract class FilterBuilder<F extends Filter> {
    * Builds the filter from a stream of keys of any type, each hashed as the bytes {@code encoder}
    * writes for it. The stream is consumed.
    *
+   * @param <T> the key type
    * @param keys the keys, none {@code null}
    * @param encoder how a key becomes bytes
    * @return the filter

@@ -85,6 +85,7 @@ public interface KeyFilter {
   /**
    * Tests a key of any type, the bytes {@code encoder} writes for it.
    *
+   * @param <T> the key type
    * @param key the key
    * @param encoder how the key becomes bytes
    * @return {@code false} if the key was definitely never added

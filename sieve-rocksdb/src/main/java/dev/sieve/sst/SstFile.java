@@ -298,6 +298,7 @@ public final class SstFile {
     return metaIndex;
   }
 
+  /** {@return the table's properties} */
   public TableProperties properties() {
     return properties;
   }

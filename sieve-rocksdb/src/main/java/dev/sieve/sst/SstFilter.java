@@ -374,6 +374,9 @@ public final class SstFilter implements KeyFilter {
   /**
    * Tests the XXPH3 hash ({@link KeyHash}) of the bytes the filter holds (the key, or its prefix
    * for a prefix filter); partitions are ORed since a hash does not say which one to ask.
+   *
+   * @param hash64 the XXPH3 hash of the key (or prefix) bytes
+   * @return false if no such key is in the table
    */
   public boolean mayContainHash(long hash64) {
     if (full != null) {

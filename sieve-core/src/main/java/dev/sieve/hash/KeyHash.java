@@ -105,9 +105,9 @@ public final class KeyHash {
    *
    * @param keys the keys
    * @param keyOff the first key to hash
+   * @param count how many keys
    * @param out where the hashes go
    * @param outOff where the first hash goes
-   * @param count how many keys
    */
   public static void hash64(long[] keys, int keyOff, int count, long[] out, int outOff) {
     java.util.Objects.checkFromIndexSize(keyOff, count, keys.length);
@@ -146,9 +146,9 @@ public final class KeyHash {
    *
    * @param keys the keys
    * @param keyOff the first key to hash
+   * @param count how many keys
    * @param out where the hashes go
    * @param outOff where the first hash goes
-   * @param count how many keys
    */
   public static void mix64(long[] keys, int keyOff, int count, long[] out, int outOff) {
     java.util.Objects.checkFromIndexSize(keyOff, count, keys.length);

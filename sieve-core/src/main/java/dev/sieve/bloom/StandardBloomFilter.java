@@ -7,6 +7,7 @@ import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -98,7 +99,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * of probes (1 byte), 7 zero bytes — then the {@code ceil(m / 64)} data words, little-endian.
    * (The versioned, checksummed Sieve container wraps this as its payload.)
    */
-  public byte[] toByteArray() {
+  byte[] toByteArray() {
     long numWords = (numBits + 63) >>> 6;
     if (HEADER_BYTES + numWords * Long.BYTES > Integer.MAX_VALUE - 8) {
       throw new IllegalStateException(
@@ -125,7 +126,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * @throws SieveFormatException on a bad header or a length that does not match it
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
-  public static StandardBloomFilter fromByteArray(byte[] bytes, long numKeys) {
+  static StandardBloomFilter fromByteArray(byte[] bytes, long numKeys) {
     Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     long numWords = checkHeader(in);
@@ -149,7 +150,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * @throws SieveFormatException as {@link #fromByteArray}
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
-  public static StandardBloomFilter wrap(ByteBuffer bytes, long numKeys) {
+  static StandardBloomFilter wrap(ByteBuffer bytes, long numKeys) {
     Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     long numWords = checkHeader(in);
@@ -225,6 +226,14 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   /** {@return whether the filter reads its data in place from buffers} */
   public boolean isWrapped() {
     return words == null;
+  }
+
+  static {
+    PayloadForms.register(
+        StandardBloomFilter.class,
+        StandardBloomFilter::toByteArray,
+        (b, n) -> fromByteArray(b, n),
+        (b, n) -> wrap(b, n));
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */

@@ -6,6 +6,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -289,6 +290,14 @@ public final class CuckooFilter implements MutableFilter {
             + BloomMath.cuckooFpRate(MAX_FINGERPRINT_BITS, SLOTS_PER_BUCKET, DESIGN_LOAD)
             + " (16-bit fingerprints at load 0.95), above the requested "
             + fpRate);
+  }
+
+  static {
+    PayloadForms.register(
+        CuckooFilter.class,
+        CuckooFilter::toByteArray,
+        (b, n) -> fromByteArray(b),
+        (b, n) -> wrap(b));
   }
 
   /**
@@ -697,7 +706,7 @@ public final class CuckooFilter implements MutableFilter {
    * fingerprints, then {@code ceil(buckets · 4f / 64)} 64-bit words of bit-packed buckets (bits
    * past the last bucket are 0). Not checksummed.
    */
-  public byte[] toByteArray() {
+  byte[] toByteArray() {
     ByteBuffer out =
         ByteBuffer.allocate(HEADER_BYTES + wordsFor(numBuckets, fingerprintBits) * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
@@ -720,7 +729,7 @@ public final class CuckooFilter implements MutableFilter {
    *
    * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static CuckooFilter fromByteArray(byte[] bytes) {
+  static CuckooFilter fromByteArray(byte[] bytes) {
     Form form = check(ByteBuffer.wrap(bytes));
     long[] words = new long[form.data.remaining() / Long.BYTES];
     form.data.asLongBuffer().get(words);
@@ -738,7 +747,7 @@ public final class CuckooFilter implements MutableFilter {
    *
    * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static CuckooFilter wrap(ByteBuffer bytes) {
+  static CuckooFilter wrap(ByteBuffer bytes) {
     Form form = check(bytes);
     return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys, form.version);
   }

@@ -8,6 +8,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -47,8 +48,7 @@ public enum FilterType {
       b -> BlockedBloomFilter.builder().bitsPerKey(b),
       new BlockedBloomCodec()),
   /**
-   * {@link StandardBloomFilter}; payload: {@link StandardBloomFilter#toByteArray()}. Read
-   * zero-copy.
+   * {@link StandardBloomFilter}; payload: the class's own form (docs/format.md). Read zero-copy.
    */
   STANDARD_BLOOM(
       2,
@@ -125,7 +125,7 @@ public enum FilterType {
               numKeys);
         }
       }),
-  /** {@link Xor8Filter}; payload: {@link Xor8Filter#toByteArray()}. Read zero-copy. */
+  /** {@link Xor8Filter}; payload: the class's own form (docs/format.md). Read zero-copy. */
   XOR8(
       4,
       "xor8",
@@ -133,8 +133,7 @@ public enum FilterType {
       SizeSetting.NONE,
       Xor8Filter::builder,
       null,
-      new SimpleCodec<>(
-          Xor8Filter.class, Xor8Filter::toByteArray, Xor8Filter::fromByteArray, Xor8Filter::wrap) {
+      new SimpleCodec<>(Xor8Filter.class) {
         @Override
         int parameterA(Xor8Filter f) {
           return Xor8Filter.FINGERPRINT_BITS;
@@ -145,7 +144,7 @@ public enum FilterType {
           return 3;
         }
       }),
-  /** {@link Xor16Filter}; payload: {@link Xor16Filter#toByteArray()}. Read zero-copy. */
+  /** {@link Xor16Filter}; payload: the class's own form (docs/format.md). Read zero-copy. */
   XOR16(
       5,
       "xor16",
@@ -153,11 +152,7 @@ public enum FilterType {
       SizeSetting.NONE,
       Xor16Filter::builder,
       null,
-      new SimpleCodec<>(
-          Xor16Filter.class,
-          Xor16Filter::toByteArray,
-          Xor16Filter::fromByteArray,
-          Xor16Filter::wrap) {
+      new SimpleCodec<>(Xor16Filter.class) {
         @Override
         int parameterA(Xor16Filter f) {
           return Xor16Filter.FINGERPRINT_BITS;
@@ -168,9 +163,7 @@ public enum FilterType {
           return 3;
         }
       }),
-  /**
-   * {@link BinaryFuse8Filter}; payload: {@link BinaryFuse8Filter#toByteArray()}. Read zero-copy.
-   */
+  /** {@link BinaryFuse8Filter}; payload: the class's own form (docs/format.md). Read zero-copy. */
   BINARY_FUSE8(
       6,
       "binary-fuse8",
@@ -178,11 +171,7 @@ public enum FilterType {
       SizeSetting.NONE,
       BinaryFuse8Filter::builder,
       null,
-      new SimpleCodec<>(
-          BinaryFuse8Filter.class,
-          BinaryFuse8Filter::toByteArray,
-          BinaryFuse8Filter::fromByteArray,
-          BinaryFuse8Filter::wrap) {
+      new SimpleCodec<>(BinaryFuse8Filter.class) {
         @Override
         int parameterA(BinaryFuse8Filter f) {
           return BinaryFuse8Filter.FINGERPRINT_BITS;
@@ -193,9 +182,7 @@ public enum FilterType {
           return f.arity();
         }
       }),
-  /**
-   * {@link BinaryFuse16Filter}; payload: {@link BinaryFuse16Filter#toByteArray()}. Read zero-copy.
-   */
+  /** {@link BinaryFuse16Filter}; payload: the class's own form (docs/format.md). Read zero-copy. */
   BINARY_FUSE16(
       7,
       "binary-fuse16",
@@ -203,11 +190,7 @@ public enum FilterType {
       SizeSetting.NONE,
       BinaryFuse16Filter::builder,
       null,
-      new SimpleCodec<>(
-          BinaryFuse16Filter.class,
-          BinaryFuse16Filter::toByteArray,
-          BinaryFuse16Filter::fromByteArray,
-          BinaryFuse16Filter::wrap) {
+      new SimpleCodec<>(BinaryFuse16Filter.class) {
         @Override
         int parameterA(BinaryFuse16Filter f) {
           return BinaryFuse16Filter.FINGERPRINT_BITS;
@@ -219,7 +202,7 @@ public enum FilterType {
         }
       }),
   /**
-   * {@link CuckooFilter}; payload: {@link CuckooFilter#toByteArray()}. Read zero-copy; a wrapped
+   * {@link CuckooFilter}; payload: the class's own form (docs/format.md). Read zero-copy; a wrapped
    * filter is read-only ({@link CuckooFilter#copy()} gives a mutable one).
    */
   CUCKOO(
@@ -229,11 +212,7 @@ public enum FilterType {
       SizeSetting.FINGERPRINT_BITS,
       CuckooFilter::builder,
       b -> CuckooFilter.builder().fingerprintBits(fingerprintBits(b)),
-      new SimpleCodec<>(
-          CuckooFilter.class,
-          CuckooFilter::toByteArray,
-          CuckooFilter::fromByteArray,
-          CuckooFilter::wrap) {
+      new SimpleCodec<>(CuckooFilter.class) {
         @Override
         int parameterA(CuckooFilter f) {
           return f.fingerprintBits();
@@ -502,6 +481,15 @@ public enum FilterType {
       this(cls, writer, reader, null);
     }
 
+    /** A codec over the class's own package-private form ({@link PayloadForms}). */
+    SimpleCodec(Class<F> cls) {
+      this(
+          cls,
+          f -> PayloadForms.of(cls).write(f),
+          b -> PayloadForms.of(cls).read(b, 0),
+          b -> PayloadForms.of(cls).wrap(b, 0));
+    }
+
     SimpleCodec(
         Class<F> cls,
         java.util.function.Function<F, byte[]> writer,
@@ -619,7 +607,7 @@ public enum FilterType {
 
     @Override
     byte[] payload(StandardBloomFilter f) {
-      return f.toByteArray();
+      return PayloadForms.of(StandardBloomFilter.class).write(f);
     }
 
     @Override
@@ -634,12 +622,12 @@ public enum FilterType {
 
     @Override
     StandardBloomFilter read(byte[] payload, long numKeys) {
-      return StandardBloomFilter.fromByteArray(payload, numKeys);
+      return PayloadForms.of(StandardBloomFilter.class).read(payload, numKeys);
     }
 
     @Override
     StandardBloomFilter wrap(ByteBuffer payload, long numKeys) {
-      return StandardBloomFilter.wrap(payload, numKeys);
+      return PayloadForms.of(StandardBloomFilter.class).wrap(payload, numKeys);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -92,8 +93,16 @@ public final class BinaryFuse16Filter extends FuseFilter {
     this.seed = shape.seed();
   }
 
+  static {
+    PayloadForms.register(
+        BinaryFuse16Filter.class,
+        FingerprintFilter::toByteArray,
+        (b, n) -> fromByteArray(b),
+        (b, n) -> wrap(b));
+  }
+
   /**
-   * {@return A builder for the 3-wise filter; the default seed is fixed, so builds are
+   * {@return a builder for the 3-wise filter; the default seed is fixed, so builds are
    * reproducible}
    */
   public static Builder builder() {
@@ -193,7 +202,7 @@ public final class BinaryFuse16Filter extends FuseFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static BinaryFuse16Filter fromByteArray(byte[] bytes) {
+  static BinaryFuse16Filter fromByteArray(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
@@ -210,7 +219,7 @@ public final class BinaryFuse16Filter extends FuseFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static BinaryFuse16Filter wrap(ByteBuffer bytes) {
+  static BinaryFuse16Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new BinaryFuse16Filter(
         null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);

@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -90,8 +91,16 @@ public final class BinaryFuse8Filter extends FuseFilter {
     this.seed = shape.seed();
   }
 
+  static {
+    PayloadForms.register(
+        BinaryFuse8Filter.class,
+        FingerprintFilter::toByteArray,
+        (b, n) -> fromByteArray(b),
+        (b, n) -> wrap(b));
+  }
+
   /**
-   * {@return A builder for the 3-wise filter; the default seed is fixed, so builds are
+   * {@return a builder for the 3-wise filter; the default seed is fixed, so builds are
    * reproducible}
    */
   public static Builder builder() {
@@ -191,7 +200,7 @@ public final class BinaryFuse8Filter extends FuseFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static BinaryFuse8Filter fromByteArray(byte[] bytes) {
+  static BinaryFuse8Filter fromByteArray(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
@@ -208,7 +217,7 @@ public final class BinaryFuse8Filter extends FuseFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static BinaryFuse8Filter wrap(ByteBuffer bytes) {
+  static BinaryFuse8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new BinaryFuse8Filter(
         null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);

@@ -100,7 +100,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
    * The serialized form ({@link XorFilterFormat}: a 24-byte header, then the fingerprints,
    * little-endian), the payload of the Sieve container.
    */
-  public final byte[] toByteArray() {
+  final byte[] toByteArray() {
     XorFilterFormat.Header h = shape;
     ByteBuffer out =
         XorFilterFormat.start(

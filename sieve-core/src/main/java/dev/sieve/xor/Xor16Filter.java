@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -85,6 +86,14 @@ public final class Xor16Filter extends FingerprintFilter {
     return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
   }
 
+  static {
+    PayloadForms.register(
+        Xor16Filter.class,
+        FingerprintFilter::toByteArray,
+        (b, n) -> fromByteArray(b),
+        (b, n) -> wrap(b));
+  }
+
   /** {@return a builder; the default seed is fixed, so builds are reproducible} */
   public static Builder builder() {
     return new Builder();
@@ -165,7 +174,7 @@ public final class Xor16Filter extends FingerprintFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static Xor16Filter fromByteArray(byte[] bytes) {
+  static Xor16Filter fromByteArray(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     XorFilterFormat.Header h = check(in);
     short[] fingerprints = new short[h.length()];
@@ -182,7 +191,7 @@ public final class Xor16Filter extends FingerprintFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static Xor16Filter wrap(ByteBuffer bytes) {
+  static Xor16Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new Xor16Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }

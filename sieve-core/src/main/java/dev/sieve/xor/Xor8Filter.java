@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -84,6 +85,14 @@ public final class Xor8Filter extends FingerprintFilter {
     return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
   }
 
+  static {
+    PayloadForms.register(
+        Xor8Filter.class,
+        FingerprintFilter::toByteArray,
+        (b, n) -> fromByteArray(b),
+        (b, n) -> wrap(b));
+  }
+
   /** {@return a builder; the default seed is fixed, so builds are reproducible} */
   public static Builder builder() {
     return new Builder();
@@ -164,7 +173,7 @@ public final class Xor8Filter extends FingerprintFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static Xor8Filter fromByteArray(byte[] bytes) {
+  static Xor8Filter fromByteArray(byte[] bytes) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     XorFilterFormat.Header h = check(in);
     byte[] fingerprints = new byte[h.length()];
@@ -181,7 +190,7 @@ public final class Xor8Filter extends FingerprintFilter {
    *
    * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  public static Xor8Filter wrap(ByteBuffer bytes) {
+  static Xor8Filter wrap(ByteBuffer bytes) {
     XorFilterFormat.Header h = check(bytes);
     return new Xor8Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
   }

@@ -36,26 +36,29 @@ class FingerprintWrapCheckTest {
     return List.of(
         new Reader(
             "xor8",
-            Xor8Filter.builder().build(KEYS).toByteArray(),
-            Xor8Filter::fromByteArray,
-            Xor8Filter::wrap),
+            Forms.toBytes(Xor8Filter.builder().build(KEYS)),
+            b -> Forms.read(Xor8Filter.class, b),
+            b -> Forms.wrap(Xor8Filter.class, b)),
         new Reader(
             "xor16",
-            Xor16Filter.builder().build(KEYS).toByteArray(),
-            Xor16Filter::fromByteArray,
-            Xor16Filter::wrap),
+            Forms.toBytes(Xor16Filter.builder().build(KEYS)),
+            b -> Forms.read(Xor16Filter.class, b),
+            b -> Forms.wrap(Xor16Filter.class, b)),
         new Reader(
             "fuse8",
-            BinaryFuse8Filter.builder().build(KEYS).toByteArray(),
-            BinaryFuse8Filter::fromByteArray,
-            BinaryFuse8Filter::wrap),
+            Forms.toBytes(BinaryFuse8Filter.builder().build(KEYS)),
+            b -> Forms.read(BinaryFuse8Filter.class, b),
+            b -> Forms.wrap(BinaryFuse8Filter.class, b)),
         new Reader(
             "fuse16",
-            BinaryFuse16Filter.builder().build(KEYS).toByteArray(),
-            BinaryFuse16Filter::fromByteArray,
-            BinaryFuse16Filter::wrap),
+            Forms.toBytes(BinaryFuse16Filter.builder().build(KEYS)),
+            b -> Forms.read(BinaryFuse16Filter.class, b),
+            b -> Forms.wrap(BinaryFuse16Filter.class, b)),
         new Reader(
-            "cuckoo", cuckoo.toByteArray(), CuckooFilter::fromByteArray, CuckooFilter::wrap));
+            "cuckoo",
+            Forms.toBytes(cuckoo),
+            b -> Forms.read(CuckooFilter.class, b),
+            b -> Forms.wrap(CuckooFilter.class, b)));
   }
 
   /** The offset the reader refuses at, or -1 when it accepts. */
@@ -109,7 +112,7 @@ class FingerprintWrapCheckTest {
     for (long k = 0; k < 100; k++) {
       built.add(k);
     }
-    CuckooFilter wrapped = CuckooFilter.wrap(ByteBuffer.wrap(built.toByteArray()));
+    CuckooFilter wrapped = Forms.wrap(CuckooFilter.class, ByteBuffer.wrap(Forms.toBytes(built)));
     assertTrue(wrapped.isWrapped());
     assertThrows(UnsupportedOperationException.class, () -> wrapped.add(1000L));
     assertThrows(UnsupportedOperationException.class, () -> wrapped.remove(5L));

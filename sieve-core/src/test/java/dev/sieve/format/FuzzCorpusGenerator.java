@@ -2,13 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.StandardBloomFilter;
-import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
-import dev.sieve.xor.BinaryFuse16Filter;
-import dev.sieve.xor.BinaryFuse8Filter;
-import dev.sieve.xor.Xor16Filter;
-import dev.sieve.xor.Xor8Filter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,20 +49,10 @@ public final class FuzzCorpusGenerator {
   private static byte[] ownForm(Filter f) {
     if (f instanceof BlockedBloomFilter b) {
       return b.toRocksDbFilterBlock();
-    } else if (f instanceof StandardBloomFilter s) {
-      return s.toByteArray();
     } else if (f instanceof Standard128RibbonFilter r) {
       return r.toRocksDbFilterBlock();
-    } else if (f instanceof Xor8Filter x) {
-      return x.toByteArray();
-    } else if (f instanceof Xor16Filter x) {
-      return x.toByteArray();
-    } else if (f instanceof BinaryFuse8Filter x) {
-      return x.toByteArray();
-    } else if (f instanceof BinaryFuse16Filter x) {
-      return x.toByteArray();
     } else {
-      return ((CuckooFilter) f).toByteArray();
+      return Forms.toBytes(f); // standard Bloom, Xor, Binary Fuse, Cuckoo: the class's own form
     }
   }
 

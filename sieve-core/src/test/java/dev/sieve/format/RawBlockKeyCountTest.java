@@ -65,10 +65,12 @@ class RawBlockKeyCountTest {
   @Test
   void standardBloomRefusesANegativeKeyCount() {
     byte[] form =
-        StandardBloomFilter.builder().bitsPerKey(10).build(new long[] {1, 2}).toByteArray();
-    assertThrows(IllegalArgumentException.class, () -> StandardBloomFilter.fromByteArray(form, -1));
+        Forms.toBytes(StandardBloomFilter.builder().bitsPerKey(10).build(new long[] {1, 2}));
     assertThrows(
-        IllegalArgumentException.class, () -> StandardBloomFilter.wrap(ByteBuffer.wrap(form), -5));
-    assertEquals(2, StandardBloomFilter.fromByteArray(form, 2).numKeys());
+        IllegalArgumentException.class, () -> Forms.read(StandardBloomFilter.class, form, -1));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Forms.wrap(StandardBloomFilter.class, ByteBuffer.wrap(form), -5));
+    assertEquals(2, Forms.read(StandardBloomFilter.class, form, 2).numKeys());
   }
 }

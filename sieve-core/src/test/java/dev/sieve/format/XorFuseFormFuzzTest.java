@@ -22,10 +22,10 @@ class XorFuseFormFuzzTest {
   @FuzzTest(maxDuration = "30s")
   void fuzz(byte[] data) {
     int accepted = 0;
-    accepted += check(data, Xor8Filter::fromByteArray, Xor8Filter::toByteArray);
-    accepted += check(data, Xor16Filter::fromByteArray, Xor16Filter::toByteArray);
-    accepted += check(data, BinaryFuse8Filter::fromByteArray, BinaryFuse8Filter::toByteArray);
-    accepted += check(data, BinaryFuse16Filter::fromByteArray, BinaryFuse16Filter::toByteArray);
+    accepted += check(data, b -> Forms.read(Xor8Filter.class, b), Forms::toBytes);
+    accepted += check(data, b -> Forms.read(Xor16Filter.class, b), Forms::toBytes);
+    accepted += check(data, b -> Forms.read(BinaryFuse8Filter.class, b), Forms::toBytes);
+    accepted += check(data, b -> Forms.read(BinaryFuse16Filter.class, b), Forms::toBytes);
     assertTrue(accepted <= 1, "more than one reader accepted the same bytes");
   }
 

@@ -1,0 +1,31 @@
+package dev.sieve.format;
+
+import dev.sieve.Filter;
+import dev.sieve.internal.PayloadForms;
+import java.nio.ByteBuffer;
+
+/** The package-private per-class forms, for the tests of the container and its fuzz targets. */
+final class Forms {
+  private Forms() {}
+
+  @SuppressWarnings("unchecked")
+  static <F extends Filter> byte[] toBytes(F filter) {
+    return PayloadForms.of((Class<F>) filter.getClass()).write(filter);
+  }
+
+  static <F extends Filter> F read(Class<F> cls, byte[] bytes) {
+    return read(cls, bytes, 0);
+  }
+
+  static <F extends Filter> F read(Class<F> cls, byte[] bytes, long numKeys) {
+    return PayloadForms.of(cls).read(bytes, numKeys);
+  }
+
+  static <F extends Filter> F wrap(Class<F> cls, ByteBuffer bytes) {
+    return wrap(cls, bytes, 0);
+  }
+
+  static <F extends Filter> F wrap(Class<F> cls, ByteBuffer bytes, long numKeys) {
+    return PayloadForms.of(cls).wrap(bytes, numKeys);
+  }
+}

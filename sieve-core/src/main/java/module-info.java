@@ -16,4 +16,6 @@ module dev.sieve.core {
   exports dev.sieve.cuckoo;
   // branch format: the Sieve container
   exports dev.sieve.format;
+  // RocksDB's filter policies: level choice, Bloom fallback, LSM report
+  exports dev.sieve.policy;
 }

@@ -66,7 +66,7 @@ public final class FastLongKeyFilter<F extends Filter> implements Filter {
     }
   }
 
-  /** The key hash this class chooses for {@code filter}: see the class comment. */
+  /** {@return the key hash this class chooses for {@code filter}: see the class comment} */
   public static LongKeyHash defaultKeyHash(Filter filter) {
     return filter instanceof SeededFinalizer ? LongKeyHash.IDENTITY : LongKeyHash.MIX64;
   }
@@ -108,12 +108,12 @@ public final class FastLongKeyFilter<F extends Filter> implements Filter {
     return new FastLongKeyFilter<>(builder.buildFromHashes(hashes), keyHash);
   }
 
-  /** The filter inside, whose key hashes are {@link #keyHash()} of the keys. */
+  /** {@return the filter inside, whose key hashes are {@link #keyHash()} of the keys} */
   public F filter() {
     return filter;
   }
 
-  /** How keys become the hashes the filter inside probes with. */
+  /** {@return how keys become the hashes the filter inside probes with} */
   public LongKeyHash keyHash() {
     return keyHash;
   }

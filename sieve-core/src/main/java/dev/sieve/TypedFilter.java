@@ -108,17 +108,17 @@ public final class TypedFilter<T> {
     return ((MutableFilter) filter).add(Objects.requireNonNull(key, "key"), encoder);
   }
 
-  /** The 64-bit key hash of {@code key}, the one the filter probes. */
+  /** {@return the 64-bit key hash of {@code key}, the one the filter probes} */
   public long hash(T key) {
     return KeyHash.hash64(Objects.requireNonNull(key, "key"), encoder);
   }
 
-  /** The wrapped filter. */
+  /** {@return the wrapped filter} */
   public KeyFilter filter() {
     return filter;
   }
 
-  /** The key encoder. */
+  /** {@return the key encoder} */
   public KeyEncoder<? super T> encoder() {
     return encoder;
   }

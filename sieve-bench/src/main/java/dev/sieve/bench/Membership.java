@@ -8,6 +8,9 @@ package dev.sieve.bench;
  */
 public interface Membership {
 
+  /** Keys per batch call: the query benchmark's run and the batch rows' scratch size. */
+  int BATCH = 1024;
+
   /** {@code true} if {@code key} may be in the set; {@code false} only if it is definitely not. */
   boolean mayContain(long key);
 

@@ -3,91 +3,63 @@ package dev.sieve.bench;
 import dev.sieve.FastLongKeyFilter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.bench.SieveFilterMembership.Mode;
-import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.SplitBlockBloomFilter;
-import dev.sieve.bloom.StandardBloomFilter;
-import dev.sieve.cuckoo.CuckooFilter;
-import dev.sieve.hash.KeyHash;
-import dev.sieve.ribbon.BumpedRibbonFilter;
-import dev.sieve.ribbon.Standard128RibbonFilter;
-import dev.sieve.xor.BinaryFuse16Filter;
-import dev.sieve.xor.BinaryFuse8Filter;
-import dev.sieve.xor.Xor16Filter;
-import dev.sieve.xor.Xor8Filter;
+import dev.sieve.format.FilterType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleFunction;
 
 /**
- * The Sieve filters under test, one adapter each, all built through the filters' public builders
- * from {@code long} keys (so the build includes hashing every key with Sieve's key hash).
+ * The Sieve filters under test, taken from the one registry of filter types ({@link FilterType}):
+ * every type, one adapter per row, all built through the registry's builders from {@code long} keys
+ * (so the build includes hashing every key with Sieve's key hash). A type sized by bits per key
+ * takes the report's bits/key setting; a type sized by fingerprint bits (Cuckoo) is timed at the
+ * fingerprint widths of the FastFilter peers it is read against ({@link #FINGERPRINT_WIDTHS}),
+ * named {@code sieve-<name><bits>}; a fixed-size type (Xor, Binary Fuse) ignores the setting. The
+ * bench holds no list of filters of its own: a type added to the registry gets its rows here.
  */
 public final class SieveAdapters {
   private SieveAdapters() {}
 
+  /** The fingerprint widths timed for a type sized by fingerprint bits: FastFilter's Cuckoo8/16. */
+  public static final int[] FINGERPRINT_WIDTHS = {8, 16};
+
   /**
    * All Sieve kinds present in this build: each filter as a caller queries it ({@code sieve-X}),
-   * through the batch API ({@code sieve-X-batch}) and pre-hashed ({@code sieve-X-prehashed}).
+   * through the batch API ({@code sieve-X-batch}), pre-hashed ({@code sieve-X-prehashed}) and with
+   * the fast long-key hash ({@code sieve-X-fasthash}, {@code sieve-X-fasthash-batch}).
    */
   public static List<StructureKind> kinds() {
     List<StructureKind> kinds = new ArrayList<>();
-    add(
-        kinds,
-        "sieve-standard-bloom",
-        "Sieve StandardBloomFilter (k random bits, optimal k)",
-        true,
-        b -> StandardBloomFilter.builder().bitsPerKey(b));
-    add(
-        kinds,
-        "sieve-blocked-bloom",
-        "Sieve BlockedBloomFilter (RocksDB FastLocalBloom, one 512-bit line per key)",
-        true,
-        b -> BlockedBloomFilter.builder().bitsPerKey(b));
-    add(
-        kinds,
-        "sieve-split-block-bloom",
-        "Sieve SplitBlockBloomFilter (Parquet's SBBF, 256-bit blocks, one bit per 32-bit word;"
-            + " sized at exactly the bits/key, not Parquet's power of two)",
-        true,
-        b -> SplitBlockBloomFilter.builder().bitsPerKey(b));
-    add(
-        kinds,
-        "sieve-ribbon",
-        "Sieve Standard128RibbonFilter (RocksDB's Ribbon; bits/key = bloom-equivalent)",
-        true,
-        b -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(b));
-    add(
-        kinds,
-        "sieve-bumped-ribbon",
-        "Sieve BumpedRibbonFilter (BuRR, 7 result bits: FPR 1/128; not RocksDB's format)",
-        false,
-        b -> BumpedRibbonFilter.builder().resultBits(7));
-    add(
-        kinds,
-        "sieve-xor8",
-        "Sieve Xor8Filter (8-bit fingerprints, 1.23n slots)",
-        false,
-        b -> Xor8Filter.builder());
-    add(
-        kinds,
-        "sieve-xor16",
-        "Sieve Xor16Filter (16-bit fingerprints)",
-        false,
-        b -> Xor16Filter.builder());
-    add(
-        kinds,
-        "sieve-binary-fuse8",
-        "Sieve BinaryFuse8Filter (3-wise, 8-bit fingerprints)",
-        false,
-        b -> BinaryFuse8Filter.builder());
-    add(
-        kinds,
-        "sieve-binary-fuse16",
-        "Sieve BinaryFuse16Filter (3-wise, 16-bit fingerprints)",
-        false,
-        b -> BinaryFuse16Filter.builder());
-    addCuckoo(kinds, 8);
-    addCuckoo(kinds, 16);
+    for (FilterType type : FilterType.values()) {
+      String name = "sieve-" + type.cliName();
+      String description = "Sieve " + type.filterClass().getSimpleName();
+      switch (type.sizeSetting()) {
+        case BITS_PER_KEY -> add(kinds, name, description, true, type::builder);
+        case BLOOM_EQUIVALENT_BITS_PER_KEY ->
+            add(kinds, name, description + " (bits/key = bloom-equivalent)", true, type::builder);
+        case FINGERPRINT_BITS -> {
+          if (type == FilterType.BUMPED_RIBBON) {
+            // 7 whole result bits (FPR 1/128), beside Ribbon's ~1% at 10 bloom-equivalent bits
+            add(
+                kinds,
+                name,
+                description + " (BuRR, 7 result bits: FPR 1/128; not RocksDB's format)",
+                false,
+                b -> type.builder(7));
+            continue;
+          }
+          for (int bits : FINGERPRINT_WIDTHS) {
+            add(
+                kinds,
+                name + bits,
+                description + " (" + bits + "-bit fingerprints)",
+                false,
+                b -> type.builder(bits));
+          }
+        }
+        case NONE -> add(kinds, name, description, false, b -> type.builder());
+      }
+    }
     return kinds;
   }
 
@@ -105,7 +77,7 @@ public final class SieveAdapters {
       String name,
       String description,
       boolean sized,
-      DoubleFunction<FilterBuilder<?>> builder) {
+      DoubleFunction<? extends FilterBuilder<?>> builder) {
     kinds.add(
         new StructureKind(
             name,
@@ -145,47 +117,5 @@ public final class SieveAdapters {
             (keys, b) ->
                 new SieveFilterMembership(
                     FastLongKeyFilter.build(builder.apply(b), keys), Mode.BATCH)));
-  }
-
-  private static void addCuckoo(List<StructureKind> kinds, int bits) {
-    String name = "sieve-cuckoo" + bits;
-    String description =
-        "Sieve CuckooFilter (" + bits + "-bit fingerprints, buckets of 4, load 0.95)";
-    kinds.add(
-        new StructureKind(
-            name,
-            Family.SIEVE,
-            description,
-            false,
-            (keys, b) -> new SieveFilterMembership(cuckoo(keys, bits))));
-    kinds.add(
-        new StructureKind(
-            name + BATCH_SUFFIX,
-            Family.SIEVE,
-            description + ", queried through the batch API",
-            false,
-            (keys, b) -> new SieveFilterMembership(cuckoo(keys, bits), Mode.BATCH)));
-    kinds.add(
-        new StructureKind(
-            name + PREHASHED_SUFFIX,
-            Family.SIEVE,
-            description + ", pre-hashed (the random key is its own hash)",
-            false,
-            (keys, b) -> {
-              CuckooFilter f = CuckooFilter.createWithFingerprintBits(keys.length, bits);
-              for (long key : keys) {
-                f.addHash(key);
-              }
-              return new SieveFilterMembership(f, Mode.PREHASHED);
-            }));
-  }
-
-  /** A cuckoo filter sized for the keys at its design load, every key added. */
-  static CuckooFilter cuckoo(long[] keys, int fingerprintBits) {
-    CuckooFilter f = CuckooFilter.createWithFingerprintBits(keys.length, fingerprintBits);
-    for (long key : keys) {
-      f.addHash(KeyHash.hash64(key));
-    }
-    return f;
   }
 }

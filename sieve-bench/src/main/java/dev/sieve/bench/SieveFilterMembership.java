@@ -24,7 +24,7 @@ public final class SieveFilterMembership implements Membership {
 
   private final Filter filter;
   private final Mode mode;
-  private final long[] resultBits = new long[(QueryBenchmark.BATCH + 63) / 64];
+  private final long[] resultBits = new long[(Membership.BATCH + 63) / 64];
 
   public SieveFilterMembership(Filter filter) {
     this(filter, Mode.SINGLE);
@@ -55,7 +55,7 @@ public final class SieveFilterMembership implements Membership {
     switch (mode) {
       case BATCH:
         {
-          long[] bits = len <= QueryBenchmark.BATCH ? resultBits : new long[(len + 63) >>> 6];
+          long[] bits = len <= Membership.BATCH ? resultBits : new long[(len + 63) >>> 6];
           return filter.mayContainBatch(keys, off, len, bits);
         }
       case PREHASHED:

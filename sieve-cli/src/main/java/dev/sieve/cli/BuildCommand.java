@@ -1,5 +1,6 @@
 package dev.sieve.cli;
 
+import dev.sieve.policy.FilterPolicy;
 import dev.sieve.sst.RocksDbFilterPolicy;
 import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
@@ -175,9 +176,13 @@ public final class BuildCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "bits per key below 0.5 means no filter; nothing to build");
     }
-    if (level != null && level < RocksDbFilterPolicy.FLUSH_LEVEL) {
+    if (level != null && (level < FilterPolicy.FLUSH || level > FilterPolicy.UNKNOWN_LEVEL)) {
       throw new ParameterException(
-          spec.commandLine(), "--level must be -1 (a flush) or a level >= 0, got " + level);
+          spec.commandLine(),
+          "--level must be -1 (a flush) or a level in 0.."
+              + FilterPolicy.UNKNOWN_LEVEL
+              + " (the last: unknown), got "
+              + level);
     }
     if (formatVersion < 2 || formatVersion > 7) {
       throw new ParameterException(
@@ -203,10 +208,7 @@ public final class BuildCommand implements Callable<Integer> {
       try {
         tableFilter =
             new RocksDbTableFilter(
-                p,
-                level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level,
-                prefix,
-                wholeKeyFiltering);
+                p, level == null ? FilterPolicy.UNKNOWN_LEVEL : level, prefix, wholeKeyFiltering);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -256,7 +258,7 @@ public final class BuildCommand implements Callable<Integer> {
         tableFilter != null
             ? tableFilter.buildFullBlock(keys)
             : p.buildFilterBlock(
-                keys, formatVersion, level == null ? RocksDbFilterPolicy.UNKNOWN_LEVEL : level);
+                keys, formatVersion, level == null ? FilterPolicy.UNKNOWN_LEVEL : level);
     try {
       AtomicFiles.write(output, block);
     } catch (IOException e) {

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "sieve",
     mixinStandardHelpOptions = true,
-    version = "sieve 0.1.0",
+    version = "sieve 1.0.0",
     description = "Approximate-membership filters, bit-compatible with RocksDB.",
     // bench: `report` lives in the sieve-bench module (it holds the peers); ./sieve routes it there
     footer = {"", "Exit status: 0 ok, 1 bad input file, 2 bad usage (one line on stderr)."},
@@ -39,6 +39,8 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
   /**
    * The configured command line, the contract scripts rely on: bad usage exits with 2, a bad file
    * or bad input with 1, each with a one-line message on stderr and never a stack trace.
+   *
+   * @return the command line
    */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new SieveCli());
@@ -71,11 +73,21 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
     return cli;
   }
 
-  /** Runs the command line and returns its exit status. */
+  /**
+   * Runs the command line.
+   *
+   * @param args the arguments
+   * @return the exit status
+   */
   public static int execute(String... args) {
     return commandLine().execute(args);
   }
 
+  /**
+   * The {@code sieve} command.
+   *
+   * @param args the arguments
+   */
   public static void main(String[] args) {
     System.exit(execute(args));
   }

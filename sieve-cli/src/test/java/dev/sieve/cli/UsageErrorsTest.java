@@ -54,6 +54,14 @@ class UsageErrorsTest {
     assertUsageError(
         CliRun.of("build", "--keys", k, "--policy", "ribbon:10", "-o", o, "--level=-7"),
         "--level must be -1");
+    // Integer.MAX_VALUE is no level RocksDB assigns (MAX_VALUE - 1 is "unknown")
+    assertUsageError(
+        CliRun.of("build", "--keys", k, "--policy", "ribbon:10", "-o", o, "--level=2147483647"),
+        "--level must be -1");
+    assertEquals(
+        0,
+        CliRun.of("build", "--keys", k, "--policy", "ribbon:10", "-o", o, "--level=2147483646")
+            .status());
     assertEquals(
         0,
         CliRun.of("build", "--keys", k, "--policy", "ribbon:10", "-o", o, "--level=-1").status());

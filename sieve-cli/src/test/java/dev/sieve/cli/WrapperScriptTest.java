@@ -155,7 +155,7 @@ class WrapperScriptTest {
     for (Process p : procs) {
       Run r = finish(p);
       assertEquals(0, r.status(), r.toString());
-      assertEquals("sieve 0.1.0", r.out().strip(), r.toString());
+      assertEquals("sieve 1.0.0", r.out().strip(), r.toString());
       assertNoAnsi(r);
       assertTrue(r.err().lines().count() <= 1, "at most the building line: " + r.err());
       builds += buildLines(r);
@@ -174,7 +174,7 @@ class WrapperScriptTest {
     Files.createSymbolicLink(link, clone.resolve("sieve"));
     Run r = finish(start(link, "--version"));
     assertEquals(0, r.status(), r.toString());
-    assertEquals("sieve 0.1.0", r.out().strip());
+    assertEquals("sieve 1.0.0", r.out().strip());
     assertEquals("", r.err(), "no rebuild");
     // a change in the benchmark module or in tests does not rebuild the CLI
     FileTime later = FileTime.fromMillis(System.currentTimeMillis() + 5_000);

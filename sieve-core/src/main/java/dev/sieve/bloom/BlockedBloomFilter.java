@@ -2,6 +2,7 @@ package dev.sieve.bloom;
 
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
+import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
@@ -68,7 +69,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
-public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFilter> {
+public final class BlockedBloomFilter
+    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -125,7 +127,7 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
 
   // ---------------------------------------------------------------- creation
 
-  /** A builder that sizes the filter by bits/key or by a target false-positive rate. */
+  /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
   public static Builder builder() {
     return new Builder();
   }
@@ -409,7 +411,7 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
    * settings exact on every platform. The caller range-checks {@code bitsPerKey}.
    */
   public static int rocksDbMillibitsPerKey(double bitsPerKey) {
-    return (int) (bitsPerKey * 1000.0 + 0.500001);
+    return BloomMath.rocksDbMillibitsPerKey(bitsPerKey);
   }
 
   /**
@@ -433,35 +435,7 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
    * 24 probes.
    */
   public static int chooseNumProbes(int millibitsPerKey) {
-    if (millibitsPerKey <= 2080) {
-      return 1;
-    } else if (millibitsPerKey <= 3580) {
-      return 2;
-    } else if (millibitsPerKey <= 5100) {
-      return 3;
-    } else if (millibitsPerKey <= 6640) {
-      return 4;
-    } else if (millibitsPerKey <= 8300) {
-      return 5;
-    } else if (millibitsPerKey <= 10070) {
-      return 6;
-    } else if (millibitsPerKey <= 11720) {
-      return 7;
-    } else if (millibitsPerKey <= 14001) {
-      return 8;
-    } else if (millibitsPerKey <= 16050) {
-      return 9;
-    } else if (millibitsPerKey <= 18300) {
-      return 10;
-    } else if (millibitsPerKey <= 22001) {
-      return 11;
-    } else if (millibitsPerKey <= 25501) {
-      return 12;
-    } else if (millibitsPerKey > 50000) {
-      return 24;
-    } else {
-      return (millibitsPerKey - 1) / 2000 - 1;
-    }
+    return BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
   }
 
   /**
@@ -955,7 +929,10 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
     return new BlockedBloomFilter(heapWords(), numProbes, numKeys());
   }
 
-  /** Whether the filter reads its data in place from buffers ({@link #wrapRocksDbFilterBlock}). */
+  /**
+   * {@return whether the filter reads its data in place from buffers ({@link
+   * #wrapRocksDbFilterBlock})}
+   */
   public boolean isWrapped() {
     return words == null;
   }
@@ -976,12 +953,12 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
     return copy;
   }
 
-  /** The number of probes per key. */
+  /** {@return the number of probes per key} */
   public int numProbes() {
     return numProbes;
   }
 
-  /** The number of 64-byte blocks. */
+  /** {@return the number of 64-byte blocks} */
   public int numBlocks() {
     return numBlocks;
   }
@@ -1007,7 +984,7 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
     return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes(), numProbes, 64);
   }
 
-  /** The fraction of bits that are set. */
+  /** {@return the fraction of bits that are set} */
   public double fractionOfBitsSet() {
     long set = 0;
     long numWords = (long) numBlocks * WORDS_PER_BLOCK;
@@ -1049,7 +1026,12 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
 
     private Builder() {}
 
-    /** Bits per key, fractional, in [1, 100] (default 10). */
+    /**
+     * Sets bits per key, fractional, in [1, 100] (default 10).
+     *
+     * @param bitsPerKey the setting
+     * @return this builder
+     */
     public Builder bitsPerKey(double bitsPerKey) {
       Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
       millibitsPerKey = rocksDbMillibitsPerKey(bitsPerKey);
@@ -1066,7 +1048,7 @@ public final class BlockedBloomFilter implements MergeableFilter<BlockedBloomFil
       return this;
     }
 
-    /** The setting in thousandths of a bit per key. */
+    /** {@return the setting in thousandths of a bit per key} */
     public int millibitsPerKey() {
       return millibitsPerKey;
     }

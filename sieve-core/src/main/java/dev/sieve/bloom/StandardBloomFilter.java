@@ -223,7 +223,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return words != null ? AtomicBits.getVolatile(words, (int) index) : wrapped.get(index);
   }
 
-  /** Whether the filter reads its data in place from buffers. */
+  /** {@return whether the filter reads its data in place from buffers} */
   public boolean isWrapped() {
     return words == null;
   }
@@ -236,7 +236,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
         (b, n) -> wrap(b, n));
   }
 
-  /** A builder that sizes the filter by bits/key or by a target false-positive rate. */
+  /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
   public static Builder builder() {
     return new Builder();
   }
@@ -469,7 +469,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return copy;
   }
 
-  /** The number of probes per key. */
+  /** {@return the number of probes per key} */
   public int numProbes() {
     return numProbes;
   }
@@ -494,7 +494,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return BloomMath.standardBloomFpRate(numKeys(), numBits, numProbes);
   }
 
-  /** The fraction of bits that are set (1/2 at the optimal number of probes). */
+  /** {@return the fraction of bits that are set (1/2 at the optimal number of probes)} */
   public double fractionOfBitsSet() {
     return (double) bitsSetFromWord(0) / numBits;
   }
@@ -558,7 +558,12 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
     private Builder() {}
 
-    /** Bits per key, fractional, in [1, 1000] (default 10). */
+    /**
+     * Sets bits per key, fractional, in [1, 1000] (default 10).
+     *
+     * @param bitsPerKey the setting
+     * @return this builder
+     */
     public Builder bitsPerKey(double bitsPerKey) {
       this.bitsPerKey = Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
       return this;
@@ -593,7 +598,12 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
       return BloomMath.standardFpRate(bitsPerKey, BloomMath.optimalNumProbes(bitsPerKey));
     }
 
-    /** A fixed probe count (1 to 64) in place of the optimal one. */
+    /**
+     * Sets a fixed probe count (1 to 64) in place of the optimal one.
+     *
+     * @param numProbes the setting
+     * @return this builder
+     */
     public Builder numProbes(int numProbes) {
       if (numProbes < 1 || numProbes > MAX_PROBES) {
         throw new IllegalArgumentException(
@@ -603,7 +613,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
       return this;
     }
 
-    /** The bits/key setting. */
+    /** {@return the bits/key setting} */
     public double bitsPerKey() {
       return bitsPerKey;
     }

@@ -277,7 +277,7 @@ public final class CuckooFilter implements MutableFilter {
     return createWithFingerprintBits(expectedKeys, fingerprintBitsForFpRate(fpRate));
   }
 
-  /** The fingerprint width {@link #createForFpRate} chooses for {@code fpRate}. */
+  /** {@return the fingerprint width {@link #createForFpRate} chooses for {@code fpRate}} */
   public static int fingerprintBitsForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
     for (int f = MIN_FINGERPRINT_BITS; f <= MAX_FINGERPRINT_BITS; f++) {
@@ -308,7 +308,9 @@ public final class CuckooFilter implements MutableFilter {
     return new Builder();
   }
 
-  /** An empty filter of exactly {@code numBuckets} buckets, in [1, {@link #MAX_BUCKETS}]. */
+  /**
+   * {@return an empty filter of exactly {@code numBuckets} buckets, in [1, {@link #MAX_BUCKETS}]}
+   */
   public static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
     Checks.count("number of buckets", numBuckets, MAX_BUCKETS);
@@ -504,7 +506,10 @@ public final class CuckooFilter implements MutableFilter {
         || bucketHas(bucketBitsAt(data, alternateBucket(i1, fp), bucketBits), fp);
   }
 
-  /** Whether the filter reads its buckets in place from a buffer ({@link #wrap}); read-only. */
+  /**
+   * {@return whether the filter reads its buckets in place from a buffer ({@link #wrap});
+   * read-only}
+   */
   public boolean isWrapped() {
     return words == null;
   }
@@ -648,12 +653,12 @@ public final class CuckooFilter implements MutableFilter {
     return BloomMath.cuckooFilterFpRate(numKeys, capacity(), fingerprintBits, SLOTS_PER_BUCKET);
   }
 
-  /** The fraction of slots in use. */
+  /** {@return the fraction of slots in use} */
   public double load() {
     return (double) numKeys / capacity();
   }
 
-  /** The number of slots, {@code 4 · buckets}. */
+  /** {@return the number of slots, {@code 4 · buckets}} */
   public long capacity() {
     return (long) numBuckets * SLOTS_PER_BUCKET;
   }
@@ -675,7 +680,7 @@ public final class CuckooFilter implements MutableFilter {
     return hashVersion;
   }
 
-  /** An independent, mutable copy on the heap (of a wrapped filter too). */
+  /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public CuckooFilter copy() {
     long[] out = words != null ? words.clone() : wrappedWords();
     return new CuckooFilter(out, numBuckets, fingerprintBits, numKeys, hashVersion);
@@ -902,14 +907,19 @@ public final class CuckooFilter implements MutableFilter {
 
     private Builder() {}
 
-    /** The fingerprint width, 4 to 16 bits (default 12). */
+    /**
+     * Sets the fingerprint width, 4 to 16 bits (default 12).
+     *
+     * @param fingerprintBits the setting
+     * @return this builder
+     */
     public Builder fingerprintBits(int fingerprintBits) {
       checkFingerprintBits(fingerprintBits);
       this.fingerprintBits = fingerprintBits;
       return this;
     }
 
-    /** The fingerprint width setting. */
+    /** {@return the fingerprint width setting} */
     public int fingerprintBits() {
       return fingerprintBits;
     }

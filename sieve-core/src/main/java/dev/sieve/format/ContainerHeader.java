@@ -23,7 +23,11 @@ public record ContainerHeader(
     long sizeInBits,
     int flags) {
 
-  /** The container's total length: header, payload and the payload checksum. */
+  /**
+   * The container's total length: header, payload and the payload checksum.
+   *
+   * @return the length in bytes
+   */
   public long totalLength() {
     return SieveFormat.HEADER_BYTES + payloadLength + SieveFormat.CHECKSUM_BYTES;
   }

@@ -496,12 +496,14 @@ public enum FilterType {
     return (int) setting;
   }
 
-  /** The filter class this type reads to. */
+  /** {@return the filter class this type reads to} */
   public Class<? extends Filter> filterClass() {
     return codec.filterClass();
   }
 
-  /** Whether {@link SieveFormat#wrap} and {@link SieveFormat#map} read this type in place. */
+  /**
+   * {@return whether {@link SieveFormat#wrap} and {@link SieveFormat#map} read this type in place}
+   */
   public boolean zeroCopy() {
     return codec.zeroCopy();
   }

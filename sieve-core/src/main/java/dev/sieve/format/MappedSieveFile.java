@@ -79,6 +79,9 @@ public final class MappedSieveFile implements AutoCloseable {
    * Maps {@code file} read-only and reads the container in place, verifying both checksums, as
    * {@link SieveFormat#map(Path)} does.
    *
+   * @param file the container file
+   * @return the mapped container
+   * @throws IOException if the file cannot be opened or mapped
    * @throws SieveFormatException if the file is not one valid container
    */
   public static MappedSieveFile open(Path file) throws IOException {
@@ -89,6 +92,11 @@ public final class MappedSieveFile implements AutoCloseable {
    * As {@link #open(Path)}; {@code verifyChecksum=false} skips the payload checksum pass at open
    * (the header checksum and the structure are always checked), for example to {@link #verify()}
    * later, off the critical path.
+   *
+   * @param file the container file
+   * @param verifyChecksum whether to check the payload checksum now
+   * @return the mapped container
+   * @throws IOException if the file cannot be opened or mapped
    */
   public static MappedSieveFile open(Path file, boolean verifyChecksum) throws IOException {
     return open(file, verifyChecksum, SieveFormat.SEGMENT_SHIFT, SieveFormat.MAX_ARRAY_PAYLOAD);
@@ -159,7 +167,11 @@ public final class MappedSieveFile implements AutoCloseable {
     }
   }
 
-  /** The filter, querying the mapped file in place. */
+  /**
+   * The filter, querying the mapped file in place.
+   *
+   * @return the filter
+   */
   public Filter filter() {
     return filter;
   }
@@ -167,6 +179,9 @@ public final class MappedSieveFile implements AutoCloseable {
   /**
    * The filter as the expected class.
    *
+   * @param <F> the filter class
+   * @param expected the class the file must hold
+   * @return the filter
    * @throws SieveFormatException if the container holds another filter type
    */
   public <F extends Filter> F filter(Class<F> expected) {
@@ -181,12 +196,20 @@ public final class MappedSieveFile implements AutoCloseable {
     return expected.cast(filter);
   }
 
-  /** The path the file was opened from. */
+  /**
+   * The path the file was opened from.
+   *
+   * @return the path
+   */
   public Path file() {
     return file;
   }
 
-  /** The payload's CRC32C as stored in the file when it was opened. */
+  /**
+   * The payload's CRC32C as stored in the file when it was opened.
+   *
+   * @return the checksum
+   */
   public int payloadChecksum() {
     return payloadCrc;
   }

@@ -117,7 +117,11 @@ public final class SieveFormat {
 
   // ---------------------------------------------------------------- writing
 
-  /** The container holding {@code filter}. */
+  /**
+   * {@return the container holding {@code filter}}
+   *
+   * @param outer the filter (a FastLongKeyFilter is written with its key-hash flag)
+   */
   public static byte[] toBytes(Filter outer) {
     Objects.requireNonNull(outer, "filter");
     int flags = flagsOf(outer);
@@ -136,7 +140,12 @@ public final class SieveFormat {
     return out;
   }
 
-  /** Writes the container holding {@code filter} to {@code out} (not closed, not flushed). */
+  /**
+   * Writes the container holding {@code filter} to {@code out} (not closed, not flushed).
+   *
+   * @param filter the filter
+   * @param out where the container goes; not closed
+   */
   public static void write(Filter filter, OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
     write(filter, java.nio.channels.Channels.newChannel(out));
@@ -146,6 +155,9 @@ public final class SieveFormat {
    * Writes the container holding {@code filter} to {@code out} (not closed). The payload is
    * streamed, so filters larger than one {@code byte[]} (a blocked Bloom or Ribbon filter of
    * several GiB) are written without an in-memory copy.
+   *
+   * @param outer the filter
+   * @param out where the container goes; not closed
    */
   public static void write(Filter outer, WritableByteChannel out) throws IOException {
     Objects.requireNonNull(out, "out");
@@ -205,6 +217,9 @@ public final class SieveFormat {
    * reading the old bytes (see {@link #map(Path)}). If {@code file} is a symbolic link, the file it
    * points to is replaced. On a failure the temporary file is deleted. Where the file system cannot
    * rename atomically, the rename falls back to a plain replacing move.
+   *
+   * @param filter the filter
+   * @param file the file, replaced whole
    */
   public static void write(Filter filter, Path file) throws IOException {
     Objects.requireNonNull(filter, "filter");
@@ -292,6 +307,8 @@ public final class SieveFormat {
   /**
    * Reads a container from exactly the bytes of {@code bytes}, copying the filter onto the heap.
    *
+   * @param bytes a whole container
+   * @return the filter
    * @throws SieveFormatException if the bytes are not one valid container (trailing bytes included)
    */
   public static Filter read(byte[] bytes) {
@@ -307,6 +324,10 @@ public final class SieveFormat {
   /**
    * Reads a container of the expected filter class.
    *
+   * @param <F> the filter class
+   * @param bytes a whole container
+   * @param expected the class the container must hold
+   * @return the filter
    * @throws SieveFormatException if the bytes are invalid or hold another filter type
    */
   public static <F extends Filter> F read(byte[] bytes, Class<F> expected) {
@@ -318,6 +339,8 @@ public final class SieveFormat {
    * concatenated); the stream is not closed. Lengths are never trusted before the bytes are read:
    * the payload is read in chunks that grow as data arrives.
    *
+   * @param in the stream, positioned at a container
+   * @return the filter
    * @throws SieveFormatException if the stream ends early or the container is invalid
    * @throws IOException if reading fails
    */
@@ -349,6 +372,7 @@ public final class SieveFormat {
   /**
    * Reads one container of the expected filter class from {@code in} ({@link #read(InputStream)}).
    *
+   * @param <F> the filter class
    * @param in the stream, left just after the container
    * @param expected the filter class, e.g. {@code BlockedBloomFilter.class} ({@code Filter.class}
    *     for any)
@@ -388,6 +412,9 @@ public final class SieveFormat {
    * checksums. The filter is queried in place, <em>without copying</em> its data (the bytes must
    * not change while the filter is used; {@link FilterType#zeroCopy()} names the types that do).
    * The buffer's position is not changed.
+   *
+   * @param buffer a whole container (its remaining bytes)
+   * @return the filter, reading the buffer in place
    */
   public static Filter wrap(ByteBuffer buffer) {
     return wrap(buffer, true);
@@ -396,6 +423,10 @@ public final class SieveFormat {
   /**
    * As {@link #wrap(ByteBuffer)}; {@code verifyChecksum=false} skips the payload checksum (the
    * header checksum is always checked), for very large trusted files.
+   *
+   * @param buffer a whole container (its remaining bytes)
+   * @param verifyChecksum whether to check the payload checksum
+   * @return the filter, reading the buffer in place
    */
   public static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
     ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
@@ -412,7 +443,14 @@ public final class SieveFormat {
     return decode(header, () -> header.type().codec().wrap(view, header.numKeys()));
   }
 
-  /** Wraps a container of the expected filter class; see {@link #wrap(ByteBuffer)}. */
+  /**
+   * Wraps a container of the expected filter class; see {@link #wrap(ByteBuffer)}.
+   *
+   * @param <F> the filter class
+   * @param buffer a whole container (its remaining bytes)
+   * @param expected the class the container must hold
+   * @return the filter, reading the buffer in place
+   */
   public static <F extends Filter> F wrap(ByteBuffer buffer, Class<F> expected) {
     return as(wrap(buffer), expected);
   }
@@ -431,6 +469,9 @@ public final class SieveFormat {
    * Path)} does): the mapping keeps the old file's pages. Where in-place changes cannot be ruled
    * out, open the file with {@link MappedSieveFile#open(Path)} instead, whose {@link
    * MappedSieveFile#verify()} recomputes the payload checksum of the mapping on demand.
+   *
+   * @param file the container file
+   * @return the filter, reading the mapped file in place
    */
   public static Filter map(Path file) throws IOException {
     return map(file, true);
@@ -439,6 +480,7 @@ public final class SieveFormat {
   /**
    * Maps a container file of the expected filter class ({@link #map(Path)}).
    *
+   * @param <F> the filter class
    * @param file the container file
    * @param expected the filter class, e.g. {@code Xor8Filter.class}
    * @return the filter, of that class, reading the mapped file
@@ -450,7 +492,13 @@ public final class SieveFormat {
     return as(map(file), expected);
   }
 
-  /** As {@link #map(Path)}; {@code verifyChecksum=false} skips the payload checksum pass. */
+  /**
+   * As {@link #map(Path)}; {@code verifyChecksum=false} skips the payload checksum pass.
+   *
+   * @param file the container file
+   * @param verifyChecksum whether to check the payload checksum
+   * @return the filter, reading the mapped file in place
+   */
   public static Filter map(Path file, boolean verifyChecksum) throws IOException {
     return map(file, verifyChecksum, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD);
   }
@@ -467,6 +515,10 @@ public final class SieveFormat {
   /**
    * Reads and validates the header at the start of {@code in} (absolute indexes from its position);
    * {@code available} is the total number of bytes the input holds.
+   *
+   * @param buffer the input, the header at its position
+   * @param available the total number of bytes the input holds
+   * @return the validated header
    */
   public static ContainerHeader readHeader(ByteBuffer buffer, long available) {
     ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);

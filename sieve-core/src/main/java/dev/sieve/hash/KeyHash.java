@@ -19,18 +19,33 @@ import java.nio.ByteBuffer;
 public final class KeyHash {
   private KeyHash() {}
 
-  /** The hash of all bytes of {@code key}. */
+  /**
+   * {@return the hash of all bytes of {@code key}}
+   *
+   * @param key the key
+   */
   public static long hash64(byte[] key) {
     return Xxph3.hash64(key, 0, key.length, 0);
   }
 
-  /** The hash of {@code key[off, off + len)}. */
+  /**
+   * {@return the hash of {@code key[off, off + len)}}
+   *
+   * @param key the key's bytes
+   * @param off where the key starts
+   * @param len the key's length
+   */
   public static long hash64(byte[] key, int off, int len) {
     java.util.Objects.checkFromIndexSize(off, len, key.length);
     return Xxph3.hash64(key, off, len, 0);
   }
 
-  /** The hash of the remaining bytes of {@code key} (position to limit); the position is kept. */
+  /**
+   * {@return the hash of the remaining bytes of {@code key} (position to limit); the position is
+   * kept}
+   *
+   * @param key the key
+   */
   public static long hash64(ByteBuffer key) {
     return Xxph3.hash64(key, key.position(), key.remaining(), 0);
   }
@@ -40,6 +55,9 @@ public final class KeyHash {
    * hash64(key.toString().getBytes(UTF_8))} (an unpaired surrogate is the byte {@code '?'}, as
    * {@link String#getBytes} writes it), without allocating: the bytes are encoded into a per-thread
    * buffer.
+   *
+   * @param key the key
+   * @return the hash
    */
   public static long hash64(CharSequence key) {
     return KeyBuffer.hash(key, KeyEncoder.UTF8);
@@ -48,6 +66,11 @@ public final class KeyHash {
   /**
    * The hash of {@code key}'s bytes as {@code encoder} writes them ({@link KeyEncoder}), through a
    * per-thread buffer: no allocation once the buffer has grown to the longest key.
+   *
+   * @param <T> the key type
+   * @param key the key
+   * @param encoder writes the key's bytes
+   * @return the hash
    */
   public static <T> long hash64(T key, KeyEncoder<? super T> encoder) {
     return KeyBuffer.hash(key, encoder);
@@ -58,12 +81,19 @@ public final class KeyHash {
    * hashInt(0x01020304) == hash64(new byte[] {1, 2, 3, 4})}). Named apart from {@link
    * #hash64(long)} so that an {@code int} passed to that method keeps meaning its widened {@code
    * long}.
+   *
+   * @param key the key
+   * @return the hash
    */
   public static long hashInt(int key) {
     return Xxph3.hash64BigEndianInt(key, 0);
   }
 
-  /** The hash of the eight big-endian bytes of {@code key}. */
+  /**
+   * {@return the hash of the eight big-endian bytes of {@code key}}
+   *
+   * @param key the key
+   */
   public static long hash64(long key) {
     return Xxph3.hash64BigEndianLong(key, 0);
   }
@@ -72,6 +102,12 @@ public final class KeyHash {
    * Hashes {@code count} {@code long} keys, {@code keys[keyOff ..]}, into {@code out[outOff ..]},
    * as {@link #hash64(long)} hashes each. The loop has no dependency between keys, so the CPU
    * overlaps the hashes of neighbouring keys.
+   *
+   * @param keys the keys
+   * @param keyOff the first key to hash
+   * @param count how many keys
+   * @param out where the hashes go
+   * @param outOff where the first hash goes
    */
   public static void hash64(long[] keys, int keyOff, int count, long[] out, int outOff) {
     java.util.Objects.checkFromIndexSize(keyOff, count, keys.length);
@@ -94,6 +130,9 @@ public final class KeyHash {
    *
    * <p>It is <em>not</em> {@link #hash64(long)}: a filter built from these hashes must be queried
    * with them (the container records it, see {@code docs/format.md}).
+   *
+   * @param key the key
+   * @return the hash
    */
   public static long mix64(long key) {
     long z = key + MIX64_GAMMA;
@@ -102,7 +141,15 @@ public final class KeyHash {
     return z ^ (z >>> 31);
   }
 
-  /** {@link #mix64(long)} of {@code count} keys, {@code keys[keyOff ..]}, into {@code out}. */
+  /**
+   * {@link #mix64(long)} of {@code count} keys, {@code keys[keyOff ..]}, into {@code out}.
+   *
+   * @param keys the keys
+   * @param keyOff the first key to hash
+   * @param count how many keys
+   * @param out where the hashes go
+   * @param outOff where the first hash goes
+   */
   public static void mix64(long[] keys, int keyOff, int count, long[] out, int outOff) {
     java.util.Objects.checkFromIndexSize(keyOff, count, keys.length);
     java.util.Objects.checkFromIndexSize(outOff, count, out.length);

@@ -25,12 +25,21 @@ public enum LongKeyHash {
     this.containerFlag = containerFlag;
   }
 
-  /** The hash of {@code key}. */
+  /**
+   * The hash of {@code key}.
+   *
+   * @param key the key
+   * @return its 64-bit hash
+   */
   public long hash(long key) {
     return this == MIX64 ? KeyHash.mix64(key) : key;
   }
 
-  /** Its bit in the container's flags ({@code docs/format.md}). */
+  /**
+   * Its bit in the container's flags ({@code docs/format.md}).
+   *
+   * @return the flag bit
+   */
   public int containerFlag() {
     return containerFlag;
   }

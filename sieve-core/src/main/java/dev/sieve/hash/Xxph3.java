@@ -138,6 +138,11 @@ public final class Xxph3 {
    * RocksDB's {@code Hash64(data + off, len, seed)} ({@code XXPH3_64bits_withSeed}); with seed 0
    * this is {@code GetSliceHash64}.
    *
+   * @param data the bytes
+   * @param off where they start
+   * @param len how many
+   * @param seed the seed (RocksDB: 0)
+   * @return the 64-bit hash
    * @throws IndexOutOfBoundsException if {@code [off, off + len)} is not inside {@code data}
    */
   public static long hash64(byte[] data, int off, int len, long seed) {
@@ -168,6 +173,11 @@ public final class Xxph3 {
    * buffer's position, limit, mark and byte order are neither used nor changed; heap, direct and
    * read-only buffers of either byte order give the same result.
    *
+   * @param data the bytes
+   * @param off where they start
+   * @param len how many
+   * @param seed the seed (RocksDB: 0)
+   * @return the 64-bit hash
    * @throws IndexOutOfBoundsException if {@code [off, off + len)} is not inside {@code [0,
    *     data.limit())}
    */
@@ -201,6 +211,10 @@ public final class Xxph3 {
   /**
    * The hash of the eight big-endian bytes of {@code value}, without materializing them: equal to
    * {@code hash64(b, 0, 8, seed)} where {@code b[0]} is the most significant byte of {@code value}.
+   *
+   * @param value the value
+   * @param seed the seed
+   * @return the 64-bit hash
    */
   public static long hash64BigEndianLong(long value, long seed) {
     // The 4..8 branch with n = 8 reads the eight bytes as one little-endian word.
@@ -211,6 +225,10 @@ public final class Xxph3 {
    * The hash of the four big-endian bytes of {@code value}: {@code hash64(new byte[] {(byte) (value
    * >>> 24), (byte) (value >>> 16), (byte) (value >>> 8), (byte) value}, 0, 4, seed)}, without the
    * array.
+   *
+   * @param value the value
+   * @param seed the seed
+   * @return the 64-bit hash
    */
   public static long hash64BigEndianInt(int value, long seed) {
     // The 4..8 branch with n = 4 reads the same four bytes as its first and last 32-bit word.

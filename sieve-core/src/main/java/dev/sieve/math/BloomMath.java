@@ -38,6 +38,7 @@ public final class BloomMath {
    *
    * @param bitsPerKey {@code b > 0}
    * @param numProbes {@code k ≥ 1}
+   * @return the false-positive rate
    */
   public static double standardFpRate(double bitsPerKey, int numProbes) {
     return Math.pow(1.0 - Math.exp(-numProbes / bitsPerKey), numProbes);
@@ -55,6 +56,9 @@ public final class BloomMath {
    * (S(L/(λ+√λ), k) + S(L/(λ-√λ), k)) / 2} with {@code L = cacheLineBits} (util/bloom_impl.h,
    * {@code CacheLocalFpRate}). Worked: {@code b=10, k=6, L=512 → 0.95%} against the standard 0.84%.
    *
+   * @param bitsPerKey bits per key, {@code b}
+   * @param numProbes probes per key, {@code k ≥ 1}
+   * @param cacheLineBits bits per block (512 for a 64-byte cache line)
    * @return {@code 1.0} for {@code bitsPerKey <= 0}, as RocksDB does
    */
   public static double cacheLocalFpRate(double bitsPerKey, int numProbes, int cacheLineBits) {
@@ -76,6 +80,10 @@ public final class BloomMath {
    * of the series, exact enough and free of rounding next to 1), otherwise {@code 1 - e^(-x)}, as
    * RocksDB's {@code FingerprintFpRate} does. A Bloom filter that hashes keys to 64 bits first pays
    * this on top of its own rate ({@link #independentProbabilitySum}).
+   *
+   * @param numKeys stored fingerprints, {@code n}
+   * @param fingerprintBits bits per fingerprint, {@code r}
+   * @return the collision probability
    */
   public static double fingerprintFpRate(double numKeys, int fingerprintBits) {
     double base = numKeys * Math.pow(0.5, fingerprintBits);
@@ -88,6 +96,10 @@ public final class BloomMath {
   /**
    * The probability that at least one of two independent events happens: {@code p + q - pq},
    * written so that tiny rates keep their precision.
+   *
+   * @param rate1 the first probability
+   * @param rate2 the second probability
+   * @return the probability of either
    */
   public static double independentProbabilitySum(double rate1, double rate2) {
     return rate1 + rate2 - rate1 * rate2;
@@ -97,6 +109,12 @@ public final class BloomMath {
    * The FPR RocksDB estimates for a FastLocalBloom filter of {@code bytes} data bytes over {@code
    * keys} keys: the cache-local rate at 512-bit lines combined with the collision rate of the
    * {@code hashBits}-bit key hash ({@code FastLocalBloomImpl::EstimatedFpRate}).
+   *
+   * @param keys keys added
+   * @param bytes data bytes, trailer excluded
+   * @param numProbes probes per key, {@code k ≥ 1}
+   * @param hashBits bits of the key hash (64)
+   * @return the modelled false-positive rate
    */
   public static double fastLocalBloomFpRate(long keys, long bytes, int numProbes, int hashBits) {
     if (keys <= 0) {
@@ -110,6 +128,11 @@ public final class BloomMath {
   /**
    * The FPR of a standard Bloom filter with {@code m} bits, {@code n} keys and {@code k} probes,
    * including the collision rate of the 64-bit key hash both filters start from.
+   *
+   * @param keys keys added
+   * @param bits filter bits, {@code m}
+   * @param numProbes probes per key, {@code k ≥ 1}
+   * @return the modelled false-positive rate
    */
   public static double standardBloomFpRate(long keys, long bits, int numProbes) {
     if (keys <= 0) {
@@ -126,6 +149,9 @@ public final class BloomMath {
    * <p>Derivation: with {@code p = e^(-k/b)} the log of the rate is {@code k·ln(1-p) = -b·ln(p)
    * ·ln(1-p)}, symmetric in {@code p ↔ 1-p}, so its minimum is at {@code p = 1/2}: half the bits
    * are set, {@code k = b · ln 2}.
+   *
+   * @param bitsPerKey bits per key, {@code b}
+   * @return the best integer probe count
    */
   public static int optimalNumProbes(double bitsPerKey) {
     double real = bitsPerKey * LN2;
@@ -155,6 +181,7 @@ public final class BloomMath {
    * @param bitsSet {@code X}, in {@code [0, m]}
    * @param numBits {@code m ≥ 1}
    * @param numProbes {@code k ≥ 1}
+   * @return the estimated number of distinct keys
    */
   public static double standardBloomElementCount(long bitsSet, long numBits, int numProbes) {
     if (numBits < 1 || numProbes < 1 || bitsSet < 0 || bitsSet > numBits) {
@@ -180,12 +207,23 @@ public final class BloomMath {
    * FastLocalBloom takes each probe's bit from the top 9 bits of a remultiplied 32-bit hash). A
    * saturated block counts as {@code blockBits - 1/2} bits set: finite, and an over-full block
    * holds more keys than any estimate can see.
+   *
+   * @param bitsSet set bits in the block
+   * @param blockBits bits per block
+   * @param numProbes probes per key, {@code k ≥ 1}
+   * @return the estimated number of keys in the block
    */
   public static double blockedBloomBlockElementCount(int bitsSet, int blockBits, int numProbes) {
     return standardBloomElementCount(bitsSet, blockBits, numProbes);
   }
 
-  /** The fraction of bits a standard Bloom filter leaves 0 after its keys: {@code e^(-k/b)}. */
+  /**
+   * {@return the fraction of bits a standard Bloom filter leaves 0 after its keys: {@code
+   * e^(-k/b)}}
+   *
+   * @param bitsPerKey bits per key, {@code b}
+   * @param numProbes probes per key, {@code k ≥ 1}
+   */
   public static double expectedFractionOfZeroBits(double bitsPerKey, int numProbes) {
     return Math.exp(-numProbes / bitsPerKey);
   }
@@ -193,12 +231,19 @@ public final class BloomMath {
   /**
    * The bits per key a standard Bloom filter needs for rate {@code f} at the optimal real {@code
    * k}: {@code log2(1/f) / ln 2}.
+   *
+   * @param fpRate the target rate {@code f}, in (0, 1)
+   * @return bits per key
    */
   public static double standardBitsPerKeyForFpRate(double fpRate) {
     return informationFloorBitsPerKey(fpRate) / LN2;
   }
 
-  /** The information-theoretic floor: {@code log2(1/f)} bits per key for rate {@code f}. */
+  /**
+   * {@return the information-theoretic floor: {@code log2(1/f)} bits per key for rate {@code f}}
+   *
+   * @param fpRate the rate {@code f}
+   */
   public static double informationFloorBitsPerKey(double fpRate) {
     return -Math.log(fpRate) / LN2;
   }
@@ -207,6 +252,8 @@ public final class BloomMath {
    * How many times the floor a structure spends: {@code bitsPerKey / log2(1/f)}. A standard Bloom
    * filter at optimal {@code k} gives {@code 1/ln 2 = 1.4427}.
    *
+   * @param bitsPerKey bits per key, {@code b}
+   * @param fpRate the structure's false-positive rate {@code f}
    * @return {@code NaN} where the floor is 0 or undefined ({@code f ≥ 1} or {@code f ≤ 0})
    */
   public static double overheadOverFloor(double bitsPerKey, double fpRate) {
@@ -232,6 +279,7 @@ public final class BloomMath {
    * 0.78%}.
    *
    * @param resultBits {@code r ≥ 0}
+   * @return the false-positive rate
    */
   public static double ribbonFpRate(double resultBits) {
     if (!(resultBits >= 0.0)) {
@@ -251,6 +299,9 @@ public final class BloomMath {
    * numBlocks − 127}), {@code p · 2^-(c-1) + (1 - p) · 2^-c}, i.e. {@link #ribbonFpRate} at {@code
    * r = c − p}. The hash-collision rate is not included ({@link #fingerprintFpRate} adds it).
    *
+   * @param numBlocks 128-slot blocks
+   * @param upperNumColumns result columns of the wider blocks
+   * @param upperStartBlock the first wider block
    * @return 0 for zero blocks (the empty filter reports every key absent)
    */
   public static double interleavedRibbonFpRate(
@@ -268,6 +319,9 @@ public final class BloomMath {
    * The fractional result bits a Ribbon filter needs for rate {@code f}: the inverse of {@link
    * #ribbonFpRate}, {@code c + φ} with {@code 2^-(c+1) < f ≤ 2^-c} and {@code φ = (2^-c − f) /
    * 2^-(c+1)}. At least the floor {@code log2(1/f)}, and at most about 0.086 bits above it.
+   *
+   * @param fpRate the target rate {@code f}, in (0, 1)
+   * @return result bits per key
    */
   public static double ribbonResultBitsForFpRate(double fpRate) {
     if (!(fpRate > 0.0 && fpRate <= 1.0)) {
@@ -336,6 +390,9 @@ public final class BloomMath {
    * keys, independent of the absent key's own fingerprint, which is uniform over {@code 2^r}
    * values. They match with probability {@code 2^-r}: 0.39% at {@code r = 8}, 0.0015% at {@code r =
    * 16}. (No value is reserved, so there is no {@code 1/(2^r - 1)} refinement here.)
+   *
+   * @param fingerprintBits bits per fingerprint, {@code r}
+   * @return the false-positive rate
    */
   public static double xorFingerprintFpRate(int fingerprintBits) {
     return Math.pow(0.5, fingerprintBits);
@@ -345,6 +402,10 @@ public final class BloomMath {
    * The modelled FPR of an Xor or Binary Fuse filter over {@code keys} distinct 64-bit key hashes
    * with {@code r}-bit fingerprints: {@link #xorFingerprintFpRate} combined with the collision rate
    * of the 64-bit key hash ({@link #fingerprintFpRate} at 64 bits), as for the Bloom filters.
+   *
+   * @param keys distinct keys
+   * @param fingerprintBits bits per fingerprint, {@code r}
+   * @return the modelled false-positive rate
    */
   public static double xorFilterFpRate(long keys, int fingerprintBits) {
     if (keys <= 0) {
@@ -358,6 +419,11 @@ public final class BloomMath {
    * Bits per key of a fingerprint table: {@code slots · r / n} ({@code 0} for no keys). For an Xor
    * filter {@code slots ≈ 1.23 n + 32}, for a Binary Fuse filter {@code slots ≈ }{@link
    * #binaryFuseSizeFactor}{@code · n}, for a Cuckoo filter {@code slots = 4 · buckets}.
+   *
+   * @param slots slots in the table
+   * @param fingerprintBits bits per fingerprint, {@code r}
+   * @param keys keys held, {@code n}
+   * @return bits per key
    */
   public static double fingerprintTableBitsPerKey(long slots, int fingerprintBits, long keys) {
     return keys <= 0 ? 0.0 : (double) slots * fingerprintBits / keys;
@@ -369,6 +435,9 @@ public final class BloomMath {
    * probability when {@code m/n > 1.222} (the 2-core threshold), hence 1.23; the additive 32 keeps
    * small sets peelable. Space: {@code 1.23 · r} bits per key for large {@code n}, 1.23 times the
    * floor {@code log2(1/2^-r) = r}.
+   *
+   * @param keys keys, {@code n}
+   * @return the slot count
    */
   public static long xorFilterSlots(long keys) {
     return (long) Math.floor(1.23 * keys) + 32;
@@ -384,6 +453,7 @@ public final class BloomMath {
    *
    * @param arity 3 or 4
    * @param keys {@code n ≥ 2}
+   * @return the size factor
    */
   public static double binaryFuseSizeFactor(int arity, long keys) {
     double lnN = Math.log((double) keys);
@@ -402,6 +472,10 @@ public final class BloomMath {
    * 0.5)} for 4-wise, at most {@code 2^18} and at least 4. Segments much shorter than this fail to
    * peel; much longer ones lose the coupling that lets the size factor drop below the Xor filter's
    * 1.23.
+   *
+   * @param arity 3 or 4
+   * @param keys keys, {@code n}
+   * @return the segment length
    */
   public static int binaryFuseSegmentLength(int arity, long keys) {
     if (keys <= 1) {
@@ -428,6 +502,11 @@ public final class BloomMath {
    * buckets, {@code 2bα} of them on average; fingerprint value 0 marks an empty slot, so
    * fingerprints are uniform over the {@code 2^f - 1} nonzero values and each comparison matches
    * with probability {@code 1/(2^f - 1)}. Worked: {@code f = 12, b = 4, α = 0.95 → 0.19%}.
+   *
+   * @param fingerprintBits bits per fingerprint, {@code f}
+   * @param slotsPerBucket slots per bucket, {@code b}
+   * @param load the fraction of slots in use, {@code α}
+   * @return the false-positive rate
    */
   public static double cuckooFpRate(int fingerprintBits, int slotsPerBucket, double load) {
     double perSlot = 1.0 / ((1L << fingerprintBits) - 1);
@@ -438,6 +517,12 @@ public final class BloomMath {
    * The modelled FPR of a Cuckoo filter holding {@code keys} fingerprints in {@code slots} slots:
    * {@link #cuckooFpRate} at load {@code keys / slots}, combined with the 64-bit key hash's
    * collision rate.
+   *
+   * @param keys fingerprints held
+   * @param slots slots in the table
+   * @param fingerprintBits bits per fingerprint
+   * @param slotsPerBucket slots per bucket
+   * @return the modelled false-positive rate
    */
   public static double cuckooFilterFpRate(
       long keys, long slots, int fingerprintBits, int slotsPerBucket) {
@@ -461,8 +546,10 @@ public final class BloomMath {
    * 32-bit key hash ({@link #fingerprintFpRate} at 32 bits). Worked: 10 bits/key, 6 probes gives
    * about 0.95% + 0.34% ≈ 1.3% before the hash collisions.
    *
+   * @param numProbes probes per key, {@code k ≥ 1}
    * @param keys number of (distinct-hash) keys added, {@code > 0}, else the rate is 0
    * @param dataBytes data bytes, trailer excluded
+   * @return the modelled false-positive rate
    */
   public static double legacyLocalityBloomFpRate(long keys, long dataBytes, int numProbes) {
     if (keys <= 0) {
@@ -494,6 +581,7 @@ public final class BloomMath {
    * @param bitsPerKey {@code b > 0}
    * @param numProbes {@code k ≥ 1}
    * @param blockBits {@code B ≥ 1}
+   * @return the false-positive rate
    */
   public static double poissonBlockedFpRate(double bitsPerKey, int numProbes, int blockBits) {
     if (!(bitsPerKey > 0.0) || numProbes < 1 || blockBits < 1) {
@@ -612,5 +700,60 @@ public final class BloomMath {
     double zeros = bitsSet == SPLIT_BLOCK_BITS ? 0.5 : SPLIT_BLOCK_BITS - bitsSet;
     return Math.log(zeros / SPLIT_BLOCK_BITS) / Math.log(31.0 / 32.0);
   }
+
   // ---- end bench
+
+  // ---------------------------------------------------------------- RocksDB's Bloom settings
+
+  /**
+   * RocksDB's conversion of a bits/key setting to thousandths of a bit ({@code
+   * BloomLikeFilterPolicy}): {@code (int) (bits · 1000 + 0.500001)}, the nudge making three-decimal
+   * settings exact on every platform. The caller range-checks {@code bitsPerKey}.
+   *
+   * @param bitsPerKey bits per key
+   * @return thousandths of a bit per key
+   */
+  public static int rocksDbMillibitsPerKey(double bitsPerKey) {
+    return (int) (bitsPerKey * 1000.0 + 0.500001);
+  }
+
+  /**
+   * RocksDB's FastLocalBloom probe count for a setting in thousandths of a bit per key ({@code
+   * FastLocalBloomImpl::ChooseNumProbes}): the most accurate count measured for each range, up to
+   * 24 probes. The Bloom filter and the Ribbon filter's bloom-equivalent sizing both use it.
+   *
+   * @param millibitsPerKey thousandths of a bit per key
+   * @return the probe count, 1 to 24
+   */
+  public static int fastLocalBloomNumProbes(int millibitsPerKey) {
+    if (millibitsPerKey <= 2080) {
+      return 1;
+    } else if (millibitsPerKey <= 3580) {
+      return 2;
+    } else if (millibitsPerKey <= 5100) {
+      return 3;
+    } else if (millibitsPerKey <= 6640) {
+      return 4;
+    } else if (millibitsPerKey <= 8300) {
+      return 5;
+    } else if (millibitsPerKey <= 10070) {
+      return 6;
+    } else if (millibitsPerKey <= 11720) {
+      return 7;
+    } else if (millibitsPerKey <= 14001) {
+      return 8;
+    } else if (millibitsPerKey <= 16050) {
+      return 9;
+    } else if (millibitsPerKey <= 18300) {
+      return 10;
+    } else if (millibitsPerKey <= 22001) {
+      return 11;
+    } else if (millibitsPerKey <= 25501) {
+      return 12;
+    } else if (millibitsPerKey > 50000) {
+      return 24;
+    } else {
+      return (millibitsPerKey - 1) / 2000 - 1;
+    }
+  }
 }

@@ -1,6 +1,5 @@
 package dev.sieve.ribbon;
 
-import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.BloomMath;
 
 /**
@@ -37,8 +36,9 @@ import dev.sieve.math.BloomMath;
  * <h2>Limits and the Bloom fallback</h2>
  *
  * Above {@link #MAX_RIBBON_ENTRIES} keys, RocksDB builds FastLocalBloom instead; it also does so
- * for small filters (fewer than 1024 slots) when the Bloom filter would be smaller ({@link
- * #bloomIsSmaller}), and when all 256 seeds fail to solve.
+ * for small filters (fewer than 1024 slots) when the Bloom filter would be smaller, and when all
+ * 256 seeds fail to solve. That choice is the policy's, made in {@code
+ * dev.sieve.policy.FilterPolicy}; this class only sizes Ribbon.
  */
 public final class RibbonSizing {
   private RibbonSizing() {}
@@ -83,6 +83,8 @@ public final class RibbonSizing {
    * RocksDB's {@code BloomLikeFilterPolicy} sanitization of a bits/key setting: below 0.5 means "no
    * filter" (rejected here), [0.5, 1) becomes 1, 100 and above (and infinity) become 100.
    *
+   * @param bitsPerKey the configured bits per key
+   * @return the sanitized bits per key, in [1, 100]
    * @throws IllegalArgumentException for NaN (RocksDB maps it to 100; Sieve refuses it as a
    *     mistake) or below 0.5 (RocksDB builds no filter there)
    */
@@ -102,21 +104,29 @@ public final class RibbonSizing {
     return Math.min(bitsPerKey, 100.0);
   }
 
-  /** RocksDB's millibits/key for a sanitized bits/key ({@code (int) (b · 1000 + 0.500001)}). */
+  /**
+   * {@return RocksDB's millibits/key for a sanitized bits/key ({@code (int) (b · 1000 +
+   * 0.500001)})}
+   *
+   * @param sanitizedBitsPerKey bits per key from {@link #sanitizeBitsPerKey}
+   */
   public static int millibitsPerKey(double sanitizedBitsPerKey) {
-    return BlockedBloomFilter.rocksDbMillibitsPerKey(sanitizedBitsPerKey);
+    return BloomMath.rocksDbMillibitsPerKey(sanitizedBitsPerKey);
   }
 
   /**
    * RocksDB's {@code desired_one_in_fp_rate_} for a sanitized bloom-equivalent bits/key: the
    * inverse of the FastLocalBloom model rate at that size and RocksDB's probe count.
+   *
+   * @param sanitizedBitsPerKey bits per key from {@link #sanitizeBitsPerKey}
+   * @return {@code 1 / FPR}
    */
   public static double oneInFpRateForBloomBitsPerKey(double sanitizedBitsPerKey) {
     int millibits = millibitsPerKey(sanitizedBitsPerKey);
     return 1.0
         / BloomMath.cacheLocalFpRate(
             sanitizedBitsPerKey,
-            BlockedBloomFilter.chooseNumProbes(millibits),
+            BloomMath.fastLocalBloomNumProbes(millibits),
             BloomMath.CACHE_LINE_BITS);
   }
 
@@ -173,6 +183,7 @@ public final class RibbonSizing {
    * divides the slots. RocksDB uses it to size filter partitions ({@code ApproximateNumEntries}).
    *
    * @param numSlots 0, or at least 256
+   * @return the number of keys
    */
   public static int numKeysForSlots(int numSlots) {
     if (numSlots == 0) {
@@ -196,6 +207,9 @@ public final class RibbonSizing {
   /**
    * RocksDB's {@code RoundUpNumSlots}: up to a whole number of 128-slot blocks, and at least two
    * blocks (one start position cannot hold many keys with this hashing).
+   *
+   * @param numSlots a slot count
+   * @return the rounded slot count
    */
   public static long roundUpNumSlots(long numSlots) {
     long corrected = (numSlots + SLOTS_PER_BLOCK - 1) / SLOTS_PER_BLOCK * SLOTS_PER_BLOCK;
@@ -210,6 +224,7 @@ public final class RibbonSizing {
    * table value rounded up to whole blocks, at least 256.
    *
    * @param numKeys 1 to {@link #MAX_RIBBON_ENTRIES}
+   * @return the number of slots
    */
   public static int numSlotsForKeys(int numKeys) {
     if (numKeys < 1 || numKeys > MAX_RIBBON_ENTRIES) {
@@ -233,8 +248,11 @@ public final class RibbonSizing {
    * 2^-(c+1))} and {@code bias = (roundingBias32 + 0.5) / 2^32}. A rate at or beyond one in {@code
    * 2^32 − 1} gets the 32-column maximum; a rate of one in 1 or less (or NaN) one segment.
    *
+   * @param numSlots slots, a multiple of 128 and at least 256
+   * @param oneInFpRate the target {@code 1 / FPR}
    * @param roundingBias32 an unsigned 32-bit value; RocksDB passes the upper half of the first
    *     key's hash
+   * @return the solution bytes, a multiple of 16
    */
   public static long bytesForOneInFpRate(int numSlots, double oneInFpRate, int roundingBias32) {
     checkSlots(numSlots);
@@ -263,39 +281,5 @@ public final class RibbonSizing {
       throw new IllegalArgumentException(
           "number of slots must be a multiple of 128 and at least 256, got " + numSlots);
     }
-  }
-
-  // ---------------------------------------------------------------- the Bloom comparison
-
-  /**
-   * RocksDB's FastLocalBloom block length for the fallback ({@code CalculateSpace}): data rounded
-   * up to 64 bytes plus the 5-byte trailer.
-   */
-  public static long bloomBlockBytes(long numKeys, int millibitsPerKey) {
-    return BlockedBloomFilter.rocksDbDataBytes(numKeys, millibitsPerKey)
-        + BlockedBloomFilter.TRAILER_BYTES;
-  }
-
-  /**
-   * Whether RocksDB builds FastLocalBloom instead of Ribbon for {@code numKeys} keys: too many keys
-   * for Ribbon, or a small filter (fewer than 1024 slots) whose Bloom block would be strictly
-   * smaller than the Ribbon block.
-   *
-   * @param numKeys at least 1
-   * @param roundingBias32 the upper half of the first key's hash
-   */
-  public static boolean bloomIsSmaller(
-      long numKeys, double oneInFpRate, int millibitsPerKey, int roundingBias32) {
-    if (numKeys > MAX_RIBBON_ENTRIES) {
-      return true;
-    }
-    int numSlots = numSlotsForKeys((int) numKeys);
-    if (numSlots >= BLOOM_COMPARISON_SLOTS) {
-      return false;
-    }
-    long ribbonBlock =
-        bytesForOneInFpRate(numSlots, oneInFpRate, roundingBias32)
-            + Standard128RibbonFilter.TRAILER_BYTES;
-    return bloomBlockBytes(numKeys, millibitsPerKey) < ribbonBlock;
   }
 }

@@ -1,9 +1,8 @@
 package dev.sieve.ribbon;
 
-import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
-import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.ChannelWrites;
@@ -15,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A static Ribbon filter, byte for byte RocksDB's Standard128Ribbon ({@code ribbonfilter}, format
@@ -75,13 +75,14 @@ import java.util.Objects;
  * About 30% smaller than FastLocalBloom at the same FPR (7.0 instead of 10 bits/key at 0.95%), but
  * static (all keys must be known before the solve), 3–4× the CPU and about 3× the temporary memory
  * to build (20 bytes per slot for the band), and a query reads up to {@code 2 · columns} 16-byte
- * segments instead of one cache line: see {@link RibbonFilterPolicy} for where that pays.
+ * segments instead of one cache line: see {@code dev.sieve.policy.FilterPolicy} for where that
+ * pays.
  *
  * <p>Reference: P. C. Dillinger and S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
  * util/ribbon_config.cc, table/block_based/filter_policy.cc.
  */
-public final class Standard128RibbonFilter implements Filter {
+public final class Standard128RibbonFilter implements RocksDbFilter {
 
   /** RocksDB's trailer length. */
   public static final int TRAILER_BYTES = 5;
@@ -202,65 +203,32 @@ public final class Standard128RibbonFilter implements Filter {
 
   // ---------------------------------------------------------------- creation
 
-  /** A builder sized by a bloom-equivalent bits/key (default 10) or a target FPR. */
+  /** {@return a builder sized by a bloom-equivalent bits/key (default 10) or a target FPR} */
   public static Builder builder() {
     return new Builder();
   }
 
   /**
-   * Builds exactly the filter RocksDB's {@code Standard128RibbonBitsBuilder} writes for these key
-   * hashes under {@code RibbonFilterPolicy(bloomEquivalentBitsPerKey)} on a Ribbon level, with
-   * {@code optimize_filters_for_memory=false}: a FastLocalBloom filter ({@link BlockedBloomFilter})
-   * where RocksDB falls back to one, otherwise a {@link Standard128RibbonFilter}.
+   * The Standard128Ribbon filter RocksDB's {@code Standard128RibbonBitsBuilder} solves for {@code n
+   * ≥ 1} entries at {@code numSlots} slots and {@code dataBytes} bytes of solution (RocksDB's
+   * sizing, {@link RibbonSizing#bytesForOneInFpRate}), trying seeds from {@code lower32(first
+   * entry) & 255} on, or empty if all 256 fail. When RocksDB builds this filter and when it falls
+   * back to Bloom instead is its policy's choice, made in {@code dev.sieve.policy.FilterPolicy}.
    *
-   * <p>Steps, as RocksDB takes them: a hash equal to the one before it is dropped (RocksDB's
-   * consecutive de-duplication in {@code AddKey}); no keys left → the empty Ribbon filter (0-byte
-   * block); more than {@link RibbonSizing#MAX_RIBBON_ENTRIES} keys → Bloom; fewer than 1024 slots
-   * and a smaller Bloom block → Bloom; otherwise solve with seeds from {@code lower32(first hash) &
-   * 255} on, and Bloom if all 256 fail. The Bloom fallback uses the same millibits/key.
-   *
-   * @param hashes 64-bit key hashes in the order RocksDB adds them (key order in an SST)
-   * @param count how many entries of {@code hashes} to use; the array is not modified
-   * @param bloomEquivalentBitsPerKey sanitized as RocksDB does ({@link
-   *     RibbonSizing#sanitizeBitsPerKey})
+   * @param entries 64-bit key hashes in the order RocksDB adds them, without two equal neighbours;
+   *     not modified
+   * @param n how many entries to use, at least 1
+   * @param numSlots slots, a multiple of 128 and at least 256
+   * @param dataBytes bytes of solution, a multiple of 16
+   * @return the filter, or empty when no seed solves
    */
-  public static Filter buildRocksDb(long[] hashes, int count, double bloomEquivalentBitsPerKey) {
-    Objects.checkFromIndexSize(0, count, hashes.length);
-    double bitsPerKey = RibbonSizing.sanitizeBitsPerKey(bloomEquivalentBitsPerKey);
-    int millibits = RibbonSizing.millibitsPerKey(bitsPerKey);
-    long[] entries = dedupConsecutive(hashes, count);
-    int n = entries.length;
-    if (n == 0) {
-      return EMPTY;
+  public static Optional<Standard128RibbonFilter> solveRocksDb(
+      long[] entries, int n, int numSlots, long dataBytes) {
+    Objects.checkFromIndexSize(0, n, entries.length);
+    if (n < 1) {
+      throw new IllegalArgumentException("at least one entry is needed, got " + n);
     }
-    if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
-      return BlockedBloomFilter.buildRocksDb(entries, n, millibits);
-    }
-    return buildRocksDbAtSlots(entries, n, bitsPerKey, RibbonSizing.numSlotsForKeys(n), true);
-  }
-
-  /**
-   * RocksDB's Ribbon path for {@code n ≥ 1} de-duplicated entries at {@code numSlots} slots: the
-   * Bloom comparison for small filters (when {@code compareWithBloom}), the bytes for the one-in-FP
-   * rate rounded by the first hash's upper half, seeds from its lower byte, Bloom if all 256 fail.
-   * Tests call it with an undersized {@code numSlots} to force seed retries and the fallback.
-   */
-  static Filter buildRocksDbAtSlots(
-      long[] entries, int n, double sanitizedBitsPerKey, int numSlots, boolean compareWithBloom) {
-    int millibits = RibbonSizing.millibitsPerKey(sanitizedBitsPerKey);
-    double oneInFp = RibbonSizing.oneInFpRateForBloomBitsPerKey(sanitizedBitsPerKey);
-    int bias = (int) (entries[0] >>> 32);
-    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFp, bias);
-    if (compareWithBloom
-        && numSlots < RibbonSizing.BLOOM_COMPARISON_SLOTS
-        && RibbonSizing.bloomBlockBytes(n, millibits) < bytes + TRAILER_BYTES) {
-      return BlockedBloomFilter.buildRocksDb(entries, n, millibits);
-    }
-    Standard128RibbonFilter ribbon = solve(entries, n, numSlots, bytes, (int) entries[0] & 255);
-    if (ribbon == null) {
-      return BlockedBloomFilter.buildRocksDb(entries, n, millibits);
-    }
-    return ribbon;
+    return Optional.ofNullable(solve(entries, n, numSlots, dataBytes, (int) entries[0] & 255));
   }
 
   /**
@@ -615,7 +583,7 @@ public final class Standard128RibbonFilter implements Filter {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (data == null || numBlocks == 0) {
-      return Filter.super.mayContainHashes(hashes, off, len, resultBits);
+      return RocksDbFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
@@ -685,39 +653,42 @@ public final class Standard128RibbonFilter implements Filter {
     return i < 2 * numSegments ? wrapped.get(i) : 0L;
   }
 
-  /** Whether the filter reads its data in place from a buffer. */
+  /** {@return whether the filter reads its data in place from a buffer} */
   public boolean isWrapped() {
     return data == null && numBlocks > 0;
   }
 
   // ---------------------------------------------------------------- accessors
 
-  /** The ordinal hash seed (0..255) that solved the system; stored in the trailer. */
+  /** {@return the ordinal hash seed (0..255) that solved the system; stored in the trailer} */
   public int seed() {
     return seed;
   }
 
-  /** The number of 128-slot blocks (0 for the empty filter). */
+  /** {@return the number of 128-slot blocks (0 for the empty filter)} */
   public int numBlocks() {
     return numBlocks;
   }
 
-  /** The number of slots, {@code 128 · numBlocks}. */
+  /** {@return the number of slots, {@code 128 · numBlocks}} */
   public long numSlots() {
     return (long) numBlocks * RibbonSizing.SLOTS_PER_BLOCK;
   }
 
-  /** The number of 16-byte segments of solution data. */
+  /** {@return the number of 16-byte segments of solution data} */
   public int numSegments() {
     return numSegments;
   }
 
-  /** The number of result columns in blocks from {@link #upperStartBlock()} on. */
+  /** {@return the number of result columns in blocks from {@link #upperStartBlock()} on} */
   public int upperNumColumns() {
     return upperNumColumns;
   }
 
-  /** The first block with {@link #upperNumColumns()} columns; earlier blocks have one fewer. */
+  /**
+   * {@return the first block with {@link #upperNumColumns()} columns; earlier blocks have one
+   * fewer}
+   */
   public int upperStartBlock() {
     return upperStartBlock;
   }
@@ -815,8 +786,7 @@ public final class Standard128RibbonFilter implements Filter {
    * <p>This builder always returns a Ribbon filter: it sizes exactly as RocksDB does but never
    * falls back to Bloom. For the rare key set that no seed solves at RocksDB's size, it grows the
    * filter by one block per eight (12.5%) and tries again, so a build never fails. For RocksDB's
-   * own choice between Ribbon and Bloom, use {@link #buildRocksDb()} or {@link
-   * Standard128RibbonFilter#buildRocksDb}.
+   * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy}.
    */
   public static final class Builder extends FilterBuilder<Standard128RibbonFilter> {
     private double bloomBitsPerKey = 10.0;
@@ -846,7 +816,7 @@ public final class Standard128RibbonFilter implements Filter {
       return this;
     }
 
-    /** The target one-in-FP rate, e.g. 104.9 for the default. */
+    /** {@return the target one-in-FP rate, e.g. 104.9 for the default} */
     public double oneInFpRate() {
       return oneInFpRate;
     }
@@ -876,7 +846,7 @@ public final class Standard128RibbonFilter implements Filter {
       return addHash(KeyHash.hash64(key));
     }
 
-    /** The number of hashes added since the last build. */
+    /** {@return the number of hashes added since the last build} */
     public int numAdded() {
       return added.size();
     }
@@ -886,36 +856,6 @@ public final class Standard128RibbonFilter implements Filter {
       Standard128RibbonFilter f = buildFromHashes(added.array(), added.size());
       added.clear();
       return f;
-    }
-
-    /**
-     * Builds RocksDB's filter over the keys added one at a time ({@link
-     * Standard128RibbonFilter#buildRocksDb}, Ribbon or its Bloom fallback) at the configured
-     * bloom-equivalent bits/key, then forgets them.
-     */
-    public Filter buildRocksDb() {
-      Filter f = Standard128RibbonFilter.buildRocksDb(added.array(), added.size(), bloomBitsPerKey);
-      added.clear();
-      return f;
-    }
-
-    /**
-     * Builds RocksDB's filter ({@link Standard128RibbonFilter#buildRocksDb}) over byte-string keys
-     * in the order given, at the configured bloom-equivalent bits/key.
-     */
-    public Filter buildRocksDbFromKeys(byte[][] keys) {
-      Objects.requireNonNull(keys, "keys");
-      long[] hashes = new long[keys.length];
-      for (int i = 0; i < keys.length; i++) {
-        hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[i], "keys[i]"));
-      }
-      return Standard128RibbonFilter.buildRocksDb(hashes, hashes.length, bloomBitsPerKey);
-    }
-
-    /** As {@link #buildRocksDbFromKeys} over pre-computed key hashes (not modified). */
-    public Filter buildRocksDbFromHashes(long[] hashes) {
-      Objects.requireNonNull(hashes, "hashes");
-      return Standard128RibbonFilter.buildRocksDb(hashes, hashes.length, bloomBitsPerKey);
     }
 
     @Override

@@ -101,7 +101,10 @@ public final class BinaryFuse16Filter extends FuseFilter {
         (b, n) -> wrap(b));
   }
 
-  /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
+  /**
+   * {@return a builder for the 3-wise filter; the default seed is fixed, so builds are
+   * reproducible}
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -226,7 +229,9 @@ public final class BinaryFuse16Filter extends FuseFilter {
     return XorFilterFormat.read(bytes, XorFilterFormat.FUSE16, FINGERPRINT_BITS, true, NAME);
   }
 
-  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  /**
+   * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
+   */
   public BinaryFuse16Filter copy() {
     return new BinaryFuse16Filter(slots16(), null, shape());
   }

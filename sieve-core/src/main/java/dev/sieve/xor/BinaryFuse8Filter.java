@@ -99,7 +99,10 @@ public final class BinaryFuse8Filter extends FuseFilter {
         (b, n) -> wrap(b));
   }
 
-  /** A builder for the 3-wise filter; the default seed is fixed, so builds are reproducible. */
+  /**
+   * {@return a builder for the 3-wise filter; the default seed is fixed, so builds are
+   * reproducible}
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -224,7 +227,9 @@ public final class BinaryFuse8Filter extends FuseFilter {
     return XorFilterFormat.read(bytes, XorFilterFormat.FUSE8, FINGERPRINT_BITS, true, NAME);
   }
 
-  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  /**
+   * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
+   */
   public BinaryFuse8Filter copy() {
     return new BinaryFuse8Filter(slots8(), null, shape());
   }

@@ -38,7 +38,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   /** Slot {@code i} as stored (a signed {@code byte} or {@code short} value), heap or wrapped. */
   abstract int slot(int i);
 
-  /** Whether the filter reads its fingerprints in place from a buffer ({@code wrap}). */
+  /** {@return whether the filter reads its fingerprints in place from a buffer ({@code wrap})} */
   public final boolean isWrapped() {
     return wrapped != null;
   }
@@ -63,12 +63,12 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
     return BloomMath.xorFilterFpRate(shape.numKeys(), fingerprintBits);
   }
 
-  /** The seed of the construction attempt that succeeded. */
+  /** {@return the seed of the construction attempt that succeeded} */
   public final long seed() {
     return shape.seed();
   }
 
-  /** The number of fingerprint slots. */
+  /** {@return the number of fingerprint slots} */
   public final int numSlots() {
     return shape.length();
   }

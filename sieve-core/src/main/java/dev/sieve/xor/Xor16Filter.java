@@ -94,7 +94,7 @@ public final class Xor16Filter extends FingerprintFilter {
         (b, n) -> wrap(b));
   }
 
-  /** A builder; the default seed is fixed, so builds are reproducible. */
+  /** {@return a builder; the default seed is fixed, so builds are reproducible} */
   public static Builder builder() {
     return new Builder();
   }
@@ -200,7 +200,9 @@ public final class Xor16Filter extends FingerprintFilter {
     return XorFilterFormat.read(bytes, XorFilterFormat.XOR16, FINGERPRINT_BITS, false, NAME);
   }
 
-  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  /**
+   * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
+   */
   public Xor16Filter copy() {
     return new Xor16Filter(slots16(), null, shape());
   }

@@ -93,7 +93,7 @@ public final class Xor8Filter extends FingerprintFilter {
         (b, n) -> wrap(b));
   }
 
-  /** A builder; the default seed is fixed, so builds are reproducible. */
+  /** {@return a builder; the default seed is fixed, so builds are reproducible} */
   public static Builder builder() {
     return new Builder();
   }
@@ -199,7 +199,9 @@ public final class Xor8Filter extends FingerprintFilter {
     return XorFilterFormat.read(bytes, XorFilterFormat.XOR8, FINGERPRINT_BITS, false, NAME);
   }
 
-  /** An independent copy on the heap (of a wrapped filter: its fingerprints copied out). */
+  /**
+   * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
+   */
   public Xor8Filter copy() {
     return new Xor8Filter(slots8(), null, shape());
   }

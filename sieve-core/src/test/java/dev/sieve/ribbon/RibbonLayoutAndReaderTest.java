@@ -12,6 +12,7 @@ import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.BloomMath;
+import dev.sieve.policy.RocksDbBuilds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
@@ -296,7 +297,7 @@ class RibbonLayoutAndReaderTest {
     assertEquals(0.0, empty.bitsPerKey());
     Standard128RibbonFilter read = Standard128RibbonFilter.fromRocksDbFilterBlock(new byte[0]);
     assertEquals(empty, read);
-    Filter rocks = Standard128RibbonFilter.buildRocksDb(new long[] {1, 2}, 0, 10);
+    Filter rocks = RocksDbBuilds.ribbonLevel(new long[] {1, 2}, 0, 10);
     assertFalse(rocks.mayContainHash(1));
     assertEquals(0, ((Standard128RibbonFilter) rocks).toRocksDbFilterBlock().length);
   }
@@ -331,7 +332,7 @@ class RibbonLayoutAndReaderTest {
       h[i] = rnd.next();
     }
     assertNull(Standard128RibbonFilter.solve(h, h.length, 1024, 880, 0));
-    Filter rocks = Standard128RibbonFilter.buildRocksDbAtSlots(h, h.length, 10, 1024, false);
+    Filter rocks = RocksDbBuilds.ribbonAtSlots(h, h.length, 10, 1024, false);
     BlockedBloomFilter bloom = (BlockedBloomFilter) rocks;
     assertEquals(6, bloom.numProbes());
     Standard128RibbonFilter grown = Standard128RibbonFilter.solveGrowing(h, h.length, 1024, 104.9);
@@ -353,7 +354,7 @@ class RibbonLayoutAndReaderTest {
     }
     RibbonBanding banding = new RibbonBanding(RibbonSizing.numSlotsForKeys(2000));
     assertTrue(banding.addAll(h, h.length, Standard128RibbonFilter.rawSeed(3)));
-    Filter f = Standard128RibbonFilter.buildRocksDb(h, h.length, 10);
+    Filter f = RocksDbBuilds.ribbonLevel(h, h.length, 10);
     Standard128RibbonFilter r = (Standard128RibbonFilter) f;
     assertEquals((int) h[0] & 255, r.seed());
     assertEquals(20_000, r.numKeys());
@@ -401,11 +402,9 @@ class RibbonLayoutAndReaderTest {
         IllegalArgumentException.class,
         () -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(0.49));
     assertThrows(
-        IllegalArgumentException.class,
-        () -> Standard128RibbonFilter.buildRocksDb(new long[1], 1, 0.2));
+        IllegalArgumentException.class, () -> RocksDbBuilds.ribbonLevel(new long[1], 1, 0.2));
     assertThrows(
-        IndexOutOfBoundsException.class,
-        () -> Standard128RibbonFilter.buildRocksDb(new long[1], 2, 10));
+        IndexOutOfBoundsException.class, () -> RocksDbBuilds.ribbonLevel(new long[1], 2, 10));
     assertThrows(IllegalArgumentException.class, () -> RibbonSizing.numSlotsForKeys(0));
     assertThrows(
         IllegalArgumentException.class,

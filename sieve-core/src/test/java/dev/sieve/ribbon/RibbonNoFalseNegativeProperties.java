@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.policy.RocksDbBuilds;
 import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -70,7 +71,7 @@ class RibbonNoFalseNegativeProperties {
       @ForAll @DoubleRange(min = 1.0, max = 30.0) double bitsPerKey,
       @ForAll @IntRange(min = 0, max = 60) int dupPercent) {
     long[] h = hashes(seed, size, dupPercent);
-    Filter f = Standard128RibbonFilter.buildRocksDb(h, h.length, bitsPerKey);
+    Filter f = RocksDbBuilds.ribbonLevel(h, h.length, bitsPerKey);
     assertAllPresent(f, h, "built");
     if (size > 0) {
       assertAllPresent(readBack(f), h, "read back");
@@ -115,7 +116,7 @@ class RibbonNoFalseNegativeProperties {
   void arbitraryHashArraysHaveNoFalseNegatives(
       @ForAll("hashArrays") long[] h,
       @ForAll @DoubleRange(min = 1.0, max = 30.0) double bitsPerKey) {
-    assertAllPresent(Standard128RibbonFilter.buildRocksDb(h, h.length, bitsPerKey), h, "rocksdb");
+    assertAllPresent(RocksDbBuilds.ribbonLevel(h, h.length, bitsPerKey), h, "rocksdb");
     assertAllPresent(
         Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey).buildFromHashes(h),
         h,

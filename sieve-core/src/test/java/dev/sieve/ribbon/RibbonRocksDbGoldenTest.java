@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.policy.RocksDbBuilds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -143,7 +144,7 @@ class RibbonRocksDbGoldenTest {
     SplitMix64 rnd = new SplitMix64(stream);
     int[] count = new int[1];
     long[] hashes = SplitMix64.stream(rnd, n, dupEvery, count);
-    Filter f = Standard128RibbonFilter.buildRocksDb(hashes, count[0], bitsPerKey);
+    Filter f = RocksDbBuilds.ribbonLevel(hashes, count[0], bitsPerKey);
     Class<?> expectedType = marker == -2 ? Standard128RibbonFilter.class : BlockedBloomFilter.class;
     assertInstanceOf(expectedType, f);
     assertGolden(f, rnd, hashes, count[0], length, marker, seed, blockHash, positives);
@@ -171,7 +172,7 @@ class RibbonRocksDbGoldenTest {
     int[] count = new int[1];
     long[] hashes = SplitMix64.stream(rnd, n, 0, count);
     assertEquals(149, (int) hashes[0] & 255, "first seed tried");
-    Filter f = Standard128RibbonFilter.buildRocksDbAtSlots(hashes, n, 10.0, 1024, false);
+    Filter f = RocksDbBuilds.ribbonAtSlots(hashes, n, 10.0, 1024, false);
     assertGolden(f, rnd, hashes, n, length, marker, seed, blockHash, positives);
   }
 
@@ -248,8 +249,7 @@ class RibbonRocksDbGoldenTest {
   void matchesRocksDbSchema(
       double bitsPerKey, int from, int to, int seed, long blockHash, String firstFps) {
     assumeTrue(keyHashAvailable(), "KeyHash (XXPH3, branch hash) not on this branch yet");
-    Standard128RibbonFilter.Builder builder = Standard128RibbonFilter.builder();
-    Filter f = builder.bloomEquivalentBitsPerKey(bitsPerKey).buildRocksDbFromKeys(keys(from, to));
+    Filter f = RocksDbBuilds.ribbonLevel(keys(from, to), bitsPerKey);
     Standard128RibbonFilter ribbon = assertInstanceOf(Standard128RibbonFilter.class, f);
     byte[] block = ribbon.toRocksDbFilterBlock();
     assertEquals(seed, ribbon.seed());
@@ -265,10 +265,7 @@ class RibbonRocksDbGoldenTest {
   void schemaSmallKeySetFallsBackToTheSameBloomFilter() {
     assumeTrue(keyHashAvailable(), "KeyHash (XXPH3, branch hash) not on this branch yet");
     // 87 keys at 5 bits/key: RocksDB's Ribbon builder writes the FastLocalBloom filter
-    Filter f =
-        Standard128RibbonFilter.builder()
-            .bloomEquivalentBitsPerKey(5)
-            .buildRocksDbFromKeys(keys(0, 87));
+    Filter f = RocksDbBuilds.ribbonLevel(keys(0, 87), 5);
     BlockedBloomFilter bloom = assertInstanceOf(BlockedBloomFilter.class, f);
     assertEquals(3, bloom.numProbes());
     assertEquals(4130687756L, Integer.toUnsignedLong(bloomHash(bloom.toRocksDbFilterBlock())));

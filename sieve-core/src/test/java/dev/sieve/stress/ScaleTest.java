@@ -8,6 +8,7 @@ import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.policy.RocksDbBuilds;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -117,7 +118,7 @@ class ScaleTest {
     long t0 = System.nanoTime();
     long[] hashes = hashes();
     // 20 Bloom-equivalent bits/key give a Ribbon of about 14 bits/key: 2.8·10^9 bits
-    Filter built = Standard128RibbonFilter.buildRocksDb(hashes, KEYS, 20.0);
+    Filter built = RocksDbBuilds.ribbonLevel(hashes, KEYS, 20.0);
     long t1 = System.nanoTime();
     Standard128RibbonFilter f = assertInstanceOf(Standard128RibbonFilter.class, built);
     assertTrue(f.sizeInBits() > TWO_POW_31, "only " + f.sizeInBits() + " bits");

@@ -8,7 +8,7 @@ package dev.sieve.sst;
  * @param size the block's length, trailer excluded
  */
 public record BlockHandle(long offset, long size) {
-  /** RocksDB's null handle (offset and size 0) points nowhere. */
+  /** {@return whether this is RocksDB's null handle (offset and size 0), which points nowhere} */
   public boolean isNull() {
     return offset == 0 && size == 0;
   }

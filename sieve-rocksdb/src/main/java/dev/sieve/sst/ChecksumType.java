@@ -43,17 +43,21 @@ public enum ChecksumType {
     this.label = label;
   }
 
-  /** The byte the footer stores. */
+  /** {@return the byte the footer stores} */
   public int code() {
     return code;
   }
 
-  /** A short lower-case name, as the CLI prints it. */
+  /** {@return a short lower-case name, as the CLI prints it} */
   public String label() {
     return label;
   }
 
-  /** The type for footer byte {@code code}, or {@code null} if RocksDB defines none. */
+  /**
+   * {@return the type for footer byte {@code code}, or {@code null} if RocksDB defines none}
+   *
+   * @param code the footer's checksum-type byte
+   */
   public static ChecksumType ofCode(int code) {
     for (ChecksumType t : values()) {
       if (t.code == code) {
@@ -66,6 +70,12 @@ public enum ChecksumType {
   /**
    * The checksum of {@code data[off, off + len)} followed by the single byte {@code lastByte}, as a
    * block trailer stores it (before any context modifier).
+   *
+   * @param data the bytes
+   * @param off where they start
+   * @param len how many
+   * @param lastByte the byte after them (the block trailer's compression type)
+   * @return the checksum
    */
   public int blockChecksum(byte[] data, int off, int len, byte lastByte) {
     switch (this) {
@@ -99,6 +109,11 @@ public enum ChecksumType {
    * The checksum of all of {@code data[off, off + len)} (RocksDB {@code ComputeBuiltinChecksum}),
    * as the format_version ≥ 6 footer stores it. For XXH3 the last byte is treated as in {@link
    * #blockChecksum}, and an empty input gives 0.
+   *
+   * @param data the bytes
+   * @param off where they start
+   * @param len how many
+   * @return the checksum
    */
   public int checksum(byte[] data, int off, int len) {
     if (this == XXH3) {
@@ -133,6 +148,10 @@ public enum ChecksumType {
    * The value format_version ≥ 6 adds to a block's checksum: {@code base ^ (lower32(offset) +
    * upper32(offset))}, or 0 when the file has no base context ({@code base == 0}, older formats)
    * (table/format.h {@code ChecksumModifierForContext}).
+   *
+   * @param baseContextChecksum the footer's base context checksum
+   * @param offset the block's file offset
+   * @return the value to add
    */
   public static int contextModifier(int baseContextChecksum, long offset) {
     if (baseContextChecksum == 0) {

@@ -1,8 +1,8 @@
 package dev.sieve.sst;
 
-import dev.sieve.ribbon.LsmFilterReport;
-import dev.sieve.ribbon.LsmShape;
-import dev.sieve.ribbon.RibbonFilterPolicy;
+import dev.sieve.policy.FilterPolicy;
+import dev.sieve.policy.LsmFilterReport;
+import dev.sieve.policy.LsmShape;
 import dev.sieve.ribbon.RibbonSizing;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +13,7 @@ import java.util.TreeSet;
 
 /**
  * What a database's filters hold and cost, per column family and level, and what other policies
- * would cost on the same tree (the "what-if"): {@link RibbonFilterPolicy#report} applied to the
+ * would cost on the same tree (the "what-if"): {@link FilterPolicy#report} applied to the
  * database's real shape. The JSON form the CLI prints is documented in docs/db-view.md.
  *
  * <h2>The what-if model</h2>
@@ -436,7 +436,7 @@ public final class DbFilterReport {
         int first = -2;
         for (Row r : levels.values()) {
           if (r.ribbonFiles() > 0) {
-            first = r.level() == 0 ? RibbonFilterPolicy.ALWAYS_RIBBON : r.level();
+            first = r.level() == 0 ? FilterPolicy.ALWAYS_RIBBON : r.level();
             break;
           }
         }
@@ -444,15 +444,10 @@ public final class DbFilterReport {
       }
       List<PolicyCost> policies = new ArrayList<>();
       policies.add(current(levels, cost));
+      policies.add(policy(levels, "bloomfilter:" + fmt(b), FilterPolicy.bloom(b), cost));
+      policies.add(policy(levels, "ribbonfilter:" + fmt(b), FilterPolicy.ribbon(b), cost));
       policies.add(
-          policy(
-              levels,
-              "bloomfilter:" + fmt(b),
-              new RibbonFilterPolicy(b, RibbonFilterPolicy.ALWAYS_BLOOM),
-              cost));
-      policies.add(policy(levels, "ribbonfilter:" + fmt(b), new RibbonFilterPolicy(b), cost));
-      policies.add(
-          policy(levels, "ribbonfilter:" + fmt(b) + ":" + l, new RibbonFilterPolicy(b, l), cost));
+          policy(levels, "ribbonfilter:" + fmt(b) + ":" + l, FilterPolicy.ribbon(b, l), cost));
       out.add(new WhatIf(cf, total.columnFamilyName(), b, src, l, cost, policies));
     }
     return out;
@@ -490,7 +485,7 @@ public final class DbFilterReport {
   }
 
   private static PolicyCost policy(
-      Map<Integer, Row> levels, String name, RibbonFilterPolicy p, ProbeCost cost) {
+      Map<Integer, Row> levels, String name, FilterPolicy p, ProbeCost cost) {
     List<LevelCost> out = new ArrayList<>();
     for (Row r : levels.values()) {
       long probes = probes(r);

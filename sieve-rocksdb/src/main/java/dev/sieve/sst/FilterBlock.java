@@ -30,31 +30,36 @@ public final class FilterBlock implements KeyFilter {
     this.note = note;
   }
 
+  /** {@return the block's kind} */
   public FilterKind kind() {
     return kind;
   }
 
-  /** The Sieve filter behind the block, or {@code null} for the "always true/false" kinds. */
+  /**
+   * {@return the Sieve filter behind the block, or {@code null} for the "always true/false" kinds}
+   */
   public KeyFilter filter() {
     return filter;
   }
 
-  /** Why the block reads as "always true/false", or {@code null}. */
+  /** {@return why the block reads as "always true/false", or {@code null}} */
   public String note() {
     return note;
   }
 
-  /** A copy of the block's bytes as stored (its 5-byte metadata included, no SST trailer). */
+  /**
+   * {@return a copy of the block's bytes as stored (its 5-byte metadata included, no SST trailer)}
+   */
   public byte[] bytes() {
     return bytes.clone();
   }
 
-  /** The block's length in bytes, its 5-byte metadata included. */
+  /** {@return the block's length in bytes, its 5-byte metadata included} */
   public int blockBytes() {
     return blockBytes;
   }
 
-  /** The Bloom probe count (FastLocalBloom or legacy), or -1 for other kinds. */
+  /** {@return the Bloom probe count (FastLocalBloom or legacy), or -1 for other kinds} */
   public int numProbes() {
     if (filter instanceof BlockedBloomFilter) {
       return ((BlockedBloomFilter) filter).numProbes();
@@ -65,28 +70,35 @@ public final class FilterBlock implements KeyFilter {
     return -1;
   }
 
-  /** The Ribbon hash seed (0..255), or -1 for other kinds. */
+  /** {@return the Ribbon hash seed (0..255), or -1 for other kinds} */
   public int ribbonSeed() {
     return filter instanceof Standard128RibbonFilter
         ? ((Standard128RibbonFilter) filter).seed()
         : -1;
   }
 
-  /** The number of 128-slot Ribbon blocks, or -1 for other kinds. */
+  /** {@return the number of 128-slot Ribbon blocks, or -1 for other kinds} */
   public int ribbonBlocks() {
     return filter instanceof Standard128RibbonFilter
         ? ((Standard128RibbonFilter) filter).numBlocks()
         : -1;
   }
 
-  /** The Ribbon result bits per key (the mean number of solution columns), or NaN. */
+  /** {@return the Ribbon result bits per key (the mean number of solution columns), or NaN} */
   public double ribbonResultBits() {
     return filter instanceof Standard128RibbonFilter
         ? ((Standard128RibbonFilter) filter).resultBits()
         : Double.NaN;
   }
 
-  /** Tests key bytes, as RocksDB's reader of this block does. */
+  /**
+   * Tests key bytes, as RocksDB's reader of this block does.
+   *
+   * @param key the key's bytes
+   * @param off where the key starts
+   * @param len the key's length
+   * @return false if the key is definitely absent
+   */
   public boolean mayContainKey(byte[] key, int off, int len) {
     switch (kind) {
       case ALWAYS_FALSE:

@@ -29,7 +29,13 @@ public final class FilterBlockReader {
 
   private static final int TRAILER = 5;
 
-  /** Reads {@code block}; {@code numKeys} (not stored in the format) feeds the model FPR. */
+  /**
+   * Reads a filter block, whatever its kind.
+   *
+   * @param block the block, its 5-byte metadata included
+   * @param numKeys the number of keys (not stored in the format; it feeds the model FPR)
+   * @return the block as Sieve reads it
+   */
   public static FilterBlock read(byte[] block, long numKeys) {
     Objects.requireNonNull(block, "block");
     int len = block.length;

@@ -4,7 +4,7 @@ package dev.sieve.sst;
 public enum FilterKind {
   /** FastLocalBloom, format_version ≥ 5 ({@link dev.sieve.bloom.BlockedBloomFilter}). */
   FAST_LOCAL_BLOOM("fastlocalbloom"),
-  /** The format_version < 5 Bloom filter ({@link LegacyLocalityBloomFilter}). */
+  /** The format_version &lt; 5 Bloom filter ({@link LegacyLocalityBloomFilter}). */
   LEGACY_BLOOM("legacy bloom"),
   /** Standard128Ribbon ({@link dev.sieve.ribbon.Standard128RibbonFilter}). */
   RIBBON("ribbon"),
@@ -26,7 +26,11 @@ public enum FilterKind {
     this.label = label;
   }
 
-  /** The name the CLI prints ({@code fastlocalbloom}, {@code legacy bloom}, ...). */
+  /**
+   * The name the CLI prints.
+   *
+   * @return {@code fastlocalbloom}, {@code legacy bloom}, ...
+   */
   public String label() {
     return label;
   }

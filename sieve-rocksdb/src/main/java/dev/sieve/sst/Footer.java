@@ -51,6 +51,7 @@ public record Footer(
   /** The oldest and newest format versions Sieve reads (RocksDB 11 reads the same range). */
   public static final int MIN_FORMAT_VERSION = 2;
 
+  /** The newest format version Sieve reads. */
   public static final int MAX_FORMAT_VERSION = 7;
 
   /** The size of the trailer after every block: compression type and checksum. */
@@ -62,6 +63,9 @@ public record Footer(
    * Decodes the footer from the last {@link #ENCODED_LENGTH} bytes of a file of {@code fileSize}
    * bytes, checking magic, version, checksum type and (version ≥ 6) the footer checksum.
    *
+   * @param tail the file's last {@link #ENCODED_LENGTH} bytes
+   * @param fileSize the file's size
+   * @return the footer
    * @throws SieveFormatException naming the problem and the file offset
    */
   public static Footer decode(byte[] tail, long fileSize) {

@@ -69,6 +69,11 @@ public final class LegacyLocalityBloomFilter implements KeyFilter {
   /**
    * RocksDB's {@code BloomHash}: LevelDB's MurmurHash1-style 32-bit hash of the bytes with seed
    * {@link #BLOOM_HASH_SEED}. Tail bytes are added sign-extended, as RocksDB's format fixes it.
+   *
+   * @param key the key's bytes
+   * @param off where the key starts
+   * @param len the key's length
+   * @return the hash
    */
   public static int bloomHash(byte[] key, int off, int len) {
     Objects.checkFromIndexSize(off, len, key.length);
@@ -99,6 +104,9 @@ public final class LegacyLocalityBloomFilter implements KeyFilter {
   /**
    * Reads a legacy filter block (data then the 5-byte trailer). The data is copied.
    *
+   * @param block the block
+   * @param numKeys the number of keys (not stored in the format; it feeds the model FPR)
+   * @return the filter
    * @throws SieveFormatException if the trailer is not a legacy Bloom trailer or the data length is
    *     not {@code numLines} lines of a power-of-two size (RocksDB's reader treats such blocks as
    *     "always true"; {@link FilterBlockReader} does the same before calling this)
@@ -140,6 +148,10 @@ public final class LegacyLocalityBloomFilter implements KeyFilter {
    * Builds the block RocksDB's legacy builder writes for these keys, in the order RocksDB adds them
    * (key order in an SST), at {@code bitsPerKey} whole bits per key: a key whose hash equals the
    * previous key's is added once; zero keys give RocksDB's empty (0-byte, "always false") block.
+   *
+   * @param keys the keys
+   * @param bitsPerKey whole bits per key, 1 to 100
+   * @return the block
    */
   public static byte[] buildRocksDbFilterBlock(Iterable<byte[]> keys, int bitsPerKey) {
     if (bitsPerKey < 1 || bitsPerKey > 100) {
@@ -185,7 +197,11 @@ public final class LegacyLocalityBloomFilter implements KeyFilter {
     return out;
   }
 
-  /** The legacy probe count: {@code ⌊0.69 · bitsPerKey⌋} clamped to 1..30. */
+  /**
+   * {@return the legacy probe count: {@code ⌊0.69 · bitsPerKey⌋} clamped to 1..30}
+   *
+   * @param bitsPerKey whole bits per key
+   */
   public static int chooseNumProbes(int bitsPerKey) {
     return Math.max(1, Math.min(30, (int) (bitsPerKey * 0.69)));
   }
@@ -194,7 +210,14 @@ public final class LegacyLocalityBloomFilter implements KeyFilter {
     return (int) Long.remainderUnsigned(h & 0xFFFFFFFFL, numLines);
   }
 
-  /** Tests key bytes as RocksDB's legacy reader does. */
+  /**
+   * Tests key bytes as RocksDB's legacy reader does.
+   *
+   * @param key the key's bytes
+   * @param off where the key starts
+   * @param len the key's length
+   * @return false if the key is definitely absent
+   */
   public boolean mayContainKey(byte[] key, int off, int len) {
     int h = bloomHash(key, off, len);
     int bitsMask = (1 << (log2LineBytes + 3)) - 1;
@@ -220,15 +243,19 @@ public final class LegacyLocalityBloomFilter implements KeyFilter {
     return mayContainKey(key, off, len);
   }
 
+  /** {@return the probe count} */
   public int numProbes() {
     return numProbes;
   }
 
+  /** {@return the number of cache lines} */
   public int numLines() {
     return numLines;
   }
 
-  /** The cache-line size the block was written for, in bytes (64 on every RocksDB build). */
+  /**
+   * {@return the cache-line size the block was written for, in bytes (64 on every RocksDB build)}
+   */
   public int lineBytes() {
     return 1 << log2LineBytes;
   }

@@ -1,10 +1,7 @@
 package dev.sieve.sst;
 
-import dev.sieve.Filter;
-import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.ribbon.RibbonSizing;
-import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.policy.FilterPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +56,12 @@ import java.util.Objects;
  * only consecutive duplicate hashes are merged, as RocksDB does. Prefix filters and partitioned
  * filters, whose entries and cuts depend on the table, are built by {@link RocksDbTableFilter}.
  *
+ * <p>This record is the setting as written ({@code bloom:10}, {@code ribbon:10:1}) and the legacy
+ * Bloom of format_version &lt; 5; the rules for format_version ≥ 5 (level choice, Ribbon's Bloom
+ * fallback, {@code optimize_filters_for_memory}, partition sizing) are those of {@link
+ * FilterPolicy} ({@link #policy()}), their one home. Levels are {@link FilterPolicy#FLUSH}, a level
+ * ≥ 0 or {@link FilterPolicy#UNKNOWN_LEVEL}.
+ *
  * @param type Bloom or Ribbon
  * @param bitsPerKey the configured (Bloom-equivalent) bits per key
  * @param bloomBeforeLevel Ribbon only
@@ -69,16 +72,21 @@ public record RocksDbFilterPolicy(
 
   /** The two built-in policies. */
   public enum Type {
+    /** {@code bloom:BITS}. */
     BLOOM,
+    /** {@code ribbon:BITS[:BLOOM_BEFORE_LEVEL]}. */
     RIBBON
   }
 
-  /** The level RocksDB assigns when it does not know one (an {@code SstFileWriter} file). */
-  public static final int UNKNOWN_LEVEL = Integer.MAX_VALUE - 1;
-
-  /** The level RocksDB assigns to flushes. */
-  public static final int FLUSH_LEVEL = -1;
-
+  /**
+   * Checks the setting.
+   *
+   * @param type Bloom or Ribbon
+   * @param bitsPerKey the configured (Bloom-equivalent) bits per key
+   * @param bloomBeforeLevel Ribbon only
+   * @param optimizeFiltersForMemory RocksDB's {@code optimize_filters_for_memory}
+   * @throws IllegalArgumentException for negative, infinite or NaN bits per key
+   */
   public RocksDbFilterPolicy {
     Objects.requireNonNull(type, "type");
     if (!(bitsPerKey >= 0) || Double.isInfinite(bitsPerKey)) {
@@ -86,20 +94,44 @@ public record RocksDbFilterPolicy(
     }
   }
 
-  /** The setting with RocksDB's default {@code optimize_filters_for_memory=true}. */
+  /**
+   * The setting with RocksDB's default {@code optimize_filters_for_memory=true}.
+   *
+   * @param type Bloom or Ribbon
+   * @param bitsPerKey the configured (Bloom-equivalent) bits per key
+   * @param bloomBeforeLevel Ribbon only
+   */
   public RocksDbFilterPolicy(Type type, double bitsPerKey, int bloomBeforeLevel) {
     this(type, bitsPerKey, bloomBeforeLevel, true);
   }
 
+  /**
+   * {@code bloom:BITS}.
+   *
+   * @param bitsPerKey bits per key
+   * @return the setting
+   */
   public static RocksDbFilterPolicy bloom(double bitsPerKey) {
     return new RocksDbFilterPolicy(Type.BLOOM, bitsPerKey, 0);
   }
 
+  /**
+   * {@code ribbon:BITS:BLOOM_BEFORE_LEVEL}.
+   *
+   * @param bitsPerKey Bloom-equivalent bits per key
+   * @param bloomBeforeLevel levels below this get Bloom
+   * @return the setting
+   */
   public static RocksDbFilterPolicy ribbon(double bitsPerKey, int bloomBeforeLevel) {
     return new RocksDbFilterPolicy(Type.RIBBON, bitsPerKey, bloomBeforeLevel);
   }
 
-  /** This setting with {@code optimize_filters_for_memory} on or off. */
+  /**
+   * This setting with {@code optimize_filters_for_memory} on or off.
+   *
+   * @param on whether the option is on
+   * @return the setting
+   */
   public RocksDbFilterPolicy withOptimizeFiltersForMemory(boolean on) {
     return new RocksDbFilterPolicy(type, bitsPerKey, bloomBeforeLevel, on);
   }
@@ -108,6 +140,8 @@ public record RocksDbFilterPolicy(
    * Parses {@code bloom:BITS} or {@code ribbon:BITS[:BLOOM_BEFORE_LEVEL]} (also RocksDB's own
    * {@code bloomfilter:BITS} and {@code ribbonfilter:BITS[:LEVEL]} spellings).
    *
+   * @param spec the setting
+   * @return the setting
    * @throws IllegalArgumentException naming what is wrong
    */
   public static RocksDbFilterPolicy parse(String spec) {
@@ -147,7 +181,11 @@ public record RocksDbFilterPolicy(
     return bloom ? bloom(bits) : ribbon(bits, level);
   }
 
-  /** Whether the setting means "no filter" (bits per key below 0.5). */
+  /**
+   * Whether the setting means "no filter" (bits per key below 0.5).
+   *
+   * @return true for no filter
+   */
   public boolean isNoFilter() {
     return bitsPerKey < 0.5;
   }
@@ -155,20 +193,35 @@ public record RocksDbFilterPolicy(
   /**
    * RocksDB's millibits per key for this setting ({@code BloomLikeFilterPolicy}): 0 for no filter,
    * else the bits clamped to [1, 100] in thousandths.
+   *
+   * @return millibits per key
    */
   public int millibitsPerKey() {
-    if (isNoFilter()) {
-      return 0;
-    }
-    double b = Math.min(100.0, Math.max(1.0, bitsPerKey));
-    return BlockedBloomFilter.rocksDbMillibitsPerKey(b);
+    return isNoFilter() ? 0 : policy().millibitsPerKey();
+  }
+
+  /**
+   * The rules of this setting for format_version ≥ 5.
+   *
+   * @return the policy
+   * @throws IllegalArgumentException for the "no filter" setting
+   */
+  public FilterPolicy policy() {
+    FilterPolicy p =
+        type == Type.BLOOM
+            ? FilterPolicy.bloom(bitsPerKey)
+            : FilterPolicy.ribbon(bitsPerKey, bloomBeforeLevel);
+    return p.withOptimizeFiltersForMemory(optimizeFiltersForMemory);
   }
 
   /**
    * As {@link #buildFilterBlock(Iterable, int, int)} for the latest format and an unknown level.
+   *
+   * @param keys the keys in the order RocksDB adds them
+   * @return the filter block
    */
   public byte[] buildFilterBlock(Iterable<byte[]> keys) {
-    return buildFilterBlock(keys, Footer.MAX_FORMAT_VERSION, UNKNOWN_LEVEL);
+    return buildFilterBlock(keys, Footer.MAX_FORMAT_VERSION, FilterPolicy.UNKNOWN_LEVEL);
   }
 
   /**
@@ -176,7 +229,10 @@ public record RocksDbFilterPolicy(
    * the file offset) that RocksDB writes for {@code keys} in a table of {@code formatVersion} at
    * {@code level}.
    *
-   * @return RocksDB's 0-byte block for no keys
+   * @param keys the keys in the order RocksDB adds them
+   * @param formatVersion the table's format_version
+   * @param level {@link FilterPolicy#FLUSH}, a level ≥ 0 or {@link FilterPolicy#UNKNOWN_LEVEL}
+   * @return the filter block; RocksDB's 0-byte block for no keys
    * @throws IllegalStateException for the "no filter" setting, for which RocksDB writes none
    */
   public byte[] buildFilterBlock(Iterable<byte[]> keys, int formatVersion, int level) {
@@ -185,10 +241,9 @@ public record RocksDbFilterPolicy(
       throw new IllegalStateException(
           "bits per key " + bitsPerKey + " < 0.5 means no filter: RocksDB writes no filter block");
     }
-    int millibits = millibitsPerKey();
-    boolean useBloom = type == Type.BLOOM || level < bloomBeforeLevel;
-    if (useBloom && type == Type.BLOOM && formatVersion < 5) {
-      return LegacyLocalityBloomFilter.buildRocksDbFilterBlock(keys, (millibits + 500) / 1000);
+    if (type == Type.BLOOM && formatVersion < 5) {
+      return LegacyLocalityBloomFilter.buildRocksDbFilterBlock(
+          keys, (millibitsPerKey() + 500) / 1000);
     }
     List<byte[]> list = new ArrayList<>();
     keys.forEach(list::add);
@@ -196,12 +251,7 @@ public record RocksDbFilterPolicy(
     for (int i = 0; i < hashes.length; i++) {
       hashes[i] = KeyHash.hash64(Objects.requireNonNull(list.get(i), "key"));
     }
-    return buildFromHashes(hashes, millibits, useBloom);
-  }
-
-  /** Whether RocksDB builds FastLocalBloom (not Ribbon) at {@code level}. */
-  boolean bloomAt(int level) {
-    return type == Type.BLOOM || level < bloomBeforeLevel;
+    return finishEntries(hashes, level);
   }
 
   /**
@@ -209,135 +259,10 @@ public record RocksDbFilterPolicy(
    * neighbours), format_version ≥ 5; the 0-byte block for none.
    */
   byte[] finishEntries(long[] entries, int level) {
-    return buildFromHashes(entries, millibitsPerKey(), bloomAt(level));
-  }
-
-  /**
-   * RocksDB's {@code ApproximateNumEntries(bytes)} of the builder for {@code level} (format_version
-   * ≥ 5): how many entries a filter of {@code bytes} bytes holds. It sizes filter partitions.
-   */
-  long approximateNumEntries(long bytes, int level) {
-    int millibits = millibitsPerKey();
-    if (bloomAt(level)) {
-      return bloomApproximateNumEntries(bytes, millibits);
-    }
-    long dataBytes = (Math.max(bytes, TRAILER_BYTES) - TRAILER_BYTES) & ~15L;
-    double sanitized = RibbonSizing.sanitizeBitsPerKey(bitsPerKey);
-    double oneInFp = RibbonSizing.oneInFpRateForBloomBitsPerKey(sanitized);
-    if (!(oneInFp > 1.0)) {
-      return RibbonSizing.MAX_RIBBON_ENTRIES;
-    }
-    double minBitsPerSlot;
-    if (oneInFp >= 4294967296.0) {
-      minBitsPerSlot = 32.0;
-    } else {
-      // columns alternate between b and b + 1: slightly below log2(1 / fp rate) bits a slot
-      long rounded = (long) oneInFp;
-      int upperBits = 64 - Long.numberOfLeadingZeros(rounded);
-      double upperRate = Math.pow(2.0, -upperBits);
-      minBitsPerSlot = upperBits - (1.0 / oneInFp - upperRate) / upperRate;
-    }
-    double maxSlots = dataBytes * 8.0 / minBitsPerSlot;
-    if (!(maxSlots < RibbonSizing.numSlotsForKeys(RibbonSizing.MAX_RIBBON_ENTRIES))) {
-      return RibbonSizing.MAX_RIBBON_ENTRIES;
-    }
-    long slots = RibbonSizing.roundUpNumSlots((long) maxSlots);
-    for (int i = 0; slots > 0; i++) {
-      if (RibbonSizing.bytesForOneInFpRate((int) slots, oneInFp, 0) <= dataBytes || i >= 2) {
-        break;
-      }
-      slots = (slots - 1) / RibbonSizing.SLOTS_PER_BLOCK * RibbonSizing.SLOTS_PER_BLOCK;
-      if (slots == RibbonSizing.SLOTS_PER_BLOCK) {
-        slots = 0; // one start position is never used
-      }
-    }
-    long entries = RibbonSizing.numKeysForSlots((int) slots);
-    if (slots < RibbonSizing.BLOOM_COMPARISON_SLOTS) {
-      return Math.max(entries, bloomApproximateNumEntries(bytes, millibits));
-    }
-    return Math.min(entries, RibbonSizing.MAX_RIBBON_ENTRIES);
-  }
-
-  private static long bloomApproximateNumEntries(long bytes, int millibits) {
-    long data =
-        bytes >= TRAILER_BYTES
-            ? Math.min(bytes - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES) & ~63L
-            : 0;
-    return 8000L * data / millibits;
-  }
-
-  private byte[] buildFromHashes(long[] hashes, int millibits, boolean useBloom) {
-    if (hashes.length == 0) {
+    if (entries.length == 0) {
       return new byte[0];
     }
-    Filter f =
-        useBloom
-            ? BlockedBloomFilter.buildRocksDb(hashes, hashes.length, millibits)
-            : Standard128RibbonFilter.buildRocksDb(hashes, hashes.length, bitsPerKey);
-    if (f instanceof BlockedBloomFilter) {
-      BlockedBloomFilter bloom = (BlockedBloomFilter) f;
-      if (optimizeFiltersForMemory) {
-        bloom = withProbesForAllocatedLength(bloom, hashes);
-      }
-      return bloom.toRocksDbFilterBlock();
-    }
-    // Ribbon: a glibc heap chunk of the usual size never adds a 16-byte segment (allocatedLength),
-    // so the layout is the one RocksDB solves for without the option
-    return ((Standard128RibbonFilter) f).toRocksDbFilterBlock();
-  }
-
-  /**
-   * The FastLocalBloom filter RocksDB writes with {@code optimize_filters_for_memory}: the length
-   * after {@link #allocatedLength} and the probe count for the bits per key that length gives.
-   */
-  private static BlockedBloomFilter withProbesForAllocatedLength(
-      BlockedBloomFilter planned, long[] hashes) {
-    long entries = planned.numKeys(); // distinct consecutive hashes, as RocksDB counts them
-    long dataBytes =
-        allocatedLength(planned.sizeInBits() / 8 + TRAILER_BYTES, BlockedBloomFilter.BLOCK_BYTES)
-            - TRAILER_BYTES;
-    int probes =
-        BlockedBloomFilter.chooseNumProbes(
-            (int) (dataBytes * 8000L / Math.max(1L, entries))); // RocksDB's GetNumProbes
-    if (probes == planned.numProbes() && dataBytes == planned.sizeInBits() / 8) {
-      return planned;
-    }
-    BlockedBloomFilter f = BlockedBloomFilter.withShape(dataBytes, probes);
-    for (int i = 0; i < hashes.length; i++) {
-      if (i == 0 || hashes[i] != hashes[i - 1]) {
-        f.addHash(hashes[i]);
-      }
-    }
-    return f;
-  }
-
-  private static final int TRAILER_BYTES = 5;
-
-  /**
-   * The filter length (trailer included) RocksDB's {@code AllocateMaybeRounding} settles on for a
-   * target length, with a fresh policy's balance of 0 and glibc's {@code malloc_usable_size}: the
-   * request is the target plus the 5-byte block trailer; a usable size more than a third above it
-   * is ignored; otherwise the usable size less the block trailer, rounded down to {@code
-   * granularity} after the filter trailer, is the length.
-   */
-  static long allocatedLength(long targetWithTrailer, int granularity) {
-    long requested = targetWithTrailer + TRAILER_BYTES;
-    long usable = glibcUsableSize(requested);
-    if (usable - usable / 4 > requested || usable <= requested) {
-      return targetWithTrailer;
-    }
-    long data = Math.min(usable - TRAILER_BYTES - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES);
-    return (data & -(long) granularity) + TRAILER_BYTES;
-  }
-
-  /**
-   * glibc malloc's usable size of a heap chunk for {@code request} bytes on 64-bit Linux: chunks
-   * are the request plus an 8-byte header rounded up to 16 bytes, at least 32; the usable part is
-   * the chunk less its header.
-   */
-  static long glibcUsableSize(long request) {
-    long chunk = Math.max(32, (request + 8 + 15) & ~15L);
-    return chunk - 8;
+    return policy().build(level, entries, entries.length).toRocksDbFilterBlock();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.sieve.sst;
 
 import dev.sieve.hash.KeyHash;
+import dev.sieve.policy.FilterPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -70,8 +71,8 @@ public final class RocksDbTableFilter {
 
   /**
    * @param policy the filter policy (with its {@code optimize_filters_for_memory} setting)
-   * @param level the LSM level the table is for ({@link RocksDbFilterPolicy#UNKNOWN_LEVEL} for an
-   *     {@code SstFileWriter} file), as Ribbon's {@code bloom_before_level} sees it
+   * @param level the LSM level the table is for ({@link FilterPolicy#UNKNOWN_LEVEL} for an {@code
+   *     SstFileWriter} file), as Ribbon's {@code bloom_before_level} sees it
    * @param prefixExtractor {@code fixed:N}, {@code capped:N}, RocksDB's names ({@code
    *     rocksdb.FixedPrefix.N}, {@code rocksdb.CappedPrefix.N}, {@code rocksdb.Noop}) or {@code
    *     null} for none
@@ -129,7 +130,11 @@ public final class RocksDbTableFilter {
     return p;
   }
 
-  /** The full filter block RocksDB writes for {@code keys} (0 bytes if nothing was added). */
+  /**
+   * {@return the full filter block RocksDB writes for {@code keys} (0 bytes if nothing was added)}
+   *
+   * @param keys the table's keys, in key order
+   */
   public byte[] buildFullBlock(Iterable<byte[]> keys) {
     Entries e = new Entries();
     for (byte[] k : keys) {
@@ -143,6 +148,9 @@ public final class RocksDbTableFilter {
    * The filter partitions RocksDB writes for {@code keys} with {@code partition_filters=true} and
    * {@code metadata_block_size = metadataBlockSize}, in index order.
    *
+   * @param keys the table's keys, in key order
+   * @param metadataBlockSize RocksDB's {@code metadata_block_size}
+   * @return the partitions
    * @throws IllegalArgumentException unless {@code 1 <= metadataBlockSize <= 2^31}
    */
   public List<Partition> buildPartitions(Iterable<byte[]> keys, long metadataBlockSize) {
@@ -190,6 +198,12 @@ public final class RocksDbTableFilter {
    * restart interval of {@code restartInterval} entries ({@code index_block_restart_interval},
    * default 1, i.e. never); {@code valueDeltaEncoded} (format_version ≥ 4) drops the value length.
    *
+   * @param parts the partitions, in index order
+   * @param firstPartitionOffset the file offset of the first partition
+   * @param userKeys whether index keys are user keys (no internal-key footer)
+   * @param valueDeltaEncoded whether values are delta-encoded (format_version ≥ 4)
+   * @param restartInterval {@code index_block_restart_interval}
+   * @return the index block
    * @throws IllegalArgumentException if {@code parts} is empty, the offset negative or the interval
    *     below 1
    */
@@ -288,11 +302,11 @@ public final class RocksDbTableFilter {
           "metadata block (partition) size must be in [1, 2^31] bytes, got " + metadataBlockSize);
     }
     long partitionSize = Math.max(1, (metadataBlockSize * (100 - BLOCK_SIZE_DEVIATION) + 99) / 100);
-    long k = policy.approximateNumEntries(partitionSize, level);
+    long k = policy.policy().approximateNumEntries(partitionSize, level);
     if (k < 1) {
       long larger = Math.max(partitionSize + 4, 16);
       while (true) {
-        k = policy.approximateNumEntries(larger, level);
+        k = policy.policy().approximateNumEntries(larger, level);
         if (k >= 1) {
           break;
         }

@@ -95,7 +95,13 @@ public final class SstFile {
     this.filter = locateFilter(reader);
   }
 
-  /** Opens and reads the SST file at {@code path}. */
+  /**
+   * Opens and reads the SST file at {@code path}.
+   *
+   * @param path the file
+   * @return the file's footer, properties and filter
+   * @throws IOException if the file cannot be read
+   */
   public static SstFile open(Path path) throws IOException {
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -114,7 +120,12 @@ public final class SstFile {
     }
   }
 
-  /** Reads an SST file held in memory. */
+  /**
+   * Reads an SST file held in memory.
+   *
+   * @param file the file's bytes
+   * @return the file's footer, properties and filter
+   */
   public static SstFile parse(byte[] file) {
     try {
       return new SstFile(
@@ -281,32 +292,37 @@ public final class SstFile {
     }
   }
 
+  /** {@return the file's size in bytes} */
   public long fileSize() {
     return fileSize;
   }
 
+  /** {@return the file's footer} */
   public Footer footer() {
     return footer;
   }
 
+  /** {@return the table's format_version, from the footer} */
   public int formatVersion() {
     return footer.formatVersion();
   }
 
+  /** {@return the block checksum type, from the footer} */
   public ChecksumType checksumType() {
     return footer.checksumType();
   }
 
-  /** Meta block names to handles, in file order. */
+  /** {@return meta block names to handles, in file order} */
   public Map<String, BlockHandle> metaIndex() {
     return metaIndex;
   }
 
+  /** {@return the table's properties} */
   public TableProperties properties() {
     return properties;
   }
 
-  /** The table's filter; kind {@link FilterKind#NONE} if it has none. */
+  /** {@return the table's filter; kind {@link FilterKind#NONE} if it has none} */
   public SstFilter filter() {
     return filter;
   }

@@ -126,7 +126,7 @@ public final class SstFilter implements KeyFilter {
             : "obsolete block-based filter '" + obsoleteKey + "' (RocksDB no longer reads it)");
   }
 
-  /** {@link FilterKind#PARTITIONED}, {@link FilterKind#NONE} or the full filter block's kind. */
+  /** {@return {@link FilterKind#PARTITIONED}, {@link FilterKind#NONE} or the full block's kind} */
   public FilterKind kind() {
     return kind;
   }
@@ -134,6 +134,8 @@ public final class SstFilter implements KeyFilter {
   /**
    * The kind of the filter blocks: the full block's kind, or for a partitioned filter the kind of
    * its partitions (the first non-empty one's).
+   *
+   * @return the blocks' kind
    */
   public FilterKind blockKind() {
     if (full != null) {
@@ -147,46 +149,53 @@ public final class SstFilter implements KeyFilter {
     return partitions.isEmpty() ? FilterKind.NONE : FilterKind.ALWAYS_FALSE;
   }
 
+  /** {@return whether the filter is partitioned} */
   public boolean isPartitioned() {
     return kind == FilterKind.PARTITIONED;
   }
 
-  /** Whether this filter holds prefixes only (point lookups ask it for the key's prefix). */
+  /**
+   * {@return whether this filter holds prefixes only (point lookups ask it for the key's prefix)}
+   */
   public boolean isPrefixFilter() {
     return !wholeKey && prefix != null;
   }
 
-  /** Whether the filter holds whole user keys. */
+  /** {@return whether the filter holds whole user keys} */
   public boolean isWholeKeyFilter() {
     return wholeKey;
   }
 
-  /** The prefix extractor's name the table records, or {@code null}. */
+  /** {@return the prefix extractor's name the table records, or {@code null}} */
   public String prefixExtractorName() {
     return prefix == null ? null : prefix.name();
   }
 
-  /** The name in the metaindex key, e.g. {@code rocksdb.BuiltinBloomFilter}. */
+  /** {@return the name in the metaindex key, e.g. {@code rocksdb.BuiltinBloomFilter}} */
   public String policyName() {
     return policyName;
   }
 
-  /** The handle of the full filter block or of the partition index; {@code null} if none. */
+  /**
+   * {@return the handle of the full filter block or of the partition index; {@code null} if none}
+   */
   public BlockHandle handle() {
     return handle;
   }
 
-  /** The full filter block, or {@code null} for partitioned or absent filters. */
+  /** {@return the full filter block, or {@code null} for partitioned or absent filters} */
   public FilterBlock fullBlock() {
     return full;
   }
 
-  /** The partitions in index order (empty unless partitioned). */
+  /** {@return the partitions in index order (empty unless partitioned)} */
   public List<Partition> partitions() {
     return partitions;
   }
 
-  /** Why the filter reads as it does, where notable ("always true" fallbacks, no filter). */
+  /**
+   * {@return why the filter reads as it does, where notable ("always true" fallbacks, no filter)}
+   */
   public String note() {
     return note;
   }
@@ -194,6 +203,8 @@ public final class SstFilter implements KeyFilter {
   /**
    * The filter's bytes in the file: the full block, or all partitions plus their index; trailers
    * excluded (as RocksDB's {@code rocksdb.filter.size} property counts them).
+   *
+   * @return the filter's bytes
    */
   public long filterBytes() {
     if (full != null) {
@@ -209,19 +220,19 @@ public final class SstFilter implements KeyFilter {
     return n;
   }
 
-  /** The Bloom probe count of the (first) filter block, or -1. */
+  /** {@return the Bloom probe count of the (first) filter block, or -1} */
   public int numProbes() {
     FilterBlock b = representative();
     return b == null ? -1 : b.numProbes();
   }
 
-  /** The Ribbon seed of the (first) filter block, or -1. */
+  /** {@return the Ribbon seed of the (first) filter block, or -1} */
   public int ribbonSeed() {
     FilterBlock b = representative();
     return b == null ? -1 : b.ribbonSeed();
   }
 
-  /** The number of Ribbon blocks over all filter blocks, or -1 if not Ribbon. */
+  /** {@return the number of Ribbon blocks over all filter blocks, or -1 if not Ribbon} */
   public long ribbonBlocks() {
     if (blockKind() != FilterKind.RIBBON) {
       return -1;
@@ -255,6 +266,9 @@ public final class SstFilter implements KeyFilter {
    * if none. For a partitioned filter under a comparator Sieve does not know, or where a
    * timestamped separator leaves two candidates, this is the first candidate only; {@link
    * #mayContain(byte[])} asks all of them.
+   *
+   * @param userKey the key, without timestamp
+   * @return the block, or {@code null}
    */
   public FilterBlock blockFor(byte[] userKey) {
     if (full != null) {
@@ -266,12 +280,14 @@ public final class SstFilter implements KeyFilter {
     return partitions.get(order.known() ? partitionIndex(userKey) : 0).block();
   }
 
-  /** The key order the table's comparator defines, as far as Sieve knows it. */
+  /** {@return the key order the table's comparator defines, as far as Sieve knows it} */
   public String comparatorName() {
     return order.name();
   }
 
-  /** Whether partition routing follows the table's comparator (false: partitions are ORed). */
+  /**
+   * {@return whether partition routing follows the table's comparator (false: partitions are ORed)}
+   */
   public boolean routesPartitions() {
     return order.known();
   }
@@ -358,6 +374,9 @@ public final class SstFilter implements KeyFilter {
   /**
    * Tests the XXPH3 hash ({@link KeyHash}) of the bytes the filter holds (the key, or its prefix
    * for a prefix filter); partitions are ORed since a hash does not say which one to ask.
+   *
+   * @param hash64 the XXPH3 hash of the key (or prefix) bytes
+   * @return false if no such key is in the table
    */
   public boolean mayContainHash(long hash64) {
     if (full != null) {

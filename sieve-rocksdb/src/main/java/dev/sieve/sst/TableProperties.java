@@ -13,17 +13,41 @@ import java.util.OptionalLong;
  * PropertyBlockBuilder}; table/table_properties.cc for the names).
  */
 public final class TableProperties {
+  // the property names (table/table_properties.cc)
+  /** {@value}: entries in the table. */
   public static final String NUM_ENTRIES = "rocksdb.num.entries";
+
+  /** {@value}: entries added to the filter. */
   public static final String NUM_FILTER_ENTRIES = "rocksdb.num.filter_entries";
+
+  /** {@value}: the filter policy's name. */
   public static final String FILTER_POLICY = "rocksdb.filter.policy";
+
+  /** {@value}: the filter's bytes. */
   public static final String FILTER_SIZE = "rocksdb.filter.size";
+
+  /** {@value}: the comparator's name. */
   public static final String COMPARATOR = "rocksdb.comparator";
+
+  /** {@value}: the prefix extractor's name. */
   public static final String PREFIX_EXTRACTOR = "rocksdb.prefix.extractor.name";
+
+  /** {@value}: index keys without sequence numbers. */
   public static final String INDEX_KEY_IS_USER_KEY = "rocksdb.index.key.is.user.key";
+
+  /** {@value}: delta-encoded index values. */
   public static final String INDEX_VALUE_DELTA_ENCODED = "rocksdb.index.value.is.delta.encoded";
+
+  /** {@value}: the number of index partitions. */
   public static final String INDEX_PARTITIONS = "rocksdb.index.partitions";
+
+  /** {@value}: whether the filter holds whole keys. */
   public static final String WHOLE_KEY_FILTERING = "rocksdb.block.based.table.whole.key.filtering";
+
+  /** {@value}: whether the filter holds prefixes. */
   public static final String PREFIX_FILTERING = "rocksdb.block.based.table.prefix.filtering";
+
+  /** {@value}: whether keys keep their user-defined timestamps. */
   public static final String USER_TIMESTAMPS_PERSISTED =
       "rocksdb.user.defined.timestamps.persisted";
 
@@ -35,18 +59,26 @@ public final class TableProperties {
     this.blockOffset = blockOffset;
   }
 
-  /** Every property, name to raw value bytes, in file order. */
+  /** {@return every property, name to raw value bytes, in file order} */
   public Map<String, byte[]> raw() {
     return raw;
   }
 
-  /** The property as UTF-8 text, or {@code null} if absent. */
+  /**
+   * {@return the property as UTF-8 text, or {@code null} if absent}
+   *
+   * @param name the property's name
+   */
   public String string(String name) {
     byte[] v = raw.get(name);
     return v == null ? null : new String(v, StandardCharsets.UTF_8);
   }
 
-  /** The property as a varint64 number, if present. */
+  /**
+   * {@return the property as a varint64 number, if present}
+   *
+   * @param name the property's name
+   */
   public OptionalLong number(String name) {
     byte[] v = raw.get(name);
     if (v == null) {
@@ -61,50 +93,61 @@ public final class TableProperties {
     return OptionalLong.of(n);
   }
 
-  /** The number of entries (keys, including deletions) in the table. */
+  /** {@return the number of entries (keys, including deletions) in the table} */
   public long numEntries() {
     return number(NUM_ENTRIES).orElse(0);
   }
 
-  /** The number of entries added to the filter(s) (keys and/or prefixes), if recorded. */
+  /** {@return the number of entries added to the filter(s) (keys and/or prefixes), if recorded} */
   public OptionalLong numFilterEntries() {
     return number(NUM_FILTER_ENTRIES);
   }
 
-  /** The filter policy's name, e.g. {@code bloomfilter} or {@code ribbonfilter}; "" if none. */
+  /**
+   * {@return the filter policy's name, e.g. {@code bloomfilter} or {@code ribbonfilter}; "" if
+   * none}
+   */
   public String filterPolicy() {
     String s = string(FILTER_POLICY);
     return s == null ? "" : s;
   }
 
-  /** The filter size the table reports (all partitions and the partition index). */
+  /** {@return the filter size the table reports (all partitions and the partition index)} */
   public long filterSize() {
     return number(FILTER_SIZE).orElse(0);
   }
 
+  /** {@return the comparator's name (RocksDB's bytewise comparator when not recorded)} */
   public String comparator() {
     String s = string(COMPARATOR);
     return s == null ? "leveldb.BytewiseComparator" : s;
   }
 
-  /** The prefix extractor's name, or {@code null} where none ({@code nullptr} in the file). */
+  /**
+   * {@return the prefix extractor's name, or {@code null} where none ({@code nullptr} in the file)}
+   */
   public String prefixExtractor() {
     String s = string(PREFIX_EXTRACTOR);
     return s == null || s.equals("nullptr") ? null : s;
   }
 
-  /** Whether the filter holds whole keys (RocksDB's default when the property is absent). */
+  /**
+   * {@return whether the filter holds whole keys (RocksDB's default when the property is absent)}
+   */
   public boolean wholeKeyFiltering() {
     return !"0".equals(string(WHOLE_KEY_FILTERING));
   }
 
-  /** Whether the filter holds prefixes. */
+  /** {@return whether the filter holds prefixes} */
   public boolean prefixFiltering() {
     String s = string(PREFIX_FILTERING);
     return s == null ? prefixExtractor() != null : "1".equals(s);
   }
 
-  /** Whether index (and filter-partition index) keys are user keys without sequence numbers. */
+  /**
+   * {@return whether index (and filter-partition index) keys are user keys without sequence
+   * numbers}
+   */
   public boolean indexKeyIsUserKey() {
     return number(INDEX_KEY_IS_USER_KEY).orElse(0) != 0;
   }
@@ -112,12 +155,14 @@ public final class TableProperties {
   /**
    * Whether stored keys keep their user-defined timestamps (RocksDB records the property only when
    * they do not).
+   *
+   * @return true unless the table says the timestamps were stripped
    */
   public boolean userDefinedTimestampsPersisted() {
     return number(USER_TIMESTAMPS_PERSISTED).orElse(1) != 0;
   }
 
-  /** Whether index values use the format_version ≥ 4 delta encoding. */
+  /** {@return whether index values use the format_version ≥ 4 delta encoding} */
   public boolean indexValueIsDeltaEncoded() {
     return number(INDEX_VALUE_DELTA_ENCODED).orElse(0) != 0;
   }

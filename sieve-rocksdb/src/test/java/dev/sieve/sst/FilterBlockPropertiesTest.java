@@ -1,5 +1,6 @@
 package dev.sieve.sst;
 
+import dev.sieve.policy.FilterPolicy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -38,8 +39,7 @@ class FilterBlockPropertiesTest {
             ? RocksDbFilterPolicy.bloom(bits)
             : RocksDbFilterPolicy.ribbon(bits, which == 1 ? 0 : Integer.MAX_VALUE);
     for (List<byte[]> order : List.of(keys, sorted)) {
-      byte[] block =
-          policy.buildFilterBlock(order, formatVersion, RocksDbFilterPolicy.UNKNOWN_LEVEL);
+      byte[] block = policy.buildFilterBlock(order, formatVersion, FilterPolicy.UNKNOWN_LEVEL);
       FilterBlock read = FilterBlockReader.read(block, order.size());
       for (byte[] k : order) {
         if (!read.mayContain(k)) {
@@ -47,8 +47,7 @@ class FilterBlockPropertiesTest {
               "false negative: " + policy + " fv" + formatVersion + " " + read);
         }
       }
-      byte[] again =
-          policy.buildFilterBlock(order, formatVersion, RocksDbFilterPolicy.UNKNOWN_LEVEL);
+      byte[] again = policy.buildFilterBlock(order, formatVersion, FilterPolicy.UNKNOWN_LEVEL);
       if (!Arrays.equals(block, again)) {
         throw new AssertionError("not deterministic: " + policy);
       }

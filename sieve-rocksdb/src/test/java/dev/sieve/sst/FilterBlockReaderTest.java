@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.policy.FilterPolicy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +69,7 @@ class FilterBlockReaderTest {
     byte[] bloom = RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys);
     byte[] ribbon = RocksDbFilterPolicy.ribbon(10, 0).buildFilterBlock(keys);
     byte[] legacy =
-        RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys, 4, RocksDbFilterPolicy.UNKNOWN_LEVEL);
+        RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys, 4, FilterPolicy.UNKNOWN_LEVEL);
     assertEquals(FilterKind.FAST_LOCAL_BLOOM, FilterBlockReader.read(bloom, 3000).kind());
     assertEquals(6, FilterBlockReader.read(bloom, 3000).numProbes());
     assertEquals(FilterKind.RIBBON, FilterBlockReader.read(ribbon, 3000).kind());
@@ -98,7 +99,7 @@ class FilterBlockReaderTest {
     assertEquals(
         0,
         RocksDbFilterPolicy.bloom(10)
-            .buildFilterBlock(List.of(), 3, RocksDbFilterPolicy.UNKNOWN_LEVEL)
+            .buildFilterBlock(List.of(), 3, FilterPolicy.UNKNOWN_LEVEL)
             .length);
     assertEquals(RocksDbFilterPolicy.ribbon(7.5, 3), RocksDbFilterPolicy.parse("ribbon:7.5:3"));
     assertEquals(RocksDbFilterPolicy.bloom(10), RocksDbFilterPolicy.parse("bloomfilter:10"));
@@ -108,10 +109,10 @@ class FilterBlockReaderTest {
     // bloom_before_level: a flush (level -1) below level 0 is Bloom; the SstFileWriter level Ribbon
     List<byte[]> k = keys(5000);
     RocksDbFilterPolicy p = RocksDbFilterPolicy.ribbon(10, 0);
-    byte[] flush = p.buildFilterBlock(k, 7, RocksDbFilterPolicy.FLUSH_LEVEL);
+    byte[] flush = p.buildFilterBlock(k, 7, FilterPolicy.FLUSH);
     assertEquals(-1, flush[flush.length - 5]);
     assertArrayEquals(RocksDbFilterPolicy.bloom(10).buildFilterBlock(k), flush);
-    byte[] sst = p.buildFilterBlock(k, 7, RocksDbFilterPolicy.UNKNOWN_LEVEL);
+    byte[] sst = p.buildFilterBlock(k, 7, FilterPolicy.UNKNOWN_LEVEL);
     assertEquals(-2, sst[sst.length - 5]);
     byte[] always = RocksDbFilterPolicy.ribbon(10, Integer.MAX_VALUE).buildFilterBlock(k);
     assertEquals(-1, always[always.length - 5]);

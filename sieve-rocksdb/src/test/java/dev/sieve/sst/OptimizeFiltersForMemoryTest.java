@@ -90,18 +90,6 @@ class OptimizeFiltersForMemoryTest {
     assertTrue(probesDiffer > compared / 4, probesDiffer + " of " + compared);
   }
 
-  @Test
-  void glibcHeapChunksNeverGrowAFilter() {
-    for (long len = 5; len < 2_000_000; len += 16) {
-      assertEquals(len, RocksDbFilterPolicy.allocatedLength(len, 16), "ribbon " + len);
-    }
-    for (long len = 69; len < 2_000_000; len += 64) {
-      assertEquals(len, RocksDbFilterPolicy.allocatedLength(len, 64), "bloom " + len);
-    }
-    assertEquals(1304, RocksDbFilterPolicy.glibcUsableSize(1290));
-    assertEquals(24, RocksDbFilterPolicy.glibcUsableSize(1));
-  }
-
   private static List<byte[]> keys(int n) {
     List<byte[]> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.policy.FilterPolicy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -63,7 +64,7 @@ class PartitionRoutingTest {
     for (SstFilter.Partition p : filter.partitions()) {
       assertArrayEquals(
           policy.buildFilterBlock(
-              routed.getOrDefault(p.block(), List.of()), 7, RocksDbFilterPolicy.UNKNOWN_LEVEL),
+              routed.getOrDefault(p.block(), List.of()), 7, FilterPolicy.UNKNOWN_LEVEL),
           p.block().bytes());
     }
 

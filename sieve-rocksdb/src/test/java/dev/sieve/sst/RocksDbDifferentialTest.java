@@ -3,6 +3,7 @@ package dev.sieve.sst;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.policy.FilterPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,10 +124,7 @@ class RocksDbDifferentialTest {
       // prefix filters: the table builder's entries and partition cuts (RocksDbTableFilter)
       RocksDbTableFilter table =
           new RocksDbTableFilter(
-              policy,
-              RocksDbFilterPolicy.UNKNOWN_LEVEL,
-              "fixed:" + spec.fixedPrefix(),
-              spec.wholeKey());
+              policy, FilterPolicy.UNKNOWN_LEVEL, "fixed:" + spec.fixedPrefix(), spec.wholeKey());
       if (!filter.isPartitioned()) {
         RocksDbOracle.assertSameBlock(
             table.buildFullBlock(keys), filter.fullBlock(), spec.optimizeForMemory(), label);
@@ -150,7 +148,7 @@ class RocksDbDifferentialTest {
     } else {
       if (!filter.isPartitioned()) {
         RocksDbOracle.assertSameBlock(
-            policy.buildFilterBlock(keys, spec.formatVersion(), RocksDbFilterPolicy.UNKNOWN_LEVEL),
+            policy.buildFilterBlock(keys, spec.formatVersion(), FilterPolicy.UNKNOWN_LEVEL),
             filter.fullBlock(),
             spec.optimizeForMemory(),
             label + ": filter block differs");
@@ -165,8 +163,7 @@ class RocksDbDifferentialTest {
             routed.add(keys.get(k++));
           }
           RocksDbOracle.assertSameBlock(
-              policy.buildFilterBlock(
-                  routed, spec.formatVersion(), RocksDbFilterPolicy.UNKNOWN_LEVEL),
+              policy.buildFilterBlock(routed, spec.formatVersion(), FilterPolicy.UNKNOWN_LEVEL),
               parts.get(p).block(),
               spec.optimizeForMemory(),
               label + ": partition " + p + " of " + parts.size() + " differs");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.policy.FilterPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -117,7 +118,7 @@ class RocksDbTableFilterTest {
     RocksDbFilterPolicy p =
         RocksDbFilterPolicy.parse(policy).withOptimizeFiltersForMemory(optimize);
     byte[] sieve =
-        new RocksDbTableFilter(p, RocksDbFilterPolicy.UNKNOWN_LEVEL, prefix, wholeKey)
+        new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, prefix, wholeKey)
             .buildFullBlock(keys);
     RocksDbOracle.assertSameBlock(sieve, f.fullBlock(), optimize, policy + " " + prefix);
   }
@@ -168,7 +169,7 @@ class RocksDbTableFilterTest {
     RocksDbFilterPolicy p =
         RocksDbFilterPolicy.parse(policy).withOptimizeFiltersForMemory(optimize);
     List<RocksDbTableFilter.Partition> sieve =
-        new RocksDbTableFilter(p, RocksDbFilterPolicy.UNKNOWN_LEVEL, prefix, wholeKey)
+        new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, prefix, wholeKey)
             .buildPartitions(keys, metadata);
     List<SstFilter.Partition> rocks = f.partitions();
     assertEquals(rocks.size(), sieve.size(), "partitions");
@@ -199,7 +200,7 @@ class RocksDbTableFilterTest {
     List<byte[]> keys = RocksDbOracle.randomKeys(new Random(5), 3000, false, 12);
     List<RocksDbTableFilter.Partition> parts =
         new RocksDbTableFilter(
-                RocksDbFilterPolicy.bloom(10), RocksDbFilterPolicy.UNKNOWN_LEVEL, null, true)
+                RocksDbFilterPolicy.bloom(10), FilterPolicy.UNKNOWN_LEVEL, null, true)
             .buildPartitions(keys, 256);
     for (boolean delta : new boolean[] {false, true}) {
       for (int interval : new int[] {1, 3}) {
@@ -228,14 +229,14 @@ class RocksDbTableFilterTest {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class,
-              () -> new RocksDbTableFilter(p, RocksDbFilterPolicy.UNKNOWN_LEVEL, bad, true),
+              () -> new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, bad, true),
               bad);
       assertTrue(e.getMessage().contains(bad), e.getMessage());
     }
     assertThrows(
         IllegalArgumentException.class,
-        () -> new RocksDbTableFilter(p, RocksDbFilterPolicy.UNKNOWN_LEVEL, null, false));
-    RocksDbTableFilter t = new RocksDbTableFilter(p, RocksDbFilterPolicy.UNKNOWN_LEVEL, null, true);
+        () -> new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, null, false));
+    RocksDbTableFilter t = new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, null, true);
     assertThrows(IllegalArgumentException.class, () -> t.buildPartitions(List.of(), 0));
     assertThrows(IllegalArgumentException.class, () -> t.buildPartitions(List.of(), 1L << 32));
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.policy.FilterPolicy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
@@ -53,8 +54,7 @@ class SstFileReaderTest {
     }
     if (fv < 5) {
       assertArrayEquals(
-          RocksDbFilterPolicy.bloom(10)
-              .buildFilterBlock(keys, fv, RocksDbFilterPolicy.UNKNOWN_LEVEL),
+          RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys, fv, FilterPolicy.UNKNOWN_LEVEL),
           filter.fullBlock().bytes());
     }
   }

@@ -1,0 +1,153 @@
+package dev.sieve.bench.report;
+
+import dev.sieve.bench.StructureKind;
+import dev.sieve.bench.jmh.BuildBenchmark;
+import dev.sieve.bench.jmh.QueryBenchmark;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.format.OutputFormat;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Runs {@link QueryBenchmark} and {@link BuildBenchmark} through JMH's {@link Runner}: per call
+ * (one round of one structure) one short fork for positive lookups, one for negative lookups and
+ * one for builds, so each structure's call sites are profiled alone. Builds run in average-time
+ * mode after several warm-up iterations of whole builds (each iteration at least one build), so the
+ * figure is a warmed-up build, not JIT compilation. JMH's own output goes to a log file.
+ */
+public final class JmhTimer implements Timer {
+  private final int warmupIterations;
+  private final int iterations;
+  private final int iterationMillis;
+  private final int buildWarmupIterations;
+  private final int buildIterations;
+  private final String forkHeap;
+  private final PrintStream log;
+
+  public JmhTimer(
+      int warmupIterations,
+      int iterations,
+      int iterationMillis,
+      int buildWarmupIterations,
+      int buildIterations,
+      String forkHeap,
+      PrintStream log) {
+    if (warmupIterations < 0
+        || iterations < 1
+        || iterationMillis < 1
+        || buildWarmupIterations < 0
+        || buildIterations < 1) {
+      throw new IllegalArgumentException(
+          "JMH iterations and iteration time must be positive (warm-ups may be 0)");
+    }
+    this.warmupIterations = warmupIterations;
+    this.iterations = iterations;
+    this.iterationMillis = iterationMillis;
+    this.buildWarmupIterations = buildWarmupIterations;
+    this.buildIterations = buildIterations;
+    this.forkHeap = forkHeap;
+    this.log = log;
+  }
+
+  @Override
+  public Sample run(Job job, long seed) throws Exception {
+    OutputFormat out = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
+    Row row = job.row();
+    ChainedOptionsBuilder query =
+        base(job.kind(), row, seed)
+            .include(QueryBenchmark.class.getName() + "\\.(positive|negative)$")
+            .warmupIterations(warmupIterations)
+            .warmupTime(TimeValue.milliseconds(iterationMillis))
+            .measurementIterations(iterations)
+            .measurementTime(TimeValue.milliseconds(iterationMillis));
+    double[] positive = new double[0];
+    double[] negative = new double[0];
+    for (RunResult r : new Runner(query.build(), out).run()) {
+      double[] scores = iterationScores(r, 1.0);
+      if (r.getParams().getBenchmark().endsWith(".positive")) {
+        positive = scores;
+      } else {
+        negative = scores;
+      }
+    }
+    ChainedOptionsBuilder build =
+        base(job.kind(), row, seed)
+            .include(BuildBenchmark.class.getName() + "\\.build$")
+            .warmupIterations(buildWarmupIterations)
+            .warmupTime(TimeValue.milliseconds(iterationMillis))
+            .measurementIterations(buildIterations)
+            .measurementTime(TimeValue.milliseconds(iterationMillis));
+    double[] builds = new double[0];
+    for (RunResult r : new Runner(build.build(), out).run()) {
+      builds = iterationScores(r, 1.0 / row.n);
+    }
+    return new Sample(positive, negative, builds);
+  }
+
+  /** Every measured iteration's score of {@code r}, times {@code factor}. */
+  private static double[] iterationScores(RunResult r, double factor) {
+    List<Double> scores = new ArrayList<>();
+    for (BenchmarkResult b : r.getBenchmarkResults()) {
+      for (IterationResult i : b.getIterationResults()) {
+        scores.add(i.getPrimaryResult().getScore() * factor);
+      }
+    }
+    return scores.stream().mapToDouble(Double::doubleValue).toArray();
+  }
+
+  private ChainedOptionsBuilder base(StructureKind kind, Row row, long seed) {
+    return new OptionsBuilder()
+        .param("structure", kind.name())
+        .param("n", Integer.toString(row.n))
+        .param("bitsPerKey", Double.toString(row.bitsPerKeySetting))
+        .param("seed", Long.toString(seed))
+        .forks(1)
+        .jvmArgsAppend(forkArgs(forkHeap))
+        .shouldFailOnError(true);
+  }
+
+  /**
+   * The forks' JVM options: the heap, the collector, and the incubating Vector API when this JVM
+   * has it (so a structure registered because the module is present can also run in its fork).
+   */
+  static String[] forkArgs(String heap) {
+    List<String> args = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseParallelGC"));
+    if (ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()) {
+      args.add("--add-modules=jdk.incubator.vector");
+    }
+    return args.toArray(new String[0]);
+  }
+
+  @Override
+  public String name() {
+    return "jmh";
+  }
+
+  @Override
+  public String describe() {
+    return String.format(
+        "JMH 1.37, forks of -Xmx%s; per round and structure one fork each for positive lookups,"
+            + " negative lookups and builds; queries: %d×%d ms warm-up, %d×%d ms measured, runs"
+            + " of %d keys; builds: average time of whole builds, %d×%d ms warm-up, %d×%d ms"
+            + " measured (each iteration at least one build)",
+        forkHeap,
+        warmupIterations,
+        iterationMillis,
+        iterations,
+        iterationMillis,
+        QueryBenchmark.BATCH,
+        buildWarmupIterations,
+        iterationMillis,
+        buildIterations,
+        iterationMillis);
+  }
+}

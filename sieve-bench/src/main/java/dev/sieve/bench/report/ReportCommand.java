@@ -1,0 +1,579 @@
+package dev.sieve.bench.report;
+
+import dev.sieve.bench.Family;
+import dev.sieve.bench.SieveAdapters;
+import dev.sieve.bench.StructureKind;
+import dev.sieve.bench.Structures;
+import dev.sieve.bench.Workload;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code sieve report}: measures every structure (Sieve's filters, the peers, the exact baselines,
+ * the raw random read) on the same keys, checks the targets and writes {@code report/} — report.md,
+ * report.html, results.json and the plots.
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    version = "sieve report 1.0.0",
+    description = {
+      "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
+          + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",
+      "The default (n=10^4 and 10^6, the default structure set, 2 rounds) takes about 6-8 minutes"
+          + " on 2 idle cores; issue 11's full measurement is --n 10000,1000000,10000000 --filters all"
+          + " (add 100000000 with SIEVE_HEAP=20g --fork-heap 16g)."
+    })
+public final class ReportCommand implements Callable<Integer> {
+
+  /**
+   * The filters whose batch and pre-hashed rows the default run includes (issue 11's targets are
+   * about these); the other Sieve filters get their single-lookup row by default.
+   */
+  static final Set<String> HEADLINE =
+      Set.of("sieve-blocked-bloom", "sieve-xor8", "sieve-binary-fuse8", "sieve-ribbon");
+
+  /** Exact baselines and limit rows left out of the default set (slow to build, or redundant). */
+  static final Set<String> NOT_BY_DEFAULT =
+      Set.of("java-hashset", "java-treeset", "sorted-array", "raw-read-10x");
+
+  /** The headline filters whose fast-hash row is in the default set (Ribbon's is not). */
+  static final Set<String> HEADLINE_FAST_HASH =
+      Set.of("sieve-blocked-bloom", "sieve-xor8", "sieve-binary-fuse8");
+
+  @Option(
+      names = "--n",
+      split = ",",
+      description = "key counts (default: ${DEFAULT-VALUE})",
+      defaultValue = "10000,1000000")
+  List<Integer> ns;
+
+  @Option(
+      names = "--filters",
+      split = ",",
+      description =
+          "structures or groups to run: default (every Sieve filter single; batch, pre-hashed and"
+              + " fast-hash rows of blocked Bloom, Xor8, Binary Fuse 8 and Ribbon (fast hash: not"
+              + " Ribbon's, not the fast-hash batch rows); the peers; fastutil-hashset,"
+              + " raw-read-1x), all (every row, diagnostics"
+              + " included), the families sieve, peer, exact, limit, or names (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "default")
+  List<String> filters;
+
+  @Option(
+      names = "--bits-per-key",
+      split = ",",
+      description = "bits/key settings (default: ${DEFAULT-VALUE})",
+      defaultValue = "10")
+  List<Double> bitsPerKey;
+
+  @Option(
+      names = "--fpr-queries",
+      description = "absent keys per FPR measurement (default: ${DEFAULT-VALUE})",
+      defaultValue = "10000000")
+  long fprQueries;
+
+  @Option(
+      names = "--sweep-bits",
+      split = ",",
+      description = "bits/key of the FPR sweep (default: ${DEFAULT-VALUE})",
+      defaultValue = "4,6,8,10,12,16,20")
+  List<Double> sweepBits;
+
+  @Option(
+      names = "--experiment-keys",
+      description = "keys for the notes experiments (default: ${DEFAULT-VALUE})",
+      defaultValue = "1000000")
+  int experimentKeys;
+
+  @Option(
+      names = "--experiment-queries",
+      description = "absent keys per experiment point (default: ${DEFAULT-VALUE})",
+      defaultValue = "2000000")
+  long experimentQueries;
+
+  @Option(
+      names = "--timer",
+      description = "jmh or quick (default: ${DEFAULT-VALUE})",
+      defaultValue = "jmh")
+  String timer;
+
+  @Option(
+      names = "--rounds",
+      description =
+          "rounds: each times every structure once (one short JMH fork per benchmark), in a"
+              + " shuffled order that changes per round; figures pool all rounds (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "2")
+  int rounds;
+
+  @Option(
+      names = "--warmup",
+      description = "JMH query warm-up iterations per fork (default: ${DEFAULT-VALUE})",
+      defaultValue = "1")
+  int warmup;
+
+  @Option(
+      names = "--iterations",
+      description = "JMH measured query iterations per fork (default: ${DEFAULT-VALUE})",
+      defaultValue = "2")
+  int iterations;
+
+  @Option(
+      names = "--iteration-ms",
+      description = "JMH iteration time in ms (default: ${DEFAULT-VALUE})",
+      defaultValue = "200")
+  int iterationMillis;
+
+  @Option(
+      names = "--build-warmup",
+      description =
+          "JMH build warm-up iterations per fork, each at least one whole build (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "3")
+  int buildWarmup;
+
+  @Option(
+      names = "--build-iterations",
+      description = "JMH measured build iterations per fork (default: ${DEFAULT-VALUE})",
+      defaultValue = "2")
+  int buildIterations;
+
+  @Option(
+      names = "--fork-heap",
+      description = "-Xmx of the JMH forks (default: by n: 2g, 6g at 10^7, 16g at 10^8)")
+  String forkHeap;
+
+  @Option(
+      names = "--baseline",
+      description =
+          "a previous run's results.json: the report flags every figure more than 10%% slower")
+  File baseline;
+
+  @Option(
+      names = "--out",
+      description = "output directory (default: ${DEFAULT-VALUE})",
+      defaultValue = "report")
+  File out;
+
+  @Option(
+      names = "--seed",
+      description = "key seed, also the seed of the rounds' order (default: ${DEFAULT-VALUE})",
+      defaultValue = "" + Workload.DEFAULT_SEED)
+  long seed;
+
+  @Option(
+      names = "--ignore-jmh-lock",
+      description =
+          "run even if another JMH run holds its lock (the two runs then share the CPUs and both"
+              + " measure noise)")
+  boolean ignoreJmhLock;
+
+  @Option(names = "--no-progress", description = "print one line per step instead of a redrawn bar")
+  boolean noProgress;
+
+  private final PrintStream console;
+  private final PrintStream stdout;
+
+  public ReportCommand() {
+    this(System.err, System.out);
+  }
+
+  ReportCommand(PrintStream console) {
+    this(console, console);
+  }
+
+  /**
+   * @param console progress and errors
+   * @param stdout the summary, the side-by-side table and the paths of the files
+   */
+  ReportCommand(PrintStream console, PrintStream stdout) {
+    this.console = console;
+    this.stdout = stdout;
+  }
+
+  /** Whether {@code kind} is in the default set. */
+  static boolean isDefault(StructureKind kind) {
+    if (kind.description().startsWith("diagnostic:") || NOT_BY_DEFAULT.contains(kind.name())) {
+      return false;
+    }
+    if (kind.family() != Family.SIEVE) {
+      return true;
+    }
+    String base = baseFilter(kind.name());
+    if (base.equals(kind.name())) {
+      return true; // every filter's single-lookup row
+    }
+    if (kind.name().contains("-" + Targets.FAST_HASH)) {
+      return HEADLINE_FAST_HASH.contains(base) && !kind.name().endsWith(SieveAdapters.BATCH_SUFFIX);
+    }
+    return HEADLINE.contains(base);
+  }
+
+  /**
+   * The filter a Sieve row measures: {@code sieve-xor8} for {@code sieve-xor8-batch}, {@code
+   * sieve-xor8-prehashed}, {@code sieve-xor8-fasthash} or {@code sieve-xor8-fasthash-batch}.
+   */
+  static String baseFilter(String name) {
+    String base = name;
+    int fast = base.indexOf("-" + Targets.FAST_HASH);
+    if (fast > 0) {
+      base = base.substring(0, fast);
+    }
+    for (String suffix : List.of(SieveAdapters.BATCH_SUFFIX, SieveAdapters.PREHASHED_SUFFIX)) {
+      if (base.endsWith(suffix)) {
+        base = base.substring(0, base.length() - suffix.length());
+      }
+    }
+    return base;
+  }
+
+  /** The kinds selected by {@code --filters}. */
+  static List<StructureKind> select(List<String> filters) {
+    Set<StructureKind> chosen = new LinkedHashSet<>();
+    for (String f : filters) {
+      String name = f.trim().toLowerCase(Locale.ROOT);
+      if (name.equals("all")) {
+        chosen.addAll(Structures.all());
+        continue;
+      }
+      if (name.equals("default")) {
+        Structures.all().stream().filter(ReportCommand::isDefault).forEach(chosen::add);
+        continue;
+      }
+      boolean family = false;
+      for (Family fam : Family.values()) {
+        if (fam.label().equals(name)) {
+          family = true;
+          Structures.all().stream().filter(k -> k.family() == fam).forEach(chosen::add);
+        }
+      }
+      if (!family) {
+        chosen.add(Structures.byName(name));
+      }
+    }
+    List<StructureKind> ordered = new ArrayList<>();
+    for (StructureKind k : Structures.all()) {
+      if (chosen.contains(k)) {
+        ordered.add(k);
+      }
+    }
+    return ordered;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try {
+      return run();
+    } catch (IllegalArgumentException e) {
+      console.println("sieve report: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private Integer run() throws Exception {
+    long start = System.nanoTime();
+    for (int n : ns) {
+      if (n < 1) {
+        throw new IllegalArgumentException("--n must be positive, got " + n);
+      }
+    }
+    if (fprQueries < 1 || experimentKeys < 1 || experimentQueries < 1) {
+      throw new IllegalArgumentException(
+          "--fpr-queries, --experiment-keys and --experiment-queries must be positive");
+    }
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds must be positive, got " + rounds);
+    }
+    List<StructureKind> kinds = select(filters);
+    List<Guard.Baseline> before = null;
+    if (baseline != null) {
+      if (!baseline.isFile()) {
+        throw new IllegalArgumentException("--baseline " + baseline + ": no such file");
+      }
+      before = Guard.read(baseline.toPath());
+    }
+    Files.createDirectories(out.toPath());
+    if (timer.equals("jmh")) {
+      if (ignoreJmhLock) {
+        System.setProperty("jmh.ignoreLock", "true");
+      } else if (jmhLockHeld()) {
+        console.println(
+            "sieve report: another JMH run holds "
+                + jmhLockFile()
+                + " (timings would be shared-CPU noise); wait for it to finish, or pass"
+                + " --ignore-jmh-lock");
+        return 3;
+      }
+    }
+    warmUpJol();
+    int maxN = ns.stream().mapToInt(Integer::intValue).max().orElse(1);
+    String heap =
+        forkHeap != null ? forkHeap : maxN <= 2_000_000 ? "2g" : maxN <= 20_000_000 ? "6g" : "16g";
+    Path jmhLog = out.toPath().resolve("jmh.log");
+    try (PrintStream log =
+        new PrintStream(new FileOutputStream(jmhLog.toFile()), true, StandardCharsets.UTF_8)) {
+      Timer t =
+          switch (timer) {
+            case "jmh" ->
+                new JmhTimer(
+                    warmup, iterations, iterationMillis, buildWarmup, buildIterations, heap, log);
+            case "quick" -> new QuickTimer(3, 1 << 16);
+            default ->
+                throw new IllegalArgumentException("--timer must be jmh or quick, got " + timer);
+          };
+      List<Row> rows = new ArrayList<>();
+      List<Timer.Job> jobs = new ArrayList<>();
+      int measureSteps = 0;
+      for (int n : ns) {
+        for (StructureKind k : kinds) {
+          measureSteps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
+        }
+      }
+      int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
+      console.println(
+          String.format(
+              Locale.ROOT,
+              "sieve report: %d structure(s), n = %s: %d rows × %d round(s)%s",
+              kinds.size(),
+              join(ns),
+              measureSteps,
+              rounds,
+              timer.equals("jmh")
+                  ? " = " + 3L * measureSteps * rounds + " JMH forks (positive, negative, build)"
+                  : " (in-process timer)"));
+      ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
+      for (int n : ns) {
+        bar.step("keys n=" + n);
+        Workload workload = Workload.create(n, seed);
+        for (StructureKind kind : kinds) {
+          List<Double> settings =
+              kind.sizedByBitsPerKey() ? bitsPerKey : List.of(bitsPerKey.get(0));
+          for (double b : settings) {
+            bar.step(
+                kind.name()
+                    + " n="
+                    + n
+                    + (kind.sizedByBitsPerKey() ? " b=" + b : "")
+                    + ": FPR, memory, contract");
+            Row row = Measure.measure(kind, workload, b, fprQueries);
+            rows.add(row);
+            jobs.add(new Timer.Job(kind, row));
+            bar.advance();
+          }
+        }
+        workload = null;
+      }
+      Rounds.run(
+          t,
+          jobs,
+          rounds,
+          seed,
+          (round, of, job) -> {
+            bar.advance();
+            bar.step(
+                "round "
+                    + (round + 1)
+                    + "/"
+                    + of
+                    + ": "
+                    + job.kind().name()
+                    + " n="
+                    + job.row().n
+                    + " ("
+                    + timer
+                    + ")");
+          });
+      int en = Math.min(experimentKeys, maxN);
+      Experiments e = new Experiments(Workload.create(en, seed), experimentQueries);
+      double b0 = bitsPerKey.get(0);
+      bar.step("experiments: set bits vs k");
+      List<Experiments.SetBits> setBits = e.setBitsAgainstProbes(10);
+      Experiments.BlockedSetBits blockedSetBits = e.blockedSetBits(10);
+      bar.advance();
+      bar.step("experiments: block index reuse");
+      List<Experiments.BlockIndexReuse> reuse = e.blockIndexReuse(10, 6);
+      bar.advance();
+      bar.step("experiments: block sizes");
+      List<Experiments.BlockSize> blockSizes = e.blockSizes(10, 6);
+      Experiments.BlockedAgainstTheory theory = e.blockedAgainstTheory(b0);
+      bar.advance();
+      bar.step("experiments: FPR sweep");
+      List<Experiments.SweepPoint> sweep =
+          e.fprSweep(kinds, sweepBits.stream().mapToDouble(Double::doubleValue).toArray());
+      bar.advance();
+      bar.step("experiments: build retries, LSM policy");
+      PolicyFigures.Figures policy = PolicyFigures.figures(rows, en, seed);
+      ExperimentResults experiments =
+          new ExperimentResults(
+              setBits,
+              blockedSetBits,
+              reuse,
+              blockSizes,
+              theory,
+              policy.buildRetries(),
+              policy.lsmPolicy(),
+              policy.lsmPolicyNote(),
+              sweep);
+      bar.advance();
+      List<Targets.Check> checks = Targets.check(rows, 10.0);
+      List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
+      bar.step("writing " + out);
+      ReportWriter.Meta meta = meta(t, kinds, (System.nanoTime() - start) / 1e9);
+      ReportWriter.Run report = new ReportWriter.Run(meta, rows, checks, guard, experiments);
+      ReportWriter.write(out, report);
+      bar.finish("done: " + new File(out, "report.md"));
+      stdout.print(ReportWriter.consoleSummary(report, out));
+      stdout.flush();
+      boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
+      return violation ? 2 : 0;
+    }
+  }
+
+  private ReportWriter.Meta meta(Timer t, List<StructureKind> kinds, double seconds) {
+    String jvm =
+        System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.vm.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + "), -Xmx"
+            + (Runtime.getRuntime().maxMemory() >> 20)
+            + "m, blocked Bloom probe: "
+            + (dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe()
+                ? "SIMD (jdk.incubator.vector)"
+                : "scalar")
+            + ", "
+            + String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments());
+    List<String> names = new ArrayList<>();
+    kinds.forEach(k -> names.add(k.name()));
+    return new ReportWriter.Meta(
+        machine(),
+        jvm,
+        Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
+        "sieve report " + commandLine(),
+        t.describe(),
+        rounds,
+        fprQueries,
+        seed,
+        List.copyOf(ns),
+        List.copyOf(bitsPerKey),
+        names,
+        baseline == null ? null : baseline.getPath(),
+        seconds);
+  }
+
+  private String commandLine() {
+    return String.format(
+            Locale.ROOT,
+            "--n %s --filters %s --bits-per-key %s --fpr-queries %d --timer %s --rounds %d"
+                + " --warmup %d --iterations %d --iteration-ms %d --build-warmup %d"
+                + " --build-iterations %d",
+            join(ns),
+            String.join(",", filters),
+            join(bitsPerKey),
+            fprQueries,
+            timer,
+            rounds,
+            warmup,
+            iterations,
+            iterationMillis,
+            buildWarmup,
+            buildIterations)
+        + (baseline == null ? "" : " --baseline " + baseline);
+  }
+
+  private static String join(List<?> l) {
+    List<String> s = new ArrayList<>();
+    l.forEach(o -> s.add(String.valueOf(o)));
+    return String.join(",", s);
+  }
+
+  /** CPU model, cores, memory, OS. */
+  static String machine() {
+    String cpu = "unknown CPU";
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+        if (line.startsWith("model name")) {
+          cpu = line.substring(line.indexOf(':') + 1).trim();
+          break;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux: keep the generic name
+    }
+    long mem = -1;
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      mem = os.getTotalMemorySize();
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s, %d cores visible, %s RAM, %s %s %s",
+        cpu,
+        Runtime.getRuntime().availableProcessors(),
+        mem < 0 ? "?" : (mem >> 30) + " GiB",
+        System.getProperty("os.name"),
+        System.getProperty("os.version"),
+        System.getProperty("os.arch"));
+  }
+
+  private static java.io.File jmhLockFile() {
+    return new java.io.File(System.getProperty("java.io.tmpdir"), "jmh.lock");
+  }
+
+  /** Whether another JMH process holds JMH's lock file (JMH takes an exclusive file lock). */
+  static boolean jmhLockHeld() {
+    java.io.File f = jmhLockFile();
+    if (!f.exists()) {
+      return false;
+    }
+    try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(f, "rw");
+        java.nio.channels.FileLock lock = raf.getChannel().tryLock()) {
+      return lock == null;
+    } catch (java.nio.channels.OverlappingFileLockException e) {
+      return true;
+    } catch (IOException e) {
+      return false; // cannot tell: let JMH decide
+    }
+  }
+
+  /** JOL prints a warning on first use; take it before the progress bar draws. */
+  private static void warmUpJol() {
+    PrintStream saved = System.out;
+    try {
+      System.setOut(new PrintStream(OutputStream.nullOutputStream()));
+      Measure.objectCount(new long[1]);
+    } finally {
+      System.setOut(saved);
+    }
+  }
+
+  /** Runs the command line and returns its exit status. */
+  public static int execute(String... args) {
+    return new CommandLine(new ReportCommand()).execute(args);
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+}

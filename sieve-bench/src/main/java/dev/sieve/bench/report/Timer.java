@@ -1,0 +1,27 @@
+package dev.sieve.bench.report;
+
+import dev.sieve.bench.StructureKind;
+
+/**
+ * Measures the build and query times of one structure once: one round of the report's rounds (see
+ * {@link Rounds#run}).
+ */
+public interface Timer {
+  /** One structure at one key count and bits/key setting, and the row its figures go into. */
+  record Job(StructureKind kind, Row row) {}
+
+  /**
+   * The measured iteration scores of one round: ns per positive and per negative lookup, and ns per
+   * key of a whole build. Empty where not measured.
+   */
+  record Sample(double[] positiveNs, double[] negativeNs, double[] buildNsPerKey) {}
+
+  /** Times {@code job} once (warm-up included, not reported). */
+  Sample run(Job job, long seed) throws Exception;
+
+  /** The engine's name, as stored in each row: {@code jmh} or {@code quick}. */
+  String name();
+
+  /** A one-line description for the report (engine, iterations). */
+  String describe();
+}

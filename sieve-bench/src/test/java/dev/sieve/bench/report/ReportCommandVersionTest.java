@@ -1,0 +1,23 @@
+package dev.sieve.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** Issue 15 item 7: {@code sieve report -V} printed nothing (the command had no version). */
+class ReportCommandVersionTest {
+  @Test
+  void versionIsPrinted() {
+    for (String flag : new String[] {"-V", "--version"}) {
+      StringWriter out = new StringWriter();
+      CommandLine cli = new CommandLine(new ReportCommand());
+      cli.setOut(new PrintWriter(out));
+      assertEquals(0, cli.execute(flag));
+      assertTrue(out.toString().startsWith("sieve report "), out.toString());
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package dev.sieve.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sieve.bench.StructureKind;
+import dev.sieve.bench.Structures;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The whole report on a tiny workload with the in-process timer (no JMH in unit tests). */
+class ReportGenerationTest {
+  @TempDir Path dir;
+
+  /** Runs the command; returns {exit status, stderr, stdout}. */
+  private static Object[] run(String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int status =
+        new CommandLine(
+                new ReportCommand(
+                    new PrintStream(err, true, StandardCharsets.UTF_8),
+                    new PrintStream(out, true, StandardCharsets.UTF_8)))
+            .execute(args);
+    return new Object[] {
+      status, err.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8)
+    };
+  }
+
+  private static String[] tiny(Path out, String filters, String... extra) {
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "--n",
+                "2000,4000",
+                "--filters",
+                filters,
+                "--timer",
+                "quick",
+                "--rounds",
+                "2",
+                "--fpr-queries",
+                "20000",
+                "--experiment-keys",
+                "3000",
+                "--experiment-queries",
+                "20000",
+                "--sweep-bits",
+                "6,10",
+                "--no-progress",
+                "--out",
+                out.toString()));
+    a.addAll(List.of(extra));
+    return a.toArray(new String[0]);
+  }
+
+  @Test
+  void writesEveryArtifactInReportOrder() throws Exception {
+    Object[] r =
+        run(
+            tiny(
+                dir,
+                "sieve-blocked-bloom,sieve-blocked-bloom-batch,sieve-blocked-bloom-prehashed,"
+                    + "sieve-ribbon,guava-bloom,fastfilter-blocked-bloom,fastfilter-xor8,"
+                    + "sieve-xor8,sieve-xor8-batch,sorted-array,raw-read-1x"));
+    assertEquals(0, r[0], r[1] + "\n" + r[2]);
+    for (String f :
+        new String[] {
+          "report.md",
+          "report.html",
+          "results.json",
+          "jmh.log",
+          "plots/fpr-vs-bits-per-key.png",
+          "plots/negative-query.png",
+          "plots/positive-query.png",
+          "plots/bits-over-floor.png"
+        }) {
+      File file = dir.resolve(f).toFile();
+      assertTrue(file.isFile(), f);
+      if (f.endsWith(".png")) {
+        byte[] head = Files.readAllBytes(file.toPath());
+        assertTrue(head.length > 1000 && head[1] == 'P' && head[2] == 'N' && head[3] == 'G', f);
+      }
+    }
+    String md = Files.readString(dir.resolve("report.md"));
+    int summary = md.indexOf("## Summary");
+    int side = md.indexOf("## Side by side, n = 4,000");
+    int every = md.indexOf("## Every row, n = 2,000");
+    int targets = md.indexOf("## Targets (issue 11)");
+    assertTrue(summary > 0 && side > summary && every > side && targets > every, md);
+    assertTrue(md.indexOf("## Closing note") > targets);
+    // the side-by-side line of blocked Bloom has single, batch and pre-hashed figures with errors
+    String line =
+        md.lines().filter(l -> l.startsWith("| blocked Bloom |")).findFirst().orElseThrow();
+    String[] cells = line.split("\\|");
+    for (int i = 2; i <= 4; i++) { // Sieve single, batch, pre-hashed: "pos ± e / neg ± e"
+      assertTrue(cells[i].contains(" ± ") && cells[i].contains(" / "), cells[i]);
+    }
+    assertTrue(line.contains("fastfilter-blocked-bloom"), line);
+    assertTrue(md.contains("| B1 | blocked Bloom batch negative"), md);
+    assertTrue(md.contains("| n=10^7 | **NOT RUN** |"), md);
+    assertTrue(md.contains("| sieve-blocked-bloom-batch | sieve |"));
+    assertTrue(md.contains("CacheLocalFpRate at the measured keys-per-block mean"));
+    // no raw Java map in the text
+    assertFalse(Pattern.compile("\\{[A-Za-z]+=").matcher(md).find(), md);
+    String json = Files.readString(dir.resolve("results.json"));
+    assertTrue(json.contains("\"name\": \"fastfilter-xor8\""));
+    assertTrue(json.contains("\"negativeOverRawRead\""));
+    assertTrue(json.contains("\"negativeQueryNsRounds\""));
+    assertTrue(json.contains("\"blockSizes\""));
+    assertTrue(json.contains("\"rounds\": 2"));
+    String stdout = (String) r[2];
+    assertTrue(stdout.startsWith("## Summary"), stdout);
+    assertTrue(stdout.contains("| blocked Bloom |"), stdout);
+    assertTrue(stdout.contains("B1"), stdout);
+    assertTrue(stdout.contains(dir.resolve("report.md").toString()), stdout);
+    assertTrue(Files.readString(dir.resolve("report.html")).contains("<table>"));
+  }
+
+  @Test
+  void guardComparesWithAPreviousRunAndBadBaselinesAreOneLine() throws Exception {
+    Path first = dir.resolve("first");
+    Object[] r1 = run(tiny(first, "sieve-blocked-bloom,fastfilter-blocked-bloom"));
+    assertEquals(0, r1[0], (String) r1[1]);
+    Path second = dir.resolve("second");
+    Object[] r2 =
+        run(
+            tiny(
+                second,
+                "sieve-blocked-bloom,fastfilter-blocked-bloom",
+                "--baseline",
+                first.resolve("results.json").toString()));
+    assertEquals(0, r2[0], (String) r2[1]);
+    String md = Files.readString(second.resolve("report.md"));
+    assertTrue(md.contains("## Hot-path guard: this run against"), md);
+    // 2 structures × 2 n × 3 figures, each with a verdict
+    long verdicts =
+        md.lines()
+            .filter(l -> l.startsWith("| sieve-blocked-bloom |") || l.startsWith("| fastfilter-"))
+            .filter(l -> l.contains("within 10%") || l.contains("SLOWER") || l.contains("faster"))
+            .count();
+    assertEquals(12, verdicts, md);
+    assertTrue(((String) r2[2]).contains("Hot-path guard against"), (String) r2[2]);
+
+    Object[] bad =
+        run(tiny(dir.resolve("third"), "sieve-blocked-bloom", "--baseline", "/no/such.json"));
+    assertEquals(1, bad[0]);
+    String err = ((String) bad[1]).trim();
+    assertEquals(1, err.lines().count(), err);
+    assertTrue(err.startsWith("sieve report: --baseline"), err);
+  }
+
+  @Test
+  void unknownStructureIsOneLineAndNonzero() {
+    Object[] r = run(tiny(dir, "no-such-filter"));
+    assertEquals(1, r[0]);
+    String err = ((String) r[1]).trim();
+    assertEquals(1, err.lines().count(), err);
+    assertTrue(err.contains("unknown structure 'no-such-filter'"), err);
+  }
+
+  @Test
+  void defaultSetHasHeadlineVariantsOnlyAndAllHasEverything() {
+    List<String> def = new ArrayList<>();
+    ReportCommand.select(List.of("default")).forEach(k -> def.add(k.name()));
+    assertTrue(
+        def.containsAll(
+            List.of(
+                "sieve-blocked-bloom-batch",
+                "sieve-xor8-prehashed",
+                "sieve-ribbon-batch",
+                "sieve-binary-fuse8-batch",
+                "sieve-xor16",
+                "sieve-cuckoo8",
+                "fastfilter-xor8",
+                "guava-bloom",
+                "fastutil-hashset",
+                "raw-read-1x")),
+        def.toString());
+    assertFalse(def.contains("sieve-xor16-batch"));
+    assertFalse(def.contains("sieve-cuckoo8-prehashed"));
+    assertFalse(def.contains("java-treeset"));
+    assertFalse(def.contains("sorted-array"));
+    // fast-hash rows (where this build has them): single rows of the headline filters only
+    for (StructureKind k : Structures.all()) {
+      String n = k.name();
+      if (n.contains("-fasthash")) {
+        boolean headline = ReportCommand.HEADLINE_FAST_HASH.contains(ReportCommand.baseFilter(n));
+        assertEquals(headline && !n.endsWith("-batch"), def.contains(n), n);
+      }
+    }
+    assertTrue(
+        def.stream().noneMatch(n -> Structures.byName(n).description().startsWith("diagnostic:")));
+    List<StructureKind> all = ReportCommand.select(List.of("all"));
+    assertEquals(Structures.all().size(), all.size());
+    assertTrue(all.size() > def.size());
+    assertEquals("sieve-xor8", ReportCommand.baseFilter("sieve-xor8-fasthash-batch"));
+    assertEquals("sieve-xor8", ReportCommand.baseFilter("sieve-xor8-prehashed"));
+    assertEquals("guava-bloom", ReportCommand.baseFilter("guava-bloom"));
+  }
+}

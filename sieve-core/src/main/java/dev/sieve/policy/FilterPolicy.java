@@ -1,0 +1,667 @@
+package dev.sieve.policy;
+
+import dev.sieve.RocksDbFilter;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.math.BloomMath;
+import dev.sieve.ribbon.RibbonSizing;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.LongFunction;
+
+/**
+ * RocksDB's built-in filter policies, the one home of their rules: {@code BloomFilterPolicy}
+ * ({@link #bloom}, {@code bloomfilter:B}: FastLocalBloom everywhere) and {@code RibbonFilterPolicy}
+ * ({@link #ribbon}, {@code ribbonfilter:B:L}, {@code
+ * NewRibbonFilterPolicy(bloom_equivalent_bits_per_key, bloom_before_level)}: FastLocalBloom on the
+ * upper levels of an LSM tree, Standard128Ribbon on the rest, both at the same FPR). This class
+ * holds the level choice ({@link #usesRibbon}), Ribbon's fallback to Bloom ({@link #build}), {@code
+ * optimize_filters_for_memory}, the partition sizing ({@link #approximateNumEntries}) and the LSM
+ * report ({@link #report}); the two filters know only their own blocks ({@link RocksDbFilter}). The
+ * legacy (format_version &lt; 5) Bloom and the table-level writer are in the {@code sieve-rocksdb}
+ * module ({@code dev.sieve.sst}).
+ *
+ * <h2>Building: the Bloom fallback</h2>
+ *
+ * {@link #build} takes key hashes in the order RocksDB adds them (key order in an SST); a hash
+ * equal to the one before it is dropped, as RocksDB's {@code AddKey} does. On a Bloom level it
+ * builds {@link BlockedBloomFilter#buildRocksDb}. On a Ribbon level it takes the steps of RocksDB's
+ * {@code Standard128RibbonBitsBuilder}: no keys → the empty Ribbon filter (0-byte block); more than
+ * {@link RibbonSizing#MAX_RIBBON_ENTRIES} keys → Bloom; fewer than {@link
+ * RibbonSizing#BLOOM_COMPARISON_SLOTS} slots and a strictly smaller Bloom block → Bloom; otherwise
+ * solve with seeds from {@code lower32(first hash) & 255} on ({@link
+ * Standard128RibbonFilter#solveRocksDb}), and Bloom if all 256 seeds fail. The Bloom fallback uses
+ * the same millibits/key.
+ *
+ * <h2>{@code optimize_filters_for_memory} (on by default, as in RocksDB 11)</h2>
+ *
+ * With the option RocksDB (table/block_based/filter_policy.cc, {@code AllocateMaybeRounding})
+ * allocates the filter, asks the allocator for the usable size of the allocation ({@code
+ * malloc_usable_size}) and, where that is larger but not by more than a third, grows the filter to
+ * what fits (less the 5-byte block trailer, rounded down to whole 64-byte cache lines for Bloom,
+ * 16-byte segments for Ribbon); it also picks FastLocalBloom's probe count from the bits per key
+ * the final length gives rather than from the configured bits per key. rocksdbjni's Linux library
+ * uses glibc's malloc, whose heap chunks exceed a request by 8 to 15 bytes (16 more in a rare heap
+ * state): never another 64-byte cache line, so a Bloom filter never grows and what the option
+ * changes is the probe count (1,000 keys at 10 bits/key: 1,285 bytes either way, 7 probes instead
+ * of 6), also for Ribbon's Bloom fallback. A Ribbon filter grows by one 16-byte segment only in the
+ * rare heap state; Sieve writes the usual length. Not reproduced: allocations glibc serves by
+ * {@code mmap}, other allocators, and the shrinking of later filters after one grew (the {@code
+ * sieve-rocksdb} module's {@code RocksDbFilterPolicy} documents the measurements).
+ *
+ * <h2>The level choice</h2>
+ *
+ * The bits/key setting is sanitized like a Bloom policy's ({@link RibbonSizing#sanitizeBitsPerKey})
+ * and sizes both filter types: Bloom at that many bits/key, Ribbon at the FPR that Bloom would have
+ * ({@link RibbonSizing#oneInFpRateForBloomBitsPerKey}). A filter for a file created at {@code
+ * levelish} is Bloom when {@code levelish < bloomBeforeLevel} and Ribbon otherwise, where {@code
+ * levelish} is:
+ *
+ * <ul>
+ *   <li>{@link #FLUSH} ({@code −1}) for a memtable flush (leveled and universal compaction);
+ *   <li>the output level for a compaction (leveled and universal);
+ *   <li>{@link #UNKNOWN_LEVEL} ({@code Integer.MAX_VALUE − 1}, "bottommost") for an unknown level
+ *       (e.g. {@code SstFileWriter}) and for every file under FIFO or no compaction.
+ * </ul>
+ *
+ * ({@link #levelish} maps a compaction style and creation reason.) So the special values of {@code
+ * bloomBeforeLevel} are: {@link #DEFAULT_BLOOM_BEFORE_LEVEL} {@code 0}, Bloom for flushes only;
+ * {@link #ALWAYS_RIBBON} {@code −1} (or less), Ribbon everywhere; {@code Integer.MAX_VALUE − 1},
+ * Bloom everywhere except for unknown-level files; {@link #ALWAYS_BLOOM} {@code Integer.MAX_VALUE},
+ * Bloom everywhere. Even on a Ribbon level RocksDB builds Bloom for very small filters and in its
+ * other fallback cases (above).
+ *
+ * <h2>Why the split: "Ribbon is smaller, but slower to build and query"</h2>
+ *
+ * Ribbon saves about 30% of filter memory at equal FPR (7.0 instead of 10 bits/key) but costs 3–4×
+ * the build CPU, about 3× the temporary build memory, and somewhat more per query (up to {@code 2 ·
+ * columns} 16-byte reads and parities instead of one cache line). Both costs and benefit are
+ * distributed very unevenly over an LSM tree. {@link #report} on {@code LsmShape.leveled(5, 10,
+ * 10^9, 2^18, 10^6)} (L0..L4, fan-out 10, 10^9 keys in the last level, L0 as large as L1: 10^6 keys
+ * in four flushed files, SST filters of 2^18 keys, 10^6 lookups of absent keys) at 10
+ * bloom-equivalent bits/key gives:
+ *
+ * <ul>
+ *   <li><b>Memory</b> is held where the keys are: L4 holds 90% of the 1.111·10^9 keys, L0 0.09%.
+ *       All-Bloom takes 1,390.0 MB, all-Ribbon 980.7 MB (−29.4%); the default policy (Bloom on
+ *       flushes, {@code bloomBeforeLevel = 0}) 981.1 MB, only 0.04% more than all-Ribbon; even
+ *       Bloom down to L2 ({@code bloomBeforeLevel = 3}) keeps 985.1 MB (+0.45%).
+ *   <li><b>False positives</b> are the same whichever type (both sized to 0.953%): 76.2 thousand FP
+ *       probes per 10^6 lookups in every configuration.
+ *   <li><b>Query CPU</b> goes where filters are <em>probed</em>: every lookup probes all four
+ *       overlapping L0 files' filters and one filter per deeper level, so L0 takes 4·10^6 of the
+ *       8·10^6 probes (50%) for 0.13% of the filter memory. Bloom's single cache-line probe is
+ *       where the probes are.
+ *   <li><b>Build CPU</b> goes where keys are <em>written</em>, not held: each key is written once
+ *       into L0 by a flush and rewritten by compactions into every deeper level, so each level
+ *       rebuilds filters at a comparable rate in keys per second while L0 holds 0.09% of the keys.
+ *       And flushes are on the write path: a 3–4× slower filter build there delays releasing the
+ *       memtable and can stall writes, while compaction builds run in the background.
+ * </ul>
+ *
+ * Ribbon's saving is therefore proportional to keys held, its extra build and query cost to keys
+ * written and probed: the saving per extra cost is tiny at the top of the tree and large at the
+ * bottom, so Bloom above a threshold level and Ribbon below it is the right shape, and {@code
+ * bloomBeforeLevel = 0 or 1} gives up almost none of the memory saving (the figures above are
+ * checked by {@code FilterPolicyTest}).
+ *
+ * <p>Reference: P. C. Dillinger and S. Walzer, "Ribbon filter: practically smaller than Bloom and
+ * Xor", arXiv:2103.02515 (2021), §7 (RocksDB); RocksDB include/rocksdb/filter_policy.h.
+ */
+public final class FilterPolicy {
+
+  /** {@code levelish} of a memtable flush. */
+  public static final int FLUSH = -1;
+
+  /** {@code levelish} of a file of unknown level, FIFO or no compaction: treated as bottommost. */
+  public static final int UNKNOWN_LEVEL = Integer.MAX_VALUE - 1;
+
+  /** {@code bloomBeforeLevel} for Bloom on flushes only (RocksDB's default). */
+  public static final int DEFAULT_BLOOM_BEFORE_LEVEL = 0;
+
+  /** {@code bloomBeforeLevel} for Ribbon everywhere, flushes included. */
+  public static final int ALWAYS_RIBBON = -1;
+
+  /** {@code bloomBeforeLevel} for Bloom everywhere, unknown levels included. */
+  public static final int ALWAYS_BLOOM = Integer.MAX_VALUE;
+
+  /** The 5-byte metadata trailer of both filter blocks (and of RocksDB's SST block trailer). */
+  private static final int TRAILER_BYTES = 5;
+
+  /** RocksDB's compaction styles, as far as they matter for the level threshold. */
+  public enum CompactionStyle {
+    /** Leveled compaction. */
+    LEVEL,
+    /** Universal compaction. */
+    UNIVERSAL,
+    /** FIFO compaction: every file counts as bottommost. */
+    FIFO,
+    /** No compaction: every file counts as bottommost. */
+    NONE
+  }
+
+  private final boolean ribbonPolicy;
+  private final double bitsPerKey;
+  private final int millibitsPerKey;
+  private final double oneInFpRate;
+  private final int bloomBeforeLevel;
+  private final boolean optimizeFiltersForMemory;
+
+  private FilterPolicy(
+      boolean ribbonPolicy,
+      double bitsPerKey,
+      int bloomBeforeLevel,
+      boolean optimizeFiltersForMemory) {
+    this.ribbonPolicy = ribbonPolicy;
+    this.bitsPerKey = RibbonSizing.sanitizeBitsPerKey(bitsPerKey);
+    this.millibitsPerKey = RibbonSizing.millibitsPerKey(this.bitsPerKey);
+    this.oneInFpRate = RibbonSizing.oneInFpRateForBloomBitsPerKey(this.bitsPerKey);
+    this.bloomBeforeLevel = ribbonPolicy ? bloomBeforeLevel : ALWAYS_BLOOM;
+    this.optimizeFiltersForMemory = optimizeFiltersForMemory;
+  }
+
+  /**
+   * RocksDB's {@code NewBloomFilterPolicy(bitsPerKey)} ({@code bloomfilter:B}) for format_version ≥
+   * 5: FastLocalBloom at every level.
+   *
+   * @param bitsPerKey bits per key, sanitized as RocksDB does: below 0.5 rejected (RocksDB would
+   *     build no filter), [0.5, 1) → 1, above 100 → 100, then rounded to thousandths
+   * @return the policy, with {@code optimize_filters_for_memory} on
+   * @throws IllegalArgumentException for bits per key below 0.5 or NaN
+   */
+  public static FilterPolicy bloom(double bitsPerKey) {
+    return new FilterPolicy(false, bitsPerKey, ALWAYS_BLOOM, true);
+  }
+
+  /**
+   * RocksDB's {@code NewRibbonFilterPolicy(bloomEquivalentBitsPerKey, bloomBeforeLevel)} ({@code
+   * ribbonfilter:B:L}).
+   *
+   * @param bloomEquivalentBitsPerKey the Bloom bits/key whose FPR both filter types get, sanitized
+   *     as in {@link #bloom}
+   * @param bloomBeforeLevel levels (as {@code levelish}) below this get Bloom; any {@code int}
+   * @return the policy, with {@code optimize_filters_for_memory} on
+   * @throws IllegalArgumentException for bits per key below 0.5 or NaN
+   */
+  public static FilterPolicy ribbon(double bloomEquivalentBitsPerKey, int bloomBeforeLevel) {
+    return new FilterPolicy(true, bloomEquivalentBitsPerKey, bloomBeforeLevel, true);
+  }
+
+  /**
+   * RocksDB's default Ribbon policy, {@code bloomBeforeLevel = 0} (Bloom for flushes only).
+   *
+   * @param bloomEquivalentBitsPerKey as in {@link #ribbon(double, int)}
+   * @return the policy, with {@code optimize_filters_for_memory} on
+   */
+  public static FilterPolicy ribbon(double bloomEquivalentBitsPerKey) {
+    return ribbon(bloomEquivalentBitsPerKey, DEFAULT_BLOOM_BEFORE_LEVEL);
+  }
+
+  /**
+   * This policy with RocksDB's {@code optimize_filters_for_memory} on (the default) or off.
+   *
+   * @param on whether the option is on
+   * @return the policy with the option set
+   */
+  public FilterPolicy withOptimizeFiltersForMemory(boolean on) {
+    return new FilterPolicy(ribbonPolicy, bitsPerKey, bloomBeforeLevel, on);
+  }
+
+  /**
+   * Whether this is the Ribbon policy (else the Bloom policy).
+   *
+   * @return true for {@link #ribbon}
+   */
+  public boolean isRibbonPolicy() {
+    return ribbonPolicy;
+  }
+
+  /**
+   * The sanitized (bloom-equivalent) bits/key.
+   *
+   * @return bits per key in [1, 100]
+   */
+  public double bitsPerKey() {
+    return bitsPerKey;
+  }
+
+  /**
+   * RocksDB's thousandths of a bit per key for the Bloom filters.
+   *
+   * @return millibits per key in [1000, 100000]
+   */
+  public int millibitsPerKey() {
+    return millibitsPerKey;
+  }
+
+  /**
+   * The one-in-FP rate the Ribbon filters are sized for: that of FastLocalBloom at {@link
+   * #bitsPerKey()}.
+   *
+   * @return {@code 1 / FPR}
+   */
+  public double oneInFpRate() {
+    return oneInFpRate;
+  }
+
+  /**
+   * The level threshold below which files get Bloom.
+   *
+   * @return {@code bloomBeforeLevel}; {@link #ALWAYS_BLOOM} for the Bloom policy
+   */
+  public int bloomBeforeLevel() {
+    return bloomBeforeLevel;
+  }
+
+  /**
+   * Whether RocksDB's {@code optimize_filters_for_memory} is on.
+   *
+   * @return the option
+   */
+  public boolean optimizeFiltersForMemory() {
+    return optimizeFiltersForMemory;
+  }
+
+  /**
+   * The policy as RocksDB's {@code FilterPolicy::CreateFromString} takes it and its {@code GetId()}
+   * gives it for Ribbon: {@code bloomfilter:<bits/key>} or {@code
+   * ribbonfilter:<bits/key>:<bloomBeforeLevel>}, the bits/key with up to three decimals, e.g.
+   * {@code ribbonfilter:10:0} or {@code ribbonfilter:9.5:-1}.
+   *
+   * @return the policy's id
+   */
+  public String rocksDbId() {
+    StringBuilder sb =
+        new StringBuilder(ribbonPolicy ? "ribbonfilter:" : "bloomfilter:")
+            .append(millibitsPerKey / 1000);
+    int frac = millibitsPerKey % 1000;
+    if (frac > 0) {
+      sb.append('.').append(frac / 100);
+      frac %= 100;
+      if (frac > 0) {
+        sb.append(frac / 10);
+        frac %= 10;
+        if (frac > 0) {
+          sb.append(frac);
+        }
+      }
+    }
+    return ribbonPolicy ? sb.append(':').append(bloomBeforeLevel).toString() : sb.toString();
+  }
+
+  /**
+   * RocksDB's {@code levelish} of a new file.
+   *
+   * @param style the compaction style
+   * @param flush whether the file is written by a memtable flush
+   * @param levelAtCreation the output level, {@code -1} when unknown
+   * @return {@link #UNKNOWN_LEVEL} under FIFO or no compaction and for an unknown level, {@link
+   *     #FLUSH} for a flush, else the level
+   * @throws IllegalArgumentException for a level below −1
+   */
+  public static int levelish(CompactionStyle style, boolean flush, int levelAtCreation) {
+    Objects.requireNonNull(style, "style");
+    if (style == CompactionStyle.FIFO || style == CompactionStyle.NONE) {
+      return UNKNOWN_LEVEL;
+    }
+    if (flush) {
+      return FLUSH;
+    }
+    if (levelAtCreation == -1) {
+      return UNKNOWN_LEVEL;
+    }
+    if (levelAtCreation < 0) {
+      throw new IllegalArgumentException("level must be >= -1, got " + levelAtCreation);
+    }
+    return levelAtCreation;
+  }
+
+  /**
+   * Whether a file created at {@code levelish} gets a Ribbon filter (which may still fall back to
+   * Bloom, see {@link #build}).
+   *
+   * @param levelish {@link #FLUSH}, a level ≥ 0, or {@link #UNKNOWN_LEVEL}
+   * @return true for Ribbon, false for Bloom
+   * @throws IllegalArgumentException for another {@code levelish}
+   */
+  public boolean usesRibbon(int levelish) {
+    checkLevelish(levelish);
+    if (!ribbonPolicy || bloomBeforeLevel == ALWAYS_BLOOM) {
+      return false;
+    }
+    return levelish >= bloomBeforeLevel;
+  }
+
+  private static void checkLevelish(int levelish) {
+    if (levelish < FLUSH || levelish == Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "levelish must be -1 (flush), a level >= 0, or UNKNOWN_LEVEL, got " + levelish);
+    }
+  }
+
+  // ---------------------------------------------------------------- building
+
+  /**
+   * Builds the filter RocksDB writes for a file created at {@code levelish} over these key hashes:
+   * FastLocalBloom on a Bloom level, Standard128Ribbon or its Bloom fallback on a Ribbon level (the
+   * steps in the class comment).
+   *
+   * @param levelish {@link #FLUSH}, a level ≥ 0, or {@link #UNKNOWN_LEVEL}
+   * @param hashes 64-bit key hashes ({@code KeyHash.hash64}) in the order RocksDB adds them; not
+   *     modified
+   * @param count how many entries of {@code hashes} to use
+   * @return the filter, whose {@link RocksDbFilter#toRocksDbFilterBlock()} is RocksDB's block
+   */
+  public RocksDbFilter build(int levelish, long[] hashes, int count) {
+    Objects.requireNonNull(hashes, "hashes");
+    Objects.checkFromIndexSize(0, count, hashes.length);
+    return usesRibbon(levelish) ? buildRibbon(hashes, count) : buildBloom(hashes, count);
+  }
+
+  private BlockedBloomFilter buildBloom(long[] hashes, int count) {
+    BlockedBloomFilter planned = BlockedBloomFilter.buildRocksDb(hashes, count, millibitsPerKey);
+    if (!optimizeFiltersForMemory || count == 0) {
+      return planned;
+    }
+    return withProbesForAllocatedLength(planned, hashes, count);
+  }
+
+  private RocksDbFilter buildRibbon(long[] hashes, int count) {
+    long[] entries = dedupConsecutive(hashes, count);
+    int n = entries.length;
+    if (n == 0) {
+      return Standard128RibbonFilter.builder().build(); // the empty filter: RocksDB's 0-byte block
+    }
+    if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
+      return buildBloom(entries, n);
+    }
+    return buildRibbonAtSlots(entries, n, RibbonSizing.numSlotsForKeys(n), true);
+  }
+
+  /**
+   * RocksDB's Ribbon path for {@code n ≥ 1} de-duplicated entries at {@code numSlots} slots: the
+   * Bloom comparison for small filters (when {@code compareWithBloom}), then the solve, Bloom if
+   * all 256 seeds fail. Tests call it with an undersized {@code numSlots} to force the fallback.
+   */
+  RocksDbFilter buildRibbonAtSlots(long[] entries, int n, int numSlots, boolean compareWithBloom) {
+    int bias = (int) (entries[0] >>> 32);
+    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
+    if (compareWithBloom
+        && numSlots < RibbonSizing.BLOOM_COMPARISON_SLOTS
+        && bloomBlockBytes(n, millibitsPerKey) < bytes + Standard128RibbonFilter.TRAILER_BYTES) {
+      return buildBloom(entries, n);
+    }
+    return Standard128RibbonFilter.solveRocksDb(entries, n, numSlots, bytes)
+        .<RocksDbFilter>map(r -> r)
+        .orElseGet(() -> buildBloom(entries, n));
+  }
+
+  private static long[] dedupConsecutive(long[] hashes, int count) {
+    long[] out = new long[count];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+      if (n == 0 || hashes[i] != out[n - 1]) {
+        out[n++] = hashes[i];
+      }
+    }
+    return n == count ? out : Arrays.copyOf(out, n);
+  }
+
+  /**
+   * RocksDB's FastLocalBloom block length for the fallback ({@code CalculateSpace}): data rounded
+   * up to 64 bytes plus the 5-byte trailer.
+   */
+  static long bloomBlockBytes(long numKeys, int millibitsPerKey) {
+    return BlockedBloomFilter.rocksDbDataBytes(numKeys, millibitsPerKey) + TRAILER_BYTES;
+  }
+
+  /**
+   * Whether RocksDB builds FastLocalBloom instead of Ribbon for {@code numKeys ≥ 1} keys on a
+   * Ribbon level: too many keys for Ribbon, or a small filter (fewer than 1024 slots) whose Bloom
+   * block would be strictly smaller than the Ribbon block at this rounding bias (the upper half of
+   * the first key's hash).
+   */
+  boolean bloomIsSmaller(long numKeys, int roundingBias32) {
+    if (numKeys > RibbonSizing.MAX_RIBBON_ENTRIES) {
+      return true;
+    }
+    int numSlots = RibbonSizing.numSlotsForKeys((int) numKeys);
+    if (numSlots >= RibbonSizing.BLOOM_COMPARISON_SLOTS) {
+      return false;
+    }
+    long ribbonBlock =
+        RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, roundingBias32)
+            + Standard128RibbonFilter.TRAILER_BYTES;
+    return bloomBlockBytes(numKeys, millibitsPerKey) < ribbonBlock;
+  }
+
+  /**
+   * The FastLocalBloom filter RocksDB writes with {@code optimize_filters_for_memory}: the length
+   * after {@link #allocatedLength} and the probe count for the bits per key that length gives.
+   */
+  private static BlockedBloomFilter withProbesForAllocatedLength(
+      BlockedBloomFilter planned, long[] hashes, int count) {
+    long entries = planned.numKeys(); // distinct consecutive hashes, as RocksDB counts them
+    long dataBytes =
+        allocatedLength(planned.sizeInBits() / 8 + TRAILER_BYTES, BlockedBloomFilter.BLOCK_BYTES)
+            - TRAILER_BYTES;
+    int probes =
+        BlockedBloomFilter.chooseNumProbes(
+            (int) (dataBytes * 8000L / Math.max(1L, entries))); // RocksDB's GetNumProbes
+    if (probes == planned.numProbes() && dataBytes == planned.sizeInBits() / 8) {
+      return planned;
+    }
+    BlockedBloomFilter f = BlockedBloomFilter.withShape(dataBytes, probes);
+    for (int i = 0; i < count; i++) {
+      if (i == 0 || hashes[i] != hashes[i - 1]) {
+        f.addHash(hashes[i]);
+      }
+    }
+    return f;
+  }
+
+  /**
+   * The filter length (trailer included) RocksDB's {@code AllocateMaybeRounding} settles on for a
+   * target length, with a fresh policy's balance of 0 and glibc's {@code malloc_usable_size}: the
+   * request is the target plus the 5-byte block trailer; a usable size more than a third above it
+   * is ignored; otherwise the usable size less the block trailer, rounded down to {@code
+   * granularity} after the filter trailer, is the length.
+   */
+  static long allocatedLength(long targetWithTrailer, int granularity) {
+    long requested = targetWithTrailer + TRAILER_BYTES;
+    long usable = glibcUsableSize(requested);
+    if (usable - usable / 4 > requested || usable <= requested) {
+      return targetWithTrailer;
+    }
+    long data = Math.min(usable - TRAILER_BYTES - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES);
+    return (data & -(long) granularity) + TRAILER_BYTES;
+  }
+
+  /**
+   * glibc malloc's usable size of a heap chunk for {@code request} bytes on 64-bit Linux: chunks
+   * are the request plus an 8-byte header rounded up to 16 bytes, at least 32; the usable part is
+   * the chunk less its header.
+   */
+  static long glibcUsableSize(long request) {
+    long chunk = Math.max(32, (request + 8 + 15) & ~15L);
+    return chunk - 8;
+  }
+
+  // ---------------------------------------------------------------- partition sizing
+
+  /**
+   * RocksDB's {@code ApproximateNumEntries(bytes)} of the filter builder for {@code levelish}
+   * (format_version ≥ 5): how many entries a filter of {@code bytes} bytes holds. It sizes filter
+   * partitions.
+   *
+   * @param bytes the filter's length in bytes, trailer included
+   * @param levelish as in {@link #usesRibbon}
+   * @return the number of entries
+   */
+  public long approximateNumEntries(long bytes, int levelish) {
+    if (!usesRibbon(levelish)) {
+      return bloomApproximateNumEntries(bytes, millibitsPerKey);
+    }
+    long dataBytes = (Math.max(bytes, TRAILER_BYTES) - TRAILER_BYTES) & ~15L;
+    double oneInFp = oneInFpRate;
+    if (!(oneInFp > 1.0)) {
+      return RibbonSizing.MAX_RIBBON_ENTRIES;
+    }
+    double minBitsPerSlot;
+    if (oneInFp >= 4294967296.0) {
+      minBitsPerSlot = 32.0;
+    } else {
+      // columns alternate between b and b + 1: slightly below log2(1 / fp rate) bits a slot
+      long rounded = (long) oneInFp;
+      int upperBits = 64 - Long.numberOfLeadingZeros(rounded);
+      double upperRate = Math.pow(2.0, -upperBits);
+      minBitsPerSlot = upperBits - (1.0 / oneInFp - upperRate) / upperRate;
+    }
+    double maxSlots = dataBytes * 8.0 / minBitsPerSlot;
+    if (!(maxSlots < RibbonSizing.numSlotsForKeys(RibbonSizing.MAX_RIBBON_ENTRIES))) {
+      return RibbonSizing.MAX_RIBBON_ENTRIES;
+    }
+    long slots = RibbonSizing.roundUpNumSlots((long) maxSlots);
+    for (int i = 0; slots > 0; i++) {
+      if (RibbonSizing.bytesForOneInFpRate((int) slots, oneInFp, 0) <= dataBytes || i >= 2) {
+        break;
+      }
+      slots = (slots - 1) / RibbonSizing.SLOTS_PER_BLOCK * RibbonSizing.SLOTS_PER_BLOCK;
+      if (slots == RibbonSizing.SLOTS_PER_BLOCK) {
+        slots = 0; // one start position is never used
+      }
+    }
+    long entries = RibbonSizing.numKeysForSlots((int) slots);
+    if (slots < RibbonSizing.BLOOM_COMPARISON_SLOTS) {
+      return Math.max(entries, bloomApproximateNumEntries(bytes, millibitsPerKey));
+    }
+    return Math.min(entries, RibbonSizing.MAX_RIBBON_ENTRIES);
+  }
+
+  private static long bloomApproximateNumEntries(long bytes, int millibits) {
+    long data =
+        bytes >= TRAILER_BYTES
+            ? Math.min(bytes - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES) & ~63L
+            : 0;
+    return 8000L * data / millibits;
+  }
+
+  // ---------------------------------------------------------------- the LSM report
+
+  /** Bytes and modelled FPR of one RocksDB filter block over {@code n} keys. */
+  private record Estimate(long bytes, double fpRate) {}
+
+  private Estimate bloomEstimate(long n) {
+    if (n == 0) {
+      return new Estimate(0, 0.0);
+    }
+    long data = BlockedBloomFilter.rocksDbDataBytes(n, millibitsPerKey);
+    double fpr =
+        BloomMath.fastLocalBloomFpRate(
+            n, data, BlockedBloomFilter.chooseNumProbes(millibitsPerKey), 64);
+    return new Estimate(data + TRAILER_BYTES, fpr);
+  }
+
+  private Estimate ribbonEstimate(long n) {
+    if (n == 0) {
+      return new Estimate(0, 0.0);
+    }
+    int bias = Integer.MIN_VALUE; // 2^31 unsigned: the mean of RocksDB's first-key bias
+    if (bloomIsSmaller(n, bias)) {
+      return bloomEstimate(n);
+    }
+    int numSlots = RibbonSizing.numSlotsForKeys((int) n);
+    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
+    int numBlocks = numSlots / RibbonSizing.SLOTS_PER_BLOCK;
+    long segments = Math.min(bytes / RibbonSizing.SEGMENT_BYTES, 32L * numBlocks);
+    int upper = (int) ((segments + numBlocks - 1) / numBlocks);
+    long upperStart = (long) upper * numBlocks - segments;
+    double fpr =
+        BloomMath.independentProbabilitySum(
+            BloomMath.interleavedRibbonFpRate(numBlocks, upper, upperStart),
+            BloomMath.fingerprintFpRate(n, 64));
+    return new Estimate(bytes + Standard128RibbonFilter.TRAILER_BYTES, fpr);
+  }
+
+  /** Sums {@code estimate} over a level's filters: bytes, and the key-weighted FPR. */
+  private static Estimate level(long keys, long keysPerFilter, LongFunction<Estimate> one) {
+    if (keys == 0) {
+      return new Estimate(0, 0.0);
+    }
+    long full = keys / keysPerFilter;
+    long rest = keys % keysPerFilter;
+    Estimate f = one.apply(keysPerFilter);
+    Estimate r = one.apply(rest);
+    long bytes = full * f.bytes() + r.bytes();
+    double fpr = (full * keysPerFilter * f.fpRate() + rest * r.fpRate()) / keys;
+    return new Estimate(bytes, fpr);
+  }
+
+  /**
+   * The memory and expected false-positive probes of this policy, level by level, on {@code shape},
+   * next to all-Bloom and all-Ribbon. Level 0 is treated as flushed ({@code levelish −1}), level
+   * {@code i} as compacted into {@code i}. Nothing is built: sizes and rates come from RocksDB's
+   * sizing rules and the models, with {@code optimize_filters_for_memory} off (with it on, the
+   * sizes are the same and a Bloom probe count may differ by one).
+   *
+   * @param shape the tree
+   * @return the report
+   */
+  public LsmFilterReport report(LsmShape shape) {
+    Objects.requireNonNull(shape, "shape");
+    long[] keys = shape.keysPerLevel();
+    long[] probes = shape.probesPerLevel();
+    long perFilter = shape.keysPerFilter();
+    List<LsmFilterReport.Level> levels = new ArrayList<>();
+    for (int i = 0; i < keys.length; i++) {
+      int levelish = i == 0 ? FLUSH : i;
+      Estimate bloom = level(keys[i], perFilter, this::bloomEstimate);
+      Estimate ribbon = level(keys[i], perFilter, this::ribbonEstimate);
+      boolean useRibbon = usesRibbon(levelish);
+      Estimate chosen = useRibbon ? ribbon : bloom;
+      long filters = keys[i] == 0 ? 0 : (keys[i] + perFilter - 1) / perFilter;
+      levels.add(
+          new LsmFilterReport.Level(
+              i,
+              levelish,
+              useRibbon
+                  ? LsmFilterReport.FilterType.STANDARD128_RIBBON
+                  : LsmFilterReport.FilterType.FAST_LOCAL_BLOOM,
+              keys[i],
+              filters,
+              chosen.bytes(),
+              chosen.fpRate(),
+              probes[i],
+              probes[i] * chosen.fpRate(),
+              bloom.bytes(),
+              ribbon.bytes(),
+              bloom.fpRate(),
+              ribbon.fpRate()));
+    }
+    return new LsmFilterReport(levels);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FilterPolicy p
+        && p.ribbonPolicy == ribbonPolicy
+        && Double.compare(p.bitsPerKey, bitsPerKey) == 0
+        && p.bloomBeforeLevel == bloomBeforeLevel
+        && p.optimizeFiltersForMemory == optimizeFiltersForMemory;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(ribbonPolicy, bitsPerKey, bloomBeforeLevel, optimizeFiltersForMemory);
+  }
+
+  @Override
+  public String toString() {
+    return "FilterPolicy["
+        + rocksDbId()
+        + (optimizeFiltersForMemory ? "" : ", optimize_filters_for_memory=false")
+        + "]";
+  }
+}

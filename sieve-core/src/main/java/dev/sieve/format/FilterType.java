@@ -3,6 +3,7 @@ package dev.sieve.format;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -186,6 +187,41 @@ public enum FilterType {
         @Override
         int parameterB(CuckooFilter f) {
           return CuckooFilter.SLOTS_PER_BUCKET;
+        }
+      }),
+  /**
+   * {@link ScalableBloomFilter}, the growable chain of blocked Bloom stages; payload: {@link
+   * ScalableBloomFilter#toByteArray()} (header, stage table, then each stage's RocksDB
+   * FastLocalBloom block, 64-byte aligned). Read zero-copy (up to one buffer's 2 GiB); a wrapped
+   * filter is read-only.
+   */
+  SCALABLE_BLOOM(
+      11,
+      new SimpleCodec<>(
+          ScalableBloomFilter.class,
+          ScalableBloomFilter::toByteArray,
+          ScalableBloomFilter::fromByteArray,
+          ScalableBloomFilter::wrap) {
+        /** The number of stages. */
+        @Override
+        int parameterA(ScalableBloomFilter f) {
+          return f.numStages();
+        }
+
+        @Override
+        int parameterB(ScalableBloomFilter f) {
+          return 0;
+        }
+
+        @Override
+        long payloadLength(ScalableBloomFilter f) {
+          return f.serializedLength();
+        }
+
+        @Override
+        void writePayload(ScalableBloomFilter f, java.nio.channels.WritableByteChannel out)
+            throws java.io.IOException {
+          f.writeTo(out);
         }
       });
 

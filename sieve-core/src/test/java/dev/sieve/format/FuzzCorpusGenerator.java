@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -40,6 +41,7 @@ public final class FuzzCorpusGenerator {
           case STANDARD_BLOOM -> seedWithCut(root, "StandardBloomFormFuzzTest", name, own);
           case CUCKOO -> seedWithCut(root, "CuckooFormFuzzTest", name, own);
           case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
+          case SCALABLE_BLOOM -> seedWithCut(root, "ScalableBloomFormFuzzTest", name, own);
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }
       }
@@ -59,6 +61,8 @@ public final class FuzzCorpusGenerator {
       return s.toByteArray();
     } else if (f instanceof Standard128RibbonFilter r) {
       return r.toRocksDbFilterBlock();
+    } else if (f instanceof ScalableBloomFilter s) {
+      return s.toByteArray();
     } else if (f instanceof Xor8Filter x) {
       return x.toByteArray();
     } else if (f instanceof Xor16Filter x) {

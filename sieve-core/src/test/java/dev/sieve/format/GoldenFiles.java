@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * version 1 of the format over {@link #builtKeys()}, and the answers it gave for {@link
  * #queryKeys()}. Regenerate (only on a deliberate format change, with a new format version) from
  * the sieve-core directory: {@code java -cp target/test-classes:target/classes:<test deps>
- * dev.sieve.format.GoldenFiles src/test/resources}.
+ * dev.sieve.format.GoldenFiles src/test/resources [TYPE ...]}; with type names only those types'
+ * files are written (a new type adds its own files without touching the others).
  */
 public final class GoldenFiles {
   private GoldenFiles() {}
@@ -50,7 +51,14 @@ public final class GoldenFiles {
         Path.of(args.length > 0 ? args[0] : "src/test/resources")
             .resolve("dev/sieve/format/golden");
     Files.createDirectories(dir);
-    for (FilterType type : FilterType.values()) {
+    java.util.List<FilterType> types = new java.util.ArrayList<>();
+    for (int i = 1; i < args.length; i++) {
+      types.add(FilterType.valueOf(args[i]));
+    }
+    if (types.isEmpty()) {
+      types.addAll(java.util.List.of(FilterType.values()));
+    }
+    for (FilterType type : types) {
       var filter = TestFilters.build(type, builtKeys());
       Files.write(dir.resolve(fileName(type)), SieveFormat.toBytes(filter));
       StringBuilder answers = new StringBuilder();

@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -42,6 +43,8 @@ final class TestFilters {
           cuckoo.add(key);
         }
         return cuckoo;
+      case SCALABLE_BLOOM:
+        return scalable().build(keys);
       default:
         throw new AssertionError(type);
     }
@@ -67,9 +70,16 @@ final class TestFilters {
         return BinaryFuse8Filter.builder().seed(7).buildFromHashes(hashes);
       case BINARY_FUSE16:
         return BinaryFuse16Filter.builder().seed(7).arity(4).buildFromHashes(hashes);
+      case SCALABLE_BLOOM:
+        return scalable().buildFromHashes(hashes);
       default:
         throw new IllegalArgumentException(type + " has no builder");
     }
+  }
+
+  /** A growable filter from a guess of 100 keys, so that a few hundred keys open several stages. */
+  static ScalableBloomFilter.Builder scalable() {
+    return ScalableBloomFilter.builder().expectedKeys(100).fpRate(0.01);
   }
 
   /** Keys {@code 0..n-1} spread by a fixed odd multiplier. */

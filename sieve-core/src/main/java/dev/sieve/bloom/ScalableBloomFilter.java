@@ -592,6 +592,68 @@ public final class ScalableBloomFilter implements MutableFilter {
         p.initialCapacity, p.fpRate, p.growthFactor, p.tighteningRatio, chain, inPlace);
   }
 
+  /** Maps one stage's filter block in place, for {@link #wrapStages}. */
+  @FunctionalInterface
+  public interface StageMapper {
+    /**
+     * The read-only filter of the FastLocalBloom block of {@code blockLength} bytes at {@code
+     * blockOffset} (from the payload's start), holding {@code keys} keys; the zero padding from
+     * {@code blockOffset + blockLength} to {@code paddedEnd} is the mapper's to check.
+     */
+    BlockedBloomFilter map(int stage, long blockOffset, long blockLength, long paddedEnd, long keys)
+        throws IOException;
+  }
+
+  /**
+   * The number of leading payload bytes {@link #wrapStages} needs to see: the header and the
+   * largest stage table.
+   */
+  public static final int MAX_TABLE_BYTES = HEADER_BYTES + STAGE_ENTRY_BYTES * MAX_STAGES;
+
+  /**
+   * Reads a payload too large for one buffer (over 2 GiB, as {@code SieveFormat.map} meets it):
+   * {@code head} holds the payload's first {@code min(payloadLength, MAX_TABLE_BYTES)} bytes, and
+   * {@code mapper} maps each stage's block in place. Checked as {@link #fromByteArray}; the filter
+   * is read-only.
+   *
+   * @throws SieveFormatException with offsets from the payload's start
+   */
+  public static ScalableBloomFilter wrapStages(
+      ByteBuffer head, long payloadLength, StageMapper mapper) throws IOException {
+    ByteBuffer in = head.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    Parameters p = Parameters.read(in, Math.min(payloadLength, in.remaining()), payloadLength);
+    Stage[] chain = new Stage[p.numStages];
+    long at = tableEnd(p.numStages);
+    for (int i = 0; i < p.numStages; i++) {
+      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
+      long blockLength = in.getLong(entry + 16);
+      long keys = in.getLong(entry + 8);
+      if (blockLength > payloadLength - at || align64(at + blockLength) > payloadLength) {
+        throw new SieveFormatException(
+            entry + 16,
+            "stage "
+                + i
+                + " block of "
+                + blockLength
+                + " bytes at offset "
+                + at
+                + " runs past the payload's "
+                + payloadLength
+                + " bytes");
+      }
+      BlockedBloomFilter filter = mapper.map(i, at, blockLength, align64(at + blockLength), keys);
+      chain[i] = new Stage(filter, in.getLong(entry), keys);
+      at = align64(at + blockLength);
+    }
+    if (at != payloadLength) {
+      throw new SieveFormatException(
+          at,
+          "payload of " + payloadLength + " bytes, the " + p.numStages + " stages end at " + at);
+    }
+    return new ScalableBloomFilter(
+        p.initialCapacity, p.fpRate, p.growthFactor, p.tighteningRatio, chain, true);
+  }
+
   /** The header and stage table, checked (everything but the filter blocks). */
   private static final class Parameters {
     int numStages;
@@ -601,7 +663,12 @@ public final class ScalableBloomFilter implements MutableFilter {
     double tighteningRatio;
 
     static Parameters read(ByteBuffer in, long length) {
-      if (length < HEADER_BYTES) {
+      return read(in, length, length);
+    }
+
+    /** {@code visible} bytes of a payload of {@code length} bytes are in {@code in}. */
+    static Parameters read(ByteBuffer in, long visible, long length) {
+      if (length < HEADER_BYTES || visible < HEADER_BYTES) {
         throw new SieveFormatException(
             0, "scalable Bloom payload of " + length + " bytes, shorter than its 64-byte header");
       }
@@ -656,7 +723,7 @@ public final class ScalableBloomFilter implements MutableFilter {
         }
       }
       long tableEnd = tableEnd(m);
-      if (tableEnd > length) {
+      if (tableEnd > length || tableEnd > visible) {
         throw new SieveFormatException(
             4,
             "a table of " + m + " stages needs " + tableEnd + " bytes, the payload has " + length);

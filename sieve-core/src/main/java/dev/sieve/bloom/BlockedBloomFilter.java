@@ -563,7 +563,7 @@ public final class BlockedBloomFilter implements MutableFilter {
     }
   }
 
-  private static final int GOLDEN32 = 0x9e3779b9;
+  static final int GOLDEN32 = 0x9e3779b9;
 
   @Override
   public boolean mayContainHash(long hash64) {
@@ -654,18 +654,9 @@ public final class BlockedBloomFilter implements MutableFilter {
     return all;
   }
 
-  /**
-   * {@link #mayContainHash} tested without a data-dependent branch on the heap (every probe read
-   * and ANDed), for {@link ScalableBloomFilter}, which asks several stages per key: with no exit to
-   * mispredict inside a stage, the core runs ahead into the next stages and overlaps their cache
-   * misses. The same answers as {@link #mayContainHash}.
-   */
-  boolean mayContainHashBranchFree(long hash64) {
-    long[] w = words;
-    if (w == null || numBlocks == 0) {
-      return wrappedOrEmptyMayContain(hash64);
-    }
-    return (branchFree(w, blockBase(hash64), (int) (hash64 >>> 32), numProbes) & 1) != 0;
+  /** The heap data itself (not a copy), or {@code null} for a wrapped filter; for the chains. */
+  long[] heapDataOrNull() {
+    return words;
   }
 
   private boolean wrappedOrEmptyMayContain(long hash64) {

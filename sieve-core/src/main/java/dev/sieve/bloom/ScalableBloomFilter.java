@@ -344,6 +344,12 @@ public final class ScalableBloomFilter implements MutableFilter {
     if (words == null) {
       return wrappedMayContain(c, hash64);
     }
+    if (QUERY_FORM == FORM_BRANCH_FREE) {
+      return branchFreeMayContain(c, hash64);
+    }
+    if (QUERY_FORM == FORM_LOOP) {
+      return wrappedMayContain(c, hash64);
+    }
     long low = hash64 & 0xFFFFFFFFL;
     int h = (int) (hash64 >>> 32);
     int p = h >>> 23;
@@ -369,6 +375,58 @@ public final class ScalableBloomFilter implements MutableFilter {
       }
     }
     return false;
+  }
+
+  /**
+   * The form of the query, for measurement only (the answers are identical): {@code twopass} (the
+   * default, above), {@code branchfree} (every probe of every stage ANDed and ORed, no branch at
+   * all) or {@code loop} (each stage's own {@code mayContainHash} in turn, newest first). Read once
+   * from the system property {@code sieve.scalable.queryForm}.
+   */
+  static final int QUERY_FORM =
+      queryForm(System.getProperty("sieve.scalable.queryForm", "twopass"));
+
+  static final int FORM_TWO_PASS = 0;
+  static final int FORM_BRANCH_FREE = 1;
+  static final int FORM_LOOP = 2;
+
+  static int queryForm(String name) {
+    switch (name) {
+      case "twopass":
+        return FORM_TWO_PASS;
+      case "branchfree":
+        return FORM_BRANCH_FREE;
+      case "loop":
+        return FORM_LOOP;
+      default:
+        throw new IllegalArgumentException(
+            "sieve.scalable.queryForm must be twopass, branchfree or loop, got " + name);
+    }
+  }
+
+  /** The {@code branchfree} form ({@link #QUERY_FORM}); package-private for the test. */
+  boolean branchFreeMayContain(long hash64) {
+    Chain c = chain;
+    return c.words == null ? wrappedMayContain(c, hash64) : branchFreeMayContain(c, hash64);
+  }
+
+  /** The {@code loop} form ({@link #QUERY_FORM}); package-private for the test. */
+  boolean loopMayContain(long hash64) {
+    return wrappedMayContain(chain, hash64);
+  }
+
+  private static boolean branchFreeMayContain(Chain c, long hash64) {
+    long[][] words = c.words;
+    long[] blocks = c.blocks;
+    int[] probes = c.probes;
+    long low = hash64 & 0xFFFFFFFFL;
+    int h = (int) (hash64 >>> 32);
+    long any = 0;
+    for (int i = words.length - 1; i >= 0; i--) {
+      int base = (int) ((low * blocks[i]) >>> 32) << 3;
+      any |= BlockedBloomFilter.branchFree(words[i], base, h, probes[i]);
+    }
+    return (any & 1) != 0;
   }
 
   private static boolean wrappedMayContain(Chain c, long hash64) {

@@ -115,6 +115,27 @@ class ScalableBloomFilterTest {
     assertTrue(BloomMath.scalableChainFpRateBound(0.02, 0.8, 64) < 0.02);
   }
 
+  /** The three query forms (two passes, branch-free, stage loop) give the same answers. */
+  @Test
+  void everyQueryFormAnswersAlike() {
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(64).build();
+    SplittableRandom random = new SplittableRandom(21);
+    long[] added = random.longs(30_000).toArray();
+    for (long h : added) {
+      filter.addHash(h);
+    }
+    assertTrue(filter.numStages() >= 9);
+    int maybe = 0;
+    for (int i = 0; i < 300_000; i++) {
+      long h = i < added.length ? added[i] : random.nextLong();
+      boolean twoPass = filter.mayContainHash(h);
+      assertEquals(twoPass, filter.branchFreeMayContain(h), "hash " + h);
+      assertEquals(twoPass, filter.loopMayContain(h), "hash " + h);
+      maybe += twoPass ? 1 : 0;
+    }
+    assertTrue(maybe >= added.length && maybe < added.length + 3_000, "maybe: " + maybe);
+  }
+
   @Test
   void aDuplicateInTheNewestStageIsNotCountedButOneFromAnOlderStageIs() {
     ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(10).build();

@@ -65,13 +65,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * average, against {@code m} oldest-first. An absent key is asked of every stage in either order
  * (it stops early only on a false positive); newest first also issues the likely cache misses of
  * the large stages first, so the small stages, in cache, are tested while those loads are in
- * flight. A query runs in two passes over the stages ({@link #mayContainHash}): first one load per
- * stage, the word of the key's first probe, so the cache misses of all stages are in flight at once
- * instead of one after the other; then the other probes of the stages whose first probe was set,
- * without a branch, from cache. Measured at 10^8 keys (17 stages) against a blocked Bloom filter
- * sized right for them, interleaved on a loaded machine: a plain loop of whole-stage tests took 26×
- * its time for absent keys, the two passes 11× (present keys 7×). Asking every stage is the price
- * of the chain (README, "Filters that grow").
+ * flight. Each stage is asked by its own lookup, newest first ({@link #mayContainHash}). Two other
+ * forms were measured against it at 10^8 keys (17 stages), each interleaved round by round with a
+ * blocked Bloom filter sized right for the keys (medians of 15 rounds of 2^20 lookups, a shared
+ * machine): this loop 9.5× the right-sized filter's time for absent keys and 5.8× for present ones;
+ * a two-pass form that first loads one word per stage, so all stages' misses are in flight
+ * together, 10.8× and 6.4×; ANDing every probe of every stage without a branch 19× and 15×. At 10^6
+ * keys (10 stages, in cache) all three cost about 10× for absent keys: a lookup per stage is the
+ * price of the chain (README, "Filters that grow").
  *
  * <h2>Adds, key counts and concurrency</h2>
  *
@@ -331,25 +332,32 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * Asks the stages newest first, in two passes (see the class comment for why): the first loads,
-   * for every stage, the word of the key's first probe (independent loads, a few instructions each,
-   * so the core has the cache misses of all stages in flight at once) and keeps one bit per stage;
-   * the second tests the other probes, without a branch, of the stages whose first probe was set,
-   * their blocks now in cache.
+   * Asks the stages newest first (see the class comment for why), by default each stage's own
+   * lookup in turn ({@code loop}). The {@code twopass} form first loads, for every stage, the word
+   * of the key's first probe (independent loads, so the misses of all stages are in flight at once)
+   * and then tests the other probes of the stages whose first probe was set; {@code branchfree}
+   * ANDs every probe of every stage. All three give the same answers; the measured costs are in the
+   * class comment.
    */
   @Override
   public boolean mayContainHash(long hash64) {
     Chain c = chain;
+    if (c.words == null || QUERY_FORM == FORM_LOOP) {
+      return wrappedMayContain(c, hash64);
+    }
+    return QUERY_FORM == FORM_BRANCH_FREE
+        ? branchFreeMayContain(c, hash64)
+        : twoPassMayContain(c, hash64);
+  }
+
+  /** The {@code twopass} form ({@link #QUERY_FORM}); package-private for the test. */
+  boolean twoPassMayContain(long hash64) {
+    Chain c = chain;
+    return c.words == null ? wrappedMayContain(c, hash64) : twoPassMayContain(c, hash64);
+  }
+
+  private static boolean twoPassMayContain(Chain c, long hash64) {
     long[][] words = c.words;
-    if (words == null) {
-      return wrappedMayContain(c, hash64);
-    }
-    if (QUERY_FORM == FORM_BRANCH_FREE) {
-      return branchFreeMayContain(c, hash64);
-    }
-    if (QUERY_FORM == FORM_LOOP) {
-      return wrappedMayContain(c, hash64);
-    }
     long low = hash64 & 0xFFFFFFFFL;
     int h = (int) (hash64 >>> 32);
     int p = h >>> 23;
@@ -378,13 +386,12 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * The form of the query, for measurement only (the answers are identical): {@code twopass} (the
-   * default, above), {@code branchfree} (every probe of every stage ANDed and ORed, no branch at
-   * all) or {@code loop} (each stage's own {@code mayContainHash} in turn, newest first). Read once
-   * from the system property {@code sieve.scalable.queryForm}.
+   * The form of the query, for measurement only (the answers are identical): {@code loop} (the
+   * default: each stage's own {@code mayContainHash} in turn, newest first), {@code twopass} or
+   * {@code branchfree} ({@link #mayContainHash}). Read once from the system property {@code
+   * sieve.scalable.queryForm}, so the JIT folds the choice away.
    */
-  static final int QUERY_FORM =
-      queryForm(System.getProperty("sieve.scalable.queryForm", "twopass"));
+  static final int QUERY_FORM = queryForm(System.getProperty("sieve.scalable.queryForm", "loop"));
 
   static final int FORM_TWO_PASS = 0;
   static final int FORM_BRANCH_FREE = 1;
@@ -410,7 +417,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     return c.words == null ? wrappedMayContain(c, hash64) : branchFreeMayContain(c, hash64);
   }
 
-  /** The {@code loop} form ({@link #QUERY_FORM}); package-private for the test. */
+  /** The {@code loop} form ({@link #QUERY_FORM}, the default); package-private for the test. */
   boolean loopMayContain(long hash64) {
     return wrappedMayContain(chain, hash64);
   }

@@ -58,6 +58,13 @@ public final class SieveAdapters {
           }
         }
         case NONE -> add(kinds, name, description, false, b -> type.builder());
+        case FP_RATE ->
+            add(
+                kinds,
+                name,
+                description + " (grows from a guess; at its default 1%)",
+                false,
+                b -> type.builder());
       }
     }
     return kinds;

@@ -598,7 +598,7 @@ public final class BlockedBloomFilter
     return VECTOR_PROBE;
   }
 
-  private static final int GOLDEN32 = 0x9e3779b9;
+  static final int GOLDEN32 = 0x9e3779b9;
 
   @Override
   public boolean mayContainHash(long hash64) {
@@ -690,6 +690,11 @@ public final class BlockedBloomFilter
       h *= GOLDEN32;
     }
     return all;
+  }
+
+  /** The heap data itself (not a copy), or {@code null} for a wrapped filter; for the chains. */
+  long[] heapDataOrNull() {
+    return words;
   }
 
   private boolean wrappedOrEmptyMayContain(long hash64) {
@@ -841,6 +846,87 @@ public final class BlockedBloomFilter
     long mine = numKeys.sum();
     long estimate = Math.round(approximateElementCount());
     numKeys.add(Math.max(Math.max(mine, otherKeys), estimate) - mine);
+  }
+
+  /**
+   * Folds the filter to half its size: a new filter of {@code numBlocks() / 2} blocks and the same
+   * probes that holds every key of this one, for a filter built too large. This filter is not
+   * changed. Take the fold of a quiescent filter: keys added while it runs may be missing from the
+   * result.
+   *
+   * <h3>Why a fold is exact on RocksDB's layout</h3>
+   *
+   * A key's block is {@code FastRange32(h1, n) = floor(h1 · n / 2^32)} and its probe positions
+   * inside the block come from {@code h2} alone, never from {@code n}. For even {@code n}:
+   *
+   * <pre>
+   * FastRange32(h1, n/2) = floor(h1 · n / 2^33) = floor(floor(h1 · n / 2^32) / 2)
+   *                      = floor(FastRange32(h1, n) / 2)
+   * </pre>
+   *
+   * (nested floor division: {@code floor(floor(x/a)/b) = floor(x/(ab))} for integers {@code x ≥ 0},
+   * {@code a, b ≥ 1}). So the key of block {@code j} in this filter lives in block {@code
+   * floor(j/2)} of the folded one, at the same bit positions: the folded block {@code j} is the OR
+   * of blocks {@code 2j} and {@code 2j + 1}, and every key answers "present" there. (It is not the
+   * OR of block {@code j} with block {@code j + n/2}, the fold of filters that pick the block by a
+   * power-of-two modulo: under a multiply-shift the top bits of {@code h1} pick the block, and
+   * halving drops the lowest bit of the block index, not the highest.) Folding {@code t} times
+   * needs {@code n} divisible by {@code 2^t}.
+   *
+   * <h3>The cost</h3>
+   *
+   * The folded filter is exactly the filter of the same keys built with {@code n/2} blocks and this
+   * filter's probe count; its rate is {@link #foldedFpRate()}: the model at half the bits per key,
+   * with the probe count chosen for the larger size (at 20 bits/key and 11 probes the fold has 10
+   * bits/key and 11 probes: 1.46% in the model, against 0.95% at RocksDB's 6 probes; the unfolded
+   * filter: 0.017%).
+   *
+   * <p>A wrapped filter folds too; the result is on the heap.
+   *
+   * @throws IllegalStateException if the number of blocks is odd or below 2
+   */
+  public BlockedBloomFilter fold() {
+    if (numBlocks < 2 || (numBlocks & 1) != 0) {
+      throw new IllegalStateException(
+          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
+    }
+    long[] out = new long[numBlocks / 2 * WORDS_PER_BLOCK];
+    for (int j = 0; j < numBlocks / 2; j++) {
+      int to = j * WORDS_PER_BLOCK;
+      int from = 2 * j * WORDS_PER_BLOCK;
+      for (int w = 0; w < WORDS_PER_BLOCK; w++) {
+        out[to + w] = word(from + w) | word(from + WORDS_PER_BLOCK + w);
+      }
+    }
+    return new BlockedBloomFilter(out, numProbes, numKeys());
+  }
+
+  /**
+   * The modelled rate of {@link #fold()}'s result: {@link BloomMath#fastLocalBloomFpRate} at half
+   * the data bytes, the same probes and key count.
+   *
+   * @throws IllegalStateException if the filter cannot fold (an odd number of blocks, or one)
+   */
+  public double foldedFpRate() {
+    if (numBlocks < 2 || (numBlocks & 1) != 0) {
+      throw new IllegalStateException(
+          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
+    }
+    return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
+  }
+
+  /**
+   * Folds as often as the layout allows while the modelled rate stays at most {@code maxFpRate}:
+   * the smallest exact fold of this filter meeting the rate ({@link #fold()}); this filter itself
+   * when no fold meets it.
+   */
+  public BlockedBloomFilter shrink(double maxFpRate) {
+    Checks.fpRate(maxFpRate);
+    BlockedBloomFilter f = this;
+    while (f.numBlocks >= 2 && (f.numBlocks & 1) == 0 && f.foldedFpRate() <= maxFpRate) {
+      f = f.fold();
+    }
+    return f;
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
@@ -294,6 +295,81 @@ public enum FilterType {
         int parameterB(BumpedRibbonFilter f) {
           return f.numLayers() == 0 ? 0 : f.numBlocks(0);
         }
+      }),
+  /**
+   * {@link ScalableBloomFilter}, the growable chain of blocked Bloom stages; payload: {@link
+   * ScalableBloomFilter#toByteArray()} (header, stage table, then each stage's RocksDB
+   * FastLocalBloom block, 64-byte aligned). Read zero-copy, past 2 GiB too (each stage mapped in
+   * segments); a wrapped filter is read-only.
+   */
+  SCALABLE_BLOOM(
+      11,
+      "scalable-bloom",
+      Traits.MUTABLE,
+      SizeSetting.FP_RATE,
+      ScalableBloomFilter::builder,
+      null,
+      new SimpleCodec<>(
+          ScalableBloomFilter.class,
+          ScalableBloomFilter::toByteArray,
+          ScalableBloomFilter::fromByteArray,
+          ScalableBloomFilter::wrap) {
+        /** The number of stages. */
+        @Override
+        int parameterA(ScalableBloomFilter f) {
+          return f.numStages();
+        }
+
+        @Override
+        int parameterB(ScalableBloomFilter f) {
+          return 0;
+        }
+
+        @Override
+        long payloadLength(ScalableBloomFilter f) {
+          return f.serializedLength();
+        }
+
+        @Override
+        void writePayload(ScalableBloomFilter f, java.nio.channels.WritableByteChannel out)
+            throws java.io.IOException {
+          f.writeTo(out);
+        }
+
+        /** Each stage mapped in segments, as a blocked Bloom payload is. */
+        @Override
+        ScalableBloomFilter mapLarge(
+            FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
+            throws IOException {
+          int headLength = (int) Math.min(payloadLength, ScalableBloomFilter.MAX_TABLE_BYTES);
+          ByteBuffer head = readSmall(channel, payloadOffset, headLength);
+          try {
+            return ScalableBloomFilter.wrapStages(
+                head,
+                payloadLength,
+                (stage, offset, length, paddedEnd, keys) -> {
+                  // offsets from the payload's start, as wrapStages reports them
+                  int pad = (int) (paddedEnd - offset - length);
+                  ByteBuffer padding = readSmall(channel, payloadOffset + offset + length, pad);
+                  for (int i = 0; i < pad; i++) {
+                    if (padding.get(i) != 0) {
+                      throw new SieveFormatException(
+                          offset + length + i, "padding after stage " + stage + " is not zero");
+                    }
+                  }
+                  try {
+                    return mapFastLocalBloom(channel, payloadOffset + offset, length, shift, keys);
+                  } catch (SieveFormatException e) {
+                    throw new SieveFormatException(
+                        e.offset() - payloadOffset,
+                        "stage " + stage + " filter block: " + e.getMessage(),
+                        e);
+                  }
+                });
+          } catch (SieveFormatException e) {
+            throw new SieveFormatException(payloadOffset + e.offset(), e.getMessage(), e);
+          }
+        }
       });
 
   /** What the one number of {@link #builder(double)} means for a type. */
@@ -311,7 +387,12 @@ public enum FilterType {
      */
     FINGERPRINT_BITS,
     /** None: the size is fixed by the type (Xor and Binary Fuse: 8 or 16-bit fingerprints). */
-    NONE
+    NONE,
+    /**
+     * The rate alone: the filter sizes itself as keys arrive ({@code fpRate} and {@code
+     * expectedKeys} as the first guess; the growable Bloom filter).
+     */
+    FP_RATE
   }
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
@@ -648,31 +729,45 @@ public enum FilterType {
     BlockedBloomFilter mapLarge(
         FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
         throws IOException {
-      long dataLen = payloadLength - BlockedBloomFilter.TRAILER_BYTES;
-      if (dataLen % BlockedBloomFilter.BLOCK_BYTES != 0
-          || dataLen > BlockedBloomFilter.MAX_DATA_BYTES) {
-        throw new SieveFormatException(
-            payloadOffset,
-            "FastLocalBloom data length "
-                + dataLen
-                + " is not a multiple of 64 up to "
-                + BlockedBloomFilter.MAX_DATA_BYTES);
-      }
-      long trailerAt = payloadOffset + dataLen;
-      ByteBuffer trailer = readSmall(channel, trailerAt, BlockedBloomFilter.TRAILER_BYTES);
-      int probes = trailer.get(2) & 0xFF;
-      if ((trailer.get(0) & 0xFF) != 0xFF
-          || trailer.get(1) != 0
-          || probes < 1
-          || probes > 30
-          || trailer.get(3) != 0
-          || trailer.get(4) != 0) {
-        throw new SieveFormatException(
-            trailerAt, "not a FastLocalBloom trailer (FF 00 probes(1..30) 00 00)");
-      }
-      return BlockedBloomFilter.wrapData(
-          mapSegments(channel, payloadOffset, dataLen, shift), shift, dataLen, probes, numKeys);
+      return mapFastLocalBloom(channel, payloadOffset, payloadLength, shift, numKeys);
     }
+  }
+
+  /**
+   * Maps a FastLocalBloom filter block of {@code blockLength} bytes at {@code offset} of {@code
+   * channel} in segments (its trailer read and checked), for payloads over one buffer.
+   *
+   * @throws SieveFormatException with file offsets
+   */
+  static BlockedBloomFilter mapFastLocalBloom(
+      FileChannel channel, long offset, long blockLength, int shift, long numKeys)
+      throws IOException {
+    long dataLen = blockLength - BlockedBloomFilter.TRAILER_BYTES;
+    if (dataLen < 0
+        || dataLen % BlockedBloomFilter.BLOCK_BYTES != 0
+        || dataLen > BlockedBloomFilter.MAX_DATA_BYTES) {
+      throw new SieveFormatException(
+          offset,
+          "FastLocalBloom data length "
+              + dataLen
+              + " is not a multiple of 64 up to "
+              + BlockedBloomFilter.MAX_DATA_BYTES);
+    }
+    long trailerAt = offset + dataLen;
+    ByteBuffer trailer =
+        PayloadCodec.readSmall(channel, trailerAt, BlockedBloomFilter.TRAILER_BYTES);
+    int probes = trailer.get(2) & 0xFF;
+    if ((trailer.get(0) & 0xFF) != 0xFF
+        || trailer.get(1) != 0
+        || probes < 1
+        || probes > 30
+        || trailer.get(3) != 0
+        || trailer.get(4) != 0) {
+      throw new SieveFormatException(
+          trailerAt, "not a FastLocalBloom trailer (FF 00 probes(1..30) 00 00)");
+    }
+    return BlockedBloomFilter.wrapData(
+        PayloadCodec.mapSegments(channel, offset, dataLen, shift), shift, dataLen, probes, numKeys);
   }
 
   private static final class StandardBloomCodec extends PayloadCodec<StandardBloomFilter> {

@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -43,6 +44,7 @@ public final class FuzzCorpusGenerator {
           case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
           case SPLIT_BLOCK_BLOOM -> seedWithCut(root, "SplitBlockBloomFormFuzzTest", name, own);
           case BUMPED_RIBBON -> seedWithCut(root, "BumpedRibbonFormFuzzTest", name, own);
+          case SCALABLE_BLOOM -> seedWithCut(root, "ScalableBloomFormFuzzTest", name, own);
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }
       }
@@ -67,6 +69,8 @@ public final class FuzzCorpusGenerator {
       return s.toParquetBitset();
     } else if (f instanceof BumpedRibbonFilter r) {
       return r.toByteArray();
+    } else if (f instanceof ScalableBloomFilter s) {
+      return s.toByteArray();
     } else {
       return Forms.toBytes(f); // standard Bloom, Xor, Binary Fuse, Cuckoo: the class's own form
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Golden files: a container of every filter type written by format version 1 and checked in. The
  * current code must read each one and answer exactly as recorded when it was written, so a change
  * that breaks old files fails here (as Guava pins its serialized BloomFilter form). The Bloom
- * filters, being bit-exact RocksDB filters, must also still be built byte for byte the same.
+ * filters, being bit-exact RocksDB filters, must also still be built byte for byte the same (the
+ * growable one too: its stage sizes and rates are part of what it promises).
  */
 class SieveFormatGoldenTest {
 

@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
@@ -21,6 +22,11 @@ final class TestFilters {
    * are covered). The golden files were written with these settings.
    */
   static FilterBuilder<? extends Filter> builder(FilterType type) {
+    if (type == FilterType.SCALABLE_BLOOM) {
+      // from a guess of 100 keys, so that a few hundred keys open several stages, as its golden
+      // file was written
+      return ScalableBloomFilter.builder().expectedKeys(100).fpRate(0.01);
+    }
     if (type == FilterType.BUMPED_RIBBON) {
       // 7 whole result bits (FPR 1/128), as its golden file was written
       return BumpedRibbonFilter.builder().resultBits(7).seed(7);

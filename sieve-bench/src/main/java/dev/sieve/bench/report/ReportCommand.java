@@ -191,6 +191,14 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "print one line per step instead of a redrawn bar")
   boolean noProgress;
 
+  @Option(
+      names = "--growth-max-n",
+      description =
+          "also grow the ScalableBloomFilter from a guess of 10^3 keys to this many (0: not run)"
+              + " and write FPR and bits/key against keys added to <out>/growth (GrowthReport)",
+      defaultValue = "0")
+  long growthMaxN;
+
   private final PrintStream console;
   private final PrintStream stdout;
 
@@ -444,6 +452,15 @@ public final class ReportCommand implements Callable<Integer> {
       bar.finish("done: " + new File(out, "report.md"));
       stdout.print(ReportWriter.consoleSummary(report, out));
       stdout.flush();
+      if (growthMaxN > 0) {
+        long queries = Math.min(fprQueries, 1_000_000); // per checkpoint, about 60 of them
+        GrowthReport.write(
+            new File(out, "growth").toPath(),
+            GrowthReport.measure(0.01, 1_000, growthMaxN, queries),
+            1_000,
+            growthMaxN,
+            queries);
+      }
       boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
       return violation ? 2 : 0;
     }

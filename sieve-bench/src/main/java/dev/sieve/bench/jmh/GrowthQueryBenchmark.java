@@ -1,0 +1,109 @@
+package dev.sieve.bench.jmh;
+
+import dev.sieve.MutableFilter;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Issue 16's query target for the growable filter: single lookups ({@code mayContainHash}, the hash
+ * pre-computed, so the key hash is not in the figure) of a {@link ScalableBloomFilter} grown key by
+ * key from a guess of {@code guess} keys to {@code n} keys, against a {@link BlockedBloomFilter}
+ * sized right for {@code n} at the same rate ({@code structure=scalable} or {@code rightsized}).
+ * Present and absent keys, {@value #BATCH} independent lookups per invocation from a pre-drawn
+ * stream. Run: {@code java -cp sieve-bench/target/sieve-bench-all.jar org.openjdk.jmh.Main
+ * GrowthQueryBenchmark -p n=100000000 -jvmArgs -Xmx6g -f 1 -wi 3 -i 5}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class GrowthQueryBenchmark {
+  /** Lookups per invocation. */
+  public static final int BATCH = 1024;
+
+  private static final int STREAM = 1 << 20;
+
+  @Param({"scalable", "rightsized"})
+  public String structure;
+
+  @Param("100000000")
+  public long n;
+
+  @Param("0.01")
+  public double fpRate;
+
+  @Param("1000")
+  public long guess;
+
+  private MutableFilter filter;
+  private long[] present;
+  private long[] absent;
+  private int cursor;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    filter =
+        structure.equals("scalable")
+            ? ScalableBloomFilter.builder().expectedKeys(guess).fpRate(fpRate).build()
+            : BlockedBloomFilter.createWithBitsPerKey(
+                n, ScalableBloomFilter.stageMillibitsPerKey(fpRate) / 1000.0);
+    // the keys are random 64-bit hashes: key i is the i-th of seed 1's stream
+    SplittableRandom keys = new SplittableRandom(1);
+    present = new long[STREAM];
+    long stride = Math.max(1, n / STREAM);
+    for (long i = 0; i < n; i++) {
+      long h = keys.nextLong();
+      filter.addHash(h);
+      if (i % stride == 0 && i / stride < STREAM) {
+        present[(int) (i / stride)] = h;
+      }
+    }
+    int filled = (int) Math.min(STREAM, (n + stride - 1) / stride);
+    for (int i = filled; i < STREAM; i++) {
+      present[i] = present[i % filled]; // fewer keys than the stream: repeat them
+    }
+    SplittableRandom shuffle = new SplittableRandom(2);
+    for (int i = STREAM - 1; i > 0; i--) {
+      int j = shuffle.nextInt(i + 1);
+      long t = present[i];
+      present[i] = present[j];
+      present[j] = t;
+    }
+    absent = new SplittableRandom(3).longs(STREAM).toArray();
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public int positive() {
+    return run(present);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public int negative() {
+    return run(absent);
+  }
+
+  private int run(long[] stream) {
+    int c = cursor;
+    int hits = 0;
+    for (int i = 0; i < BATCH; i++) {
+      if (filter.mayContainHash(stream[(c + i) & (STREAM - 1)])) {
+        hits++;
+      }
+    }
+    cursor = (c + BATCH) & (STREAM - 1);
+    return hits;
+  }
+}

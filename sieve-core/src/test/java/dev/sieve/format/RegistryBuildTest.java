@@ -172,7 +172,8 @@ class RegistryBuildTest {
             "binary-fuse16",
             "cuckoo",
             "split-block-bloom",
-            "bumped-ribbon"),
+            "bumped-ribbon",
+            "scalable-bloom"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

@@ -16,4 +16,6 @@ module dev.sieve.core {
   exports dev.sieve.cuckoo;
   // branch format: the Sieve container
   exports dev.sieve.format;
+  // branch spark: sharded static filters
+  exports dev.sieve.shard;
 }

@@ -187,7 +187,14 @@ public enum FilterType {
         int parameterB(CuckooFilter f) {
           return CuckooFilter.SLOTS_PER_BUCKET;
         }
-      });
+      }),
+  /**
+   * {@link dev.sieve.shard.ShardedFilter}: shard count, shard type, a shard table, then each
+   * shard's own payload, 64-byte aligned ({@link ShardedCodec}). Parameter A is the shard type id,
+   * B the shard count. Read zero-copy (each shard in place; past 2 GiB each shard is mapped
+   * separately). Ids 9 to 11 are left to types being added on other branches.
+   */
+  SHARDED(12, new ShardedCodec());
 
   private final int id;
   private final PayloadCodec<? extends Filter> codec;

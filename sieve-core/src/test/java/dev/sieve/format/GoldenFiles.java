@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * version 1 of the format over {@link #builtKeys()}, and the answers it gave for {@link
  * #queryKeys()}. Regenerate (only on a deliberate format change, with a new format version) from
  * the sieve-core directory: {@code java -cp target/test-classes:target/classes:<test deps>
- * dev.sieve.format.GoldenFiles src/test/resources}.
+ * dev.sieve.format.GoldenFiles src/test/resources [TYPE ...]}: name the types of a new golden file
+ * (SHARDED was added so), or every file is rewritten.
  */
 public final class GoldenFiles {
   private GoldenFiles() {}
@@ -50,7 +51,16 @@ public final class GoldenFiles {
         Path.of(args.length > 0 ? args[0] : "src/test/resources")
             .resolve("dev/sieve/format/golden");
     Files.createDirectories(dir);
+    // further arguments name the types to write (e.g. SHARDED): the others' files stay as they
+    // were written (cuckoo.sieve is a version 0 Cuckoo payload the current code no longer writes)
+    java.util.Set<String> only = new java.util.HashSet<>();
+    for (int i = 1; i < args.length; i++) {
+      only.add(args[i]);
+    }
     for (FilterType type : FilterType.values()) {
+      if (!only.isEmpty() && !only.contains(type.name())) {
+        continue;
+      }
       var filter = TestFilters.build(type, builtKeys());
       Files.write(dir.resolve(fileName(type)), SieveFormat.toBytes(filter));
       StringBuilder answers = new StringBuilder();

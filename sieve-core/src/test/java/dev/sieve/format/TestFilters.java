@@ -5,6 +5,7 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.shard.ShardedFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor16Filter;
@@ -42,6 +43,8 @@ final class TestFilters {
           cuckoo.add(key);
         }
         return cuckoo;
+      case SHARDED:
+        return shardedBuilder().build(keys);
       default:
         throw new AssertionError(type);
     }
@@ -67,9 +70,19 @@ final class TestFilters {
         return BinaryFuse8Filter.builder().seed(7).buildFromHashes(hashes);
       case BINARY_FUSE16:
         return BinaryFuse16Filter.builder().seed(7).arity(4).buildFromHashes(hashes);
+      case SHARDED:
+        return shardedBuilder().buildFromHashes(hashes);
       default:
         throw new IllegalArgumentException(type + " has no builder");
     }
+  }
+
+  /**
+   * The sharded filter of the tests: 4 shards of Ribbon at 10 bits per key (Ribbon blocks are not a
+   * multiple of 64 bytes, so the payload has padding; small key sets leave shards empty).
+   */
+  static ShardedFilter.Builder shardedBuilder() {
+    return ShardedFilter.builder(4, () -> Standard128RibbonFilter.builder().bitsPerKey(10));
   }
 
   /** Keys {@code 0..n-1} spread by a fixed odd multiplier. */

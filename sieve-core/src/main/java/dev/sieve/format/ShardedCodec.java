@@ -302,6 +302,17 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   ShardedFilter mapLarge(
       FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
       throws IOException {
+    // the checks report payload-relative offsets, as read() and wrap() do; a mapped file's
+    // errors name file offsets, as the other types' mapLarge do
+    try {
+      return mapShards(channel, payloadOffset, payloadLength, shift);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(payloadOffset + e.offset(), e.getMessage(), e);
+    }
+  }
+
+  private ShardedFilter mapShards(
+      FileChannel channel, long payloadOffset, long payloadLength, int shift) throws IOException {
     int headBytes =
         (int) Math.min(payloadLength, TABLE_OFFSET + (long) ENTRY_BYTES * ShardedFilter.MAX_SHARDS);
     ByteBuffer head = readSmall(channel, payloadOffset, headBytes);
@@ -324,7 +335,12 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
             return codec.wrap(
                 channel.map(FileChannel.MapMode.READ_ONLY, payloadOffset + off, len), keys);
           }
-          return codec.mapLarge(channel, payloadOffset + off, len, shift, keys);
+          try {
+            return codec.mapLarge(channel, payloadOffset + off, len, shift, keys);
+          } catch (SieveFormatException e) {
+            // mapLarge names file offsets: make it shard-relative, as decodeShard expects
+            throw new SieveFormatException(e.offset() - payloadOffset - off, e.getMessage(), e);
+          }
         });
   }
 }

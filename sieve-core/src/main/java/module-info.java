@@ -18,4 +18,6 @@ module dev.sieve.core {
   exports dev.sieve.format;
   // RocksDB's filter policies: level choice, Bloom fallback, LSM report
   exports dev.sieve.policy;
+  // branch spark: sharded static filters
+  exports dev.sieve.shard;
 }

@@ -63,7 +63,13 @@ class WrapperScriptTest {
     copy(root.resolve("pom.xml"), clone.resolve("pom.xml"));
     copy(root.resolve("sieve"), clone.resolve("sieve"));
     for (String m :
-        List.of("sieve-core", "sieve-rocksdb", "sieve-parquet", "sieve-cli", "sieve-bench")) {
+        List.of(
+            "sieve-core",
+            "sieve-rocksdb",
+            "sieve-parquet",
+            "sieve-cli",
+            "sieve-bench",
+            "sieve-spark")) {
       copy(root.resolve(m).resolve("pom.xml"), clone.resolve(m).resolve("pom.xml"));
       copy(root.resolve(m).resolve("src/main"), clone.resolve(m).resolve("src/main"));
     }

@@ -854,7 +854,7 @@ public final class BlockedBloomFilter
    * changed. Take the fold of a quiescent filter: keys added while it runs may be missing from the
    * result.
    *
-   * <h3>Why a fold is exact on RocksDB's layout</h3>
+   * <h4>Why a fold is exact on RocksDB's layout</h4>
    *
    * A key's block is {@code FastRange32(h1, n) = floor(h1 · n / 2^32)} and its probe positions
    * inside the block come from {@code h2} alone, never from {@code n}. For even {@code n}:
@@ -873,7 +873,7 @@ public final class BlockedBloomFilter
    * halving drops the lowest bit of the block index, not the highest.) Folding {@code t} times
    * needs {@code n} divisible by {@code 2^t}.
    *
-   * <h3>The cost</h3>
+   * <h4>The cost</h4>
    *
    * The folded filter is exactly the filter of the same keys built with {@code n/2} blocks and this
    * filter's probe count; its rate is {@link #foldedFpRate()}: the model at half the bits per key,

@@ -370,7 +370,22 @@ public enum FilterType {
             throw new SieveFormatException(payloadOffset + e.offset(), e.getMessage(), e);
           }
         }
-      });
+      }),
+  /**
+   * {@link dev.sieve.shard.ShardedFilter}: shard count, shard type, a shard table, then each
+   * shard's own payload, 64-byte aligned ({@link ShardedCodec}). Parameter A is the shard type id,
+   * B the shard count. Read zero-copy (each shard in place; past 2 GiB each shard is mapped
+   * separately). The registry's builder makes 16 shards of Binary Fuse 8; {@link
+   * dev.sieve.shard.ShardedFilter#builder} takes any count and static shard type.
+   */
+  SHARDED(
+      12,
+      "sharded",
+      0,
+      SizeSetting.NONE,
+      () -> dev.sieve.shard.ShardedFilter.builder(16, BinaryFuse8Filter::builder),
+      null,
+      new ShardedCodec());
 
   /** What the one number of {@link #builder(double)} means for a type. */
   public enum SizeSetting {

@@ -6,6 +6,8 @@ import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.shard.ShardedFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -22,6 +24,9 @@ final class TestFilters {
    * are covered). The golden files were written with these settings.
    */
   static FilterBuilder<? extends Filter> builder(FilterType type) {
+    if (type == FilterType.SHARDED) {
+      return shardedBuilder();
+    }
     if (type == FilterType.SCALABLE_BLOOM) {
       // from a guess of 100 keys, so that a few hundred keys open several stages, as its golden
       // file was written
@@ -72,6 +77,15 @@ final class TestFilters {
   /** A filter of {@code type} built from pre-computed key hashes, through {@link #builder}. */
   static Filter buildFromHashes(FilterType type, long[] hashes) {
     return builder(type).buildFromHashes(hashes);
+  }
+
+  /**
+   * The sharded filter of the tests: 4 shards of Ribbon at 10 bits per key (Ribbon blocks are not a
+   * multiple of 64 bytes, so the payload has padding; small key sets leave shards empty).
+   */
+  static ShardedFilter.Builder shardedBuilder() {
+    return ShardedFilter.builder(
+        4, () -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(10));
   }
 
   /** Keys {@code 0..n-1} spread by a fixed odd multiplier. */

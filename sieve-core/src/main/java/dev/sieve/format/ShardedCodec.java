@@ -1,0 +1,346 @@
+package dev.sieve.format;
+
+import dev.sieve.Filter;
+import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelWrites;
+import dev.sieve.shard.ShardedFilter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The container payload of a {@link ShardedFilter} (type id 12), little-endian:
+ *
+ * <pre>
+ * offset     size  field
+ *      0        4  shard count S (a power of two, 1..2^16)
+ *      4        2  shard type id (a FilterType id: 1, 3, 4, 5, 6 or 7)
+ *      6       10  reserved, 0
+ *     16     24·S  shard table, per shard: payload offset (8), payload length (8), key count (8)
+ *      …        …  the shards' payloads (each as that type's container payload), shard i at its
+ *                  table offset: the first at align64(16 + 24·S), each next one at align64 of
+ *                  the previous end, zero bytes between; the payload ends with the last shard
+ * </pre>
+ *
+ * Offsets are from the payload's first byte, so each shard starts 64-byte aligned in the file (the
+ * payload starts at 64). The layout is canonical: a reader refuses any other offset, non-zero
+ * padding or reserved bytes, and trailing bytes. Every shard is then read by its type's codec
+ * (zero-copy where the type is), its key count checked against the table.
+ */
+final class ShardedCodec extends PayloadCodec<ShardedFilter> {
+  static final int TABLE_OFFSET = 16;
+  static final int ENTRY_BYTES = 24;
+  static final int ALIGN = 64;
+
+  ShardedCodec() {
+    super(ShardedFilter.class);
+  }
+
+  private static long align(long x) {
+    return (x + ALIGN - 1) & -ALIGN;
+  }
+
+  private static FilterType shardType(ShardedFilter f) {
+    return FilterType.of(f.shard(0));
+  }
+
+  /** The shards' payload offsets and lengths: {@code [2i]} offset, {@code [2i+1]} length. */
+  private static long[] layout(ShardedFilter f) {
+    PayloadCodec<Filter> codec = shardType(f).codec();
+    int s = f.shardCount();
+    long[] out = new long[2 * s];
+    long at = align(TABLE_OFFSET + (long) ENTRY_BYTES * s);
+    for (int i = 0; i < s; i++) {
+      long len = codec.payloadLength(f.shard(i));
+      out[2 * i] = at;
+      out[2 * i + 1] = len;
+      at = align(at + len);
+    }
+    return out;
+  }
+
+  private static ByteBuffer tableBytes(ShardedFilter f, long[] layout) {
+    int s = f.shardCount();
+    ByteBuffer b =
+        ByteBuffer.allocate(TABLE_OFFSET + ENTRY_BYTES * s).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0, s);
+    b.putShort(4, (short) shardType(f).id());
+    for (int i = 0; i < s; i++) {
+      int e = TABLE_OFFSET + ENTRY_BYTES * i;
+      b.putLong(e, layout[2 * i]);
+      b.putLong(e + 8, layout[2 * i + 1]);
+      b.putLong(e + 16, f.shard(i).numKeys());
+    }
+    return b;
+  }
+
+  @Override
+  long payloadLength(ShardedFilter f) {
+    long[] l = layout(f);
+    int last = f.shardCount() - 1;
+    return l[2 * last] + l[2 * last + 1];
+  }
+
+  @Override
+  byte[] payload(ShardedFilter f) {
+    long length = payloadLength(f);
+    if (length > SieveFormat.MAX_ARRAY_PAYLOAD) {
+      throw new IllegalStateException(
+          "a sharded payload of " + length + " bytes does not fit one byte[]; write it to a file");
+    }
+    long[] l = layout(f);
+    byte[] out = new byte[(int) length];
+    ByteBuffer table = tableBytes(f, l);
+    table.get(0, out, 0, table.capacity());
+    PayloadCodec<Filter> codec = shardType(f).codec();
+    for (int i = 0; i < f.shardCount(); i++) {
+      byte[] p = codec.payload(f.shard(i));
+      System.arraycopy(p, 0, out, (int) l[2 * i], p.length);
+    }
+    return out;
+  }
+
+  @Override
+  void writePayload(ShardedFilter f, WritableByteChannel out) throws IOException {
+    long[] l = layout(f);
+    ByteBuffer table = tableBytes(f, l);
+    ChannelWrites.writeFully(out, table);
+    long at = table.capacity();
+    PayloadCodec<Filter> codec = shardType(f).codec();
+    for (int i = 0; i < f.shardCount(); i++) {
+      if (l[2 * i] > at) {
+        ChannelWrites.writeFully(out, ByteBuffer.allocate((int) (l[2 * i] - at)));
+      }
+      codec.writePayload(f.shard(i), out);
+      at = l[2 * i] + l[2 * i + 1];
+    }
+  }
+
+  @Override
+  int parameterA(ShardedFilter f) {
+    return shardType(f).id();
+  }
+
+  @Override
+  int parameterB(ShardedFilter f) {
+    return f.shardCount();
+  }
+
+  @Override
+  boolean zeroCopy() {
+    return true;
+  }
+
+  /** The validated table of a payload of {@code payloadLength} bytes. */
+  private record Table(FilterType type, long[] offsets, long[] lengths, long[] keys) {}
+
+  /**
+   * Reads and checks the table; {@code head} holds at least the payload's first {@code min(L, 16 +
+   * 24·2^16)} bytes (all of the table if it fits the payload).
+   */
+  private static Table readTable(ByteBuffer head, long payloadLength) {
+    ByteBuffer b = head.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    if (payloadLength < TABLE_OFFSET) {
+      throw new SieveFormatException(
+          0, "sharded payload of " + payloadLength + " bytes, shorter than its 16-byte head");
+    }
+    int s = b.getInt(0);
+    if (s < 1 || s > ShardedFilter.MAX_SHARDS || Integer.bitCount(s) != 1) {
+      throw new SieveFormatException(
+          0,
+          "shard count " + s + " is not a power of two in [1, " + ShardedFilter.MAX_SHARDS + "]");
+    }
+    int typeId = b.getShort(4) & 0xFFFF;
+    FilterType type = FilterType.byId(typeId);
+    if (type == null || !ShardedFilter.isShardClass(type.filterClass())) {
+      throw new SieveFormatException(
+          4,
+          "shard type id "
+              + typeId
+              + " is not a static filter type a sharded filter holds (1, 3, 4, 5, 6, 7)");
+    }
+    for (int i = 6; i < TABLE_OFFSET; i++) {
+      if (b.get(i) != 0) {
+        throw new SieveFormatException(i, "reserved sharded payload byte is not zero");
+      }
+    }
+    long tableEnd = TABLE_OFFSET + (long) ENTRY_BYTES * s;
+    if (tableEnd > payloadLength) {
+      throw new SieveFormatException(
+          TABLE_OFFSET,
+          "a table of "
+              + s
+              + " shards needs "
+              + tableEnd
+              + " bytes, the payload has "
+              + payloadLength);
+    }
+    long[] offsets = new long[s];
+    long[] lengths = new long[s];
+    long[] keys = new long[s];
+    long expected = align(tableEnd);
+    for (int i = 0; i < s; i++) {
+      int e = TABLE_OFFSET + ENTRY_BYTES * i;
+      long off = b.getLong(e);
+      long len = b.getLong(e + 8);
+      long k = b.getLong(e + 16);
+      if (off != expected) {
+        throw new SieveFormatException(
+            e, "shard " + i + " at payload offset " + off + ", expected " + expected);
+      }
+      if (len < 0 || len > payloadLength - off) {
+        throw new SieveFormatException(
+            e + 8,
+            "shard "
+                + i
+                + " of "
+                + len
+                + " bytes at "
+                + off
+                + " does not fit the payload of "
+                + payloadLength);
+      }
+      if (k < 0) {
+        throw new SieveFormatException(e + 16, "shard " + i + " has a negative key count " + k);
+      }
+      offsets[i] = off;
+      lengths[i] = len;
+      keys[i] = k;
+      expected = align(off + len);
+    }
+    long end = offsets[s - 1] + lengths[s - 1];
+    if (end != payloadLength) {
+      throw new SieveFormatException(
+          end,
+          "the last shard ends at " + end + " but the payload has " + payloadLength + " bytes");
+    }
+    return new Table(type, offsets, lengths, keys);
+  }
+
+  private static void checkPadding(ByteBuffer payload, Table t) {
+    long at = TABLE_OFFSET + (long) ENTRY_BYTES * t.offsets.length;
+    for (int i = 0; i < t.offsets.length; i++) {
+      for (long p = at; p < t.offsets[i]; p++) {
+        if (payload.get((int) p) != 0) {
+          throw new SieveFormatException(p, "padding byte before shard " + i + " is not zero");
+        }
+      }
+      at = t.offsets[i] + t.lengths[i];
+    }
+  }
+
+  /** Decodes shard {@code i} and checks its key count, rebasing a format error's offset. */
+  private static Filter decodeShard(Table t, int i, ShardDecoder decoder) throws IOException {
+    Filter f;
+    try {
+      f = decoder.decode(t.type.codec(), t.offsets[i], t.lengths[i], t.keys[i]);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(
+          t.offsets[i] + e.offset(), "in shard " + i + ", " + e.getMessage(), e);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new SieveFormatException(
+          t.offsets[i], "shard " + i + " (" + t.type + ") rejected: " + e.getMessage(), e);
+    }
+    if (f.numKeys() != t.keys[i]) {
+      throw new SieveFormatException(
+          TABLE_OFFSET + ENTRY_BYTES * i + 16,
+          "shard " + i + " table key count " + t.keys[i] + ", its payload holds " + f.numKeys());
+    }
+    return f;
+  }
+
+  @FunctionalInterface
+  private interface ShardDecoder {
+    Filter decode(PayloadCodec<Filter> codec, long offset, long length, long numKeys)
+        throws IOException;
+  }
+
+  private static ShardedFilter assemble(Table t, ShardDecoder decoder) throws IOException {
+    List<Filter> shards = new ArrayList<>(t.offsets.length);
+    for (int i = 0; i < t.offsets.length; i++) {
+      shards.add(decodeShard(t, i, decoder));
+    }
+    return ShardedFilter.of(shards);
+  }
+
+  @Override
+  ShardedFilter read(byte[] payload, long numKeys) {
+    ByteBuffer b = ByteBuffer.wrap(payload);
+    Table t = readTable(b, payload.length);
+    checkPadding(b, t);
+    try {
+      return assemble(
+          t,
+          (codec, off, len, keys) ->
+              codec.read(
+                  java.util.Arrays.copyOfRange(payload, (int) off, (int) (off + len)), keys));
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // no I/O on a byte[]
+    }
+  }
+
+  @Override
+  ShardedFilter wrap(ByteBuffer payload, long numKeys) {
+    ByteBuffer b = payload.slice().order(ByteOrder.LITTLE_ENDIAN);
+    Table t = readTable(b, b.remaining());
+    checkPadding(b, t);
+    try {
+      return assemble(
+          t,
+          (codec, off, len, keys) ->
+              codec.wrap(b.duplicate().position((int) off).limit((int) (off + len)).slice(), keys));
+    } catch (IOException e) {
+      throw new IllegalStateException(e); // no I/O on a buffer
+    }
+  }
+
+  @Override
+  ShardedFilter mapLarge(
+      FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
+      throws IOException {
+    // the checks report payload-relative offsets, as read() and wrap() do; a mapped file's
+    // errors name file offsets, as the other types' mapLarge do
+    try {
+      return mapShards(channel, payloadOffset, payloadLength, shift);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(payloadOffset + e.offset(), e.getMessage(), e);
+    }
+  }
+
+  private ShardedFilter mapShards(
+      FileChannel channel, long payloadOffset, long payloadLength, int shift) throws IOException {
+    int headBytes =
+        (int) Math.min(payloadLength, TABLE_OFFSET + (long) ENTRY_BYTES * ShardedFilter.MAX_SHARDS);
+    ByteBuffer head = readSmall(channel, payloadOffset, headBytes);
+    Table t = readTable(head, payloadLength);
+    long at = TABLE_OFFSET + (long) ENTRY_BYTES * t.offsets.length;
+    for (int i = 0; i < t.offsets.length; i++) {
+      int pad = (int) (t.offsets[i] - at);
+      ByteBuffer padding = readSmall(channel, payloadOffset + at, pad);
+      for (int p = 0; p < pad; p++) {
+        if (padding.get(p) != 0) {
+          throw new SieveFormatException(at + p, "padding byte before shard " + i + " is not zero");
+        }
+      }
+      at = t.offsets[i] + t.lengths[i];
+    }
+    return assemble(
+        t,
+        (codec, off, len, keys) -> {
+          if (len <= SieveFormat.MAX_ARRAY_PAYLOAD) {
+            return codec.wrap(
+                channel.map(FileChannel.MapMode.READ_ONLY, payloadOffset + off, len), keys);
+          }
+          try {
+            return codec.mapLarge(channel, payloadOffset + off, len, shift, keys);
+          } catch (SieveFormatException e) {
+            // mapLarge names file offsets: make it shard-relative, as decodeShard expects
+            throw new SieveFormatException(e.offset() - payloadOffset - off, e.getMessage(), e);
+          }
+        });
+  }
+}

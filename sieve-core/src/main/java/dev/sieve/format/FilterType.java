@@ -383,7 +383,7 @@ public enum FilterType {
       "sharded",
       0,
       SizeSetting.NONE,
-      () -> dev.sieve.shard.ShardedFilter.builder(16, BinaryFuse8Filter::builder),
+      dev.sieve.shard.ShardedFilter::builder,
       null,
       new ShardedCodec());
 

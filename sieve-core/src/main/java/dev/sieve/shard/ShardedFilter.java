@@ -212,6 +212,19 @@ public final class ShardedFilter implements Filter {
   }
 
   /**
+   * A builder of {@value #DEFAULT_SHARDS} shards of {@link BinaryFuse8Filter} (the registry's
+   * {@code sharded} type); {@link #builder(int, Supplier)} takes any count and static type.
+   *
+   * @return a new builder
+   */
+  public static Builder builder() {
+    return builder(DEFAULT_SHARDS, BinaryFuse8Filter::builder);
+  }
+
+  /** The shard count of {@link #builder()}. */
+  public static final int DEFAULT_SHARDS = 16;
+
+  /**
    * A builder of sharded filters over {@code shardCount} shards, each built by a new builder from
    * {@code shardBuilder} (e.g. {@code BinaryFuse8Filter::builder}, or {@code () ->
    * BlockedBloomFilter.builder().bitsPerKey(10)}).

@@ -173,7 +173,8 @@ class RegistryBuildTest {
             "cuckoo",
             "split-block-bloom",
             "bumped-ribbon",
-            "scalable-bloom"),
+            "scalable-bloom",
+            "sharded"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

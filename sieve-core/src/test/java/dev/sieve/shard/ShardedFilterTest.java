@@ -195,7 +195,9 @@ class ShardedFilterTest {
       return r.isWrapped() || r.numKeys() == 0;
     }
     try {
-      return (boolean) f.getClass().getMethod("isWrapped").invoke(f);
+      java.lang.reflect.Method m = f.getClass().getMethod("isWrapped");
+      m.setAccessible(true); // declared public in a package-private base class
+      return (boolean) m.invoke(f);
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }

@@ -88,7 +88,7 @@ public final class CompareCommand implements Callable<Integer> {
 
   /** The builder of {@code type} at setting {@code b}, or its only builder if it has no setting. */
   static FilterBuilder<? extends Filter> builder(FilterType type, double b) {
-    return type.sizeSetting() == FilterType.SizeSetting.NONE ? type.builder() : type.builder(b);
+    return type.hasSizeSetting() ? type.builder(b) : type.builder();
   }
 
   @Override
@@ -147,7 +147,7 @@ public final class CompareCommand implements Callable<Integer> {
     for (int bi = 0; bi < bitsPerKey.length; bi++) {
       double b = bitsPerKey[bi];
       for (FilterType kind : types) {
-        if (bi > 0 && kind.sizeSetting() == FilterType.SizeSetting.NONE) {
+        if (bi > 0 && !kind.hasSizeSetting()) {
           continue; // no size setting: one row
         }
         long t0 = System.nanoTime();
@@ -171,7 +171,7 @@ public final class CompareCommand implements Callable<Integer> {
             Locale.ROOT,
             "%-16s %6.2f %9.3f %10.4f %10.4f %7.3f %9.3f %9.1f %9.1f%n",
             kind.cliName(),
-            kind.sizeSetting() == FilterType.SizeSetting.NONE ? Double.NaN : b,
+            !kind.hasSizeSetting() ? Double.NaN : b,
             filter.bitsPerKey(),
             fpr * 100,
             filter.modelledFpRate() * 100,

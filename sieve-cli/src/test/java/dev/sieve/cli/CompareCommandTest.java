@@ -40,7 +40,7 @@ class CompareCommandTest {
     assertEquals("0", r[0], r[2]);
     for (FilterType type : FilterType.values()) {
       long rows = r[1].lines().filter(l -> l.startsWith(type.cliName() + " ")).count();
-      long expected = type.sizeSetting() == FilterType.SizeSetting.NONE ? 1 : 2;
+      long expected = type.hasSizeSetting() ? 2 : 1;
       assertEquals(expected, rows, type.cliName() + " rows in:\n" + r[1]);
     }
   }

@@ -509,6 +509,16 @@ public enum FilterType {
   }
 
   /**
+   * Whether {@link #builder(double)} takes a number: false for the types whose size is fixed
+   * ({@link SizeSetting#NONE}) or grows by itself ({@link SizeSetting#FP_RATE}).
+   *
+   * @return whether the type has a numeric size setting
+   */
+  public boolean hasSizeSetting() {
+    return sized != null;
+  }
+
+  /**
    * A new builder with the size setting ({@link #sizeSetting()}) at {@code setting}, in the manner
    * of FastFilter's {@code FilterType.construct(keys, setting)}.
    *

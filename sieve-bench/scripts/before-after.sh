@@ -14,7 +14,7 @@ out="$(mktemp -d)"
 for r in $(seq 1 "$rounds"); do
   for build in old new; do
     jar="$old"; [[ "$build" == new ]] && jar="$new"
-    "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main QueryBenchmark \
+    "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main '\.QueryBenchmark\.' \
       -p structure="$structures" -p n="$sizes" \
       -f 1 -wi 3 -w 1 -i 4 -r 1 -jvmArgsAppend "-Xmx$heap --add-modules jdk.incubator.vector ${JVM_ARGS:-}" \
       -rf csv -rff "$out/$build-$r.csv" >"$out/$build-$r.log" 2>&1 || { cat "$out/$build-$r.log" >&2; exit 1; }

@@ -18,7 +18,7 @@ if [[ -n "${BENCH_CPUS:-}" ]]; then pin=(taskset -c "$BENCH_CPUS"); fi
 out="$(mktemp -d)"
 for r in $(seq 1 "$rounds"); do
   for form in ${FORMS:-auto early hybrid branchfree loop}; do
-    "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main QueryBenchmark \
+    "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main '\.QueryBenchmark\.' \
       -p structure="${STRUCTS:-sieve-blocked-bloom,sieve-blocked-bloom-prehashed}" -p n="$sizes" \
       -f 1 -wi 3 -w 1 -i 3 -r 1 -jvmArgsAppend "-Xmx$heap --add-modules jdk.incubator.vector -Dsieve.bloom.probeForm=$form" \
       -rf csv -rff "$out/$form-$r.csv" >"$out/$form-$r.log" 2>&1

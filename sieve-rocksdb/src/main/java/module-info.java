@@ -1,9 +1,12 @@
 /**
  * Sieve's RocksDB interop: reads filters out of RocksDB block-based SST files and writes RocksDB
- * filter blocks bit for bit ({@code dev.sieve.sst}). Depends on sieve-core only.
+ * filter blocks bit for bit ({@code dev.sieve.sst}). Depends on sieve-core and, to decompress
+ * compressed index blocks when verifying tables, on aircompressor (pure-Java Snappy, LZ4 and
+ * Zstandard; an automatic module named after its jar).
  */
 module dev.sieve.rocksdb {
   requires transitive dev.sieve.core;
+  requires aircompressor;
 
   exports dev.sieve.sst;
 }

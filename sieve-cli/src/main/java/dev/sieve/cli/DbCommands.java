@@ -274,8 +274,8 @@ final class DbCommands {
                 ? ", every block"
                 : "; in "
                     + partial
-                    + " files the data blocks were not reached (compressed index: see inspect"
-                    + " --verify FILE.sst)"));
+                    + " files the data blocks were not reached (an index Sieve cannot decode:"
+                    + " inspect FILE.sst --verify says why)"));
   }
 
   private static String keysAs(DbFilterReport.Row r) {

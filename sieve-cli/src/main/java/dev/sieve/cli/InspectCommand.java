@@ -66,7 +66,9 @@ public final class InspectCommand implements Callable<Integer> {
       names = "--verify",
       description =
           "verify the checksum of every block (data, index and index partitions, filter"
-              + " partitions, meta blocks), not only of the blocks the filter report reads")
+              + " partitions, meta blocks), not only of the blocks the filter report reads;"
+              + " compressed index blocks (Snappy, Zlib, LZ4, ZSTD) are decompressed to reach"
+              + " the data blocks")
   boolean verify;
 
   @Option(

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * sieve-core and sieve-rocksdb work as JPMS modules for a user on the module path: a small module
  * that {@code requires dev.sieve.rocksdb} (and through it, transitively, {@code dev.sieve.core})
  * compiles against this build's classes and runs, writing a RocksDB filter block through {@code
- * dev.sieve.sst} and {@code dev.sieve.policy} and reading it back. (The CLI and the bench run on
- * the class path from their shaded jars, as before; their own tests cover that.)
+ * dev.sieve.sst} and {@code dev.sieve.policy} and reading it back. The module path holds exactly
+ * sieve-core, sieve-rocksdb and its one runtime dependency, aircompressor (an automatic module), so
+ * a missing {@code requires} or a dependency not on the path fails the run. (The CLI and the bench
+ * run on the class path from their shaded jars, as before; their own tests cover that.)
  */
 class ModulePathTest {
 
@@ -40,7 +42,13 @@ class ModulePathTest {
   @Test
   void aModuleRequiringDevSieveRocksdbCompilesAndRuns(@TempDir Path dir)
       throws IOException, InterruptedException {
-    String modulePath = entry("sieve-core") + File.pathSeparator + entry("sieve-rocksdb");
+    // sieve-rocksdb requires aircompressor (an automatic module) to decompress index blocks
+    String modulePath =
+        String.join(
+            File.pathSeparator,
+            entry("sieve-core"),
+            entry("sieve-rocksdb"),
+            entry("aircompressor"));
     Path src = dir.resolve("src");
     Files.createDirectories(src.resolve("smoke"));
     Files.writeString(

@@ -230,9 +230,28 @@ public final class SstFile {
     /**
      * Reads a block and verifies its trailer's checksum (which covers the stored, possibly
      * compressed, bytes and the compression type); returns its contents, or {@code null} if it is
-     * compressed (Sieve does not decompress).
+     * compressed (see {@link #readStored} for the stored bytes of a compressed block).
      */
     byte[] readAny(BlockHandle h, String what) {
+      Stored s = readStored(h, what);
+      return s.compressionType() == 0 ? s.bytes() : null;
+    }
+
+    /**
+     * A block as stored, its checksum verified.
+     *
+     * @param bytes the stored bytes (compressed unless {@code compressionType} is 0), trailer
+     *     excluded
+     * @param compressionType the trailer's compression type byte (RocksDB's {@code
+     *     CompressionType}, 0 for none)
+     */
+    record Stored(byte[] bytes, int compressionType) {}
+
+    /**
+     * Reads a block and verifies its trailer's checksum; returns its stored bytes, compressed or
+     * not, with the trailer's compression type.
+     */
+    Stored readStored(BlockHandle h, String what) {
       long end = h.offset() + h.size() + Footer.BLOCK_TRAILER_BYTES;
       if (h.offset() < 0
           || h.size() < 0
@@ -283,12 +302,9 @@ public final class SstFile {
         }
       }
       int compression = raw[size] & 0xFF;
-      if (compression != 0) {
-        return null;
-      }
       byte[] contents = new byte[size];
       System.arraycopy(raw, 0, contents, 0, size);
-      return contents;
+      return new Stored(contents, compression);
     }
   }
 

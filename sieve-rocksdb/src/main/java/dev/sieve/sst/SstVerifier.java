@@ -15,11 +15,15 @@ import java.util.List;
  * block (and, for a partitioned index, its partitions), and every data block the index points to.
  *
  * <p>A block's checksum covers its stored bytes and compression type, so compressed blocks are
- * verified without decompressing them. To find the data blocks the index must be decoded, which
- * Sieve can only do when the index blocks are stored uncompressed (RocksDB compresses them when the
- * table's compression is on and {@code enable_index_compression} is true, the default) and hold
- * plain block handles (not {@code kBinarySearchWithFirstKey}); otherwise the index's own checksum
- * is verified and {@link Result#note()} says the data blocks were not reached.
+ * verified without decompressing them. To find the data blocks the index must be decoded: index
+ * blocks (the index, or a partitioned index's top level and partitions) that RocksDB stored
+ * compressed (it does when the table's compression is on and {@code enable_index_compression} is
+ * true, the default) are decompressed by {@link BlockDecompressor} (Snappy, Zlib, LZ4/LZ4HC, ZSTD
+ * with RocksDB's built-in framing). The data blocks are not reached, and {@link Result#note()} says
+ * why, when an index block uses a compression Sieve does not decompress (BZip2, Xpress, a custom
+ * compression manager) or holds first keys ({@code kBinarySearchWithFirstKey}); the index blocks'
+ * own checksums are still verified. A compressed index block that does not decompress is an error
+ * naming the block and its offset.
  */
 public final class SstVerifier {
   /**
@@ -103,18 +107,20 @@ public final class SstVerifier {
     byte[] it = p.raw().get(INDEX_TYPE);
     long indexType = it != null && it.length == 4 ? LittleEndian.u32(it, 0) : 0;
     boolean delta = p.indexValueIsDeltaEncoded();
-    byte[] top = reader.readAny(index, "index block");
+    String manager = customCompressionManager(sst);
+    SstFile.BlockReader.Stored topStored = reader.readStored(index, "index block");
     long indexBlocks = 1;
     long data = 0;
-    if (top == null) {
+    String why = undecodable(topStored, manager, "the index block is");
+    if (why != null) {
       return new Result(
           data,
           indexBlocks,
           meta,
           filter,
-          "the index block is compressed: its checksum is verified, but Sieve does not decompress,"
-              + " so the data blocks were not reached");
+          why + ": its checksum is verified, but the data blocks were not reached");
     }
+    byte[] top = contents(topStored, index, "index block");
     if (indexType == 3) {
       return new Result(
           data,
@@ -131,14 +137,17 @@ public final class SstVerifier {
       // two-level: the top-level entries point to index partitions (same value encoding)
       for (int i = 0; i < entries.size(); i++) {
         BlockHandle ph = entries.get(i).handle();
-        byte[] part = reader.readAny(ph, "index partition " + i);
+        SstFile.BlockReader.Stored stored = reader.readStored(ph, "index partition " + i);
         indexBlocks++;
-        if (part == null) {
+        String partWhy = undecodable(stored, manager, "index partitions are");
+        if (partWhy != null) {
           note =
-              "index partitions are compressed: their checksums are verified, but Sieve does not"
-                  + " decompress, so the data blocks were not reached";
+              partWhy
+                  + ": their checksums are verified, but the data blocks behind them were not"
+                  + " reached";
           continue;
         }
+        byte[] part = contents(stored, ph, "index partition " + i);
         for (KeyValueBlock.Entry d :
             KeyValueBlock.decode(part, ph.offset(), "index partition " + i, true, delta)) {
           reader.readAny(d.handle(), "data block at " + d.handle().offset());
@@ -152,5 +161,56 @@ public final class SstVerifier {
       }
     }
     return new Result(data, indexBlocks, meta, filter, note);
+  }
+
+  /**
+   * {@code null} when the table's compressed blocks use RocksDB's built-in framing ({@code
+   * compress_format_version} 2), else the compression manager named by {@code
+   * rocksdb.compression_name} (format_version ≥ 7: {@code "<compatibility name>;<types>;…"}).
+   */
+  private static String customCompressionManager(SstFile sst) {
+    if (sst.formatVersion() < 7) {
+      return null;
+    }
+    byte[] raw = sst.properties().raw().get("rocksdb.compression_name");
+    if (raw == null || raw.length == 0) {
+      return null; // RocksDB reads such a table with the built-in decompressor
+    }
+    String name = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+    int sep = name.indexOf(';');
+    String manager = sep < 0 ? name : name.substring(0, sep);
+    // empty when the table was written without compression
+    return manager.isEmpty() || manager.equals("BuiltinV2") ? null : manager;
+  }
+
+  /**
+   * Why a stored index block cannot be decoded ({@code what}: its subject and verb, "the index
+   * block is"), or {@code null} when it can.
+   */
+  private static String undecodable(
+      SstFile.BlockReader.Stored stored, String customManager, String what) {
+    int type = stored.compressionType();
+    if (type == 0) {
+      return null;
+    }
+    if (customManager != null) {
+      return what
+          + " compressed by the compression manager '"
+          + customManager
+          + "', which Sieve does not decompress";
+    }
+    if (!BlockDecompressor.supports(type)) {
+      return what
+          + " compressed with "
+          + BlockDecompressor.name(type)
+          + ", which Sieve does not decompress";
+    }
+    return null;
+  }
+
+  private static byte[] contents(SstFile.BlockReader.Stored stored, BlockHandle h, String what) {
+    return stored.compressionType() == 0
+        ? stored.bytes()
+        : BlockDecompressor.decompress(stored.compressionType(), stored.bytes(), h.offset(), what);
   }
 }

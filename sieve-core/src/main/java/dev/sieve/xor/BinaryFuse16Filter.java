@@ -194,5 +194,10 @@ public final class BinaryFuse16Filter extends FuseFilter {
     private Builder() {
       super(FORM);
     }
+
+    @Override
+    protected BinaryFuse16Filter buildFromHashes(long[] hashes, int count) {
+      return construct(hashes, count);
+    }
   }
 }

@@ -192,5 +192,10 @@ public final class BinaryFuse8Filter extends FuseFilter {
     private Builder() {
       super(FORM);
     }
+
+    @Override
+    protected BinaryFuse8Filter buildFromHashes(long[] hashes, int count) {
+      return construct(hashes, count);
+    }
   }
 }

@@ -57,8 +57,11 @@ abstract class FingerprintBuilder<F extends FingerprintFilter, B extends Fingerp
     return self();
   }
 
-  @Override
-  protected final F buildFromHashes(long[] hashes, int count) {
+  /**
+   * The construction of each builder's {@code buildFromHashes} (declared in each public builder,
+   * where the API listing pins it): the first {@code count} hashes, which may be reordered.
+   */
+  final F construct(long[] hashes, int count) {
     return form.build(hashes, count, seed, arity);
   }
 }

@@ -165,5 +165,10 @@ public final class Xor16Filter extends FingerprintFilter {
     private Builder() {
       super(FORM);
     }
+
+    @Override
+    protected Xor16Filter buildFromHashes(long[] hashes, int count) {
+      return construct(hashes, count);
+    }
   }
 }

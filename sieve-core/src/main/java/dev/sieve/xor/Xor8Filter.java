@@ -164,5 +164,10 @@ public final class Xor8Filter extends FingerprintFilter {
     private Builder() {
       super(FORM);
     }
+
+    @Override
+    protected Xor8Filter buildFromHashes(long[] hashes, int count) {
+      return construct(hashes, count);
+    }
   }
 }

@@ -1,7 +1,6 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -53,15 +52,14 @@ import java.nio.ByteBuffer;
  * termination.
  *
  * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
- * tag 0x21). {@link #wrap} queries the serialized form in place in a {@link ByteBuffer} (heap,
- * direct or memory-mapped) without copying the fingerprints.
+ * tag 0x22). {@link dev.sieve.format.SieveFormat#wrap SieveFormat.wrap} queries the serialized form
+ * in place in a {@link ByteBuffer} (heap, direct or memory-mapped) without copying the
+ * fingerprints.
  */
 public final class BinaryFuse16Filter extends FuseFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 16;
-
-  private static final String NAME = "BinaryFuse16 filter";
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
@@ -71,35 +69,21 @@ public final class BinaryFuse16Filter extends FuseFilter {
    */
   private final short[] fingerprints;
 
-  private final int numSlots;
-  private final int arity;
-  private final int segmentLength;
-  private final int segmentLengthMask;
-  private final int segmentCount;
-  private final long segmentCountLength;
-  private final long seed;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private BinaryFuse16Filter(
       short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
     super(XorFilterFormat.FUSE16, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.numSlots = shape.length();
-    this.arity = shape.arity();
-    this.segmentLength = shape.segmentLength();
-    this.segmentLengthMask = segmentLength - 1;
-    this.segmentCount = shape.segmentCount();
-    this.segmentCountLength = (long) segmentCount * segmentLength;
-    this.seed = shape.seed();
   }
 
-  static {
-    PayloadForms.register(
-        BinaryFuse16Filter.class,
-        FingerprintFilter::toByteArray,
-        (b, n) -> fromByteArray(b),
-        (b, n) -> wrap(b));
-  }
+  /** The construction and the serialized form (written once in {@link FingerprintFilter.Form}). */
+  static final Form<short[], BinaryFuse16Filter> FORM =
+      Form.of16(
+          BinaryFuse16Filter.class,
+          XorFilterFormat.FUSE16,
+          "BinaryFuse16 filter",
+          BinaryFuse16Filter::new);
 
   /**
    * {@return a builder for the 3-wise filter; the default seed is fixed, so builds are
@@ -198,38 +182,6 @@ public final class BinaryFuse16Filter extends FuseFilter {
   }
 
   /**
-   * Reads the form {@link #toByteArray()} writes.
-   *
-   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static BinaryFuse16Filter fromByteArray(byte[] bytes) {
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    XorFilterFormat.Header h = check(in);
-    short[] fingerprints = new short[h.length()];
-    XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).asShortBuffer().get(fingerprints);
-    return new BinaryFuse16Filter(fingerprints, null, h);
-  }
-
-  /**
-   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
-   * place: the fingerprints are not copied, and queries read the buffer (heap, direct or
-   * memory-mapped). The checks are those of {@link #fromByteArray}, with offsets relative to the
-   * position. The buffer's position and limit may change afterwards; its bytes must not while the
-   * filter is in use. The filter is read-only; {@link #copy()} gives one on the heap.
-   *
-   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static BinaryFuse16Filter wrap(ByteBuffer bytes) {
-    XorFilterFormat.Header h = check(bytes);
-    return new BinaryFuse16Filter(
-        null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
-  }
-
-  private static XorFilterFormat.Header check(ByteBuffer bytes) {
-    return XorFilterFormat.read(bytes, XorFilterFormat.FUSE16, FINGERPRINT_BITS, true, NAME);
-  }
-
-  /**
    * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
    */
   public BinaryFuse16Filter copy() {
@@ -240,34 +192,12 @@ public final class BinaryFuse16Filter extends FuseFilter {
   public static final class Builder extends FuseFilter.Builder<BinaryFuse16Filter, Builder> {
 
     private Builder() {
-      super("BinaryFuse16Filter", FINGERPRINT_BITS);
-    }
-
-    @Override
-    Builder self() {
-      return this;
+      super(FORM);
     }
 
     @Override
     protected BinaryFuse16Filter buildFromHashes(long[] hashes, int count) {
-      if (count == 0) {
-        return new BinaryFuse16Filter(new short[0], null, shape(arity, seed, 0, 0, 0, 0));
-      }
-      int a = arity;
-      XorConstruction.Peeled p =
-          XorConstruction.peel(hashes, count, seed, (n, g) -> FuseLayout.forKeys(a, n, g));
-      FuseLayout layout = (FuseLayout) p.layout;
-      short[] fingerprints = p.assign16();
-      return new BinaryFuse16Filter(
-          fingerprints,
-          null,
-          shape(
-              a,
-              p.seed,
-              p.numKeys,
-              layout.segmentLength,
-              layout.segmentCount,
-              fingerprints.length));
+      return construct(hashes, count);
     }
   }
 }

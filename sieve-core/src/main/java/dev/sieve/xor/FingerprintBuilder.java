@@ -1,32 +1,36 @@
 package dev.sieve.xor;
 
-import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.internal.SeededFinalizer;
 
 /**
  * What the four fingerprint filters' builders share: the {@link #seed(long)} of the first
  * construction attempt and {@link #fpRate(double)}, which checks the rate against the fixed
- * fingerprint width (the size does not depend on it). Each public builder adds its own settings
- * (Binary Fuse: the arity) and its construction.
+ * fingerprint width (the size does not depend on it), and the construction itself, through the
+ * class's {@link FingerprintFilter.Form}. The Binary Fuse builders add the arity ({@link
+ * FuseFilter.Builder}).
  *
  * @param <F> the filter built
  * @param <B> the concrete builder, returned by the setters
  */
-abstract class FingerprintBuilder<F extends Filter, B extends FingerprintBuilder<F, B>>
+abstract class FingerprintBuilder<F extends FingerprintFilter, B extends FingerprintBuilder<F, B>>
     extends FilterBuilder<F> implements SeededFinalizer {
-  private final String filterName;
-  private final int fingerprintBits;
+  private final FingerprintFilter.Form<?, F> form;
 
   /** The seed of the first construction attempt. */
   long seed = SeededHash.DEFAULT_SEED;
 
-  FingerprintBuilder(String filterName, int fingerprintBits) {
-    this.filterName = filterName;
-    this.fingerprintBits = fingerprintBits;
+  /** Slots per key: 3, or for Binary Fuse 3 or 4 ({@link FuseFilter.Builder#arity(int)}). */
+  int arity = 3;
+
+  FingerprintBuilder(FingerprintFilter.Form<?, F> form) {
+    this.form = form;
   }
 
-  abstract B self();
+  @SuppressWarnings("unchecked")
+  final B self() {
+    return (B) this; // B is the concrete builder's own class
+  }
 
   /**
    * The seed of the first construction attempt (default: a fixed constant, so builds are
@@ -49,7 +53,15 @@ abstract class FingerprintBuilder<F extends Filter, B extends FingerprintBuilder
    */
   @Override
   public B fpRate(double fpRate) {
-    XorConstruction.checkFpRate(filterName, fpRate, fingerprintBits);
+    XorConstruction.checkFpRate(form.className(), fpRate, form.fingerprintBits());
     return self();
+  }
+
+  /**
+   * The construction of each builder's {@code buildFromHashes} (declared in each public builder,
+   * where the API listing pins it): the first {@code count} hashes, which may be reordered.
+   */
+  final F construct(long[] hashes, int count) {
+    return form.build(hashes, count, seed, arity);
   }
 }

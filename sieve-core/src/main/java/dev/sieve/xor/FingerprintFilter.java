@@ -1,9 +1,13 @@
 package dev.sieve.xor;
 
 import dev.sieve.Filter;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
+import java.nio.ShortBuffer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The cold half the four fingerprint filters share ({@link Xor8Filter}, {@link Xor16Filter}, {@link
@@ -21,18 +25,33 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
   final ByteBuffer wrapped;
 
+  // The header fields the subclasses' hot loops read, copied out of the shape: a final field of
+  // this class is read exactly as one of the subclass (one load from the same object, no call).
+  /** The number of fingerprint slots (0 for an empty filter). */
+  final int numSlots;
+
+  /** The seed of the construction attempt that succeeded, remixed into every key hash. */
+  final long seed;
+
   FingerprintFilter(
       int formatType, int fingerprintBits, XorFilterFormat.Header shape, ByteBuffer wrapped) {
     this.formatType = formatType;
     this.fingerprintBits = fingerprintBits;
     this.shape = shape;
     this.wrapped = wrapped;
+    this.numSlots = shape.length();
+    this.seed = shape.seed();
   }
 
   /** The shape of a filter built or read: its header's fields. */
   static XorFilterFormat.Header shape(
       int arity, long seed, int numKeys, int segmentLength, int segmentCount, int numSlots) {
     return new XorFilterFormat.Header(arity, seed, numKeys, segmentLength, segmentCount, numSlots);
+  }
+
+  /** {@return the bits per fingerprint, 8 or 16} */
+  final int fingerprintBits() {
+    return fingerprintBits;
   }
 
   /** Slot {@code i} as stored (a signed {@code byte} or {@code short} value), heap or wrapped. */
@@ -168,5 +187,169 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
         + ", slots="
         + shape.length()
         + "}";
+  }
+
+  /**
+   * A constructor of one fingerprint class: from heap fingerprints ({@code wrapped} null) or a
+   * wrapped buffer ({@code fingerprints} null), and the header's shape.
+   *
+   * @param <A> the heap fingerprint array, {@code byte[]} or {@code short[]}
+   * @param <F> the filter class
+   */
+  interface Maker<A, F extends FingerprintFilter> {
+    F make(A fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape);
+  }
+
+  /**
+   * The cold code of one fingerprint class, written once for the four: the construction from key
+   * hashes ({@link #build}), and the serialized form ({@link XorFilterFormat}) with its header
+   * check, heap reader ({@link #fromByteArray}) and in-place reader ({@link #wrap}), registered
+   * with {@link PayloadForms} when the class initializes. Nothing here runs on a query.
+   *
+   * @param <A> the heap fingerprint array, {@code byte[]} or {@code short[]}
+   * @param <F> the filter class
+   */
+  static final class Form<A, F extends FingerprintFilter> {
+    private final String className;
+    private final int formatType;
+    private final int fingerprintBits;
+    private final boolean fuse;
+    private final String name;
+    private final Function<ByteBuffer, A> heapCopy;
+    private final Function<XorConstruction.Peeled, A> assign;
+    private final IntFunction<A> newArray;
+    private final Maker<A, F> maker;
+
+    private Form(
+        Class<F> cls,
+        int formatType,
+        int fingerprintBits,
+        String name,
+        Function<ByteBuffer, A> heapCopy,
+        Function<XorConstruction.Peeled, A> assign,
+        IntFunction<A> newArray,
+        Maker<A, F> maker) {
+      this.className = cls.getSimpleName();
+      this.formatType = formatType;
+      this.fingerprintBits = fingerprintBits;
+      this.fuse = formatType == XorFilterFormat.FUSE8 || formatType == XorFilterFormat.FUSE16;
+      this.name = name;
+      this.heapCopy = heapCopy;
+      this.assign = assign;
+      this.newArray = newArray;
+      this.maker = maker;
+      PayloadForms.register(
+          cls, FingerprintFilter::toByteArray, (b, n) -> fromByteArray(b), (b, n) -> wrap(b));
+    }
+
+    /**
+     * The form of an 8-bit class ({@link XorFilterFormat#XOR8} or {@code FUSE8}), registered.
+     *
+     * @param name the filter's name in format errors, e.g. {@code "Xor8 filter"}
+     */
+    static <F extends FingerprintFilter> Form<byte[], F> of8(
+        Class<F> cls, int formatType, String name, Maker<byte[], F> maker) {
+      return new Form<>(
+          cls,
+          formatType,
+          8,
+          name,
+          Form::copy8,
+          XorConstruction.Peeled::assign8,
+          byte[]::new,
+          maker);
+    }
+
+    /** The form of a 16-bit class ({@link XorFilterFormat#XOR16} or {@code FUSE16}), registered. */
+    static <F extends FingerprintFilter> Form<short[], F> of16(
+        Class<F> cls, int formatType, String name, Maker<short[], F> maker) {
+      return new Form<>(
+          cls,
+          formatType,
+          16,
+          name,
+          Form::copy16,
+          XorConstruction.Peeled::assign16,
+          short[]::new,
+          maker);
+    }
+
+    private static byte[] copy8(ByteBuffer view) {
+      byte[] out = new byte[view.remaining()];
+      view.get(out);
+      return out;
+    }
+
+    private static short[] copy16(ByteBuffer view) {
+      ShortBuffer in = view.asShortBuffer(); // little-endian, as the view
+      short[] out = new short[in.remaining()];
+      in.get(out);
+      return out;
+    }
+
+    /** The filter class's simple name, for the builders' messages. */
+    String className() {
+      return className;
+    }
+
+    /** The fingerprint bits, 8 or 16. */
+    int fingerprintBits() {
+      return fingerprintBits;
+    }
+
+    /**
+     * Builds the filter of the first {@code count} hashes (which may be reordered): peeling ({@link
+     * XorConstruction}) over the Xor layout, or the Binary Fuse layout at {@code arity}, from
+     * {@code seed} on.
+     */
+    F build(long[] hashes, int count, long seed, int arity) {
+      if (count == 0) {
+        return maker.make(newArray.apply(0), null, shape(arity, seed, 0, 0, 0, 0));
+      }
+      XorConstruction.Peeled p =
+          fuse
+              ? XorConstruction.peel(hashes, count, seed, (n, g) -> FuseLayout.forKeys(arity, n, g))
+              : XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
+      A fingerprints = assign.apply(p);
+      XorFilterFormat.Header shape;
+      if (p.layout instanceof FuseLayout f) {
+        shape = shape(arity, p.seed, p.numKeys, f.segmentLength, f.segmentCount, f.length());
+      } else {
+        XorLayout x = (XorLayout) p.layout; // one "segment" of three blocks
+        shape = shape(3, p.seed, p.numKeys, x.blockLength, 1, x.length());
+      }
+      return maker.make(fingerprints, null, shape);
+    }
+
+    /**
+     * Reads the form {@link FingerprintFilter#toByteArray()} writes, fingerprints copied to the
+     * heap.
+     *
+     * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+     */
+    F fromByteArray(byte[] bytes) {
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      XorFilterFormat.Header h = check(in);
+      A fingerprints = heapCopy.apply(XorFilterFormat.fingerprintView(in, h, fingerprintBits));
+      return maker.make(fingerprints, null, h);
+    }
+
+    /**
+     * Reads the form from {@code bytes}' position to its limit, in place: the fingerprints are not
+     * copied, and queries read the buffer (heap, direct or memory-mapped). The checks are those of
+     * {@link #fromByteArray}, with offsets relative to the position. The buffer's position and
+     * limit may change afterwards; its bytes must not while the filter is in use. The filter is
+     * read-only; its {@code copy()} gives one on the heap.
+     *
+     * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
+     */
+    F wrap(ByteBuffer bytes) {
+      XorFilterFormat.Header h = check(bytes);
+      return maker.make(null, XorFilterFormat.fingerprintView(bytes, h, fingerprintBits), h);
+    }
+
+    private XorFilterFormat.Header check(ByteBuffer bytes) {
+      return XorFilterFormat.read(bytes, formatType, fingerprintBits, fuse, name);
+    }
   }
 }

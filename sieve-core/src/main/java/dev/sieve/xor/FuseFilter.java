@@ -4,14 +4,30 @@ import java.nio.ByteBuffer;
 
 /**
  * What the two Binary Fuse filters add to {@link FingerprintFilter}: the segment layout's figures
- * and the arity check. The hot probe loops stay in {@link BinaryFuse8Filter} and {@link
- * BinaryFuse16Filter}.
+ * (as fields for the subclasses' hot loops) and the arity check. The hot probe loops stay in {@link
+ * BinaryFuse8Filter} and {@link BinaryFuse16Filter}.
  */
 abstract class FuseFilter extends FingerprintFilter {
+  // The layout's figures the subclasses' hot loops read (fields of this class, read as their own).
+  /** Slots per key, 3 or 4. */
+  final int arity;
+
+  /** The segment length, a power of two (0 for an empty filter). */
+  final int segmentLength;
+
+  /** {@code segmentLength - 1}. */
+  final int segmentLengthMask;
+
+  /** {@code segmentCount · segmentLength}: the range of the first slot. */
+  final long segmentCountLength;
 
   FuseFilter(
       int formatType, int fingerprintBits, XorFilterFormat.Header shape, ByteBuffer wrapped) {
     super(formatType, fingerprintBits, shape, wrapped);
+    this.arity = shape.arity();
+    this.segmentLength = shape.segmentLength();
+    this.segmentLengthMask = segmentLength - 1;
+    this.segmentCountLength = (long) shape.segmentCount() * segmentLength;
   }
 
   /**
@@ -69,10 +85,9 @@ abstract class FuseFilter extends FingerprintFilter {
    */
   abstract static class Builder<F extends FuseFilter, B extends Builder<F, B>>
       extends FingerprintBuilder<F, B> {
-    int arity = 3;
 
-    Builder(String filterName, int fingerprintBits) {
-      super(filterName, fingerprintBits);
+    Builder(FingerprintFilter.Form<?, F> form) {
+      super(form);
     }
 
     /**

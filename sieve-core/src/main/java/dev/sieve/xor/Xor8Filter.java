@@ -1,7 +1,6 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -48,15 +47,13 @@ import java.nio.ByteBuffer;
  * termination.
  *
  * <p>Immutable and thread-safe. The serialized form is described in {@link XorFilterFormat} (type
- * tag 0x11). {@link #wrap} queries that form in place in a {@link ByteBuffer} (heap, direct or
- * memory-mapped) without copying the fingerprints.
+ * tag 0x11). {@link dev.sieve.format.SieveFormat#wrap SieveFormat.wrap} queries that form in place
+ * in a {@link ByteBuffer} (heap, direct or memory-mapped) without copying the fingerprints.
  */
 public final class Xor8Filter extends FingerprintFilter {
 
   /** Bits per fingerprint. */
   public static final int FINGERPRINT_BITS = 8;
-
-  private static final String NAME = "Xor8 filter";
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
@@ -66,32 +63,18 @@ public final class Xor8Filter extends FingerprintFilter {
    */
   private final byte[] fingerprints;
 
-  private final int numSlots;
   private final int blockLength;
-  private final long seed;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private Xor8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
     super(XorFilterFormat.XOR8, FINGERPRINT_BITS, shape, wrapped);
     this.fingerprints = fingerprints;
-    this.numSlots = shape.length();
     this.blockLength = shape.segmentLength();
-    this.seed = shape.seed();
   }
 
-  /** The shape of an Xor filter: arity 3, one "segment" of three blocks (none when empty). */
-  private static XorFilterFormat.Header xorShape(
-      long seed, int numKeys, int blockLength, int numSlots) {
-    return shape(3, seed, numKeys, blockLength, numKeys == 0 ? 0 : 1, numSlots);
-  }
-
-  static {
-    PayloadForms.register(
-        Xor8Filter.class,
-        FingerprintFilter::toByteArray,
-        (b, n) -> fromByteArray(b),
-        (b, n) -> wrap(b));
-  }
+  /** The construction and the serialized form (written once in {@link FingerprintFilter.Form}). */
+  static final Form<byte[], Xor8Filter> FORM =
+      Form.of8(Xor8Filter.class, XorFilterFormat.XOR8, "Xor8 filter", Xor8Filter::new);
 
   /** {@return a builder; the default seed is fixed, so builds are reproducible} */
   public static Builder builder() {
@@ -169,37 +152,6 @@ public final class Xor8Filter extends FingerprintFilter {
   }
 
   /**
-   * Reads the form {@link #toByteArray()} writes.
-   *
-   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static Xor8Filter fromByteArray(byte[] bytes) {
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    XorFilterFormat.Header h = check(in);
-    byte[] fingerprints = new byte[h.length()];
-    XorFilterFormat.fingerprintView(in, h, FINGERPRINT_BITS).get(fingerprints);
-    return new Xor8Filter(fingerprints, null, h);
-  }
-
-  /**
-   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
-   * place: the fingerprints are not copied, and queries read the buffer (heap, direct or
-   * memory-mapped). The checks are those of {@link #fromByteArray}, with offsets relative to the
-   * position. The buffer's position and limit may change afterwards; its bytes must not while the
-   * filter is in use. The filter is read-only; {@link #copy()} gives one on the heap.
-   *
-   * @throws dev.sieve.SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static Xor8Filter wrap(ByteBuffer bytes) {
-    XorFilterFormat.Header h = check(bytes);
-    return new Xor8Filter(null, XorFilterFormat.fingerprintView(bytes, h, FINGERPRINT_BITS), h);
-  }
-
-  private static XorFilterFormat.Header check(ByteBuffer bytes) {
-    return XorFilterFormat.read(bytes, XorFilterFormat.XOR8, FINGERPRINT_BITS, false, NAME);
-  }
-
-  /**
    * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
    */
   public Xor8Filter copy() {
@@ -210,24 +162,12 @@ public final class Xor8Filter extends FingerprintFilter {
   public static final class Builder extends FingerprintBuilder<Xor8Filter, Builder> {
 
     private Builder() {
-      super("Xor8Filter", FINGERPRINT_BITS);
-    }
-
-    @Override
-    Builder self() {
-      return this;
+      super(FORM);
     }
 
     @Override
     protected Xor8Filter buildFromHashes(long[] hashes, int count) {
-      if (count == 0) {
-        return new Xor8Filter(new byte[0], null, xorShape(seed, 0, 0, 0));
-      }
-      XorConstruction.Peeled p = XorConstruction.peel(hashes, count, seed, XorLayout::forKeys);
-      byte[] fingerprints = p.assign8();
-      int blockLength = ((XorLayout) p.layout).blockLength;
-      return new Xor8Filter(
-          fingerprints, null, xorShape(p.seed, p.numKeys, blockLength, fingerprints.length));
+      return construct(hashes, count);
     }
   }
 }

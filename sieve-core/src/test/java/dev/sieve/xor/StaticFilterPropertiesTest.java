@@ -26,7 +26,7 @@ class StaticFilterPropertiesTest {
   /** Small arbitrary multisets: values from a narrow range, so duplicates are frequent. */
   @Property(tries = 300)
   void noFalseNegativesOnSmallMultisets(
-      @ForAll StaticFilterKind kind, @ForAll("multisets") List<Long> keys) {
+      @ForAll("cases") StaticFilterCase kind, @ForAll("multisets") List<Long> keys) {
     long[] hashes = keys.stream().mapToLong(Long::longValue).toArray();
     long[] before = hashes.clone();
     Filter f = kind.build(hashes);
@@ -40,6 +40,12 @@ class StaticFilterPropertiesTest {
     for (long h : hashes) {
       assertTrue(copy.mayContainHash(h), () -> kind + " lost key " + h + " after round trip");
     }
+  }
+
+  /** The static filter configurations, from the registry ({@link StaticFilterCase#all()}). */
+  @Provide
+  Arbitrary<StaticFilterCase> cases() {
+    return Arbitraries.of(StaticFilterCase.all());
   }
 
   @Provide
@@ -58,7 +64,7 @@ class StaticFilterPropertiesTest {
    */
   @Property(tries = 12, edgeCases = EdgeCasesMode.FIRST)
   void noFalseNegativesAtAnySize(
-      @ForAll StaticFilterKind kind,
+      @ForAll("cases") StaticFilterCase kind,
       @ForAll @IntRange(min = 0, max = 20) int log2Size,
       @ForAll @IntRange(min = 0, max = 1_000_000) int sizeSalt,
       @ForAll long seed,
@@ -85,7 +91,7 @@ class StaticFilterPropertiesTest {
   /** The same key set in any order and with any repetition gives the same bytes. */
   @Property(tries = 60)
   void deterministicForTheKeySet(
-      @ForAll StaticFilterKind kind,
+      @ForAll("cases") StaticFilterCase kind,
       @ForAll @IntRange(min = 1, max = 3000) int n,
       @ForAll long seed) {
     long[] keys = Keys.random(n, seed);

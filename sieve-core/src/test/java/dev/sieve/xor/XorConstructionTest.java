@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Termination and robustness of the peeling construction: adversarial inputs finish (the classic
@@ -25,8 +25,8 @@ class XorConstructionTest {
   private static final Duration GUARD = Duration.ofSeconds(60);
 
   @ParameterizedTest
-  @EnumSource(StaticFilterKind.class)
-  void allKeysEqualFinishes(StaticFilterKind kind) {
+  @MethodSource("dev.sieve.xor.StaticFilterCase#all")
+  void allKeysEqualFinishes(StaticFilterCase kind) {
     long[] same = new long[1_000_000];
     Arrays.fill(same, 0x1234_5678_9ABC_DEF0L);
     Filter f = assertTimeoutPreemptively(GUARD, () -> kind.build(same));
@@ -35,8 +35,8 @@ class XorConstructionTest {
   }
 
   @ParameterizedTest
-  @EnumSource(StaticFilterKind.class)
-  void millionCopiesOfThreeKeysFinish(StaticFilterKind kind) {
+  @MethodSource("dev.sieve.xor.StaticFilterCase#all")
+  void millionCopiesOfThreeKeysFinish(StaticFilterCase kind) {
     long[] keys = new long[1_000_000];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = new long[] {-1L, 0L, 42L}[i % 3];
@@ -50,8 +50,8 @@ class XorConstructionTest {
 
   /** Sequential raw hashes 0..n-1 (unmixed input: the seeded remix must spread them). */
   @ParameterizedTest
-  @EnumSource(StaticFilterKind.class)
-  void sequentialKeysFinish(StaticFilterKind kind) {
+  @MethodSource("dev.sieve.xor.StaticFilterCase#all")
+  void sequentialKeysFinish(StaticFilterCase kind) {
     long[] keys = new long[500_000];
     for (int i = 0; i < keys.length; i++) {
       keys[i] = i;
@@ -73,8 +73,8 @@ class XorConstructionTest {
 
   /** Many tiny sets: every size 1..64, 200 key sets each, all build and keep their keys. */
   @ParameterizedTest
-  @EnumSource(StaticFilterKind.class)
-  void tinySetsAlwaysBuild(StaticFilterKind kind) {
+  @MethodSource("dev.sieve.xor.StaticFilterCase#all")
+  void tinySetsAlwaysBuild(StaticFilterCase kind) {
     for (int n = 1; n <= 64; n++) {
       for (int t = 0; t < 200; t++) {
         long[] keys = Keys.random(n, n * 1000L + t);
@@ -87,8 +87,8 @@ class XorConstructionTest {
   }
 
   @ParameterizedTest
-  @EnumSource(StaticFilterKind.class)
-  void emptyFilterRejectsEverything(StaticFilterKind kind) {
+  @MethodSource("dev.sieve.xor.StaticFilterCase#all")
+  void emptyFilterRejectsEverything(StaticFilterCase kind) {
     Filter f = kind.build(new long[0]);
     assertEquals(0, f.numKeys());
     assertEquals(0, f.sizeInBits());

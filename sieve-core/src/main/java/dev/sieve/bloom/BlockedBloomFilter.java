@@ -725,12 +725,10 @@ public final class BlockedBloomFilter
     if (VECTOR_PROBE) {
       // one pass: the vector line test is short and branch-light, so the core overlaps the
       // lines of consecutive keys without a separate loading pass (which measured slower)
-      long blocks = numBlocks;
       long word = 0;
       for (int i = 0; i < chunk; i++) {
         long hash = hashes[at + i];
-        int base = (int) (((hash & 0xFFFFFFFFL) * blocks) >>> 32) * WORDS_PER_BLOCK;
-        if (VectorLineProbe.mayContain(w, base, (int) (hash >>> 32), numProbes)) {
+        if (VectorLineProbe.mayContain(w, blockBase(hash), (int) (hash >>> 32), numProbes)) {
           word |= 1L << i;
         }
       }
@@ -1032,11 +1030,7 @@ public final class BlockedBloomFilter
     if (words == null) {
       return wrapped.toArray();
     }
-    long[] copy = new long[words.length];
-    for (int i = 0; i < copy.length; i++) {
-      copy[i] = AtomicBits.getVolatile(words, i);
-    }
-    return copy;
+    return AtomicBits.snapshot(words);
   }
 
   /** {@return the number of probes per key} */

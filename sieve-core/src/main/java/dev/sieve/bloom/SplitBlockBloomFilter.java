@@ -475,11 +475,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     if (words == null) {
       return wrapped.toArray();
     }
-    long[] copy = new long[words.length];
-    for (int i = 0; i < copy.length; i++) {
-      copy[i] = AtomicBits.getVolatile(words, i);
-    }
-    return copy;
+    return AtomicBits.snapshot(words);
   }
 
   /** The number of 32-byte blocks. */

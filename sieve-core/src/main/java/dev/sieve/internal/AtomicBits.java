@@ -45,4 +45,16 @@ public final class AtomicBits {
   public static long getVolatile(long[] words, int index) {
     return (long) LONGS.getVolatile(words, index);
   }
+
+  /**
+   * A copy of {@code words}, each word read with volatile semantics: a snapshot of a filter that
+   * other threads may be adding to.
+   */
+  public static long[] snapshot(long[] words) {
+    long[] copy = new long[words.length];
+    for (int i = 0; i < copy.length; i++) {
+      copy[i] = getVolatile(words, i);
+    }
+    return copy;
+  }
 }

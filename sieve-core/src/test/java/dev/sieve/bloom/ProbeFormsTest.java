@@ -16,17 +16,7 @@ class ProbeFormsTest {
   @Test
   void everyFormAnswersAsTheLoop() {
     SplittableRandom random = new SplittableRandom(41);
-    long[] w = new long[8 * 64];
-    for (int block = 0; block < 64; block++) {
-      // densities from empty to full: AND of up to 3 random words thins the bits
-      for (int i = 0; i < 8; i++) {
-        long word = -1L;
-        for (int t = 0; t < block % 4; t++) {
-          word &= random.nextLong();
-        }
-        w[block * 8 + i] = block == 63 ? 0 : word;
-      }
-    }
+    long[] w = linesFromFullToEmpty(random);
     int agreeTrue = 0;
     for (int q = 0; q < 200_000; q++) {
       int base = random.nextInt(64) * 8;
@@ -43,6 +33,24 @@ class ProbeFormsTest {
     }
     // both answers occur often, so agreement is not vacuous
     org.junit.jupiter.api.Assertions.assertTrue(agreeTrue > 20_000 && agreeTrue < 180_000);
+  }
+
+  /**
+   * 64 lines of eight words, from full to sparse (an AND of up to three random words thins the
+   * bits) and the last one empty, so that probe tests answer both ways.
+   */
+  static long[] linesFromFullToEmpty(SplittableRandom random) {
+    long[] w = new long[8 * 64];
+    for (int block = 0; block < 64; block++) {
+      for (int i = 0; i < 8; i++) {
+        long word = -1L;
+        for (int t = 0; t < block % 4; t++) {
+          word &= random.nextLong();
+        }
+        w[block * 8 + i] = block == 63 ? 0 : word;
+      }
+    }
+    return w;
   }
 
   @Test

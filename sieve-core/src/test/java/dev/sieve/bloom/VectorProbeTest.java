@@ -43,16 +43,7 @@ class VectorProbeTest {
   void everyLineAnswersAsTheScalarLoopOnceCompiled() {
     assumeTrue(BlockedBloomFilter.vectorModuleUsable(), "runs in the vector-probe execution");
     SplittableRandom random = new SplittableRandom(43);
-    long[] w = new long[8 * 64];
-    for (int block = 0; block < 64; block++) {
-      for (int i = 0; i < 8; i++) {
-        long word = -1L;
-        for (int t = 0; t < block % 4; t++) {
-          word &= random.nextLong();
-        }
-        w[block * 8 + i] = block == 63 ? 0 : word;
-      }
-    }
+    long[] w = ProbeFormsTest.linesFromFullToEmpty(random);
     int maybes = 0;
     // three rounds of 200,000: the later ones run the C2-compiled vector code
     for (int q = 0; q < 600_000; q++) {

@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
     name = "build",
     mixinStandardHelpOptions = true,
     description = {
-      "Writes a RocksDB filter block (--policy) or a Sieve container (.sieve, --type) for the"
-          + " keys of a file.",
+      "Writes the RocksDB filter block (--policy) or a Sieve container (--type, OUT.sieve) of"
+          + " a key file.",
       "RocksDB (the default): writes the raw RocksDB filter block (with its 5-byte filter trailer; not the SST block"
           + " trailer, which depends on the file offset) that RocksDB writes for the keys under"
           + " the policy.",
@@ -63,8 +63,9 @@ import picocli.CommandLine.Spec;
           + " registry type (--type; inspect and query read it back, and the library's"
           + " SieveFormat.read), sized by the type's one setting (--setting: bits/key for the Bloom"
           + " filters, Bloom-equivalent bits/key for ribbon, fingerprint bits for cuckoo and"
-          + " bumped-ribbon) or by --fp-rate; xor8, xor16, binary-fuse8/16 and sharded have fixed"
-          + " fingerprints, scalable-bloom grows by itself (both take --fp-rate only). Keys are"
+          + " bumped-ribbon) or by --fp-rate; xor8, xor16, binary-fuse8/16 and sharded have no"
+          + " setting (fixed fingerprints) and scalable-bloom grows by itself: they take --fp-rate"
+          + " only (the fingerprint filters refuse a rate below their fixed width's). Keys are"
           + " hashed from their bytes as Filter.mayContain(byte[]) hashes them (with --long, as"
           + " mayContain(long)).",
       "OUT: a regular file (or a new one) is replaced whole, by a rename; a device or a named"

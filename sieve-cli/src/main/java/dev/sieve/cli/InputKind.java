@@ -16,6 +16,15 @@ import java.nio.file.StandardOpenOption;
  * here (and its case in the commands).
  */
 enum InputKind {
+  /**
+   * The directory {@code sieve build --partition-size} writes: {@code index.tsv} and its {@code
+   * partition-NNNNN.block} files, and no {@code CURRENT} (a database directory has one).
+   */
+  PARTITIONED_FILTER(
+      (p, head, tail, size) ->
+          Files.isDirectory(p)
+              && Files.isRegularFile(p.resolve(OtherInputs.PARTITION_INDEX))
+              && !Files.exists(p.resolve("CURRENT"))),
   /** A RocksDB database directory (CURRENT + MANIFEST, or a directory of *.sst). */
   DATABASE((p, head, tail, size) -> Files.isDirectory(p)),
   /** Sieve's own container, {@link SieveFormat}: its magic in the first 8 bytes. */

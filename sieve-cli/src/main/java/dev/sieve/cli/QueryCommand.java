@@ -15,8 +15,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sieve query FILE.sst|DBDIR [KEY...]}: asks an SST file's filter about keys, or, for a
- * database, every filter a point lookup would probe, per column family ({@link DbCommands}).
+ * {@code sieve query FILE [KEY...]}: asks an SST file's filter about keys, or, for a database,
+ * every filter a point lookup would probe, per column family ({@link DbCommands}); also a Parquet
+ * file's column, a Sieve container (by its recorded key scheme) and a raw filter block.
  */
 @Command(
     name = "query",
@@ -116,9 +117,18 @@ public final class QueryCommand implements Callable<Integer> {
         case FILTER_BLOCK:
           filter = OtherInputs.readBlock(file);
           break;
+        case PARTITIONED_FILTER:
+          throw new ParameterException(
+              spec.commandLine(),
+              file
+                  + " is a partitioned filter (build --partition-size): query one partition's"
+                  + " .block file (index.tsv gives each one's last key), or inspect the"
+                  + " directory");
         default:
           filter = SstFile.open(file).filter();
       }
+    } catch (ParameterException e) {
+      throw e;
     } catch (Exception e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "query", file.toString(), e);
     }

@@ -47,9 +47,22 @@ final class OtherInputs {
     m.put("filter_bytes", Long.toString(f.sizeInBytes()));
     m.put("bits_per_key", SstCliSupport.jsonNumber(f.bitsPerKey()));
     m.put("flags", Integer.toString(h.flags()));
+    m.put("key_hash", SstCliSupport.jsonString(keyHash(h.flags())));
     m.put("modelled_fpr", SstCliSupport.jsonNumber(f.modelledFpRate()));
     m.put("note", SstCliSupport.jsonString("checksums verified (header and payload CRC32C)"));
     return m;
+  }
+
+  /** What the container's flags say about how its keys were hashed, for {@code inspect}. */
+  static String keyHash(int flags) {
+    if ((flags & SieveFormat.FLAG_MIX64_LONG_KEYS) != 0) {
+      return "long keys through KeyHash.mix64 (FastLongKeyFilter); query takes decimal longs";
+    }
+    if ((flags & SieveFormat.FLAG_IDENTITY_LONG_KEYS) != 0) {
+      return "long keys as their own hashes (FastLongKeyFilter); query takes decimal longs";
+    }
+    return "XXPH3 of the key bytes (text, or a number's big-endian bytes: query --long/--int;"
+        + " the container does not record which)";
   }
 
   static FilterBlock readBlock(Path file) throws IOException {

@@ -85,6 +85,8 @@ class NumericKeysTest {
       for (long k : KEYS) {
         assertTrue(r.out().contains(k + "\tmaybe"), f + ":\n" + r.out());
       }
+      CliRun inspect = CliRun.of("inspect", f.toString());
+      assertTrue(inspect.out().contains("query takes decimal longs"), inspect.out());
       CliRun explicit = CliRun.of("query", f.toString(), "--long", "42");
       assertEquals("42\tmaybe", explicit.out().strip(), explicit.err());
 

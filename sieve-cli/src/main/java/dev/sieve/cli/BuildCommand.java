@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
     name = "build",
     mixinStandardHelpOptions = true,
     description = {
-      "Writes the RocksDB filter block (--policy) or a Sieve container (--type, OUT.sieve) of"
+      "Writes the RocksDB filter block (--policy) or a Sieve container (--format sieve, --type) of"
           + " a key file.",
       "RocksDB (the default): writes the raw RocksDB filter block (with its 5-byte filter trailer; not the SST block"
           + " trailer, which depends on the file offset) that RocksDB writes for the keys under"
@@ -138,11 +138,22 @@ public final class BuildCommand implements Callable<Integer> {
   @Option(
       names = "--type",
       paramLabel = "NAME",
+      completionCandidates = TypeNames.class,
       description =
-          "Sieve format: the filter type (default blocked-bloom): blocked-bloom, standard-bloom,"
-              + " ribbon, xor8, xor16, binary-fuse8, binary-fuse16, cuckoo, split-block-bloom,"
-              + " bumped-ribbon, scalable-bloom, sharded")
+          "Sieve format: the filter type (default blocked-bloom): ${COMPLETION-CANDIDATES}")
   String type;
+
+  /** The registry's type names, for the help text. */
+  static final class TypeNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      List<String> names = new ArrayList<>();
+      for (FilterType t : FilterType.values()) {
+        names.add(t.cliName());
+      }
+      return names.iterator();
+    }
+  }
 
   @Option(
       names = "--setting",

@@ -525,7 +525,8 @@ public enum FilterType {
    * @param setting bits per key, Bloom-equivalent bits per key or fingerprint bits
    * @return a new builder
    * @throws IllegalArgumentException if the setting is out of the type's range, or the type has no
-   *     size setting (its size is fixed; use {@link #builder()})
+   *     size setting (its size is fixed, its shards' or grown by itself; the message says which;
+   *     use {@link #builder()})
    */
   public FilterBuilder<? extends Filter> builder(double setting) {
     if (sized == null) {

@@ -1,69 +1,48 @@
 package dev.sieve.cli;
 
+import dev.sieve.internal.AtomicFileWrite;
+import dev.sieve.internal.ChannelWrites;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Set;
 
 /**
- * Output files written whole or not at all: the bytes go to a new temporary file in the target's
- * directory ({@code .NAME.PID-N.tmp}), are forced to disk, and the file is renamed over the target
- * atomically. An interrupted or failed write leaves the target as it was (and no temporary file,
- * except after a crash). A symbolic link at the target is written through.
+ * The CLI's output files ({@code -o}): standard output for {@code -}, {@code /dev/stdout}, {@code
+ * /dev/fd/1} and {@code /proc/self/fd/1}; anything else through sieve-core's {@link
+ * AtomicFileWrite}, the library's one writer: a regular file (or a missing path) is written to a
+ * temporary file beside it and renamed into place whole, while a device, a named pipe or another
+ * descriptor path is written in place and never replaced. A symbolic link is written through; a
+ * directory is refused.
  */
 final class AtomicFiles {
   private AtomicFiles() {}
 
-  private static final AtomicLong COUNTER = new AtomicLong();
+  private static final Set<String> STDOUT =
+      Set.of("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1");
+
+  /** Whether {@code -o file} means standard output. */
+  static boolean isStdout(Path file) {
+    return STDOUT.contains(file.toString());
+  }
 
   static void write(Path file, byte[] bytes) throws IOException {
-    Path target = Files.isSymbolicLink(file) ? file.toRealPath() : file.toAbsolutePath();
-    Path dir = target.getParent();
-    Path tmp;
-    FileChannel ch;
-    while (true) {
-      tmp =
-          dir.resolve(
-              "."
-                  + target.getFileName()
-                  + "."
-                  + ProcessHandle.current().pid()
-                  + "-"
-                  + COUNTER.incrementAndGet()
-                  + ".tmp");
-      try {
-        ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        break;
-      } catch (FileAlreadyExistsException e) {
-        // a crashed writer's leftover with the same pid: take the next name
-      }
+    write(file, out -> ChannelWrites.writeFully(out, ByteBuffer.wrap(bytes)));
+  }
+
+  static void write(Path file, AtomicFileWrite.Body body) throws IOException {
+    if (!isStdout(file)) {
+      AtomicFileWrite.write(file, body);
+      return;
     }
-    boolean done = false;
-    try {
-      try (FileChannel out = ch) {
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        while (b.hasRemaining()) {
-          out.write(b);
-        }
-        out.force(true);
-      }
-      try {
-        Files.move(
-            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      done = true;
-    } finally {
-      if (!done) {
-        Files.deleteIfExists(tmp);
-      }
+    PrintStream stdout = System.out;
+    stdout.flush();
+    body.writeTo(Channels.newChannel(stdout));
+    stdout.flush();
+    if (stdout.checkError()) {
+      throw new IOException("writing to standard output failed");
     }
   }
 }

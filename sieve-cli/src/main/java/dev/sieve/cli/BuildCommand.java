@@ -1,5 +1,9 @@
 package dev.sieve.cli;
 
+import dev.sieve.Filter;
+import dev.sieve.FilterBuilder;
+import dev.sieve.format.FilterType;
+import dev.sieve.format.SieveFormat;
 import dev.sieve.policy.FilterPolicy;
 import dev.sieve.sst.RocksDbFilterPolicy;
 import dev.sieve.sst.RocksDbTableFilter;
@@ -20,12 +24,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code sieve build --keys FILE --policy bloom:BITS|ribbon:BITS -o OUT}. */
+/**
+ * {@code sieve build --keys FILE --policy bloom:BITS|ribbon:BITS -o OUT} (a RocksDB filter block)
+ * or {@code sieve build --keys FILE --type NAME [--setting S] -o OUT.sieve} (a Sieve container).
+ */
 @Command(
     name = "build",
     mixinStandardHelpOptions = true,
     description = {
-      "Writes the raw RocksDB filter block (with its 5-byte filter trailer; not the SST block"
+      "Writes the RocksDB filter block (--policy) or a Sieve container (--format sieve, --type) of"
+          + " a key file.",
+      "RocksDB (the default): writes the raw RocksDB filter block (with its 5-byte filter trailer; not the SST block"
           + " trailer, which depends on the file offset) that RocksDB writes for the keys under"
           + " the policy.",
       "Byte-identical with RocksDB (rocksdbjni 11.8.1, glibc malloc): Bloom (FastLocalBloom and"
@@ -50,6 +59,18 @@ import picocli.CommandLine.Spec;
           + " are file offsets of the SST (the library's RocksDbTableFilter.partitionIndexBlock"
           + " builds it for a given offset). Partitions are cut as RocksDB 11 does by default"
           + " (decoupled from index partitions, block_size_deviation 10).",
+      "Sieve container (--format sieve, the default when OUT ends in .sieve): a filter of any"
+          + " registry type (--type; inspect and query read it back, and the library's"
+          + " SieveFormat.read), sized by the type's one setting (--setting: bits/key for the Bloom"
+          + " filters, Bloom-equivalent bits/key for ribbon, fingerprint bits for cuckoo and"
+          + " bumped-ribbon) or by --fp-rate; xor8, xor16, binary-fuse8/16 and sharded have no"
+          + " setting (fixed fingerprints) and scalable-bloom grows by itself: they take --fp-rate"
+          + " only (the fingerprint filters refuse a rate below their fixed width's). Keys are"
+          + " hashed from their bytes as Filter.mayContain(byte[]) hashes them (with --long, as"
+          + " mayContain(long)).",
+      "OUT: a regular file (or a new one) is replaced whole, by a rename; a device or a named"
+          + " pipe is written in place (never replaced); - or /dev/stdout is standard output (the"
+          + " summary line then goes to stderr).",
       "Exit status: 0 ok, 1 bad input file, 2 bad usage."
     })
 public final class BuildCommand implements Callable<Integer> {
@@ -72,10 +93,10 @@ public final class BuildCommand implements Callable<Integer> {
 
   @Option(
       names = "--policy",
-      required = true,
       paramLabel = "POLICY",
       description =
-          "bloom:BITS or ribbon:BITS[:BLOOM_BEFORE_LEVEL] (Bloom-equivalent bits). As RocksDB,"
+          "RocksDB format (needed there): bloom:BITS or ribbon:BITS[:BLOOM_BEFORE_LEVEL]"
+              + " (Bloom-equivalent bits). As RocksDB,"
               + " BITS is clamped to [1, 100] and kept in thousandths; the policy applied is"
               + " printed (with a note on stderr when it differs from the one given)")
   String policy;
@@ -86,11 +107,73 @@ public final class BuildCommand implements Callable<Integer> {
       paramLabel = "OUT",
       description =
           "output file (a directory with --partition-size), written to a temporary file beside"
-              + " it and renamed into place (never left half-written); must not be the keys file")
+              + " it and renamed into place (never left half-written); a device or named pipe is"
+              + " written in place; - (or /dev/stdout) is standard output; must not be the keys"
+              + " file")
   Path output;
 
   @Option(names = "--hex", description = "keys are hex bytes, one key a line (6b6579 or 0x6b6579)")
   boolean hex;
+
+  @Option(
+      names = "--long",
+      description =
+          "keys are decimal longs, one a line; the key is its 8 big-endian bytes (as"
+              + " Filter.mayContain(long) hashes it)")
+  boolean asLong;
+
+  @Option(
+      names = "--int",
+      description = "keys are decimal ints, one a line; the key is its 4 big-endian bytes")
+  boolean asInt;
+
+  @Option(
+      names = "--format",
+      paramLabel = "rocksdb|sieve",
+      description =
+          "what OUT holds: the RocksDB filter block (needs --policy) or a Sieve container"
+              + " (--type); default: sieve when OUT ends in .sieve, else rocksdb")
+  String format;
+
+  @Option(
+      names = "--type",
+      paramLabel = "NAME",
+      completionCandidates = TypeNames.class,
+      description =
+          "Sieve format: the filter type (default blocked-bloom): ${COMPLETION-CANDIDATES}")
+  String type;
+
+  /** The registry's type names, for the help text. */
+  static final class TypeNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      List<String> names = new ArrayList<>();
+      for (FilterType t : FilterType.values()) {
+        names.add(t.cliName());
+      }
+      return names.iterator();
+    }
+  }
+
+  @Option(
+      names = "--setting",
+      paramLabel = "S",
+      description =
+          "Sieve format: the type's size setting (bits/key; ribbon: Bloom-equivalent bits/key;"
+              + " cuckoo, bumped-ribbon: fingerprint bits); default: the type's default rate")
+  Double setting;
+
+  @Option(
+      names = "--fp-rate",
+      paramLabel = "R",
+      description = "Sieve format: size the filter for this false-positive rate instead")
+  Double fpRate;
+
+  @Option(
+      names = "--seed",
+      paramLabel = "N",
+      description = "Sieve format: the builder's seed (default: the type's own)")
+  Long seed;
 
   @Option(
       names = "--format-version",
@@ -165,6 +248,41 @@ public final class BuildCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    KeyForm form;
+    try {
+      form = KeyForm.of(hex, asLong, asInt);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (isSameFile(keysFile, output)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "-o " + output + " is the keys file itself; refusing to overwrite the input");
+    }
+    if (sieveFormat()) {
+      refuse(
+          "a Sieve container",
+          "--policy",
+          "--format-version",
+          "--level",
+          "--optimize-filters-for-memory",
+          "--prefix",
+          "--whole-key-filtering",
+          "--partition-size");
+      return buildContainer(form);
+    }
+    refuse("a RocksDB filter block", "--type", "--setting", "--fp-rate", "--seed");
+    if (policy == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "a RocksDB filter block needs --policy bloom:BITS or ribbon:BITS (for a Sieve"
+              + " container give --format sieve or -o FILE.sieve, with --type)");
+    }
+    if (partitionSize != null && AtomicFiles.isStdout(output)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--partition-size writes a directory; -o " + output + " is standard output");
+    }
     RocksDbFilterPolicy p;
     try {
       p = RocksDbFilterPolicy.parse(policy);
@@ -188,11 +306,6 @@ public final class BuildCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--format-version must be in 2..7, got " + formatVersion);
     }
-    if (isSameFile(keysFile, output)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "-o " + output + " is the keys file itself; refusing to overwrite the input");
-    }
     RocksDbTableFilter tableFilter = null;
     if (prefix != null || !wholeKeyFiltering || partitionSize != null) {
       if (formatVersion < 5) {
@@ -213,30 +326,9 @@ public final class BuildCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
     }
-    List<byte[]> keys = new ArrayList<>();
-    try (InputStream in = Files.newInputStream(keysFile)) {
-      KeyLines lines = new KeyLines(in, hex, allowEmptyKey);
-      try {
-        for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          keys.add(key);
-        }
-      } catch (KeyLines.BadLine e) {
-        spec.commandLine().getErr().println("sieve build: " + keysFile + ": " + e.getMessage());
-        spec.commandLine().getErr().flush();
-        return SstCliSupport.BAD_FILE;
-      }
-    } catch (IOException | java.io.UncheckedIOException e) {
-      return SstCliSupport.badFile(spec.commandLine().getErr(), "build", keysFile.toString(), e);
-    }
-    if (!keepOrder) {
-      keys.sort(Arrays::compareUnsigned);
-      List<byte[]> distinct = new ArrayList<>(keys.size());
-      for (byte[] k : keys) {
-        if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), k)) {
-          distinct.add(k);
-        }
-      }
-      keys = distinct;
+    List<byte[]> keys = readKeys(form);
+    if (keys == null) {
+      return SstCliSupport.BAD_FILE;
     }
     String applied = appliedPolicy(p);
     if (!applied.equals(p.toString())) {
@@ -264,8 +356,7 @@ public final class BuildCommand implements Callable<Integer> {
     } catch (IOException e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
     }
-    spec.commandLine()
-        .getOut()
+    summary()
         .println(
             "wrote "
                 + block.length
@@ -282,7 +373,165 @@ public final class BuildCommand implements Callable<Integer> {
                     : ", prefix " + prefix + ", whole_key_filtering=" + wholeKeyFiltering)
                 + ") to "
                 + output);
-    spec.commandLine().getOut().flush();
+    summary().flush();
+    return 0;
+  }
+
+  /** Where the summary line goes: stdout, or stderr when the output itself goes to stdout. */
+  private java.io.PrintWriter summary() {
+    return AtomicFiles.isStdout(output) ? spec.commandLine().getErr() : spec.commandLine().getOut();
+  }
+
+  /**
+   * Whether OUT is a Sieve container: {@code --format sieve}, or by default a {@code .sieve} name.
+   */
+  private boolean sieveFormat() {
+    if (format == null) {
+      return output.toString().endsWith(".sieve");
+    }
+    switch (format) {
+      case "sieve":
+        return true;
+      case "rocksdb":
+        return false;
+      default:
+        throw new ParameterException(
+            spec.commandLine(), "--format must be rocksdb or sieve, got '" + format + "'");
+    }
+  }
+
+  /** Bad usage if any of {@code options} was given: they do not apply to {@code what}. */
+  private void refuse(String what, String... options) {
+    for (String o : options) {
+      if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+        throw new ParameterException(spec.commandLine(), o + " does not apply to " + what);
+      }
+    }
+  }
+
+  /**
+   * The keys of the keys file, sorted bytewise and de-duplicated unless {@code --keep-order}; null
+   * after printing the one-line error for a bad file or line.
+   */
+  private List<byte[]> readKeys(KeyForm form) {
+    List<byte[]> keys = new ArrayList<>();
+    try (InputStream in = Files.newInputStream(keysFile)) {
+      KeyLines lines = new KeyLines(in, form, allowEmptyKey);
+      try {
+        for (byte[] key = lines.next(); key != null; key = lines.next()) {
+          keys.add(key);
+        }
+      } catch (KeyLines.BadLine e) {
+        spec.commandLine().getErr().println("sieve build: " + keysFile + ": " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return null;
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      SstCliSupport.badFile(spec.commandLine().getErr(), "build", keysFile.toString(), e);
+      return null;
+    }
+    if (!keepOrder) {
+      keys.sort(Arrays::compareUnsigned);
+      List<byte[]> distinct = new ArrayList<>(keys.size());
+      for (byte[] k : keys) {
+        if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), k)) {
+          distinct.add(k);
+        }
+      }
+      keys = distinct;
+    }
+    return keys;
+  }
+
+  /** {@code --format sieve}: a filter of the registry type {@code --type}, in a Sieve container. */
+  private int buildContainer(KeyForm form) {
+    FilterType t;
+    try {
+      t = FilterType.forName(type == null ? "blocked-bloom" : type);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--type: " + e.getMessage());
+    }
+    if (setting != null && fpRate != null) {
+      throw new ParameterException(
+          spec.commandLine(), "--setting and --fp-rate exclude each other; give one");
+    }
+    FilterBuilder<? extends Filter> builder;
+    try {
+      builder = setting != null ? t.builder(setting) : t.builder();
+      if (fpRate != null) {
+        builder = builder.fpRate(fpRate);
+      }
+      if (seed != null) {
+        builder = builder.seed(seed);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          (setting != null ? "--setting " : "--fp-rate ")
+              + "for "
+              + t.cliName()
+              + ": "
+              + e.getMessage());
+    }
+    List<byte[]> keys = readKeys(form);
+    if (keys == null) {
+      return SstCliSupport.BAD_FILE;
+    }
+    Filter filter;
+    try {
+      filter = builder.build(keys);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "sieve build: " + t.cliName() + " over " + keys.size() + " keys: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return SstCliSupport.BAD_FILE;
+    }
+    long[] written = new long[1];
+    try {
+      AtomicFiles.write(
+          output,
+          ch ->
+              SieveFormat.write(
+                  filter,
+                  new java.nio.channels.WritableByteChannel() {
+                    @Override
+                    public int write(java.nio.ByteBuffer src) throws IOException {
+                      int n = ch.write(src);
+                      written[0] += n;
+                      return n;
+                    }
+
+                    @Override
+                    public boolean isOpen() {
+                      return ch.isOpen();
+                    }
+
+                    @Override
+                    public void close() {
+                      // the writer owns the channel
+                    }
+                  }));
+    } catch (IOException e) {
+      return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
+    }
+    summary()
+        .println(
+            String.format(
+                Locale.ROOT,
+                "wrote %d bytes (%d keys, %s%s, %.3f bits/key, modelled FPR %.4g%%%s) to %s",
+                written[0],
+                keys.size(),
+                t.cliName(),
+                setting != null
+                    ? " " + t.sizeSetting().name().toLowerCase(Locale.ROOT) + " " + setting
+                    : fpRate != null ? " fp-rate " + fpRate : "",
+                filter.bitsPerKey(),
+                100 * filter.modelledFpRate(),
+                form == KeyForm.TEXT ? "" : ", keys " + form.option(),
+                output));
+    summary().flush();
     return 0;
   }
 

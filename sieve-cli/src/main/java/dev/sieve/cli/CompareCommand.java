@@ -55,7 +55,8 @@ public final class CompareCommand implements Callable<Integer> {
           "filter types by name, or 'all' (default: the types sized in bits/key,"
               + " standard-bloom and blocked-bloom); the number of --bits-per-key is each type's"
               + " size setting (Ribbon: Bloom-equivalent bits/key, Cuckoo: fingerprint bits;"
-              + " Xor and Binary Fuse have none and are built once)")
+              + " Xor, Binary Fuse, sharded and scalable-bloom have none, are built once and show"
+              + " '-' in the set column)")
   List<String> filters;
 
   @Option(
@@ -132,9 +133,15 @@ public final class CompareCommand implements Callable<Integer> {
         numQueries,
         System.getProperty("java.vm.name") + " " + Runtime.version(),
         Runtime.getRuntime().availableProcessors() + " cpus");
+    // the name column fits the longest name compared (split-block-bloom is 17 characters)
+    int nameWidth = "filter".length();
+    for (FilterType t : types) {
+      nameWidth = Math.max(nameWidth, t.cliName().length());
+    }
+    String row = "%-" + nameWidth + "s %6s %9s %10s %10s %7s %9s %9s %9s%n";
     out.printf(
         Locale.ROOT,
-        "%-16s %6s %9s %10s %10s %7s %9s %9s %9s%n",
+        row,
         "filter",
         "set",
         "bits/key",
@@ -169,19 +176,25 @@ public final class CompareCommand implements Callable<Integer> {
         double fpr = (double) fp / numQueries;
         out.printf(
             Locale.ROOT,
-            "%-16s %6.2f %9.3f %10.4f %10.4f %7.3f %9.3f %9.1f %9.1f%n",
+            row,
             kind.cliName(),
-            !kind.hasSizeSetting() ? Double.NaN : b,
-            filter.bitsPerKey(),
-            fpr * 100,
-            filter.modelledFpRate() * 100,
-            fpr / filter.modelledFpRate(),
-            BloomMath.overheadOverFloor(filter.bitsPerKey(), fpr),
-            (t1 - t0) / (double) numKeys,
-            (t2 - t1) / (double) numQueries);
+            kind.hasSizeSetting() ? number("%.2f", b) : "-", // fixed size or self-sizing: none
+            number("%.3f", filter.bitsPerKey()),
+            number("%.4f", fpr * 100),
+            number("%.4f", filter.modelledFpRate() * 100),
+            number("%.3f", fpr / filter.modelledFpRate()),
+            // no false positive measured: the overhead over the floor is undefined, not NaN
+            number("%.3f", BloomMath.overheadOverFloor(filter.bitsPerKey(), fpr)),
+            number("%.1f", (t1 - t0) / (double) numKeys),
+            number("%.1f", (t2 - t1) / (double) numQueries));
       }
     }
     out.flush();
     return 0;
+  }
+
+  /** {@code value} in {@code format}, or "-" where it is not a finite number. */
+  static String number(String format, double value) {
+    return Double.isFinite(value) ? String.format(Locale.ROOT, format, value) : "-";
   }
 }

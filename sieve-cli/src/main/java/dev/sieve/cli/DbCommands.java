@@ -466,8 +466,11 @@ final class DbCommands {
    * Prints, per key and column family, the files a point lookup probes and each filter's answer:
    * {@code KEY<TAB>CF<TAB>maybe|absent<TAB>L0:000012.sst=absent L1:000007.sst=maybe ...}; "maybe"
    * when any probed filter lets the key through.
+   *
+   * @return whether the key may be present in some column family
    */
-  static void query(PrintWriter out, DbView db, String keyText, byte[] key) {
+  static boolean query(PrintWriter out, DbView db, String keyText, byte[] key) {
+    boolean anyFamily = false;
     Map<Integer, String> cfNames = new TreeMap<>();
     for (DbView.Table t : db.tables()) {
       cfNames.put(t.columnFamily().id(), t.columnFamily().name());
@@ -499,6 +502,8 @@ final class DbCommands {
       out.print(any ? "maybe" : "absent");
       out.print('\t');
       out.println(files.length() == 0 ? "(no file's key range holds the key)" : files);
+      anyFamily |= any;
     }
+    return anyFamily;
   }
 }

@@ -16,6 +16,17 @@ import java.nio.file.StandardOpenOption;
  * here (and its case in the commands).
  */
 enum InputKind {
+  /**
+   * The directory {@code sieve build --partition-size} writes: {@code index.tsv} and its {@code
+   * partition-NNNNN.block} files (the first, {@code partition-00000.block}, at least), and no
+   * {@code CURRENT} (a database directory has one).
+   */
+  PARTITIONED_FILTER(
+      (p, head, tail, size) ->
+          Files.isDirectory(p)
+              && Files.isRegularFile(p.resolve(OtherInputs.PARTITION_INDEX))
+              && Files.isRegularFile(p.resolve("partition-00000.block"))
+              && !Files.exists(p.resolve("CURRENT"))),
   /** A RocksDB database directory (CURRENT + MANIFEST, or a directory of *.sst). */
   DATABASE((p, head, tail, size) -> Files.isDirectory(p)),
   /** Sieve's own container, {@link SieveFormat}: its magic in the first 8 bytes. */

@@ -18,23 +18,27 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sieve inspect FILE.sst|DBDIR [--json]}: what filter a RocksDB SST file holds, or what the
- * filters of a whole database hold and cost ({@link DbCommands}); a Parquet file's Bloom filters
- * (by its PAR1 magic) go to {@link ParquetCliSupport}.
+ * {@code sieve inspect FILE [--json]}: what filter a RocksDB SST file holds, or what the filters of
+ * a whole database hold and cost ({@link DbCommands}); a Parquet file's Bloom filters (by its PAR1
+ * magic) go to {@link ParquetCliSupport}; a Sieve container, a raw filter block and a
+ * partitioned-filter directory to {@link OtherInputs}.
  */
 @Command(
     name = "inspect",
     mixinStandardHelpOptions = true,
     description = {
-      "Reads a RocksDB block-based SST file (the checksums of its metaindex, properties and filter"
-          + " blocks verified) and reports its filter:",
-      "format version, checksum type, entries, filter policy and kind (fastlocalbloom, legacy"
+      "Reports the filters of an SST file, a RocksDB database directory, a Parquet file, a Sieve"
+          + " container (.sieve), a raw filter block or a partitioned-filter directory.",
+      "An SST file (RocksDB block-based; the checksums of its metaindex, properties and filter"
+          + " blocks verified): format version, checksum type, entries, filter policy and kind (fastlocalbloom, legacy"
           + " bloom, ribbon, partitioned), size, bits/key, probes or Ribbon seed/blocks, and the"
           + " modelled false-positive rate.",
       "A Parquet file (PAR1) lists each column chunk's split-block Bloom filter: column, row"
           + " group, type, values, bytes, bits/value and the modelled false-positive rate.",
       "A Sieve container (.sieve) or a raw filter block as sieve build writes it is recognised by"
-          + " its magic (or the block's trailer) and described the same way.",
+          + " its magic (or the block's trailer) and described the same way; so is the directory"
+          + " sieve build --partition-size writes (index.tsv and its partition blocks, each checked"
+          + " against its index line).",
       "Given a database directory, reads its live SST files (through CURRENT and the MANIFEST,"
           + " or a scan of *.sst without them) in parallel and reports, per column family and"
           + " level, files, keys, filter kinds and policies, filter bytes, bits/key and modelled"
@@ -46,8 +50,10 @@ public final class InspectCommand implements Callable<Integer> {
 
   @Parameters(
       index = "0",
-      paramLabel = "FILE.sst|DBDIR",
-      description = "the SST file, or a RocksDB database directory")
+      paramLabel = "FILE",
+      description =
+          "an SST file, a RocksDB database directory, a .parquet file, a Sieve container, a raw"
+              + " filter block, or a partitioned-filter directory (build --partition-size)")
   Path file;
 
   @Option(names = "--json", description = "print one JSON object instead of text")
@@ -143,6 +149,9 @@ public final class InspectCommand implements Callable<Integer> {
           break;
         case FILTER_BLOCK:
           fields = OtherInputs.describeBlock(file);
+          break;
+        case PARTITIONED_FILTER:
+          fields = OtherInputs.describePartitions(file);
           break;
         default:
           fields = new LinkedHashMap<>();

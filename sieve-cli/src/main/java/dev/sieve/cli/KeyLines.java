@@ -22,7 +22,8 @@ import java.util.Locale;
  *       query KEY} takes them). A line that is not valid UTF-8 is an error naming the line and the
  *       byte, pointing to {@code --hex}; it is never decoded with replacement characters.
  *   <li>With {@code --hex} a line is hex digits ({@code 6b6579} or {@code 0x6b6579}), the way to
- *       give binary keys.
+ *       give binary keys; with {@code --long} or {@code --int} a decimal number, the key its eight
+ *       or four big-endian bytes ({@link KeyForm}).
  *   <li>An empty line is an error naming the line, unless {@code --allow-empty-key} makes it the
  *       empty key (which RocksDB allows).
  * </ul>
@@ -38,7 +39,7 @@ final class KeyLines {
   }
 
   private final InputStream in;
-  private final boolean hex;
+  private final KeyForm form;
   private final boolean allowEmpty;
   private final CharsetDecoder decoder =
       StandardCharsets.UTF_8
@@ -50,8 +51,12 @@ final class KeyLines {
   private String text;
 
   KeyLines(InputStream in, boolean hex, boolean allowEmpty) {
+    this(in, hex ? KeyForm.HEX : KeyForm.TEXT, allowEmpty);
+  }
+
+  KeyLines(InputStream in, KeyForm form, boolean allowEmpty) {
     this.in = new BufferedInputStream(in, 1 << 16);
-    this.hex = hex;
+    this.form = form;
     this.allowEmpty = allowEmpty;
   }
 
@@ -87,7 +92,8 @@ final class KeyLines {
       length--;
     }
     text = decode(raw, length);
-    boolean empty = hex ? text.isBlank() : length == 0; // with --hex, blanks are no digits
+    // with --hex, --long or --int, blanks are no digits
+    boolean empty = form != KeyForm.TEXT ? text.isBlank() : length == 0;
     if (empty && !allowEmpty) {
       throw new BadLine(
           "line "
@@ -95,11 +101,14 @@ final class KeyLines {
               + " is empty; an empty key needs --allow-empty-key (a final newline makes no"
               + " empty line)");
     }
-    if (!hex) {
+    if (form == KeyForm.TEXT) {
       return length == raw.length ? raw : java.util.Arrays.copyOf(raw, length);
     }
+    if (empty) {
+      return new byte[0]; // --allow-empty-key: the empty key
+    }
     try {
-      return SstCliSupport.decodeKey(text, true);
+      return form.decode(text);
     } catch (IllegalArgumentException e) {
       throw new BadLine("line " + lineNumber + ": " + e.getMessage());
     }

@@ -12,11 +12,13 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * {@code inspect} and {@code query} on the inputs that are not SSTs: Sieve's own container ({@code
- * .sieve}, {@link SieveFormat}) and a raw RocksDB filter block as {@code sieve build} writes it.
+ * .sieve}, {@link SieveFormat}), a raw RocksDB filter block as {@code sieve build} writes it, and
+ * the directory of filter partitions {@code sieve build --partition-size} writes.
  */
 final class OtherInputs {
   private OtherInputs() {}
@@ -45,9 +47,22 @@ final class OtherInputs {
     m.put("filter_bytes", Long.toString(f.sizeInBytes()));
     m.put("bits_per_key", SstCliSupport.jsonNumber(f.bitsPerKey()));
     m.put("flags", Integer.toString(h.flags()));
+    m.put("key_hash", SstCliSupport.jsonString(keyHash(h.flags())));
     m.put("modelled_fpr", SstCliSupport.jsonNumber(f.modelledFpRate()));
     m.put("note", SstCliSupport.jsonString("checksums verified (header and payload CRC32C)"));
     return m;
+  }
+
+  /** What the container's flags say about how its keys were hashed, for {@code inspect}. */
+  static String keyHash(int flags) {
+    if ((flags & SieveFormat.FLAG_MIX64_LONG_KEYS) != 0) {
+      return "long keys through KeyHash.mix64 (FastLongKeyFilter); query takes decimal longs";
+    }
+    if ((flags & SieveFormat.FLAG_IDENTITY_LONG_KEYS) != 0) {
+      return "long keys as their own hashes (FastLongKeyFilter); query takes decimal longs";
+    }
+    return "XXPH3 of the key bytes (text, or a number's big-endian bytes: query --long/--int;"
+        + " the container does not record which)";
   }
 
   static FilterBlock readBlock(Path file) throws IOException {
@@ -81,6 +96,107 @@ final class OtherInputs {
             b.note() != null
                 ? b.note()
                 : "a raw block records no key count: no bits/key or modelled FPR; no checksum"));
+    return m;
+  }
+
+  /** The index file of a partitioned-filter directory ({@code build --partition-size}). */
+  static final String PARTITION_INDEX = "index.tsv";
+
+  /** The most partitions read from one directory's index. */
+  static final int MAX_PARTITIONS = 1 << 20;
+
+  /**
+   * Describes the directory {@code build --partition-size} writes: each line of {@code index.tsv}
+   * ({@code NAME<TAB>SEPARATOR-HEX<TAB>BYTES}) is checked against its block file, which must be a
+   * filter block of this directory (no path elsewhere), of the size the line says; then the totals
+   * and the kinds, probes and Ribbon parameters across the partitions are reported.
+   */
+  static Map<String, String> describePartitions(Path dir) throws IOException {
+    List<String> lines = Files.readAllLines(dir.resolve(PARTITION_INDEX));
+    long bytes = 0;
+    long bits = 0;
+    int count = 0;
+    java.util.Set<String> kinds = new java.util.TreeSet<>();
+    java.util.Set<Integer> probes = new java.util.TreeSet<>();
+    String first = null;
+    String last = null;
+    String previous = null;
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (line.isEmpty() && i == lines.size() - 1) {
+        break;
+      }
+      String where = PARTITION_INDEX + " line " + (i + 1);
+      String[] f = line.split("\t", -1);
+      if (f.length != 3) {
+        throw new SieveFormatException(
+            0, where + " has " + f.length + " fields; expected NAME, SEPARATOR (hex), BYTES");
+      }
+      if (!f[0].matches("partition-[0-9]{5,}\\.block")) {
+        throw new SieveFormatException(
+            0, where + " names '" + f[0] + "', not a partition-NNNNN.block of this directory");
+      }
+      if (++count > MAX_PARTITIONS) {
+        throw new SieveFormatException(0, "more than " + MAX_PARTITIONS + " partitions");
+      }
+      byte[] separator;
+      long declared;
+      try {
+        separator = SstCliSupport.decodeKey(f[1], true);
+        declared = Long.parseLong(f[2]);
+      } catch (IllegalArgumentException e) {
+        throw new SieveFormatException(0, where + ": " + e.getMessage());
+      }
+      if (previous != null
+          && java.util.Arrays.compareUnsigned(SstCliSupport.decodeKey(previous, true), separator)
+              > 0) {
+        throw new SieveFormatException(
+            0, where + ": separator " + f[1] + " is below the one before (" + previous + ")");
+      }
+      previous = f[1];
+      Path part = dir.resolve(f[0]);
+      long size = Files.size(part);
+      if (size != declared) {
+        throw new SieveFormatException(
+            0, f[0] + " holds " + size + " bytes, " + where + " says " + declared);
+      }
+      FilterBlock b;
+      try {
+        b = readBlock(part);
+      } catch (SieveFormatException e) {
+        throw new SieveFormatException(e.offset(), f[0] + ": " + e.getMessage(), e);
+      }
+      kinds.add(b.kind().label());
+      if (b.kind() == FilterKind.FAST_LOCAL_BLOOM || b.kind() == FilterKind.LEGACY_BLOOM) {
+        probes.add(b.numProbes());
+      }
+      bytes += b.blockBytes();
+      bits += b.sizeInBits();
+      first = first == null ? f[1] : first;
+      last = f[1];
+    }
+    if (count == 0) {
+      throw new SieveFormatException(0, PARTITION_INDEX + " lists no partition");
+    }
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("input_kind", SstCliSupport.jsonString("partitioned filter (build --partition-size)"));
+    m.put("num_partitions", Integer.toString(count));
+    m.put("filter_kind", SstCliSupport.jsonString(String.join(", ", kinds)));
+    m.put("filter_bytes", Long.toString(bytes));
+    m.put("filter_bits", Long.toString(bits));
+    if (!probes.isEmpty()) {
+      StringBuilder p = new StringBuilder();
+      probes.forEach(n -> p.append(p.length() == 0 ? "" : ", ").append(n));
+      m.put(
+          "num_probes", probes.size() == 1 ? p.toString() : SstCliSupport.jsonString(p.toString()));
+    }
+    m.put("first_separator", SstCliSupport.jsonString(first));
+    m.put("last_separator", SstCliSupport.jsonString(last));
+    m.put(
+        "note",
+        SstCliSupport.jsonString(
+            "each partition checked against index.tsv and read as a filter block; raw blocks"
+                + " record no key count: no bits/key or modelled FPR; no checksum"));
     return m;
   }
 }

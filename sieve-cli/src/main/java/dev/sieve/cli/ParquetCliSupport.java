@@ -233,6 +233,7 @@ final class ParquetCliSupport {
     } catch (Exception e) {
       return SstCliSupport.badFile(cmd.getErr(), "query", file.toString(), e);
     }
+    noteMissingFilters(cmd, column, chunks, filters);
     PrintWriter out = cmd.getOut();
     if (!values.isEmpty()) {
       for (int i = 0; i < values.size(); i++) {
@@ -265,6 +266,38 @@ final class ParquetCliSupport {
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * One line on stderr when some of the column's row groups have no Bloom filter: there a reader
+   * cannot skip, so every value answers maybe, which the answers alone do not tell apart from a
+   * filter's false positive.
+   */
+  private static void noteMissingFilters(
+      CommandLine cmd,
+      ParquetFile.Column column,
+      List<ParquetFile.ColumnChunk> chunks,
+      List<SplitBlockBloomFilter> filters) {
+    StringBuilder without = new StringBuilder();
+    int count = 0;
+    for (int i = 0; i < chunks.size(); i++) {
+      if (filters.get(i) == null) {
+        without.append(count++ == 0 ? "" : ",").append(chunks.get(i).rowGroup());
+      }
+    }
+    if (count == 0) {
+      return;
+    }
+    cmd.getErr()
+        .println(
+            "sieve query: note: column '"
+                + column.dottedPath()
+                + "' has no Bloom filter in "
+                + (count == chunks.size()
+                    ? "any of its " + count + " row group" + (count == 1 ? "" : "s")
+                    : count + " of its " + chunks.size() + " row groups (" + without + ")")
+                + ": there every value answers maybe (the row group is read)");
+    cmd.getErr().flush();
   }
 
   private static void print(

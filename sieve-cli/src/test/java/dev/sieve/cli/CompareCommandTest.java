@@ -1,9 +1,12 @@
 package dev.sieve.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.format.FilterType;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class CompareCommandTest {
@@ -56,5 +59,42 @@ class CompareCommandTest {
   void badUsageExitsWithTwo() {
     assertEquals("2", run("compare", "--keys", "0")[0]);
     assertEquals("2", run("compare", "--no-such-flag")[0]);
+  }
+
+  /**
+   * Issue 21 item 8: the {@code set} column printed NaN for the types without a size setting, and
+   * the 17-character name split-block-bloom pushed its rows' columns one place right.
+   */
+  @Test
+  void theTableHasNoNaNAndEveryRowLinesUpWithTheHeader() {
+    String[] r =
+        run(
+            "compare",
+            "--keys",
+            "3000",
+            "--queries",
+            "3000",
+            "--bits-per-key",
+            "8",
+            "--filters",
+            "all");
+    assertEquals("0", r[0], r[2]);
+    List<String> table =
+        r[1].lines().filter(l -> !l.contains("absent queries")).collect(Collectors.toList());
+    String header = table.get(0);
+    assertTrue(header.startsWith("filter "), header);
+    assertEquals(FilterType.values().length + 1, table.size(), r[1]);
+    for (String row : table.subList(1, table.size())) {
+      assertFalse(row.contains("NaN"), row);
+      assertEquals(9, row.trim().split(" +").length, row);
+      assertEquals(
+          header.length(), row.length(), "aligned with the header:\n" + header + "\n" + row);
+    }
+    for (FilterType t : FilterType.values()) {
+      String row =
+          table.stream().filter(l -> l.startsWith(t.cliName() + " ")).findFirst().orElseThrow();
+      String set = row.trim().split(" +")[1];
+      assertEquals(t.hasSizeSetting() ? "8.00" : "-", set, row);
+    }
   }
 }

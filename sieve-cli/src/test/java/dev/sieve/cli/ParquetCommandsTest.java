@@ -218,4 +218,20 @@ class ParquetCommandsTest {
       assertFalse(r.err().contains("Exception"), r.err());
     }
   }
+
+  /**
+   * Issue 21 item 10: a column without a Bloom filter answered {@code maybe} for every row group
+   * without saying that it has no filter to ask.
+   */
+  @Test
+  void aColumnWithoutABloomFilterSaysSo() {
+    CliRun r = CliRun.of("query", file.toString(), "plain", "5", "123456789");
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().startsWith("5\tmaybe\t0"), r.out());
+    assertTrue(r.out().contains("123456789\tmaybe\t"), "no filter: the reader reads every group");
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("'plain' has no Bloom filter in any of its"), r.err());
+    CliRun withFilter = CliRun.of("query", file.toString(), "id", "2");
+    assertEquals("", withFilter.err(), "a column with filters gets no note");
+  }
 }

@@ -525,14 +525,34 @@ public enum FilterType {
    * @param setting bits per key, Bloom-equivalent bits per key or fingerprint bits
    * @return a new builder
    * @throws IllegalArgumentException if the setting is out of the type's range, or the type has no
-   *     size setting (its size is fixed; use {@link #builder()})
+   *     size setting (its size is fixed, its shards' or grown by itself; the message says which;
+   *     use {@link #builder()})
    */
   public FilterBuilder<? extends Filter> builder(double setting) {
     if (sized == null) {
       throw new IllegalArgumentException(
-          cliName + " has no size setting (its fingerprints are fixed), got " + setting);
+          cliName + " has no size setting (" + whyNoSizeSetting() + "), got " + setting);
     }
     return sized.apply(setting);
+  }
+
+  /** Why {@link #builder(double)} takes no number for this type, for its message. */
+  private String whyNoSizeSetting() {
+    switch (this) {
+      case SCALABLE_BLOOM:
+        return "it grows as keys arrive; its one knob is the rate: builder().fpRate(r)";
+      case SHARDED:
+        return "its size is its shards' (the registry's builder makes 16 Binary Fuse 8 shards);"
+            + " ShardedFilter.builder() takes the shard type and count";
+      case XOR8:
+      case BINARY_FUSE8:
+        return "its 8-bit fingerprints fix its size; use builder()";
+      case XOR16:
+      case BINARY_FUSE16:
+        return "its 16-bit fingerprints fix its size; use builder()";
+      default:
+        return "use builder()";
+    }
   }
 
   /**

@@ -4,20 +4,16 @@ import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.LongKeyHash;
+import dev.sieve.internal.AtomicFileWrite;
 import dev.sieve.internal.ChannelWrites;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.zip.CRC32C;
@@ -209,64 +205,29 @@ public final class SieveFormat {
   }
 
   /**
-   * Writes the container holding {@code filter} to {@code file}, replacing it atomically: the
-   * container is written to a new temporary file in the same directory ({@code .NAME.PID-N.tmp}),
-   * forced to disk, then renamed over {@code file} ({@link StandardCopyOption#ATOMIC_MOVE}). So
-   * {@code file} holds either its old content or the whole new container, never a truncated one,
-   * even if the write fails or the process dies; and a reader that mapped the old file keeps
-   * reading the old bytes (see {@link #map(Path)}). If {@code file} is a symbolic link, the file it
-   * points to is replaced. On a failure the temporary file is deleted. Where the file system cannot
-   * rename atomically, the rename falls back to a plain replacing move.
+   * Writes the container holding {@code filter} to {@code file}. A regular file (or a missing path)
+   * is replaced atomically: the container is written to a new temporary file in the same directory
+   * ({@code .NAME.PID-N.tmp}), forced to disk, then renamed over {@code file} ({@link
+   * StandardCopyOption#ATOMIC_MOVE}). So {@code file} holds either its old content or the whole new
+   * container, never a truncated one, even if the write fails or the process dies; and a reader
+   * that mapped the old file keeps reading the old bytes (see {@link #map(Path)}). If {@code file}
+   * is a symbolic link, the file it points to is replaced. On a failure the temporary file is
+   * deleted. Where the file system cannot rename atomically, the rename falls back to a plain
+   * replacing move.
+   *
+   * <p>Anything else is never replaced: a character or block device, a named pipe (FIFO) or a
+   * socket, and a path naming an open descriptor ({@code /dev/stdout}, {@code /proc/self/fd/N}), is
+   * opened and the container streamed into it in place (a device node stays a device, a pipe's
+   * reader gets the bytes); a directory is refused.
    *
    * @param filter the filter
-   * @param file the file, replaced whole
+   * @param file the file, replaced whole; or a device, pipe or descriptor, written in place
+   * @throws java.nio.file.FileSystemException if {@code file} is a directory
    */
   public static void write(Filter filter, Path file) throws IOException {
     Objects.requireNonNull(filter, "filter");
-    Path target = Files.isSymbolicLink(file) ? file.toRealPath() : file.toAbsolutePath();
-    Path dir = target.getParent();
-    String name = target.getFileName().toString();
-    Path tmp;
-    FileChannel ch;
-    while (true) {
-      tmp =
-          dir.resolve(
-              "."
-                  + name
-                  + "."
-                  + ProcessHandle.current().pid()
-                  + "-"
-                  + TEMP_COUNTER.incrementAndGet()
-                  + ".tmp");
-      try {
-        ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        break;
-      } catch (FileAlreadyExistsException e) {
-        // a leftover of a crashed writer with the same pid: take the next name
-      }
-    }
-    boolean done = false;
-    try {
-      try (FileChannel out = ch) {
-        write(filter, out);
-        out.force(true);
-      }
-      try {
-        Files.move(
-            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-      done = true;
-    } finally {
-      if (!done) {
-        Files.deleteIfExists(tmp);
-      }
-    }
+    AtomicFileWrite.write(file, out -> write(filter, out));
   }
-
-  private static final java.util.concurrent.atomic.AtomicLong TEMP_COUNTER =
-      new java.util.concurrent.atomic.AtomicLong();
 
   private static byte[] checksumBytes(int crc) {
     return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();

@@ -2,14 +2,19 @@ package dev.sieve.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sieve.bloom.BlockedBloomFilter;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -19,6 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 15 item 5 (library part): {@code SieveFormat.write(Filter, Path)} writes a temporary file
  * in the same directory and renames it into place. Before, it truncated the file and rewrote it in
  * place: a reader that had mapped the file then saw a half-written, then a different, container.
+ *
+ * <p>Issue 21 item 1: the rename went over whatever the path named, so a device node became a
+ * regular file and a named pipe was unlinked under its waiting reader. Only a regular file (or
+ * nothing) is replaced now; a pipe or device is written in place.
  */
 class AtomicWriteTest {
   @TempDir Path dir;
@@ -62,5 +71,74 @@ class AtomicWriteTest {
     SieveFormat.write(f, link);
     assertTrue(Files.isSymbolicLink(link), "the link stays a link");
     assertArrayEquals(SieveFormat.toBytes(f), Files.readAllBytes(real));
+  }
+
+  /** Runs a command (mkfifo, mknod); false if it could not run or failed. */
+  static boolean run(String... command) throws InterruptedException {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The file type bits of {@code p}'s mode (S_IFMT), links not followed. */
+  static int fileType(Path p) throws IOException {
+    return (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS)
+        & 0170000;
+  }
+
+  static final int S_IFIFO = 0010000;
+  static final int S_IFCHR = 0020000;
+
+  @Test
+  void aNamedPipeIsWrittenInPlaceForItsReader() throws Exception {
+    Path fifo = dir.resolve("fifo1");
+    assumeTrue(run("mkfifo", fifo.toString()), "mkfifo is not available");
+    BlockedBloomFilter f = BlockedBloomFilter.builder().bitsPerKey(10).build(keys(1000, 5));
+    FutureTask<byte[]> reader = new FutureTask<>(() -> Files.readAllBytes(fifo));
+    Thread t = new Thread(reader, "fifo-reader");
+    t.setDaemon(true); // before the fix it waits forever on the unlinked pipe
+    t.start();
+    SieveFormat.write(f, fifo);
+    assertArrayEquals(SieveFormat.toBytes(f), reader.get(30, TimeUnit.SECONDS));
+    assertEquals(S_IFIFO, fileType(fifo), "the pipe is still a pipe");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(1, files.count(), "no temporary file is left");
+    }
+  }
+
+  @Test
+  void aCharacterDeviceStaysADevice() throws Exception {
+    // a copy of /dev/null (major 1, minor 3) in the temporary directory: needs root
+    Path dev = dir.resolve("null2");
+    assumeTrue(
+        run("mknod", "-m", "666", dev.toString(), "c", "1", "3"),
+        "mknod needs root (and a system that allows device nodes here)");
+    Object rdev = Files.getAttribute(dev, "unix:rdev");
+    SieveFormat.write(BlockedBloomFilter.builder().bitsPerKey(10).build(keys(1000, 6)), dev);
+    assertEquals(S_IFCHR, fileType(dev), "the device node is still a character device");
+    assertEquals(rdev, Files.getAttribute(dev, "unix:rdev"), "the same device");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(1, files.count(), "no temporary file is left");
+    }
+  }
+
+  @Test
+  void aDirectoryIsRefusedAndLeftAlone() throws IOException {
+    Path d = Files.createDirectory(dir.resolve("d.sieve"));
+    FileSystemException e =
+        assertThrows(
+            FileSystemException.class,
+            () ->
+                SieveFormat.write(
+                    BlockedBloomFilter.builder().bitsPerKey(10).build(keys(10, 7)), d));
+    assertTrue(e.getMessage().contains("is a directory"), e.getMessage());
+    assertTrue(Files.isDirectory(d));
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(1, files.count(), "no temporary file is left");
+    }
   }
 }

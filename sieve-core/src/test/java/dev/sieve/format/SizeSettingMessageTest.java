@@ -1,0 +1,49 @@
+package dev.sieve.format;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 21 item 9: {@code FilterType.build(keys, setting)} on {@code scalable-bloom} and {@code
+ * sharded} said "(its fingerprints are fixed)": the growable Bloom filter has no fingerprints, and
+ * the sharded filter's size is its shards'. Each type without a size setting now says why.
+ */
+class SizeSettingMessageTest {
+
+  /** Each type without a setting, and a phrase its message must carry. */
+  private static final Map<FilterType, String> WHY =
+      Map.of(
+          FilterType.SCALABLE_BLOOM, "grows as keys arrive",
+          FilterType.SHARDED, "its shards'",
+          FilterType.XOR8, "8-bit fingerprints",
+          FilterType.BINARY_FUSE8, "8-bit fingerprints",
+          FilterType.XOR16, "16-bit fingerprints",
+          FilterType.BINARY_FUSE16, "16-bit fingerprints");
+
+  @Test
+  void eachTypeWithoutASizeSettingSaysWhy() {
+    int checked = 0;
+    for (FilterType t : FilterType.values()) {
+      if (t.hasSizeSetting()) {
+        continue;
+      }
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> t.build(new long[] {1, 2, 3}, 10));
+      String m = e.getMessage();
+      assertTrue(m.startsWith(t.cliName() + " has no size setting"), m);
+      assertTrue(m.contains("got 10.0"), m);
+      assertTrue(WHY.containsKey(t), "a reason is listed for " + t);
+      assertTrue(m.contains(WHY.get(t)), t + ": " + m);
+      if (t == FilterType.SCALABLE_BLOOM || t == FilterType.SHARDED) {
+        assertFalse(m.contains("fingerprints are fixed"), m);
+      }
+      checked++;
+    }
+    assertEquals(WHY.size(), checked, "every type without a size setting is checked");
+  }
+}

@@ -135,6 +135,41 @@ class BloomBatchKernelTest {
     compiledRounds(filter, bitset.length, random, added, h -> splitBlockReference(bitset, h));
   }
 
+  /**
+   * A split-block filter over {@link BlockedBloomFilter#BRANCH_FREE_MAX_BYTES}, whose single
+   * lookups leave at the first long that misses a bit: single and batch answers against the
+   * reference, until compiled and after; filled so that about a third of absent keys pass the first
+   * long and are decided by a later one.
+   */
+  @Test
+  void compiledEarlyExitSplitBlockLookupsAnswerAsTheReference() {
+    SplittableRandom random = new SplittableRandom(22);
+    int bytes = (int) BlockedBloomFilter.BRANCH_FREE_MAX_BYTES * 2;
+    SplitBlockBloomFilter filter = SplitBlockBloomFilter.withNumBytes(bytes);
+    long[] added = random.longs(bytes / 32 * 26).toArray(); // 26 values a block: 10 bits each
+    for (long h : added) {
+      filter.addHash(h);
+    }
+    byte[] bitset = filter.toParquetBitset();
+    long[] queries = queries(random, added, 1 << 16);
+    int maybes = 0;
+    int lookups = 0;
+    for (int round = 0; round < 40; round++) {
+      for (int i = 0; i < queries.length; i++) {
+        long h = queries[i];
+        boolean want = splitBlockReference(bitset, h);
+        if (filter.mayContainHash(h) != want) {
+          throw new AssertionError("round " + round + " query " + i + ": expected " + want);
+        }
+        maybes += want ? 1 : 0;
+      }
+      lookups += queries.length;
+    }
+    // half the queries are added values, the other half absent at about 1.3% FPR
+    assertTrue(maybes > lookups * 0.49 && maybes < lookups * 0.53, maybes + " of " + lookups);
+    compiledRounds(filter, bytes, random, added, h -> splitBlockReference(bitset, h));
+  }
+
   @Test
   void compiledBlockedBatchesAnswerAsTheReference() {
     SplittableRandom random = new SplittableRandom(21);

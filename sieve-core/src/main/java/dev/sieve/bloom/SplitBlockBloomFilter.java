@@ -379,8 +379,8 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * a larger one returns "absent" as soon as the first long misses a bit, as about 70% of absent
    * keys do at 10 bits per value: past a few MiB (TLB misses, DRAM) a predicted exit lets the core
    * run ahead into the next lookups' loads, while the branch-free test's 40 instructions keep few
-   * lookups in flight (about 1.7–1.9× faster on absent keys at 10^7 and 10^8 values, positive ones
-   * unchanged; docs/notes.md, section 6). The answers are the same.
+   * lookups in flight (absent keys 1.3–1.9× faster at 10^7 to 10^8 values, present ones unchanged;
+   * docs/notes.md, section 6). The answers are the same.
    */
   @Override
   public boolean mayContainHash(long hash64) {

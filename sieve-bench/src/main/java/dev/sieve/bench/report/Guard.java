@@ -106,6 +106,9 @@ public final class Guard {
   public static List<Entry> compare(List<Row> rows, List<Baseline> baseline) {
     List<Entry> out = new ArrayList<>();
     for (Row r : rows) {
+      if (r.excluded()) {
+        continue; // not at steady state: no ratio from it (SteadyState)
+      }
       Optional<Baseline> b =
           baseline.stream()
               .filter(

@@ -55,6 +55,18 @@ public final class PolicyFigures {
           List.of(),
           "needs " + Targets.BLOCKED + " and " + Targets.RIBBON + " in the run");
     }
+    if (bloom.get().excluded() || ribbon.get().excluded()) {
+      return new Figures(
+          retries,
+          List.of(),
+          "not priced: "
+              + Targets.BLOCKED
+              + " or "
+              + Targets.RIBBON
+              + " at n="
+              + Targets.nLabel(maxN)
+              + " is not at steady state");
+    }
     return new Figures(
         retries,
         lsm(bloom.get(), ribbon.get()),

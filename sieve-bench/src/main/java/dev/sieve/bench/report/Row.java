@@ -44,6 +44,23 @@ public final class Row {
   public double negativeNs = Double.NaN;
   public double negativeNsError = Double.NaN;
 
+  /**
+   * Why this row's times are not at steady state ({@link SteadyState}), or {@code null} when they
+   * are. A flagged row is printed marked and no ratio or target is computed from it.
+   */
+  public String unsteady;
+
+  /** Why the first measurement was flagged when the row was re-measured, else {@code null}. */
+  public String firstFlag;
+
+  /** Whether the row was re-measured (once, longer) because its first measurement was flagged. */
+  public boolean remeasured;
+
+  /** Whether the row is flagged: its times are shown marked, never used in a ratio or target. */
+  public boolean excluded() {
+    return unsteady != null;
+  }
+
   /** Which engine measured the times: {@code jmh} or {@code quick}. */
   public String timer = "";
 
@@ -170,6 +187,9 @@ public final class Row {
         build.roundMeans(),
         positive.iterations(),
         timer,
+        unsteady,
+        remeasured,
+        firstFlag,
         ratios);
   }
 
@@ -209,5 +229,8 @@ public final class Row {
       List<Double> buildNsPerKeyRounds,
       int timedIterations,
       String timer,
+      String notAtSteadyState,
+      boolean remeasured,
+      String firstMeasurementFlagged,
       ReportWriter.Ratios ratios) {}
 }

@@ -199,7 +199,27 @@ public final class Advice {
     Optional<Candidate> fast = best(all, group, Candidate::lookupNs);
     Optional<Candidate> small = best(all, group, Candidate::overhead);
     if (fast.isEmpty()) {
-      out.add(need + ": none of " + groupName + " has an unflagged measurement");
+      List<String> flagged = new ArrayList<>();
+      for (Row r : rows) {
+        Optional<FilterType> t = type(ReportCommand.baseFilter(r.name));
+        if (r.n == n
+            && r.family == Family.SIEVE
+            && r.excluded()
+            && t.isPresent()
+            && group.test(new Candidate(r.name, t.get(), r, r, Double.NaN, Double.NaN))
+            && !flagged.contains(r.name)) {
+          flagged.add(r.name);
+        }
+      }
+      if (!flagged.isEmpty()) { // the run has such filters, none at steady state
+        out.add(
+            need
+                + ": no recommendation, "
+                + groupName
+                + " of this run are not at steady state ("
+                + String.join(", ", flagged)
+                + ")");
+      }
       return;
     }
     Candidate f = fast.get();

@@ -426,7 +426,7 @@ public final class Charts {
     renderer.setDefaultItemLabelFont(new java.awt.Font("SansSerif", java.awt.Font.PLAIN, 11));
     NumberAxis axis = (NumberAxis) plot.getRangeAxis();
     axis.setLowerBound(0.0);
-    axis.setUpperMargin(0.18); // room for the value labels
+    axis.setUpperMargin(0.25); // room for the value labels
     plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(0.45f);
     chart.setBackgroundPaint(Color.WHITE);
     return chart;

@@ -52,7 +52,7 @@ public final class ConsoleSummary {
           "  ");
       table(out, run.rows(), n);
     }
-    List<Row> flagged = run.rows().stream().filter(Row::excluded).toList();
+    List<Row> flagged = run.rows().stream().filter(SteadyState::flagged).toList();
     out.add("");
     if (flagged.isEmpty()) {
       wrap(
@@ -71,7 +71,11 @@ public final class ConsoleSummary {
           "",
           "  ");
       for (Row r : flagged.subList(0, Math.min(flagged.size(), MAX_FLAGGED_LISTED))) {
-        wrap(out, r.name + " at n = " + Targets.nLabel(r.n) + ": " + r.unsteady, "- ", "  ");
+        wrap(
+            out,
+            r.name + " at n = " + Targets.nLabel(r.n) + ": " + SteadyState.describe(r),
+            "- ",
+            "  ");
       }
       if (flagged.size() > MAX_FLAGGED_LISTED) {
         wrap(
@@ -196,15 +200,24 @@ public final class ConsoleSummary {
       }
       wrap(
           out,
-          String.format(
-              Locale.ROOT,
-              "%-8s %-4s %s: %s (limit %s) %s",
-              c.status().label(),
-              c.id(),
-              c.at(),
-              ReportWriter.num(c.value(), 2),
-              ReportWriter.num(c.limit(), 2),
-              c.target()),
+          c.status() == Targets.Status.EXCLUDED
+              ? String.format(
+                  Locale.ROOT,
+                  "%-8s %-4s %s: %s — %s",
+                  c.status().label(),
+                  c.id(),
+                  c.at(),
+                  c.target(),
+                  c.detail())
+              : String.format(
+                  Locale.ROOT,
+                  "%-8s %-4s %s: %s (limit %s) %s",
+                  c.status().label(),
+                  c.id(),
+                  c.at(),
+                  ReportWriter.num(c.value(), 2),
+                  ReportWriter.num(c.limit(), 2),
+                  c.target()),
           "  ",
           "      ");
     }

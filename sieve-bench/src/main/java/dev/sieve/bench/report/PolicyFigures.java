@@ -55,7 +55,10 @@ public final class PolicyFigures {
           List.of(),
           "needs " + Targets.BLOCKED + " and " + Targets.RIBBON + " in the run");
     }
-    if (bloom.get().excluded() || ribbon.get().excluded()) {
+    if (bloom.get().excluded()
+        || ribbon.get().excluded()
+        || bloom.get().buildExcluded()
+        || ribbon.get().buildExcluded()) {
       return new Figures(
           retries,
           List.of(),

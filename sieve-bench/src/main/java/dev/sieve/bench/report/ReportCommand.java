@@ -38,7 +38,7 @@ import picocli.CommandLine.Option;
     description = {
       "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
           + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",
-      "The default (n=10^4 and 10^6, 18 structures, one round) is planned at about 8 minutes on 2"
+      "The default (n=10^4 and 10^6, 18 structures, one round) is planned at about 9 minutes on 2"
           + " idle cores and prints its plan when it starts (--plan: the plan alone); the former"
           + " default is --filters full --rounds 2 (about 20 minutes), issue 11's full measurement"
           + " --n 10000,1000000,10000000 --filters all (add 100000000 with SIEVE_HEAP=20g"
@@ -210,7 +210,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--build-iterations",
       description = "JMH measured build iterations per fork (default: ${DEFAULT-VALUE})",
-      defaultValue = "2")
+      defaultValue = "5")
   int buildIterations;
 
   @Option(
@@ -431,7 +431,11 @@ public final class ReportCommand implements Callable<Integer> {
       }
       int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
       double planned = plannedSeconds(t, kinds);
-      console.println(plan(kinds, measureSteps, t, planned));
+      List<String> planLines = new ArrayList<>();
+      for (String line : plan(kinds, measureSteps, t, planned).split("\n")) {
+        ConsoleSummary.wrap(planLines, line, "", "  ");
+      }
+      planLines.forEach(console::println);
       if (planOnly) {
         return 0;
       }

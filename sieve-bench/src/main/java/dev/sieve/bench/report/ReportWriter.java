@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -155,23 +156,20 @@ public final class ReportWriter {
    * it is divided by is flagged by the steady-state guard (no ratio from a flagged row).
    */
   static Ratios ratios(Row r, List<Row> rows) {
-    if (r.excluded()) {
-      return new Ratios(
-          Double.NaN,
-          Double.NaN,
-          Double.NaN,
-          Double.NaN,
-          Double.NaN,
-          r.overheadMeasured() / bestPeer(rows, r.n, Row::overheadMeasured, false));
-    }
-    double raw = reference(rows, r, SteadyState.RAW_READ, x -> x.negativeNs);
+    Predicate<Row> lookups = x -> !x.excluded();
+    Predicate<Row> builds = x -> !x.buildExcluded();
+    double raw =
+        r.excluded() ? Double.NaN : reference(rows, r, SteadyState.RAW_READ, x -> x.negativeNs);
+    double nan = Double.NaN;
     return new Ratios(
         r.positiveNs / raw,
         r.negativeNs / raw,
-        r.positiveNs / bestPeer(rows, r.n, x -> x.positiveNs, true),
-        r.negativeNs / bestPeer(rows, r.n, x -> x.negativeNs, true),
-        r.buildNsPerKey / bestPeer(rows, r.n, x -> x.buildNsPerKey, true),
-        r.overheadMeasured() / bestPeer(rows, r.n, Row::overheadMeasured, false));
+        r.excluded() ? nan : r.positiveNs / bestPeer(rows, r.n, x -> x.positiveNs, lookups),
+        r.excluded() ? nan : r.negativeNs / bestPeer(rows, r.n, x -> x.negativeNs, lookups),
+        r.buildExcluded()
+            ? nan
+            : r.buildNsPerKey / bestPeer(rows, r.n, x -> x.buildNsPerKey, builds),
+        r.overheadMeasured() / bestPeer(rows, r.n, Row::overheadMeasured, x -> true));
   }
 
   private static double reference(List<Row> rows, Row r, String name, ToDoubleFunction<Row> f) {
@@ -181,12 +179,13 @@ public final class ReportWriter {
         .orElse(Double.NaN);
   }
 
-  /** The best peer's figure at n; {@code timed}: a time, taken only from unflagged rows. */
-  private static double bestPeer(List<Row> rows, int n, ToDoubleFunction<Row> f, boolean timed) {
+  /** The best peer's figure at n, from the peers whose figure is {@code usable} (not flagged). */
+  private static double bestPeer(
+      List<Row> rows, int n, ToDoubleFunction<Row> f, Predicate<Row> usable) {
     OptionalDouble best =
         rows.stream()
             .filter(x -> x.family == Family.PEER && x.n == n)
-            .filter(x -> !timed || !x.excluded())
+            .filter(usable)
             .mapToDouble(f)
             .filter(v -> !Double.isNaN(v))
             .min();
@@ -360,7 +359,7 @@ public final class ReportWriter {
   /** The summary's bullets after the recommendations: steady state, contract, baseline, noise. */
   static List<String> summary(Run run) {
     List<String> items = new ArrayList<>();
-    List<Row> flagged = run.rows().stream().filter(Row::excluded).toList();
+    List<Row> flagged = run.rows().stream().filter(SteadyState::flagged).toList();
     if (flagged.isEmpty()) {
       items.add(
           "Steady state: no row's error exceeds its mean and no filter lookup exceeds "
@@ -372,7 +371,9 @@ public final class ReportWriter {
     } else {
       List<String> what = new ArrayList<>();
       flagged.forEach(
-          r -> what.add(r.name + " at n=" + Targets.nLabel(r.n) + " (" + r.unsteady + ")"));
+          r ->
+              what.add(
+                  r.name + " at n=" + Targets.nLabel(r.n) + " (" + SteadyState.describe(r) + ")"));
       items.add(
           "**Not at steady state** after one longer re-measurement, printed marked **(!)** and"
               + " left out of every ratio, target and recommendation: "
@@ -575,7 +576,7 @@ public final class ReportWriter {
               r.family.label(),
               num(r.bitsPerKey(), 2) + (r.sizeIsMeasuredHeap ? " (heap)" : ""),
               String.format(Locale.ROOT, "%,d", r.sizeBytes()),
-              pm(r.buildNsPerKey, r.buildNsPerKeyError),
+              pm(r.buildNsPerKey, r.buildNsPerKeyError) + (r.buildExcluded() ? " **(!)**" : ""),
               pm(r.positiveNs, r.positiveNsError),
               pm(r.negativeNs, r.negativeNsError),
               num(x.positiveOverRawRead(), 2),

@@ -45,10 +45,14 @@ public final class Row {
   public double negativeNsError = Double.NaN;
 
   /**
-   * Why this row's times are not at steady state ({@link SteadyState}), or {@code null} when they
-   * are. A flagged row is printed marked and no ratio or target is computed from it.
+   * Why this row's lookup times are not at steady state ({@link SteadyState}), or {@code null} when
+   * they are. A flagged row is printed marked and no ratio, target or recommendation is computed
+   * from its lookup times.
    */
   public String unsteady;
+
+  /** The same for the build time, or {@code null}: no build ratio or target from a flagged one. */
+  public String buildUnsteady;
 
   /** Why the first measurement was flagged when the row was re-measured, else {@code null}. */
   public String firstFlag;
@@ -56,9 +60,14 @@ public final class Row {
   /** Whether the row was re-measured (once, longer) because its first measurement was flagged. */
   public boolean remeasured;
 
-  /** Whether the row is flagged: its times are shown marked, never used in a ratio or target. */
+  /** Whether the lookup times are flagged: shown marked, never used in a ratio or target. */
   public boolean excluded() {
     return unsteady != null;
+  }
+
+  /** Whether the build time is flagged: shown marked, never used in a ratio or target. */
+  public boolean buildExcluded() {
+    return buildUnsteady != null;
   }
 
   /** Which engine measured the times: {@code jmh} or {@code quick}. */
@@ -188,6 +197,7 @@ public final class Row {
         positive.iterations(),
         timer,
         unsteady,
+        buildUnsteady,
         remeasured,
         firstFlag,
         ratios);
@@ -230,6 +240,7 @@ public final class Row {
       int timedIterations,
       String timer,
       String notAtSteadyState,
+      String buildNotAtSteadyState,
       boolean remeasured,
       String firstMeasurementFlagged,
       ReportWriter.Ratios ratios) {}

@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * The steady-state guard: flags every row whose timing cannot be a steady-state figure, so that the
  * report re-measures it once (longer) and, if it is still flagged, prints it marked and computes no
- * ratio, target or recommendation from it.
+ * ratio, target or recommendation from it. The lookup times and the build time are flagged apart
+ * ({@link Row#unsteady}, {@link Row#buildUnsteady}): a noisy build does not void steady lookups.
  *
  * <p>Two symptoms give a measurement away. <b>Error over the mean:</b> the half-width of the 99.9%
  * confidence interval of a time exceeds the time itself, so the iterations disagree by more than
@@ -31,12 +32,14 @@ public final class SteadyState {
   /** The reference row: one raw random read. */
   public static final String RAW_READ = "raw-read-1x";
 
-  /** Why {@code r} is not at steady state within {@code rows}, or {@code null} when it is. */
+  /**
+   * Why the lookup times of {@code r} are not at steady state within {@code rows}, or {@code null}
+   * when they are.
+   */
   static String reason(Row r, List<Row> rows) {
     List<String> why = new ArrayList<>();
     errorOverMean(why, "positive", r.positiveNs, r.positiveNsError);
     errorOverMean(why, "negative", r.negativeNs, r.negativeNsError);
-    errorOverMean(why, "build", r.buildNsPerKey, r.buildNsPerKeyError);
     if (r.family == Family.SIEVE || r.family == Family.PEER) {
       Optional<Row> raw = rawRead(rows, r.n);
       if (raw.isPresent() && steadyError(raw.get()) && raw.get().negativeNs > 0) {
@@ -45,6 +48,13 @@ public final class SteadyState {
         overRaw(why, "negative", r.negativeNs, ref);
       }
     }
+    return why.isEmpty() ? null : String.join("; ", why);
+  }
+
+  /** Why the build time of {@code r} is not at steady state, or {@code null} when it is. */
+  static String buildReason(Row r) {
+    List<String> why = new ArrayList<>();
+    errorOverMean(why, "build", r.buildNsPerKey, r.buildNsPerKeyError);
     return why.isEmpty() ? null : String.join("; ", why);
   }
 
@@ -88,8 +98,9 @@ public final class SteadyState {
   }
 
   /**
-   * Marks every row of {@code rows} ({@link Row#unsteady}: the reason, or {@code null}) and returns
-   * the flagged ones, in row order.
+   * Marks every row of {@code rows} ({@link Row#unsteady} for the lookup times, {@link
+   * Row#buildUnsteady} for the build time: the reason, or {@code null}) and returns the rows with
+   * either flag, in row order.
    */
   public static List<Row> flag(List<Row> rows) {
     List<String> reasons = new ArrayList<>();
@@ -100,11 +111,25 @@ public final class SteadyState {
     for (int i = 0; i < rows.size(); i++) {
       Row r = rows.get(i);
       r.unsteady = reasons.get(i);
-      if (r.unsteady != null) {
+      r.buildUnsteady = buildReason(r);
+      if (r.unsteady != null || r.buildUnsteady != null) {
         flagged.add(r);
       }
     }
     return flagged;
+  }
+
+  /** Whether either of a row's flags is set. */
+  public static boolean flagged(Row r) {
+    return r.excluded() || r.buildExcluded();
+  }
+
+  /** A flagged row's reasons: "lookups: …", "build only: …", or both. */
+  public static String describe(Row r) {
+    if (r.excluded() && r.buildExcluded()) {
+      return r.unsteady + "; " + r.buildUnsteady;
+    }
+    return r.excluded() ? r.unsteady : "build only (lookups kept): " + r.buildUnsteady;
   }
 
   /** Re-measures a list of jobs (a longer timer, one round), reporting as it goes. */
@@ -136,7 +161,11 @@ public final class SteadyState {
         break;
       }
       for (Timer.Job j : again) {
-        j.row().firstFlag = j.row().unsteady;
+        Row r = j.row();
+        r.firstFlag =
+            r.unsteady == null
+                ? r.buildUnsteady
+                : r.buildUnsteady == null ? r.unsteady : r.unsteady + "; " + r.buildUnsteady;
       }
       remeasure.run(again);
       again.forEach(j -> j.row().remeasured = true);

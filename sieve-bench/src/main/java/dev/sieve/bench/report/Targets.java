@@ -357,8 +357,8 @@ public final class Targets {
           || Double.isNaN(small.get().buildNsPerKey)
           || Double.isNaN(big.buildNsPerKey)) {
         checks.add(secondary(notRun(id, what, n, "build time missing")));
-      } else if (big.excluded() || small.get().excluded()) {
-        checks.add(secondary(excluded(id, what, n, big.excluded() ? big : small.get())));
+      } else if (big.buildExcluded() || small.get().buildExcluded()) {
+        checks.add(secondary(excluded(id, what, n, big.buildExcluded() ? big : small.get())));
       } else {
         checks.add(
             secondary(
@@ -457,8 +457,10 @@ public final class Targets {
     if (ref.isEmpty()) {
       return notRun(id, what, n, reference + " not in this run");
     }
+    boolean lookups = metrics.contains(Metric.POS) || metrics.contains(Metric.NEG);
+    boolean builds = metrics.contains(Metric.BUILD);
     for (Row x : List.of(s.get(), ref.get())) {
-      if (x.excluded()) {
+      if ((lookups && x.excluded()) || (builds && x.buildExcluded())) {
         return excluded(id, what, n, x);
       }
     }
@@ -509,7 +511,11 @@ public final class Targets {
         Status.EXCLUDED,
         Double.NaN,
         Double.NaN,
-        flagged.name + " at n=" + nLabel(flagged.n) + " not at steady state: " + flagged.unsteady,
+        flagged.name
+            + " at n="
+            + nLabel(flagged.n)
+            + " not at steady state: "
+            + (flagged.unsteady != null ? flagged.unsteady : flagged.buildUnsteady),
         true);
   }
 

@@ -109,9 +109,30 @@ class SteadyStateTest {
     // a flagged peer is not the best peer either
     rows.get(2).unsteady = "test";
     assertTrue(Double.isNaN(ReportWriter.ratios(rows.get(3), rows).positiveOverBestPeer()));
-    // nor is it compared against a baseline
+    // nor are its lookups compared against a baseline (its steady build time is)
     List<Guard.Baseline> before = List.of(new Guard.Baseline(Targets.BLOCKED, N6, 10, 10, 10, 20));
-    assertTrue(Guard.compare(rows, before).isEmpty());
+    assertEquals(
+        List.of("build ns/key"),
+        Guard.compare(rows, before).stream().map(Guard.Entry::metric).toList());
+  }
+
+  @Test
+  void aNoisyBuildVoidsTheBuildFiguresOnly() {
+    List<Row> all = new ArrayList<>(issue20Run().subList(2, 5)); // FastFilter, Ribbon, raw read
+    Row xor = row(Targets.XOR8, Family.SIEVE, 8, 8, 0.2);
+    xor.buildNsPerKeyError = 40; // over its 20 ns/key
+    all.add(xor);
+    all.add(row(Targets.FF_XOR8, Family.PEER, 5, 5, 0.2));
+    assertEquals(List.of(xor), SteadyState.flag(all));
+    assertFalse(xor.excluded());
+    assertTrue(xor.buildExcluded());
+    assertTrue(SteadyState.describe(xor).startsWith("build only"), SteadyState.describe(xor));
+    ReportWriter.Ratios x = ReportWriter.ratios(xor, all);
+    assertEquals(8 / 1.45, x.negativeOverRawRead(), 1e-9);
+    assertEquals(8 / 5.0, x.negativeOverBestPeer(), 1e-9);
+    assertTrue(Double.isNaN(x.buildOverBestPeer()));
+    Map<String, Targets.Check> checks = byId(Targets.check(all, 10));
+    assertEquals(Targets.Status.EXCLUDED, checks.get("X3a").status()); // Xor8 build vs FastFilter
   }
 
   @Test

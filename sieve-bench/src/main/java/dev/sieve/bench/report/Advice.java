@@ -224,6 +224,10 @@ public final class Advice {
     }
     Candidate f = fast.get();
     String peer = peerNote(f, rows, n);
+    if (all.stream().filter(group).count() == 1) {
+      out.add(need + ": " + f.named() + ", the only one this run measured — " + f.figures() + peer);
+      return;
+    }
     if (small.isEmpty() || small.get().filter().equals(f.filter())) {
       out.add(
           need

@@ -30,6 +30,17 @@ import picocli.CommandLine.Option;
  * {@code sieve report}: measures every structure (Sieve's filters, the peers, the exact baselines,
  * the raw random read) on the same keys, checks the targets and writes {@code report/} — report.md,
  * report.html, results.json and the plots.
+ *
+ * <p>The run is planned before it starts: every row costs, per round, two JMH query forks (start-up
+ * and set-up, then the warm-up and the measured iterations) and one build fork; the sum plus the
+ * report's own work per row (FPR, sizes, the contract) and the experiments is printed first ({@code
+ * --plan} prints only that). The default is sized from that plan to finish within ten minutes on 2
+ * idle cores while warming each query fork up for 3×1 s, long enough for C2 to have compiled the
+ * SIMD path (shorter warm-ups measured it interpreted, 1,000× slow). After the rounds, {@link
+ * SteadyState} flags rows that cannot be steady-state figures, has them re-measured once with the
+ * timer's {@link Timer#longer} form, and marks those still flagged, so that no ratio, target or
+ * recommendation comes from them; the header records the machine and the load average at the start
+ * and the end ({@link MachineInfo}).
  */
 @Command(
     name = "report",
@@ -384,6 +395,24 @@ public final class ReportCommand implements Callable<Integer> {
       }
       before = Guard.read(baseline.toPath());
     }
+    int maxN = ns.stream().mapToInt(Integer::intValue).max().orElse(1);
+    String heap =
+        forkHeap != null ? forkHeap : maxN <= 2_000_000 ? "2g" : maxN <= 20_000_000 ? "6g" : "16g";
+    int measureSteps = 0;
+    for (int n : ns) {
+      for (StructureKind k : kinds) {
+        measureSteps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
+      }
+    }
+    double planned = plannedSeconds(timer(heap, null), kinds);
+    List<String> planLines = new ArrayList<>();
+    for (String line : plan(kinds, measureSteps, timer(heap, null), planned).split("\n")) {
+      ConsoleSummary.wrap(planLines, line, "", "  ");
+    }
+    planLines.forEach(console::println);
+    if (planOnly) {
+      return 0;
+    }
     Files.createDirectories(out.toPath());
     if (timer.equals("jmh")) {
       if (ignoreJmhLock) {
@@ -399,46 +428,13 @@ public final class ReportCommand implements Callable<Integer> {
     }
     double loadStart = MachineInfo.loadAverage();
     warmUpJol();
-    int maxN = ns.stream().mapToInt(Integer::intValue).max().orElse(1);
-    String heap =
-        forkHeap != null ? forkHeap : maxN <= 2_000_000 ? "2g" : maxN <= 20_000_000 ? "6g" : "16g";
     Path jmhLog = out.toPath().resolve("jmh.log");
     try (PrintStream log =
         new PrintStream(new FileOutputStream(jmhLog.toFile()), true, StandardCharsets.UTF_8)) {
-      Timer t =
-          switch (timer) {
-            case "jmh" ->
-                new JmhTimer(
-                    warmup,
-                    warmupMillis,
-                    iterations,
-                    iterationMillis,
-                    buildWarmup,
-                    buildIterations,
-                    heap,
-                    log);
-            case "quick" -> new QuickTimer(5, 1 << 16);
-            default ->
-                throw new IllegalArgumentException("--timer must be jmh or quick, got " + timer);
-          };
+      Timer t = timer(heap, log);
       List<Row> rows = new ArrayList<>();
       List<Timer.Job> jobs = new ArrayList<>();
-      int measureSteps = 0;
-      for (int n : ns) {
-        for (StructureKind k : kinds) {
-          measureSteps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
-        }
-      }
       int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
-      double planned = plannedSeconds(t, kinds);
-      List<String> planLines = new ArrayList<>();
-      for (String line : plan(kinds, measureSteps, t, planned).split("\n")) {
-        ConsoleSummary.wrap(planLines, line, "", "  ");
-      }
-      planLines.forEach(console::println);
-      if (planOnly) {
-        return 0;
-      }
       ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);
@@ -556,6 +552,24 @@ public final class ReportCommand implements Callable<Integer> {
       boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
       return violation ? 2 : 0;
     }
+  }
+
+  /** The timer {@code --timer} names; JMH's output to {@code log} (none: only planned with). */
+  private Timer timer(String heap, PrintStream log) {
+    return switch (timer) {
+      case "jmh" ->
+          new JmhTimer(
+              warmup,
+              warmupMillis,
+              iterations,
+              iterationMillis,
+              buildWarmup,
+              buildIterations,
+              heap,
+              log == null ? new PrintStream(OutputStream.nullOutputStream()) : log);
+      case "quick" -> new QuickTimer(5, 1 << 16);
+      default -> throw new IllegalArgumentException("--timer must be jmh or quick, got " + timer);
+    };
   }
 
   /**

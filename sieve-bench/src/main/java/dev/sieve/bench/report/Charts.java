@@ -341,8 +341,13 @@ public final class Charts {
   public static void lookupTimes(File dir, List<Row> rows) throws IOException {
     List<Integer> ns = distinctN(rows);
     List<LookupPanel> panels = panels(rows);
-    boolean anyFlagged = rows.stream().anyMatch(Row::excluded);
-    String left = anyFlagged ? " — rows not at steady state left out" : "";
+    List<String> flagged = rows.stream().filter(Row::excluded).map(r -> r.name).distinct().toList();
+    String left =
+        flagged.isEmpty()
+            ? ""
+            : " — not at steady state, left out: "
+                + String.join(", ", flagged.subList(0, Math.min(3, flagged.size())))
+                + (flagged.size() > 3 ? " and " + (flagged.size() - 3) + " more" : "");
     if (ns.size() >= 3) {
       for (boolean negative : new boolean[] {true, false}) {
         List<JFreeChart> charts = new ArrayList<>();
@@ -425,8 +430,8 @@ public final class Charts {
     renderer.setDefaultItemLabelsVisible(true);
     renderer.setDefaultItemLabelFont(new java.awt.Font("SansSerif", java.awt.Font.PLAIN, 11));
     NumberAxis axis = (NumberAxis) plot.getRangeAxis();
-    axis.setLowerBound(0.0);
-    axis.setUpperMargin(0.25); // room for the value labels
+    axis.setAutoRangeIncludesZero(true); // auto-ranged: a fixed bound would drop the margin
+    axis.setUpperMargin(0.15); // room for the value labels
     plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(0.45f);
     chart.setBackgroundPaint(Color.WHITE);
     return chart;

@@ -546,8 +546,7 @@ public final class ReportCommand implements Callable<Integer> {
         console.println(
             "sieve report: "
                 + flagged.size()
-                + " row(s) still not at steady state after re-measuring; printed marked, no ratio"
-                + " or target computed from them");
+                + " row(s) not at steady state after re-measuring: marked, no ratio from them");
       }
       boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
       return violation ? 2 : 0;

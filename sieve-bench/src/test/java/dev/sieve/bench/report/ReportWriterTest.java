@@ -22,6 +22,9 @@ class ReportWriterTest {
     // Ribbon 30 ns over the blocked Bloom's 12 ns misses R1: the closing note names its n once
     assertTrue(md.contains("R1 at n=10^6 (2.500 > 1.600)"), md);
     assertFalse(md.contains("n=n="), md);
+    // the header's lines stay lines in the HTML page
+    String html = ReportWriter.document(ReportFixture.run(0.1, 0.1, "AMD EPYC 7B13")).html("t");
+    assertTrue(html.contains("caches: L1d 32 KiB, L1i 32 KiB, L2 512 KiB, L3 32 MiB.<br>"), html);
     // the flagged Xor16 is marked, and its ratio to the raw read is not computed
     String xor16 =
         md.lines().filter(l -> l.startsWith("| sieve-xor16 **(!)** |")).findFirst().orElseThrow();

@@ -190,9 +190,9 @@ class ReportGenerationTest {
     java.util.regex.Matcher m =
         Pattern.compile("planned: about ([0-9.]+) minutes").matcher(err.replace("\n", " "));
     assertTrue(m.find(), err);
-    // 10 minutes on 2 idle cores, with room for re-measuring two flagged rows (~22 s each)
-    assertTrue(Double.parseDouble(m.group(1)) <= 9.25, err);
-    assertTrue(err.contains("108 JMH forks"), err);
+    // 10 minutes on 2 idle cores, with room for re-measuring three flagged rows (~22 s each)
+    assertTrue(Double.parseDouble(m.group(1)) <= 8.9, err);
+    assertTrue(err.contains("102 JMH forks"), err);
     assertFalse(Files.exists(out), "--plan measures nothing and writes nothing");
     for (String line : err.split("\n")) {
       assertTrue(line.length() <= ConsoleSummary.WIDTH, line);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -22,10 +23,8 @@ import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.category.StatisticalBarRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.category.DefaultCategoryDataset;
-import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
@@ -231,125 +230,296 @@ public final class Charts {
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
   }
 
-  /** The groups of the query plot's small multiples. */
-  static String group(Row r) {
+  /** One lookup plot file: its name under plots/ and its alt text. */
+  public record Plot(String file, String alt) {}
+
+  /** At most this many series per panel (the raw-read reference counts as one). */
+  static final int MAX_SERIES = 6;
+
+  /** The lookup plots' panel families, in order. */
+  static final List<String> FAMILIES =
+      List.of(
+          "Blocked and split-block Bloom",
+          "Standard and growable Bloom",
+          "Xor and Binary Fuse",
+          "Ribbon",
+          "Cuckoo",
+          "Exact sets and other limits");
+
+  /** The panel family of a row; {@code null} for the raw read, drawn in every panel. */
+  static String family(Row r) {
+    if (r.name.equals(SteadyState.RAW_READ)) {
+      return null;
+    }
     if (r.family == Family.EXACT || r.family == Family.LIMIT) {
-      return "exact sets, raw read";
+      return FAMILIES.get(5);
     }
     String n = r.name;
-    if (n.contains("bloom")) {
-      return "Bloom filters";
+    if (n.contains("blocked-bloom") || n.contains("split-block")) {
+      return FAMILIES.get(0);
+    }
+    if (n.contains("bloom") || n.contains("sharded")) {
+      return FAMILIES.get(1);
     }
     if (n.contains("xor") || n.contains("fuse")) {
-      return "Xor, Binary Fuse";
+      return FAMILIES.get(2);
     }
-    return "Ribbon, Cuckoo";
+    if (n.contains("ribbon")) {
+      return FAMILIES.get(3);
+    }
+    return n.contains("cuckoo") ? FAMILIES.get(4) : FAMILIES.get(5);
+  }
+
+  /** A panel: its title and the structures it draws (the raw read comes on top). */
+  record LookupPanel(String title, List<String> structures) {}
+
+  /**
+   * The panels: one per family with timed, unflagged rows, each with at most {@link #MAX_SERIES} -
+   * 1 structures (a family with more is split into "(1 of 2)", "(2 of 2)" panels), so that with the
+   * raw read no panel draws more than {@link #MAX_SERIES} series.
+   */
+  static List<LookupPanel> panels(List<Row> rows) {
+    Map<String, List<String>> byFamily = new LinkedHashMap<>();
+    FAMILIES.forEach(f -> byFamily.put(f, new ArrayList<>()));
+    for (Row r : rows) {
+      String f = family(r);
+      if (f != null && timed(r) && !byFamily.get(f).contains(label(r))) {
+        byFamily.get(f).add(label(r));
+      }
+    }
+    List<LookupPanel> out = new ArrayList<>();
+    int per = MAX_SERIES - 1;
+    for (Map.Entry<String, List<String>> e : byFamily.entrySet()) {
+      List<String> s = e.getValue();
+      int parts = (s.size() + per - 1) / per;
+      for (int p = 0; p < parts; p++) {
+        out.add(
+            new LookupPanel(
+                e.getKey() + (parts > 1 ? " (" + (p + 1) + " of " + parts + ")" : ""),
+                s.subList(p * per, Math.min(s.size(), (p + 1) * per))));
+      }
+    }
+    return out;
+  }
+
+  /** Whether a row has a lookup time the plots may draw (measured, at steady state). */
+  private static boolean timed(Row r) {
+    return !r.excluded() && !(Double.isNaN(r.negativeNs) && Double.isNaN(r.positiveNs));
+  }
+
+  private static List<Integer> distinctN(List<Row> rows) {
+    return rows.stream().map(r -> r.n).distinct().sorted().toList();
   }
 
   /**
-   * Query ns per lookup ({@code negative} or positive). With one n: a horizontal bar per structure
-   * with its 99.9% error bar. With several: ns against n on log-log axes, as small multiples (Bloom
-   * filters; Xor and Binary Fuse; Ribbon and Cuckoo; exact sets and the raw read).
+   * The lookup plots {@link #lookupTimes} writes: with at least three n, negative and positive
+   * lookups against n (one file each); with fewer, one bar chart per n.
    */
-  public static void queryTimes(File file, List<Row> rows, boolean negative) throws IOException {
-    String what = negative ? "Negative" : "Positive";
-    long distinctN = rows.stream().mapToInt(r -> r.n).distinct().count();
-    if (distinctN <= 1) {
-      DefaultStatisticalCategoryDataset data = new DefaultStatisticalCategoryDataset();
-      List<java.awt.Paint> colours = new ArrayList<>();
-      int n = rows.isEmpty() ? 0 : rows.get(0).n;
-      for (Row r : rows) {
-        double ns = negative ? r.negativeNs : r.positiveNs;
-        double err = negative ? r.negativeNsError : r.positiveNsError;
-        if (!Double.isNaN(ns)) {
-          data.add(ns, Double.isNaN(err) ? 0 : err, "ns per lookup", label(r));
-          colours.add(PALETTE[r.family.ordinal() % PALETTE.length]);
-        }
+  public static List<Plot> lookupPlots(List<Row> rows) {
+    List<Integer> ns = distinctN(rows);
+    List<Plot> out = new ArrayList<>();
+    if (ns.size() >= 3) {
+      out.add(new Plot("lookup-negative-vs-n.png", "negative lookup ns against n, per family"));
+      out.add(new Plot("lookup-positive-vs-n.png", "positive lookup ns against n, per family"));
+    } else {
+      for (int n : ns) {
+        out.add(
+            new Plot(
+                "lookup-n" + n + ".png",
+                "lookup ns at n = " + Targets.nLabel(n) + ", per family (bars)"));
       }
-      JFreeChart chart =
-          ChartFactory.createBarChart(
-              what
-                  + " lookup, ns per lookup at n="
-                  + Targets.nLabel(n)
-                  + " (whiskers: 99.9% CI; colour: sieve, peer, exact, limit)",
-              "structure",
-              "ns per lookup",
-              data,
-              PlotOrientation.HORIZONTAL,
-              false,
-              false,
-              false);
-      CategoryPlot plot = chart.getCategoryPlot();
-      StatisticalBarRenderer renderer =
-          new StatisticalBarRenderer() {
-            @Override
-            public java.awt.Paint getItemPaint(int row, int column) {
-              return colours.get(column);
-            }
-          };
-      renderer.setErrorIndicatorPaint(Color.BLACK);
-      renderer.setDrawBarOutline(false);
-      renderer.setShadowVisible(false);
-      renderer.setBarPainter(new org.jfree.chart.renderer.category.StandardBarPainter());
-      plot.setRenderer(renderer);
-      plot.setBackgroundPaint(Color.WHITE);
-      plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-      ((NumberAxis) plot.getRangeAxis()).setLowerBound(0.0);
-      ChartUtils.saveChartAsPNG(file, chart, W, Math.max(H, 120 + 22 * data.getColumnCount()));
+    }
+    return out;
+  }
+
+  /**
+   * Writes the lookup plots into {@code dir} (see {@link #lookupPlots}): small multiples, one panel
+   * per family, each its own chart with its own legend, at most {@link #MAX_SERIES} series, the raw
+   * random read at the same n drawn in every panel as the limit. Rows not at steady state are left
+   * out (the title says so).
+   */
+  public static void lookupTimes(File dir, List<Row> rows) throws IOException {
+    List<Integer> ns = distinctN(rows);
+    List<LookupPanel> panels = panels(rows);
+    List<String> flagged = rows.stream().filter(Row::excluded).map(r -> r.name).distinct().toList();
+    String left =
+        flagged.isEmpty()
+            ? ""
+            : " — not at steady state, left out: "
+                + String.join(", ", flagged.subList(0, Math.min(3, flagged.size())))
+                + (flagged.size() > 3 ? " and " + (flagged.size() - 3) + " more" : "");
+    if (ns.size() >= 3) {
+      for (boolean negative : new boolean[] {true, false}) {
+        List<JFreeChart> charts = new ArrayList<>();
+        for (LookupPanel p : panels) {
+          charts.add(lineChart(p, rows, negative));
+        }
+        grid(
+            new File(dir, negative ? "lookup-negative-vs-n.png" : "lookup-positive-vs-n.png"),
+            (negative ? "Negative" : "Positive")
+                + " lookups: ns per lookup against n (log-log; dashed: batch and pre-hashed;"
+                + " grey: one raw random read)"
+                + left,
+            charts,
+            420);
+      }
       return;
     }
-    Map<String, Map<String, XYSeries>> groups = new LinkedHashMap<>();
-    for (String g :
-        List.of("Bloom filters", "Xor, Binary Fuse", "Ribbon, Cuckoo", "exact sets, raw read")) {
-      groups.put(g, new LinkedHashMap<>());
+    for (int n : ns) {
+      List<JFreeChart> charts = new ArrayList<>();
+      int most = 1;
+      for (LookupPanel p : panels) {
+        JFreeChart c = barChart(p, rows, n);
+        if (c != null) {
+          charts.add(c);
+          most = Math.max(most, p.structures().size() + 1);
+        }
+      }
+      grid(
+          new File(dir, "lookup-n" + n + ".png"),
+          "ns per lookup at n = "
+              + Targets.nLabel(n)
+              + " (bars labelled with their value; last bar of each panel: one raw random read)"
+              + left,
+          charts,
+          140 + 46 * most);
     }
-    for (Row r : rows) {
-      double ns = negative ? r.negativeNs : r.positiveNs;
-      if (!Double.isNaN(ns) && ns > 0) {
-        groups.get(group(r)).computeIfAbsent(label(r), XYSeries::new).add(r.n, ns);
+  }
+
+  private static Optional<Row> rowAt(List<Row> rows, String label, int n) {
+    return rows.stream().filter(r -> r.n == n && label(r).equals(label) && timed(r)).findFirst();
+  }
+
+  /** One family at one n: negative and positive bars per structure, then the raw read. */
+  private static JFreeChart barChart(LookupPanel p, List<Row> rows, int n) {
+    DefaultCategoryDataset data = new DefaultCategoryDataset();
+    List<String> labels = new ArrayList<>(p.structures());
+    labels.add(SteadyState.RAW_READ);
+    boolean any = false;
+    for (String label : labels) {
+      Optional<Row> r = rowAt(rows, label, n);
+      if (r.isEmpty()) {
+        continue;
+      }
+      any |= !label.equals(SteadyState.RAW_READ);
+      if (!Double.isNaN(r.get().negativeNs)) {
+        data.addValue(r.get().negativeNs, "negative (absent key)", label);
+      }
+      if (!Double.isNaN(r.get().positiveNs)) {
+        data.addValue(r.get().positiveNs, "positive (added key)", label);
       }
     }
-    LogAxis x = new LogAxis("n (keys, log scale)");
+    if (!any) {
+      return null;
+    }
+    JFreeChart chart =
+        ChartFactory.createBarChart(
+            p.title(), null, "ns per lookup", data, PlotOrientation.HORIZONTAL, true, false, false);
+    CategoryPlot plot = chart.getCategoryPlot();
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    org.jfree.chart.renderer.category.BarRenderer renderer =
+        (org.jfree.chart.renderer.category.BarRenderer) plot.getRenderer();
+    renderer.setBarPainter(new org.jfree.chart.renderer.category.StandardBarPainter());
+    renderer.setShadowVisible(false);
+    renderer.setSeriesPaint(0, PALETTE[0]);
+    renderer.setSeriesPaint(1, PALETTE[4]);
+    renderer.setDefaultItemLabelGenerator(
+        new org.jfree.chart.labels.StandardCategoryItemLabelGenerator(
+            "{2}", new java.text.DecimalFormat("0.0")));
+    renderer.setDefaultItemLabelsVisible(true);
+    renderer.setDefaultItemLabelFont(new java.awt.Font("SansSerif", java.awt.Font.PLAIN, 11));
+    NumberAxis axis = (NumberAxis) plot.getRangeAxis();
+    axis.setAutoRangeIncludesZero(true); // auto-ranged: a fixed bound would drop the margin
+    axis.setUpperMargin(0.15); // room for the value labels
+    plot.getDomainAxis().setMaximumCategoryLabelWidthRatio(0.45f);
+    chart.setBackgroundPaint(Color.WHITE);
+    return chart;
+  }
+
+  /** One family's lookups against n (log-log), the raw read as a grey line. */
+  private static JFreeChart lineChart(LookupPanel p, List<Row> rows, boolean negative) {
+    XYSeriesCollection data = new XYSeriesCollection();
+    List<String> labels = new ArrayList<>(p.structures());
+    labels.add(SteadyState.RAW_READ);
+    for (String label : labels) {
+      XYSeries s = new XYSeries(label);
+      for (Row r : rows) {
+        double ns = negative ? r.negativeNs : r.positiveNs;
+        if (label(r).equals(label) && timed(r) && ns > 0) {
+          s.add(r.n, ns);
+        }
+      }
+      if (s.getItemCount() > 0) {
+        data.addSeries(s);
+      }
+    }
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    for (int i = 0; i < data.getSeriesCount(); i++) {
+      String key = (String) data.getSeriesKey(i);
+      renderer.setSeriesPaint(i, PALETTE[i % PALETTE.length]);
+      if (key.equals(SteadyState.RAW_READ)) {
+        renderer.setSeriesPaint(i, Color.GRAY);
+        renderer.setSeriesStroke(i, DASHED);
+      } else if (key.endsWith(SieveAdapters.PREHASHED_SUFFIX)
+          || key.endsWith(SieveAdapters.BATCH_SUFFIX)) {
+        renderer.setSeriesStroke(i, DASHED);
+      }
+    }
+    LogAxis x = new LogAxis("n (keys)");
     x.setBase(10);
     x.setTickUnit(new NumberTickUnit(1));
     x.setNumberFormatOverride(new PowerOfTen());
     int minN = rows.stream().mapToInt(r -> r.n).min().orElse(1);
     int maxN = rows.stream().mapToInt(r -> r.n).max().orElse(10);
     x.setRange(minN / 2.0, maxN * 2.0);
-    CombinedDomainXYPlot combined = new CombinedDomainXYPlot(x);
-    combined.setGap(12);
-    combined.setDrawingSupplier(palette());
-    int panels = 0;
-    for (Map.Entry<String, Map<String, XYSeries>> g : groups.entrySet()) {
-      if (g.getValue().isEmpty()) {
-        continue;
-      }
-      XYSeriesCollection data = new XYSeriesCollection();
-      g.getValue().values().forEach(data::addSeries);
-      XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
-      for (int i = 0; i < data.getSeriesCount(); i++) {
-        String key = (String) data.getSeriesKey(i);
-        if (key.endsWith(SieveAdapters.PREHASHED_SUFFIX)
-            || key.endsWith(SieveAdapters.BATCH_SUFFIX)) {
-          renderer.setSeriesStroke(i, DASHED);
-        }
-      }
-      LogAxis y = new LogAxis("ns — " + g.getKey());
-      y.setBase(10);
-      y.setNumberFormatOverride(new PowerOfTen());
-      XYPlot plot = new XYPlot(data, null, y, renderer);
-      style(plot);
-      combined.add(plot, 1);
-      panels++;
-    }
-    JFreeChart chart =
-        new JFreeChart(
-            what + " lookup, ns per lookup vs n (log-log; dashed: batch and pre-hashed rows)",
-            JFreeChart.DEFAULT_TITLE_FONT,
-            combined,
-            true);
+    LogAxis y = new LogAxis("ns per lookup");
+    y.setBase(10);
+    y.setNumberFormatOverride(new PowerOfTen());
+    XYPlot plot = new XYPlot(data, x, y, renderer);
+    style(plot);
+    JFreeChart chart = new JFreeChart(p.title(), JFreeChart.DEFAULT_TITLE_FONT, plot, true);
     chart.setBackgroundPaint(Color.WHITE);
-    ChartUtils.saveChartAsPNG(file, chart, W, 330 * panels + 260);
+    return chart;
+  }
+
+  /** Panel width in the grids. */
+  static final int PANEL_W = 720;
+
+  /** Lays {@code charts} out two per line under {@code title} and writes one PNG. */
+  static void grid(File file, String title, List<JFreeChart> charts, int panelH)
+      throws IOException {
+    int cols = charts.size() <= 1 ? 1 : 2;
+    int lines = Math.max(1, (charts.size() + cols - 1) / cols);
+    int top = 44;
+    java.awt.image.BufferedImage img =
+        new java.awt.image.BufferedImage(
+            cols * PANEL_W, top + lines * panelH, java.awt.image.BufferedImage.TYPE_INT_RGB);
+    java.awt.Graphics2D g = img.createGraphics();
+    try {
+      g.setRenderingHint(
+          java.awt.RenderingHints.KEY_TEXT_ANTIALIASING,
+          java.awt.RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+      g.setColor(Color.WHITE);
+      g.fillRect(0, 0, img.getWidth(), img.getHeight());
+      g.setColor(Color.BLACK);
+      java.awt.Font font = new java.awt.Font("SansSerif", java.awt.Font.BOLD, 15);
+      g.setFont(font);
+      String t = title;
+      while (g.getFontMetrics().stringWidth(t) > img.getWidth() - 20 && font.getSize() > 9) {
+        font = font.deriveFont(font.getSize2D() - 1);
+        g.setFont(font);
+      }
+      g.drawString(t, 10, 28);
+      for (int i = 0; i < charts.size(); i++) {
+        int cx = (i % cols) * PANEL_W;
+        int cy = top + (i / cols) * panelH;
+        charts.get(i).draw(g, new java.awt.geom.Rectangle2D.Double(cx, cy, PANEL_W, panelH));
+      }
+    } finally {
+      g.dispose();
+    }
+    javax.imageio.ImageIO.write(img, "png", file);
   }
 
   private static boolean isSized(Row r) {

@@ -127,9 +127,9 @@ public final class Doc {
     return sb.append("</body></html>\n").toString();
   }
 
-  /** Escapes HTML and renders Markdown's **bold** and `code`. */
+  /** Escapes HTML and renders Markdown's **bold**, `code` and hard line breaks (two spaces). */
   private static String inline(String s) {
-    String e = esc(s);
+    String e = esc(s).replace("  \n", "<br>\n");
     e = e.replaceAll("\\*\\*(.+?)\\*\\*", "<b>$1</b>");
     e = e.replaceAll("`(.+?)`", "<code>$1</code>");
     return e;

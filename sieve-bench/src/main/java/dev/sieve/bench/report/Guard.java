@@ -106,6 +106,9 @@ public final class Guard {
   public static List<Entry> compare(List<Row> rows, List<Baseline> baseline) {
     List<Entry> out = new ArrayList<>();
     for (Row r : rows) {
+      if (r.excluded() && r.buildExcluded()) {
+        continue; // not at steady state: no ratio from it (SteadyState)
+      }
       Optional<Baseline> b =
           baseline.stream()
               .filter(
@@ -117,9 +120,13 @@ public final class Guard {
       if (b.isEmpty()) {
         continue;
       }
-      add(out, r, "pos ns", b.get().positiveNs(), r.positiveNs, r.positiveNsError);
-      add(out, r, "neg ns", b.get().negativeNs(), r.negativeNs, r.negativeNsError);
-      add(out, r, "build ns/key", b.get().buildNsPerKey(), r.buildNsPerKey, r.buildNsPerKeyError);
+      if (!r.excluded()) {
+        add(out, r, "pos ns", b.get().positiveNs(), r.positiveNs, r.positiveNsError);
+        add(out, r, "neg ns", b.get().negativeNs(), r.negativeNs, r.negativeNsError);
+      }
+      if (!r.buildExcluded()) {
+        add(out, r, "build ns/key", b.get().buildNsPerKey(), r.buildNsPerKey, r.buildNsPerKeyError);
+      }
     }
     return out;
   }

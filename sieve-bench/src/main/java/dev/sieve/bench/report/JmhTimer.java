@@ -25,7 +25,19 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * figure is a warmed-up build, not JIT compilation. JMH's own output goes to a log file.
  */
 public final class JmhTimer implements Timer {
+  /**
+   * Seconds a fork costs beyond its iterations: JVM start, JMH's set-up and the benchmark's trial
+   * set-up (the keys, the structure and the query streams), for the planned duration. An upper
+   * estimate from the report's runs on the 2-core machine (about 0.4-0.6 s at n = 10^6 when idle);
+   * the set-up's build grows with n, {@link #SETUP_NS_PER_KEY} per key.
+   */
+  static final double FORK_START_SECONDS = 0.8;
+
+  /** The forks' set-up per key (keys drawn, structure built, query streams): for the plan. */
+  static final double SETUP_NS_PER_KEY = 400;
+
   private final int warmupIterations;
+  private final int warmupMillis;
   private final int iterations;
   private final int iterationMillis;
   private final int buildWarmupIterations;
@@ -33,8 +45,16 @@ public final class JmhTimer implements Timer {
   private final String forkHeap;
   private final PrintStream log;
 
+  /**
+   * @param warmupIterations query warm-up iterations per fork
+   * @param warmupMillis each query warm-up iteration's time
+   * @param iterations measured query iterations per fork
+   * @param iterationMillis each measured iteration's time (query and build), and each build warm-up
+   *     iteration's
+   */
   public JmhTimer(
       int warmupIterations,
+      int warmupMillis,
       int iterations,
       int iterationMillis,
       int buildWarmupIterations,
@@ -42,6 +62,7 @@ public final class JmhTimer implements Timer {
       String forkHeap,
       PrintStream log) {
     if (warmupIterations < 0
+        || warmupMillis < 1
         || iterations < 1
         || iterationMillis < 1
         || buildWarmupIterations < 0
@@ -50,6 +71,7 @@ public final class JmhTimer implements Timer {
           "JMH iterations and iteration time must be positive (warm-ups may be 0)");
     }
     this.warmupIterations = warmupIterations;
+    this.warmupMillis = warmupMillis;
     this.iterations = iterations;
     this.iterationMillis = iterationMillis;
     this.buildWarmupIterations = buildWarmupIterations;
@@ -66,7 +88,7 @@ public final class JmhTimer implements Timer {
         base(job.kind(), row, seed)
             .include(QueryBenchmark.class.getName() + "\\.(positive|negative)$")
             .warmupIterations(warmupIterations)
-            .warmupTime(TimeValue.milliseconds(iterationMillis))
+            .warmupTime(TimeValue.milliseconds(warmupMillis))
             .measurementIterations(iterations)
             .measurementTime(TimeValue.milliseconds(iterationMillis));
     double[] positive = new double[0];
@@ -133,6 +155,31 @@ public final class JmhTimer implements Timer {
   }
 
   @Override
+  public Timer longer() {
+    return new JmhTimer(
+        2 * warmupIterations,
+        warmupMillis,
+        2 * iterations,
+        iterationMillis,
+        2 * buildWarmupIterations,
+        2 * buildIterations,
+        forkHeap,
+        log);
+  }
+
+  /**
+   * Two query forks (positive, negative) of warm-up plus measurement, and one build fork, each with
+   * {@link #FORK_START_SECONDS} and the set-up's {@link #SETUP_NS_PER_KEY} per key.
+   */
+  @Override
+  public double plannedSeconds(int n) {
+    double fork = FORK_START_SECONDS + SETUP_NS_PER_KEY * 1e-9 * n;
+    double query = (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
+    double build = (buildWarmupIterations + buildIterations) * iterationMillis / 1000.0;
+    return 2 * (fork + query) + fork + build;
+  }
+
+  @Override
   public String describe() {
     return String.format(
         "JMH 1.37, forks of -Xmx%s; per round and structure one fork each for positive lookups,"
@@ -141,7 +188,7 @@ public final class JmhTimer implements Timer {
             + " measured (each iteration at least one build)",
         forkHeap,
         warmupIterations,
-        iterationMillis,
+        warmupMillis,
         iterations,
         iterationMillis,
         QueryBenchmark.BATCH,

@@ -55,6 +55,21 @@ public final class PolicyFigures {
           List.of(),
           "needs " + Targets.BLOCKED + " and " + Targets.RIBBON + " in the run");
     }
+    if (bloom.get().excluded()
+        || ribbon.get().excluded()
+        || bloom.get().buildExcluded()
+        || ribbon.get().buildExcluded()) {
+      return new Figures(
+          retries,
+          List.of(),
+          "not priced: "
+              + Targets.BLOCKED
+              + " or "
+              + Targets.RIBBON
+              + " at n="
+              + Targets.nLabel(maxN)
+              + " is not at steady state");
+    }
     return new Figures(
         retries,
         lsm(bloom.get(), ribbon.get()),

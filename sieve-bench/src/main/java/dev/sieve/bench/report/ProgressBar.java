@@ -50,6 +50,9 @@ public final class ProgressBar {
 
   private void draw(String label) {
     String line = render(label);
+    if (line.length() > ConsoleSummary.WIDTH) { // a redrawn line must not wrap
+      line = line.substring(0, ConsoleSummary.WIDTH - 1) + "…";
+    }
     if (redraw) {
       out.print("\r" + line + " ".repeat(Math.max(0, 100 - line.length())));
       out.flush();

@@ -69,6 +69,11 @@ public final class QuickTimer implements Timer {
   }
 
   @Override
+  public Timer longer() {
+    return new QuickTimer(2 * repeats, 2 * queryStream);
+  }
+
+  @Override
   public String describe() {
     return "quick in-process nanoTime timer (per round: "
         + repeats

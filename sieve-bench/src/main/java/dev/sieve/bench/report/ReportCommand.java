@@ -30,6 +30,17 @@ import picocli.CommandLine.Option;
  * {@code sieve report}: measures every structure (Sieve's filters, the peers, the exact baselines,
  * the raw random read) on the same keys, checks the targets and writes {@code report/} — report.md,
  * report.html, results.json and the plots.
+ *
+ * <p>The run is planned before it starts: every row costs, per round, two JMH query forks (start-up
+ * and set-up, then the warm-up and the measured iterations) and one build fork; the sum plus the
+ * report's own work per row (FPR, sizes, the contract) and the experiments is printed first ({@code
+ * --plan} prints only that). The default is sized from that plan to finish within ten minutes on 2
+ * idle cores while warming each query fork up for 3×1 s, long enough for C2 to have compiled the
+ * SIMD path (shorter warm-ups measured it interpreted, 1,000× slow). After the rounds, {@link
+ * SteadyState} flags rows that cannot be steady-state figures, has them re-measured once with the
+ * timer's {@link Timer#longer} form, and marks those still flagged, so that no ratio, target or
+ * recommendation comes from them; the header records the machine and the load average at the start
+ * and the end ({@link MachineInfo}).
  */
 @Command(
     name = "report",
@@ -38,9 +49,11 @@ import picocli.CommandLine.Option;
     description = {
       "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
           + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",
-      "The default (n=10^4 and 10^6, the default structure set, 2 rounds) takes about 6-8 minutes"
-          + " on 2 idle cores; issue 11's full measurement is --n 10000,1000000,10000000 --filters all"
-          + " (add 100000000 with SIEVE_HEAP=20g --fork-heap 16g)."
+      "The default (n=10^4 and 10^6, 17 structures, one round) is planned at about 9 minutes on 2"
+          + " idle cores and prints its plan when it starts (--plan: the plan alone); the former"
+          + " default is --filters full --rounds 2 (about 30 minutes), issue 11's full measurement"
+          + " --n 10000,1000000,10000000 --filters all (add 100000000 with SIEVE_HEAP=20g"
+          + " --fork-heap 16g)."
     })
 public final class ReportCommand implements Callable<Integer> {
 
@@ -51,7 +64,46 @@ public final class ReportCommand implements Callable<Integer> {
   static final Set<String> HEADLINE =
       Set.of("sieve-blocked-bloom", "sieve-xor8", "sieve-binary-fuse8", "sieve-ribbon");
 
-  /** Exact baselines and limit rows left out of the default set (slow to build, or redundant). */
+  /**
+   * The default set: every family with its peer — blocked Bloom (single and batch), Parquet's
+   * split-block Bloom, the standard Bloom, the growable Bloom, Ribbon and Bumped Ribbon, Xor8,
+   * Binary Fuse 8 (and its fast-hash row where this build has one), Cuckoo; the peers of each
+   * (Guava, FastFilter's BlockedBloom, Xor8 for Xor and Binary Fuse, Cuckoo8), one exact set and
+   * the raw read. Sized to finish in 10 minutes on 2 idle cores with warm-ups long enough for the
+   * SIMD path, with room for re-measuring flagged rows (see {@link #plannedSeconds}); {@code full}
+   * is the former, larger default.
+   */
+  static final List<String> DEFAULT =
+      List.of(
+          "sieve-blocked-bloom",
+          "sieve-blocked-bloom-batch",
+          "sieve-split-block-bloom",
+          "sieve-standard-bloom",
+          "sieve-scalable-bloom",
+          "sieve-ribbon",
+          "sieve-bumped-ribbon",
+          "sieve-xor8",
+          "sieve-binary-fuse8",
+          "sieve-binary-fuse8-fasthash",
+          "sieve-cuckoo8",
+          "guava-bloom",
+          "fastfilter-blocked-bloom",
+          "fastfilter-xor8",
+          "fastfilter-cuckoo8",
+          "fastutil-hashset",
+          "raw-read-1x");
+
+  /**
+   * Seconds of the report's own work per row (build, sizes, the contract over every key, the FPR
+   * over {@code --fpr-queries} absent keys) at the default 10^7 queries, for the plan: an upper
+   * estimate from quick-timer runs on the 2-core machine.
+   */
+  static final double IN_PROCESS_SECONDS_PER_ROW = 1.5;
+
+  /** Seconds of the experiments, the build retries, the plots and the files, for the plan. */
+  static final double IN_PROCESS_SECONDS_FIXED = 45;
+
+  /** Exact baselines and limit rows left out of the full set (slow to build, or redundant). */
   static final Set<String> NOT_BY_DEFAULT =
       Set.of("java-hashset", "java-treeset", "sorted-array", "raw-read-10x");
 
@@ -70,12 +122,11 @@ public final class ReportCommand implements Callable<Integer> {
       names = "--filters",
       split = ",",
       description =
-          "structures or groups to run: default (every Sieve filter single; batch, pre-hashed and"
-              + " fast-hash rows of blocked Bloom, Xor8, Binary Fuse 8 and Ribbon (fast hash: not"
-              + " Ribbon's, not the fast-hash batch rows); the peers; fastutil-hashset,"
-              + " raw-read-1x), all (every row, diagnostics"
-              + " included), the families sieve, peer, exact, limit, or names (default:"
-              + " ${DEFAULT-VALUE})",
+          "structures or groups to run: default (17: every family and its peer, see the"
+              + " README), full (the former default: every Sieve filter single; batch, pre-hashed"
+              + " and fast-hash rows of blocked Bloom, Xor8, Binary Fuse 8 and Ribbon; the peers;"
+              + " fastutil-hashset, raw-read-1x), all (every row, diagnostics included), the"
+              + " families sieve, peer, exact, limit, or names (default: ${DEFAULT-VALUE})",
       defaultValue = "default")
   List<String> filters;
 
@@ -123,26 +174,41 @@ public final class ReportCommand implements Callable<Integer> {
           "rounds: each times every structure once (one short JMH fork per benchmark), in a"
               + " shuffled order that changes per round; figures pool all rounds (default:"
               + " ${DEFAULT-VALUE})",
-      defaultValue = "2")
+      defaultValue = "1")
   int rounds;
 
   @Option(
       names = "--warmup",
-      description = "JMH query warm-up iterations per fork (default: ${DEFAULT-VALUE})",
-      defaultValue = "1")
+      description =
+          "JMH query warm-up iterations per fork; the SIMD path needs about 3 s before C2 has"
+              + " compiled it (default: ${DEFAULT-VALUE})",
+      defaultValue = "3")
   int warmup;
+
+  @Option(
+      names = "--warmup-ms",
+      description = "JMH query warm-up iteration time in ms (default: ${DEFAULT-VALUE})",
+      defaultValue = "1000")
+  int warmupMillis;
 
   @Option(
       names = "--iterations",
       description = "JMH measured query iterations per fork (default: ${DEFAULT-VALUE})",
-      defaultValue = "2")
+      defaultValue = "5")
   int iterations;
 
   @Option(
       names = "--iteration-ms",
-      description = "JMH iteration time in ms (default: ${DEFAULT-VALUE})",
+      description =
+          "JMH measured iteration time in ms, also the build forks' warm-up iteration time"
+              + " (default: ${DEFAULT-VALUE})",
       defaultValue = "200")
   int iterationMillis;
+
+  @Option(
+      names = "--plan",
+      description = "print the plan (rows, forks, planned duration) and exit without measuring")
+  boolean planOnly;
 
   @Option(
       names = "--build-warmup",
@@ -155,7 +221,7 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--build-iterations",
       description = "JMH measured build iterations per fork (default: ${DEFAULT-VALUE})",
-      defaultValue = "2")
+      defaultValue = "5")
   int buildIterations;
 
   @Option(
@@ -221,6 +287,11 @@ public final class ReportCommand implements Callable<Integer> {
 
   /** Whether {@code kind} is in the default set. */
   static boolean isDefault(StructureKind kind) {
+    return DEFAULT.contains(kind.name());
+  }
+
+  /** Whether {@code kind} is in the full set (the former default). */
+  static boolean isFull(StructureKind kind) {
     if (kind.description().startsWith("diagnostic:") || NOT_BY_DEFAULT.contains(kind.name())) {
       return false;
     }
@@ -266,6 +337,10 @@ public final class ReportCommand implements Callable<Integer> {
       }
       if (name.equals("default")) {
         Structures.all().stream().filter(ReportCommand::isDefault).forEach(chosen::add);
+        continue;
+      }
+      if (name.equals("full")) {
+        Structures.all().stream().filter(ReportCommand::isFull).forEach(chosen::add);
         continue;
       }
       boolean family = false;
@@ -320,6 +395,24 @@ public final class ReportCommand implements Callable<Integer> {
       }
       before = Guard.read(baseline.toPath());
     }
+    int maxN = ns.stream().mapToInt(Integer::intValue).max().orElse(1);
+    String heap =
+        forkHeap != null ? forkHeap : maxN <= 2_000_000 ? "2g" : maxN <= 20_000_000 ? "6g" : "16g";
+    int measureSteps = 0;
+    for (int n : ns) {
+      for (StructureKind k : kinds) {
+        measureSteps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
+      }
+    }
+    double planned = plannedSeconds(timer(heap, null), kinds);
+    List<String> planLines = new ArrayList<>();
+    for (String line : plan(kinds, measureSteps, timer(heap, null), planned).split("\n")) {
+      ConsoleSummary.wrap(planLines, line, "", "  ");
+    }
+    planLines.forEach(console::println);
+    if (planOnly) {
+      return 0;
+    }
     Files.createDirectories(out.toPath());
     if (timer.equals("jmh")) {
       if (ignoreJmhLock) {
@@ -333,42 +426,15 @@ public final class ReportCommand implements Callable<Integer> {
         return 3;
       }
     }
+    double loadStart = MachineInfo.loadAverage();
     warmUpJol();
-    int maxN = ns.stream().mapToInt(Integer::intValue).max().orElse(1);
-    String heap =
-        forkHeap != null ? forkHeap : maxN <= 2_000_000 ? "2g" : maxN <= 20_000_000 ? "6g" : "16g";
     Path jmhLog = out.toPath().resolve("jmh.log");
     try (PrintStream log =
         new PrintStream(new FileOutputStream(jmhLog.toFile()), true, StandardCharsets.UTF_8)) {
-      Timer t =
-          switch (timer) {
-            case "jmh" ->
-                new JmhTimer(
-                    warmup, iterations, iterationMillis, buildWarmup, buildIterations, heap, log);
-            case "quick" -> new QuickTimer(3, 1 << 16);
-            default ->
-                throw new IllegalArgumentException("--timer must be jmh or quick, got " + timer);
-          };
+      Timer t = timer(heap, log);
       List<Row> rows = new ArrayList<>();
       List<Timer.Job> jobs = new ArrayList<>();
-      int measureSteps = 0;
-      for (int n : ns) {
-        for (StructureKind k : kinds) {
-          measureSteps += k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
-        }
-      }
       int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
-      console.println(
-          String.format(
-              Locale.ROOT,
-              "sieve report: %d structure(s), n = %s: %d rows × %d round(s)%s",
-              kinds.size(),
-              join(ns),
-              measureSteps,
-              rounds,
-              timer.equals("jmh")
-                  ? " = " + 3L * measureSteps * rounds + " JMH forks (positive, negative, build)"
-                  : " (in-process timer)"));
       ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);
@@ -391,11 +457,7 @@ public final class ReportCommand implements Callable<Integer> {
         }
         workload = null;
       }
-      Rounds.run(
-          t,
-          jobs,
-          rounds,
-          seed,
+      Rounds.Progress progress =
           (round, of, job) -> {
             bar.advance();
             bar.step(
@@ -410,7 +472,25 @@ public final class ReportCommand implements Callable<Integer> {
                     + " ("
                     + timer
                     + ")");
-          });
+          };
+      Rounds.run(t, jobs, rounds, seed, progress);
+      Timer longer = t.longer();
+      List<Row> flagged =
+          SteadyState.guard(
+              jobs,
+              again -> {
+                List<String> names = new ArrayList<>();
+                again.forEach(j -> names.add(j.kind().name() + " n=" + j.row().n));
+                bar.step("not at steady state, re-measuring longer: " + String.join(", ", names));
+                Rounds.run(
+                    longer,
+                    again,
+                    1,
+                    seed,
+                    (round, of, job) ->
+                        bar.step("re-measuring " + job.kind().name() + " n=" + job.row().n));
+              });
+      double loadEnd = MachineInfo.loadAverage();
       int en = Math.min(experimentKeys, maxN);
       Experiments e = new Experiments(Workload.create(en, seed), experimentQueries);
       double b0 = bitsPerKey.get(0);
@@ -446,7 +526,8 @@ public final class ReportCommand implements Callable<Integer> {
       List<Targets.Check> checks = Targets.check(rows, 10.0);
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
-      ReportWriter.Meta meta = meta(t, kinds, (System.nanoTime() - start) / 1e9);
+      ReportWriter.Meta meta =
+          meta(t, kinds, (System.nanoTime() - start) / 1e9, planned, loadStart, loadEnd);
       ReportWriter.Run report = new ReportWriter.Run(meta, rows, checks, guard, experiments);
       ReportWriter.write(out, report);
       bar.finish("done: " + new File(out, "report.md"));
@@ -461,12 +542,117 @@ public final class ReportCommand implements Callable<Integer> {
             growthMaxN,
             queries);
       }
+      if (!flagged.isEmpty()) {
+        console.println(
+            "sieve report: "
+                + flagged.size()
+                + " row(s) not at steady state after re-measuring: marked, no ratio from them");
+      }
       boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
       return violation ? 2 : 0;
     }
   }
 
-  private ReportWriter.Meta meta(Timer t, List<StructureKind> kinds, double seconds) {
+  /** The timer {@code --timer} names; JMH's output to {@code log} (none: only planned with). */
+  private Timer timer(String heap, PrintStream log) {
+    return switch (timer) {
+      case "jmh" ->
+          new JmhTimer(
+              warmup,
+              warmupMillis,
+              iterations,
+              iterationMillis,
+              buildWarmup,
+              buildIterations,
+              heap,
+              log == null ? new PrintStream(OutputStream.nullOutputStream()) : log);
+      case "quick" -> new QuickTimer(5, 1 << 16);
+      default -> throw new IllegalArgumentException("--timer must be jmh or quick, got " + timer);
+    };
+  }
+
+  /**
+   * The planned duration: every row's forks by the timer's plan, times the rounds, plus the
+   * report's own work ({@link #IN_PROCESS_SECONDS_PER_ROW} per row at the default FPR queries,
+   * scaled by {@code --fpr-queries}, and {@link #IN_PROCESS_SECONDS_FIXED}). {@code NaN} for a
+   * timer without a plan.
+   */
+  double plannedSeconds(Timer t, List<StructureKind> kinds) {
+    double timed = 0;
+    int rowCount = 0;
+    for (int n : ns) {
+      for (StructureKind k : kinds) {
+        int settings = k.sizedByBitsPerKey() ? bitsPerKey.size() : 1;
+        timed += settings * rounds * t.plannedSeconds(n);
+        rowCount += settings;
+      }
+    }
+    double perRow = IN_PROCESS_SECONDS_PER_ROW * Math.max(0.1, fprQueries / 1e7);
+    return timed + rowCount * perRow + IN_PROCESS_SECONDS_FIXED;
+  }
+
+  private String plan(List<StructureKind> kinds, int rowCount, Timer t, double planned) {
+    String forks =
+        timer.equals("jmh")
+            ? " = " + 3L * rowCount * rounds + " JMH forks (positive, negative, build)"
+            : " (in-process timer)";
+    String head =
+        String.format(
+            Locale.ROOT,
+            "sieve report: %d structure(s), n = %s: %d rows × %d round(s)%s",
+            kinds.size(),
+            join(ns),
+            rowCount,
+            rounds,
+            forks);
+    if (Double.isNaN(planned)) {
+      return head;
+    }
+    return head
+        + String.format(
+            Locale.ROOT,
+            "%nplanned: about %.1f minutes (per row and round: 2 query forks × (%.1f s start-up"
+                + " + %d×%d ms warm-up + %d×%d ms measured) + 1 build fork; plus about %.0f s in"
+                + " this JVM for FPR, sizes and experiments; flagged rows re-measured longer on"
+                + " top)",
+            planned / 60,
+            JmhTimer.FORK_START_SECONDS,
+            warmup,
+            warmupMillis,
+            iterations,
+            iterationMillis,
+            planned - timedSeconds(t, kinds));
+  }
+
+  private double timedSeconds(Timer t, List<StructureKind> kinds) {
+    double timed = 0;
+    for (int n : ns) {
+      for (StructureKind k : kinds) {
+        timed += (k.sizedByBitsPerKey() ? bitsPerKey.size() : 1) * rounds * t.plannedSeconds(n);
+      }
+    }
+    return timed;
+  }
+
+  private ReportWriter.Meta meta(
+      Timer t,
+      List<StructureKind> kinds,
+      double seconds,
+      double planned,
+      double loadStart,
+      double loadEnd) {
+    MachineInfo machine = MachineInfo.current();
+    boolean simd = dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe();
+    String jdk =
+        "Java "
+            + System.getProperty("java.version")
+            + ", "
+            + System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.vm.version")
+            + " ("
+            + System.getProperty("java.vendor")
+            + ")";
     String jvm =
         System.getProperty("java.vm.name")
             + " "
@@ -484,7 +670,14 @@ public final class ReportCommand implements Callable<Integer> {
     List<String> names = new ArrayList<>();
     kinds.forEach(k -> names.add(k.name()));
     return new ReportWriter.Meta(
-        machine(),
+        machine.describe(),
+        machine.cpu(),
+        machine.cores(),
+        machine.caches(),
+        jdk,
+        simd,
+        loadStart,
+        loadEnd,
         jvm,
         Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(),
         "sieve report " + commandLine(),
@@ -496,14 +689,15 @@ public final class ReportCommand implements Callable<Integer> {
         List.copyOf(bitsPerKey),
         names,
         baseline == null ? null : baseline.getPath(),
-        seconds);
+        seconds,
+        planned);
   }
 
   private String commandLine() {
     return String.format(
             Locale.ROOT,
             "--n %s --filters %s --bits-per-key %s --fpr-queries %d --timer %s --rounds %d"
-                + " --warmup %d --iterations %d --iteration-ms %d --build-warmup %d"
+                + " --warmup %d --warmup-ms %d --iterations %d --iteration-ms %d --build-warmup %d"
                 + " --build-iterations %d",
             join(ns),
             String.join(",", filters),
@@ -512,6 +706,7 @@ public final class ReportCommand implements Callable<Integer> {
             timer,
             rounds,
             warmup,
+            warmupMillis,
             iterations,
             iterationMillis,
             buildWarmup,
@@ -523,35 +718,6 @@ public final class ReportCommand implements Callable<Integer> {
     List<String> s = new ArrayList<>();
     l.forEach(o -> s.add(String.valueOf(o)));
     return String.join(",", s);
-  }
-
-  /** CPU model, cores, memory, OS. */
-  static String machine() {
-    String cpu = "unknown CPU";
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
-        if (line.startsWith("model name")) {
-          cpu = line.substring(line.indexOf(':') + 1).trim();
-          break;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // not Linux: keep the generic name
-    }
-    long mem = -1;
-    if (ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os) {
-      mem = os.getTotalMemorySize();
-    }
-    return String.format(
-        Locale.ROOT,
-        "%s, %d cores visible, %s RAM, %s %s %s",
-        cpu,
-        Runtime.getRuntime().availableProcessors(),
-        mem < 0 ? "?" : (mem >> 30) + " GiB",
-        System.getProperty("os.name"),
-        System.getProperty("os.version"),
-        System.getProperty("os.arch"));
   }
 
   private static java.io.File jmhLockFile() {

@@ -44,6 +44,32 @@ public final class Row {
   public double negativeNs = Double.NaN;
   public double negativeNsError = Double.NaN;
 
+  /**
+   * Why this row's lookup times are not at steady state ({@link SteadyState}), or {@code null} when
+   * they are. A flagged row is printed marked and no ratio, target or recommendation is computed
+   * from its lookup times.
+   */
+  public String unsteady;
+
+  /** The same for the build time, or {@code null}: no build ratio or target from a flagged one. */
+  public String buildUnsteady;
+
+  /** Why the first measurement was flagged when the row was re-measured, else {@code null}. */
+  public String firstFlag;
+
+  /** Whether the row was re-measured (once, longer) because its first measurement was flagged. */
+  public boolean remeasured;
+
+  /** Whether the lookup times are flagged: shown marked, never used in a ratio or target. */
+  public boolean excluded() {
+    return unsteady != null;
+  }
+
+  /** Whether the build time is flagged: shown marked, never used in a ratio or target. */
+  public boolean buildExcluded() {
+    return buildUnsteady != null;
+  }
+
   /** Which engine measured the times: {@code jmh} or {@code quick}. */
   public String timer = "";
 
@@ -170,6 +196,10 @@ public final class Row {
         build.roundMeans(),
         positive.iterations(),
         timer,
+        unsteady,
+        buildUnsteady,
+        remeasured,
+        firstFlag,
         ratios);
   }
 
@@ -209,5 +239,9 @@ public final class Row {
       List<Double> buildNsPerKeyRounds,
       int timedIterations,
       String timer,
+      String notAtSteadyState,
+      String buildNotAtSteadyState,
+      boolean remeasured,
+      String firstMeasurementFlagged,
       ReportWriter.Ratios ratios) {}
 }

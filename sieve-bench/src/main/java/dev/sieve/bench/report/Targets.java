@@ -39,7 +39,9 @@ public final class Targets {
   public enum Status {
     PASS("PASS"),
     MISS("MISS"),
-    NOT_RUN("NOT RUN");
+    NOT_RUN("NOT RUN"),
+    /** A row the target needs is not at steady state ({@link SteadyState}): no ratio taken. */
+    EXCLUDED("EXCLUDED");
 
     private final String label;
 
@@ -230,7 +232,7 @@ public final class Targets {
     }
     Optional<Check> best =
         candidates.stream()
-            .filter(c -> c.status() != Status.NOT_RUN)
+            .filter(c -> c.status() != Status.NOT_RUN && c.status() != Status.EXCLUDED)
             .min(Comparator.comparingDouble(Check::value));
     if (best.isPresent()) {
       return best.get();
@@ -355,6 +357,8 @@ public final class Targets {
           || Double.isNaN(small.get().buildNsPerKey)
           || Double.isNaN(big.buildNsPerKey)) {
         checks.add(secondary(notRun(id, what, n, "build time missing")));
+      } else if (big.buildExcluded() || small.get().buildExcluded()) {
+        checks.add(secondary(excluded(id, what, n, big.buildExcluded() ? big : small.get())));
       } else {
         checks.add(
             secondary(
@@ -453,6 +457,13 @@ public final class Targets {
     if (ref.isEmpty()) {
       return notRun(id, what, n, reference + " not in this run");
     }
+    boolean lookups = metrics.contains(Metric.POS) || metrics.contains(Metric.NEG);
+    boolean builds = metrics.contains(Metric.BUILD);
+    for (Row x : List.of(s.get(), ref.get())) {
+      if ((lookups && x.excluded()) || (builds && x.buildExcluded())) {
+        return excluded(id, what, n, x);
+      }
+    }
     double worst = Double.NEGATIVE_INFINITY;
     List<String> parts = new ArrayList<>();
     for (Metric m : metrics) {
@@ -488,6 +499,23 @@ public final class Targets {
         value,
         limit,
         detail,
+        true);
+  }
+
+  /** A target not computed because {@code flagged} is not at steady state. */
+  static Check excluded(String id, String what, int n, Row flagged) {
+    return new Check(
+        id,
+        what,
+        "n=" + nLabel(n),
+        Status.EXCLUDED,
+        Double.NaN,
+        Double.NaN,
+        flagged.name
+            + " at n="
+            + nLabel(flagged.n)
+            + " not at steady state: "
+            + (flagged.unsteady != null ? flagged.unsteady : flagged.buildUnsteady),
         true);
   }
 

@@ -24,4 +24,22 @@ public interface Timer {
 
   /** A one-line description for the report (engine, iterations). */
   String describe();
+
+  /**
+   * The timer the steady-state guard re-measures a flagged row with: twice the warm-up and twice
+   * the measured iterations ({@link SteadyState}). This one where the engine has no longer form.
+   */
+  default Timer longer() {
+    return this;
+  }
+
+  /**
+   * Seconds one {@link #run} takes by the plan (forks × (start-up + warm-up + measurement)), for
+   * the duration printed before a run starts; {@code NaN} where it cannot be told in advance.
+   *
+   * @param n the row's key count (the forks' set-up builds the structure over n keys)
+   */
+  default double plannedSeconds(int n) {
+    return Double.NaN;
+  }
 }

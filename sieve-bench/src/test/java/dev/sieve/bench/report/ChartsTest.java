@@ -1,6 +1,7 @@
 package dev.sieve.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.bench.Family;
@@ -13,7 +14,10 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The query plot picks its form from the run: bars at one n, log-log small multiples at many. */
+/**
+ * The lookup plots pick their form from the run (bars per n under three n, lines against n from
+ * three), one panel per family with at most six series; the FPR plot has a panel per kind.
+ */
 class ChartsTest {
   @TempDir Path dir;
 
@@ -30,18 +34,63 @@ class ChartsTest {
   }
 
   @Test
-  void oneKeyCountGivesOneBarPerRowManyGiveOnePanelPerGroup() throws Exception {
-    File one = dir.resolve("one.png").toFile();
-    Charts.queryTimes(one, rows(1_000_000), true);
-    BufferedImage bars = ImageIO.read(one);
-    assertEquals(1100, bars.getWidth());
-    assertEquals(700, bars.getHeight()); // max(700, 120 + 22 × 5 bars)
+  void fewerThanThreeKeyCountsGiveABarChartPerNThreeOrMoreGiveLinesAgainstN() throws Exception {
+    List<Row> two = rows(10_000, 1_000_000);
+    List<Charts.Plot> bars = Charts.lookupPlots(two);
+    assertEquals(
+        List.of("lookup-n10000.png", "lookup-n1000000.png"),
+        bars.stream().map(Charts.Plot::file).toList());
+    Charts.lookupTimes(dir.toFile(), two);
+    for (Charts.Plot p : bars) {
+      BufferedImage img = ImageIO.read(dir.resolve(p.file()).toFile());
+      // two families present (blocked Bloom, Xor; the raw read in each): two columns
+      assertEquals(2 * Charts.PANEL_W, img.getWidth());
+    }
+    List<Row> three = rows(10_000, 1_000_000, 10_000_000);
+    List<Charts.Plot> lines = Charts.lookupPlots(three);
+    assertEquals(
+        List.of("lookup-negative-vs-n.png", "lookup-positive-vs-n.png"),
+        lines.stream().map(Charts.Plot::file).toList());
+    Charts.lookupTimes(dir.toFile(), three);
+    assertTrue(dir.resolve("lookup-negative-vs-n.png").toFile().length() > 1000);
+  }
 
-    File many = dir.resolve("many.png").toFile();
-    Charts.queryTimes(many, rows(10_000, 1_000_000, 10_000_000), false);
-    BufferedImage panels = ImageIO.read(many);
-    // three groups present: Bloom filters; Xor, Binary Fuse; exact sets and the raw read
-    assertEquals(330 * 3 + 260, panels.getHeight());
+  @Test
+  void aPanelPerFamilyWithAtMostSixSeriesAndFlaggedRowsLeftOut() {
+    List<Row> rows = new ArrayList<>();
+    for (String name :
+        List.of(
+            "sieve-blocked-bloom",
+            "sieve-blocked-bloom-batch",
+            "sieve-blocked-bloom-prehashed",
+            "sieve-blocked-bloom-fasthash",
+            "sieve-split-block-bloom",
+            "sieve-split-block-bloom-batch",
+            "fastfilter-blocked-bloom",
+            "sieve-ribbon",
+            "guava-bloom")) {
+      rows.add(
+          TargetsTest.row(
+              name, name.startsWith("sieve") ? Family.SIEVE : Family.PEER, 1000, 5, 5, 1));
+    }
+    rows.add(TargetsTest.row("raw-read-1x", Family.LIMIT, 1000, 1, 1, 1));
+    Row flagged = TargetsTest.row("sieve-cuckoo8", Family.SIEVE, 1000, 5000, 5000, 1);
+    flagged.unsteady = "negative 5000 ns is 5000× the raw read";
+    rows.add(flagged);
+    List<Charts.LookupPanel> panels = Charts.panels(rows);
+    // seven blocked/split-block rows: two panels of at most five structures (+ the raw read)
+    assertEquals(
+        List.of(
+            "Blocked and split-block Bloom (1 of 2)",
+            "Blocked and split-block Bloom (2 of 2)",
+            "Standard and growable Bloom",
+            "Ribbon"),
+        panels.stream().map(Charts.LookupPanel::title).toList());
+    for (Charts.LookupPanel p : panels) {
+      assertTrue(p.structures().size() + 1 <= Charts.MAX_SERIES, p.toString());
+      assertFalse(p.structures().contains("raw-read-1x"));
+    }
+    assertTrue(panels.stream().noneMatch(p -> p.structures().contains("sieve-cuckoo8")));
   }
 
   @Test

@@ -1,0 +1,77 @@
+package dev.sieve.bench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which filter to pick, from the fixture's measured figures (not from a fixed ranking). */
+class AdviceTest {
+  private static String line(List<String> advice, String start) {
+    return advice.stream()
+        .filter(l -> l.startsWith(start))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line starting " + start + " in " + advice));
+  }
+
+  @Test
+  void recommendsByNeedFromTheMeasuredFigures() {
+    List<Row> rows = ReportFixture.rows();
+    SteadyState.flag(rows);
+    List<String> advice = Advice.recommend(rows);
+    String mutable = line(advice, "Adding keys as they arrive");
+    assertTrue(mutable.contains("for speed sieve-split-block-bloom — 9.5 ns"), mutable);
+    assertTrue(mutable.contains("for space sieve-standard-bloom"), mutable);
+    String fixed = line(advice, "All keys known when you build");
+    assertTrue(fixed.contains("for speed sieve-binary-fuse8 (fast long-key hash) — 4.9 ns"), fixed);
+    assertTrue(fixed.contains("for space sieve-bumped-ribbon"), fixed);
+    String rocks = line(advice, "RocksDB");
+    assertTrue(rocks.contains("sieve-blocked-bloom (batch API) for speed — 10.0 ns"), rocks);
+    assertTrue(
+        rocks.contains("sieve-ribbon for space — 7.0 bits/key at 1.00% FPR (31% fewer"), rocks);
+    assertTrue(rocks.contains("3.0× the lookup time"), rocks);
+    assertTrue(line(advice, "Parquet").contains("sieve-split-block-bloom — 9.5 ns"));
+    assertTrue(line(advice, "Key count not known").contains("sieve-scalable-bloom — 40.0 ns"));
+    assertTrue(line(advice, "Keys must be removed").contains("sieve-cuckoo8"));
+    assertTrue(line(advice, "For scale").contains("1.45 ns"));
+    // the flagged Xor16 (0.5 ± 3 ns) would be the fastest of all: never recommended
+    assertTrue(advice.stream().noneMatch(l -> l.contains("xor16")), advice.toString());
+    // project target ids stay out of the user-facing advice
+    assertTrue(advice.stream().noneMatch(l -> l.matches(".*\\b(B[1-4]|S[12]|R1|X[123])\\b.*")));
+  }
+
+  @Test
+  void theChoiceFollowsTheFigures() {
+    List<Row> rows = ReportFixture.rows();
+    rows.stream()
+        .filter(r -> r.name.equals("sieve-standard-bloom"))
+        .forEach(r -> r.positiveNs = r.negativeNs = 5.0); // now the fastest mutable filter too
+    SteadyState.flag(rows);
+    String mutable = line(Advice.recommend(rows), "Adding keys as they arrive");
+    assertTrue(
+        mutable.contains("sieve-standard-bloom is both the fastest and the smallest"), mutable);
+    // the split-block filter flagged: Parquet's need has no steady-state row, so no line for it
+    List<Row> flagged = ReportFixture.rows();
+    flagged.stream()
+        .filter(r -> r.name.equals("sieve-split-block-bloom"))
+        .forEach(r -> r.negativeNsError = 100);
+    SteadyState.flag(flagged);
+    List<String> advice = Advice.recommend(flagged);
+    assertFalse(advice.stream().anyMatch(l -> l.startsWith("Parquet")), advice.toString());
+    assertTrue(
+        line(advice, "Adding keys as they arrive")
+            .contains("for speed sieve-blocked-bloom (batch API)"));
+  }
+
+  @Test
+  void noSteadyRowNoRecommendation() {
+    List<Row> rows = ReportFixture.rows();
+    rows.forEach(r -> r.negativeNsError = 1e6);
+    SteadyState.flag(rows);
+    List<String> advice = Advice.recommend(rows);
+    assertEquals(1, advice.size());
+    assertTrue(advice.get(0).startsWith("No recommendation"), advice.get(0));
+  }
+}

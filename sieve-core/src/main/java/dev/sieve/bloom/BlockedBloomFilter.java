@@ -611,7 +611,7 @@ public final class BlockedBloomFilter
    * @return whether the SIMD path is in use at this moment
    */
   public static boolean vectorProbeActive() {
-    return VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.isOpen();
+    return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen());
   }
 
   static final int GOLDEN32 = 0x9e3779b9;
@@ -626,7 +626,7 @@ public final class BlockedBloomFilter
     // 5-60% slower on heap queries (docs/notes.md)
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
-    if (VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.isOpen()) {
+    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen())) {
       return VectorLineProbe.mayContain(w, base, h, numProbes);
     }
     switch (PROBE_FORM) {
@@ -738,7 +738,7 @@ public final class BlockedBloomFilter
 
   private long probeChunk(long[] hashes, int at, int chunk) {
     long[] w = words;
-    if (VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.isOpen()) {
+    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen())) {
       // one pass: the vector line test is short and branch-light, so the core overlaps the
       // lines of consecutive keys without a separate loading pass (which measured slower)
       long word = 0;

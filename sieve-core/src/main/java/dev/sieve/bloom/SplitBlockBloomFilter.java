@@ -370,7 +370,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public boolean mayContainHash(long hash64) {
-    if (VECTOR_PROBE && words != null && VectorGate.SPLIT_BLOCK.isOpen()) {
+    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
       return SplitBlockVectorProbe.mayContain(words, blockBase(hash64), (int) hash64);
     }
     int base = blockBase(hash64);
@@ -401,7 +401,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    if (VECTOR_PROBE && words != null && VectorGate.SPLIT_BLOCK.isOpen()) {
+    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
       return SplitBlockVectorProbe.mayContainHashes(words, numBlocks, hashes, off, len, resultBits);
     }
     return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
@@ -436,7 +436,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * @return whether the SIMD path is in use at this moment
    */
   public static boolean vectorProbeActive() {
-    return VECTOR_PROBE && VectorGate.SPLIT_BLOCK.isOpen();
+    return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen());
   }
 
   @Override

@@ -139,6 +139,15 @@ final class VectorLineProbe {
       return wideEnough();
     }
 
+    /** {@link #wideEnough()}, false where the vector classes fail to link. */
+    static boolean platformSupported() {
+      try {
+        return wideEnough();
+      } catch (LinkageError e) {
+        return false;
+      }
+    }
+
     @Override
     public long drive(int calls) {
       long acc = 0;

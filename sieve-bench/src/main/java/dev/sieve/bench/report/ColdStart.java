@@ -5,6 +5,7 @@ import dev.sieve.bench.Structures;
 import dev.sieve.bench.Workload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -145,7 +146,7 @@ public final class ColdStart {
         }
         lines.append(s).append('\n');
       }
-      java.nio.file.Files.writeString(Paths.get(csv), lines, StandardCharsets.UTF_8);
+      Files.writeString(Paths.get(csv), lines, StandardCharsets.UTF_8);
     }
   }
 

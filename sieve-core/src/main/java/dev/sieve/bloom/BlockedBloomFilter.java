@@ -515,10 +515,10 @@ public final class BlockedBloomFilter
    * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
    * early exit lets the core run ahead into the next lookups; when the JVM runs with {@code
    * --add-modules jdk.incubator.vector}, {@code auto} takes the SIMD line test of {@link
-   * VectorLineProbe} instead (also selectable as {@code vector}). Read once at class initialization
-   * from the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it
-   * exists so the benchmark can measure every form in one run. The answers are identical in every
-   * form.
+   * VectorLineProbe} instead once its warm-up has seen it compiled ({@link #usesVectorProbe()};
+   * {@code vector} selects it too, under the same warm-up). Read once at class initialization from
+   * the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it exists
+   * so the benchmark can measure every form in one run. The answers are identical in every form.
    */
   static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "auto"));
 

@@ -37,6 +37,41 @@ class ColdStartCliffTest {
     assertNoCliff("split-block");
   }
 
+  @Test
+  void whereTheVectorCodeNeverGetsFastTheGateStaysShutAndTheAnswersStayRight() throws Exception {
+    Assumptions.assumeTrue(
+        ModuleFinder.ofSystem().find("jdk.incubator.vector").isPresent(),
+        "this JDK has no jdk.incubator.vector");
+    // C1 only: the vector code stays at about 5 µs a call, so the warm-up gives up (GAVE_UP)
+    String c1 =
+        child("split-block", "10000", "-XX:TieredStopAtLevel=1", "-Dsieve.test.awaitGate=settled");
+    assertTrue(c1.contains("gate " + VectorGate.GAVE_UP + " "), c1);
+    // interpreter only: no warm-up thread at all
+    String xint = child("blocked", "2000", "-Xint", "-Dsieve.test.awaitGate=settled");
+    assertTrue(xint.contains("gate " + VectorGate.GAVE_UP + " 0 "), xint);
+  }
+
+  private static String child(String kind, String n, String... options) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx512m");
+    command.add("--add-modules");
+    command.add("jdk.incubator.vector");
+    command.addAll(List.of(options));
+    command.add("-cp");
+    command.add(
+        classPathOf(ColdLookupMain.class) + File.pathSeparator + classPathOf(VectorGate.class));
+    command.add(ColdLookupMain.class.getName());
+    command.add(kind);
+    command.add(n);
+    command.add("1000");
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM ends");
+    assertEquals(0, p.exitValue(), out);
+    return out;
+  }
+
   private static void assertNoCliff(String kind) throws Exception {
     Assumptions.assumeTrue(
         ModuleFinder.ofSystem().find("jdk.incubator.vector").isPresent(),

@@ -57,28 +57,6 @@ public class QueryBenchmark {
     membership = Structures.byName(structure).build(workload.keys(), bitsPerKey);
     present = workload.presentQueries(QUERY_STREAM);
     absent = workload.absentQueries(QUERY_STREAM);
-    awaitVectorProbes();
-  }
-
-  /**
-   * With {@code --add-modules jdk.incubator.vector} the Bloom filters switch to their SIMD probes
-   * once a warm-up thread has seen them compiled (BlockedBloomFilter.usesVectorProbe): wait for
-   * that (at most 60 s), so every measured iteration runs the path a warm JVM runs.
-   */
-  static void awaitVectorProbes() {
-    long deadline = System.nanoTime() + 60_000_000_000L;
-    while ((dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe()
-                && !dev.sieve.bloom.BlockedBloomFilter.vectorProbeActive()
-            || dev.sieve.bloom.SplitBlockBloomFilter.usesVectorProbe()
-                && !dev.sieve.bloom.SplitBlockBloomFilter.vectorProbeActive())
-        && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(10);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
   }
 
   @Benchmark

@@ -32,10 +32,12 @@ import java.util.concurrent.TimeUnit;
  *       read) in time slices of 5 ms, doubling up to 100 ms, so that the JIT compiles both with
  *       every branch of the kernel profiled (probe counts 1..30, both answers);
  *   <li>after each slice, times {@value #SAMPLE_CALLS} calls of each kernel from a call site that
- *       stays in the interpreter (a method invoked at most {@value #SAMPLES} times a round and
- *       {@value #MAX_ROUNDS} rounds at most, under every compile threshold), so the time is that of
- *       the kernel's own compiled code, the code a filter's not-yet-recompiled caller reaches, not
- *       that of a copy inlined into the driving loop; the best of {@value #SAMPLES} samples each;
+ *       never inlines the kernel (a method invoked {@value #SAMPLES} times a round, {@value
+ *       #MAX_ROUNDS} rounds at most: at most interpreted or C1-compiled, and C1 does not inline a
+ *       method the kernel's size; C2's threshold, thousands of invocations, is never reached), so
+ *       the time is that of the kernel's own compiled code, the code a filter's not-yet-recompiled
+ *       caller reaches, not that of a copy inlined into the driving loop; the best of {@value
+ *       #SAMPLES} samples each;
  *   <li>opens the gate once the vector kernel's sample costs at most {@value #OPEN_RATIO}× the
  *       scalar kernel's: the C1 and interpreted vector code are 20-1000× slower than any scalar
  *       code, the C2 code about as fast, so the ratio tells them apart on any machine speed;
@@ -85,7 +87,7 @@ final class VectorGate {
   /**
    * A kernel pair to warm: the vector probe and its scalar reference, each on private data. {@link
    * #sampleVector} and {@link #sampleScalar} must each be their own small method calling the kernel
-   * {@value #SAMPLE_CALLS} times, so that they stay interpreted (see the class comment).
+   * {@value #SAMPLE_CALLS} times, so that they never inline the kernel (see the class comment).
    */
   interface Warmup {
     /** Whether the platform runs the vector kernel (loads the vector classes). */

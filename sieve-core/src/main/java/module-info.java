@@ -1,8 +1,10 @@
 /** Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. */
 module dev.sieve.core {
-  // optional: the SIMD blocked Bloom probe, used only when the JVM runs with
-  // --add-modules jdk.incubator.vector (dev.sieve.bloom.VectorLineProbe)
-  requires static jdk.incubator.vector;
+  // The SIMD Bloom probes (dev.sieve.bloom.VectorLineProbe, SplitBlockVectorProbe) use
+  // jdk.incubator.vector when the JVM runs with --add-modules jdk.incubator.vector. Not required
+  // here, not even `requires static` (that made javac warn "using incubating module(s)" in every
+  // consumer module's build): dev.sieve.bloom.VectorGate adds the read edge at run time, and
+  // sieve-core's own compilation adds the module (its pom).
 
   exports dev.sieve;
   exports dev.sieve.hash;

@@ -106,6 +106,9 @@ public final class BlockedBloomFilter
   private final boolean branchFreeQueries;
 
   private BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
+    if (VECTOR_PROBE) {
+      VectorGate.BLOCKED_BLOOM.start(); // the warm-up of the SIMD path, once per JVM
+    }
     this.words = words;
     this.wrapped = null;
     this.numBlocks = words.length / WORDS_PER_BLOCK;
@@ -512,10 +515,10 @@ public final class BlockedBloomFilter
    * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
    * early exit lets the core run ahead into the next lookups; when the JVM runs with {@code
    * --add-modules jdk.incubator.vector}, {@code auto} takes the SIMD line test of {@link
-   * VectorLineProbe} instead (also selectable as {@code vector}). Read once at class initialization
-   * from the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it
-   * exists so the benchmark can measure every form in one run. The answers are identical in every
-   * form.
+   * VectorLineProbe} instead once its warm-up has seen it compiled ({@link #usesVectorProbe()};
+   * {@code vector} selects it too, under the same warm-up). Read once at class initialization from
+   * the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it exists
+   * so the benchmark can measure every form in one run. The answers are identical in every form.
    */
   static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "auto"));
 
@@ -530,12 +533,14 @@ public final class BlockedBloomFilter
   static final int FORM_VECTOR = 5;
 
   /**
-   * Whether heap-resident queries (single and batch) run the SIMD line test of {@link
-   * VectorLineProbe}: the probe form is {@code auto} or {@code vector} and the vector module is
-   * usable ({@link #vectorModuleUsable()}).
+   * Whether heap-resident queries (single and batch) may run the SIMD line test of {@link
+   * VectorLineProbe}: the probe form is {@code auto} or {@code vector} and the module {@code
+   * jdk.incubator.vector} is readable ({@link VectorGate#MODULE_READABLE}; no incubator class is
+   * loaded for it). They run it once {@link VectorGate#BLOCKED_BLOOM} is open, the scalar probe
+   * before.
    */
   static final boolean VECTOR_PROBE =
-      (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && vectorModuleUsable();
+      (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && VectorGate.MODULE_READABLE;
 
   static int probeForm(String name) {
     switch (name) {
@@ -565,37 +570,48 @@ public final class BlockedBloomFilter
 
   /**
    * Whether the SIMD line test can run: the module {@code jdk.incubator.vector} is in the boot
-   * layer (the JVM runs with {@code --add-modules jdk.incubator.vector}), this module can read it
-   * (sieve-core {@code requires static} it, so on the module path the read edge is added here), and
-   * the platform has 256-bit vectors. Without the module this touches no incubator class.
+   * layer (the JVM runs with {@code --add-modules jdk.incubator.vector}), this module reads it (the
+   * read edge is added at run time, {@link VectorGate#MODULE_READABLE}), and the platform has
+   * 256-bit vectors (which loads the vector classes). Without the module this touches no incubator
+   * class.
    */
   static boolean vectorModuleUsable() {
-    java.util.Optional<Module> vector = ModuleLayer.boot().findModule("jdk.incubator.vector");
-    if (vector.isEmpty()) {
-      return false;
-    }
-    Module self = BlockedBloomFilter.class.getModule();
-    if (!self.canRead(vector.get())) {
-      self.addReads(vector.get());
-    }
-    try {
-      return VectorLineProbe.wideEnough();
-    } catch (LinkageError e) {
-      return false;
-    }
+    return VectorGate.BLOCKED_BLOOM.supported();
   }
 
   /**
-   * Whether this JVM's queries of heap-resident blocked Bloom filters use the SIMD line test (eight
-   * probes per vector operation through {@code jdk.incubator.vector}): true when the JVM runs with
-   * {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors and the system
-   * property {@code sieve.bloom.probeForm} is unset or {@code auto}. The answers are the same
-   * either way; only the speed differs (docs/notes.md, section 6).
+   * Whether this JVM's queries of heap-resident blocked Bloom filters take the SIMD line test
+   * (eight probes per vector operation through {@code jdk.incubator.vector}) once it is warm: true
+   * when the JVM runs with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit
+   * vectors and the system property {@code sieve.bloom.probeForm} is unset, {@code auto} or {@code
+   * vector}. The answers are the same either way; only the speed differs (docs/notes.md, section
+   * 6).
    *
-   * @return whether the SIMD path is in use
+   * <p><b>Warm-up.</b> Interpreted, the vector code costs about 100 µs a lookup (C1-compiled about
+   * 5 µs) until C2 has compiled it. So the first heap filter created starts one daemon thread,
+   * {@code sieve-vector-warmup}, which drives the vector code on private data until it measures it
+   * compiled (typically 0.2-1.5 s of one core's time, most of it the JIT's, then the thread ends);
+   * until then queries run the scalar probe, so a short-lived JVM's lookups cost what they cost
+   * without the module, never more, plus that thread's CPU time. {@link #vectorProbeActive()} says
+   * whether the switch has happened. Where the vector code never gets fast (C2 disabled, {@code
+   * -Xint}) the scalar probe stays. {@code -Dsieve.vector.warmup=false} switches at once (the cold
+   * vector code is then paid in full).
+   *
+   * @return whether queries use the SIMD path, now or once it is warm
    */
   public static boolean usesVectorProbe() {
-    return VECTOR_PROBE;
+    return VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.supported();
+  }
+
+  /**
+   * Whether queries of heap-resident blocked Bloom filters run the SIMD line test now: {@link
+   * #usesVectorProbe()} and its warm-up has seen the vector code compiled (see there). False until
+   * the first heap filter has been created and for a while after.
+   *
+   * @return whether the SIMD path is in use at this moment
+   */
+  public static boolean vectorProbeActive() {
+    return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen());
   }
 
   static final int GOLDEN32 = 0x9e3779b9;
@@ -610,7 +626,7 @@ public final class BlockedBloomFilter
     // 5-60% slower on heap queries (docs/notes.md)
     int base = blockBase(hash64);
     int h = (int) (hash64 >>> 32);
-    if (VECTOR_PROBE) {
+    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen())) {
       return VectorLineProbe.mayContain(w, base, h, numProbes);
     }
     switch (PROBE_FORM) {
@@ -722,7 +738,7 @@ public final class BlockedBloomFilter
 
   private long probeChunk(long[] hashes, int at, int chunk) {
     long[] w = words;
-    if (VECTOR_PROBE) {
+    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen())) {
       // one pass: the vector line test is short and branch-light, so the core overlaps the
       // lines of consecutive keys without a separate loading pass (which measured slower)
       long word = 0;

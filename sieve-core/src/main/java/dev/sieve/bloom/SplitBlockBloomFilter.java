@@ -133,6 +133,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   private final boolean branchFreeQueries;
 
   private SplitBlockBloomFilter(long[] words, long numKeys) {
+    if (VECTOR_PROBE) {
+      VectorGate.SPLIT_BLOCK.start(); // the warm-up of the SIMD path, once per JVM
+    }
     this.words = words;
     this.wrapped = null;
     this.numBlocks = words.length / LONGS_PER_BLOCK;
@@ -384,6 +387,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public boolean mayContainHash(long hash64) {
+    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
+      return SplitBlockVectorProbe.mayContain(words, blockBase(hash64), (int) hash64);
+    }
     int base = blockBase(hash64);
     int key = (int) hash64;
     long[] w = words;
@@ -460,6 +466,52 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
       word |= (missing == 0 ? 1L : 0L) << i;
     }
     return word;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>On the SIMD path ({@link #usesVectorProbe()}) a heap filter tests the chunk with the vector
+   * check; otherwise key by key.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
+      return SplitBlockVectorProbe.mayContainHashes(words, numBlocks, hashes, off, len, resultBits);
+    }
+    return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
+  }
+
+  /**
+   * Whether heap-resident filters may use the SIMD check ({@link SplitBlockVectorProbe}): the
+   * module {@code jdk.incubator.vector} is readable. Read as a constant, so without the module the
+   * JIT drops the gated branch.
+   */
+  private static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
+
+  /**
+   * Whether this JVM's queries of heap-resident split-block filters (single and batch) take the
+   * SIMD check (one 256-bit load, one multiply by the eight salts, one shift, one test) once it is
+   * warm: when the JVM runs with {@code --add-modules jdk.incubator.vector} on hardware with
+   * 256-bit vectors. Until the vector code is compiled the scalar check answers; the warm-up and
+   * what it costs a short-lived JVM are those of {@link BlockedBloomFilter#usesVectorProbe()} (one
+   * shared daemon thread). Wrapped filters always use the scalar check. The answers are the same
+   * either way.
+   *
+   * @return whether queries use the SIMD path, now or once it is warm
+   */
+  public static boolean usesVectorProbe() {
+    return VECTOR_PROBE && VectorGate.SPLIT_BLOCK.supported();
+  }
+
+  /**
+   * Whether queries of heap-resident split-block filters run the SIMD check now ({@link
+   * #usesVectorProbe()} and warm).
+   *
+   * @return whether the SIMD path is in use at this moment
+   */
+  public static boolean vectorProbeActive() {
+    return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen());
   }
 
   @Override

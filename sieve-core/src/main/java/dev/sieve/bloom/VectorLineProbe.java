@@ -35,10 +35,14 @@ import jdk.incubator.vector.VectorSpecies;
  * <h2>When it is used</h2>
  *
  * Only when the module {@code jdk.incubator.vector} is in the boot layer (the JVM was started with
- * {@code --add-modules jdk.incubator.vector}); then {@link BlockedBloomFilter}'s {@code auto} probe
- * form takes it for heap-resident filters. Nothing else loads this class, so without the module the
- * scalar path runs and no incubator class is touched. Wrapped (memory-mapped) filters keep the
- * scalar loop. The measured figures are in docs/notes.md, section 6.
+ * {@code --add-modules jdk.incubator.vector}) and the platform has 256-bit vectors; then {@link
+ * BlockedBloomFilter}'s {@code auto} probe form takes it for heap-resident filters once {@link
+ * VectorGate#BLOCKED_BLOOM} is open: a daemon thread started with the first heap filter drives this
+ * code ({@link Warmup}) until it measures it compiled, and the scalar loop answers until then (the
+ * interpreted vector code cost 190× the scalar loop over a fresh JVM's first thousand lookups).
+ * Only that thread and the gated branch touch this class, so without the module no incubator class
+ * is loaded. Wrapped (memory-mapped) filters keep the scalar loop. The measured figures are in
+ * docs/notes.md, section 6.
  */
 final class VectorLineProbe {
   private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
@@ -107,5 +111,88 @@ final class VectorLineProbe {
       h *= GROUP_STEP;
     }
     return true;
+  }
+
+  /**
+   * The warm-up of this kernel for {@link VectorGate#BLOCKED_BLOOM}: four private lines (full,
+   * three quarters, half and none of their bits set), every probe count from 1 to 30, so that both
+   * answers and every branch of {@link #mayContain} are profiled before C2 compiles it. Loading
+   * this nested class does not initialize {@link VectorLineProbe}; its first call does, on the
+   * warm-up thread.
+   */
+  static final class Warmup implements VectorGate.Warmup {
+    private final long[] lines = privateLines();
+    private int h = 0x2545f491;
+    private int k;
+
+    private static long[] privateLines() {
+      long[] w = new long[32];
+      long x = 0x9e3779b97f4a7c15L;
+      for (int i = 0; i < w.length; i++) {
+        x = x * 6364136223846793005L + 1442695040888963407L;
+        long r = x ^ (x >>> 29);
+        long s = (x * 0xbf58476d1ce4e5b9L) ^ (x >>> 31);
+        int line = i / 8;
+        w[i] = line == 0 ? -1L : line == 1 ? r | s : line == 2 ? r : 0L;
+      }
+      return w;
+    }
+
+    @Override
+    public boolean supported() {
+      return wideEnough();
+    }
+
+    /** {@link #wideEnough()}, false where the vector classes fail to link. */
+    static boolean platformSupported() {
+      try {
+        return wideEnough();
+      } catch (LinkageError e) {
+        return false;
+      }
+    }
+
+    @Override
+    public long drive(int calls) {
+      long acc = 0;
+      for (int i = 0; i < calls; i++) {
+        h = h * 0x9e3779b9 + 0x7f4a7c15;
+        k = k == 30 ? 1 : k + 1;
+        int base = (h >>> 30) * 8;
+        acc += mayContain(lines, base, h, k) ? 1 : 0;
+        acc += scalar(lines, base, h, k) ? 2 : 0;
+      }
+      return acc;
+    }
+
+    @Override
+    public long sampleVector() {
+      long acc = 0;
+      for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
+        acc += mayContain(lines, (i & 3) * 8, h + i * 0x9e3779b9, 1 + (i & 7)) ? 1 : 0;
+      }
+      return acc;
+    }
+
+    @Override
+    public long sampleScalar() {
+      long acc = 0;
+      for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
+        acc += scalar(lines, (i & 3) * 8, h + i * 0x9e3779b9, 1 + (i & 7)) ? 1 : 0;
+      }
+      return acc;
+    }
+
+    /** The scalar line test (the early-exit loop), the reference the warm-up times against. */
+    static boolean scalar(long[] w, int base, int h, int numProbes) {
+      for (int i = 0; i < numProbes; i++) {
+        int p = h >>> 23;
+        if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+          return false;
+        }
+        h *= 0x9e3779b9;
+      }
+      return true;
+    }
   }
 }

@@ -1,0 +1,165 @@
+package dev.sieve.bloom;
+
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Parquet's split-block Bloom check in one 256-bit vector, through {@code jdk.incubator.vector}:
+ * the SIMD path of {@link SplitBlockBloomFilter}, the form the layout was designed for (Parquet's
+ * BloomFilter.md; Arrow's and Impala's AVX2 code do the same).
+ *
+ * <h2>The idea</h2>
+ *
+ * A split-block block is eight 32-bit words and a value sets one bit in each: bit {@code (key ·
+ * SALT[i]) >>> 27} of word {@code i}. Eight lanes of 32 bits hold the block exactly, so the check
+ * is: one 256-bit load of the block; one broadcast of the key and one lane-wise multiply by the
+ * constant salt vector; one shift right by 27 (the eight bit positions, 0..31); one variable shift
+ * of a vector of ones by them (the eight one-bit masks); one AND with the block and one test that
+ * every lane is non-zero. No loop, no branch but the answer's, against the scalar path's eight
+ * multiplies, eight shifts and four 64-bit tests.
+ *
+ * <h2>Bit for bit the scalar answers</h2>
+ *
+ * The block is read as four longs and reinterpreted as eight ints, which the Vector API defines in
+ * little-endian lane order on every platform: lane {@code 2j} is the low half of long {@code j}
+ * (word {@code 2j} of the block, as the scalar path's mask puts it) and lane {@code 2j + 1} the
+ * high half; the multiplies wrap at 32 bits in both paths. {@code SplitBlockVectorProbeTest}
+ * compares every answer with an independent scalar reference before and after C2 compiles it.
+ *
+ * <h2>When it is used</h2>
+ *
+ * For heap-resident filters when the JVM runs with {@code --add-modules jdk.incubator.vector} on
+ * hardware with 256-bit vectors, once {@link VectorGate#SPLIT_BLOCK} has seen this code compiled
+ * (until then, and for wrapped filters, the scalar path answers). Only the gate's warm-up thread
+ * and the filter's gated branch touch this class, so without the module no incubator class is
+ * loaded.
+ */
+final class SplitBlockVectorProbe {
+  private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;
+  private static final VectorSpecies<Long> LONGS = LongVector.SPECIES_256;
+
+  /** Parquet's eight salts, lane {@code i} for word {@code i}. */
+  private static final int[] SCALAR_SALTS = {
+    0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31
+  };
+
+  private static final IntVector SALTS = IntVector.fromArray(INTS, SCALAR_SALTS, 0);
+
+  private static final IntVector ONES = IntVector.broadcast(INTS, 1);
+
+  private SplitBlockVectorProbe() {}
+
+  /** Whether this platform's preferred vectors hold the eight 32-bit lanes this check needs. */
+  static boolean wideEnough() {
+    return IntVector.SPECIES_PREFERRED.vectorBitSize() >= INTS.vectorBitSize();
+  }
+
+  /**
+   * Whether all eight bits of {@code key} (the hash's low 32 bits) are set in the block of four
+   * longs at {@code w[base..base+4)}.
+   */
+  static boolean mayContain(long[] w, int base, int key) {
+    IntVector block = LongVector.fromArray(LONGS, w, base).reinterpretAsInts();
+    IntVector pos = IntVector.broadcast(INTS, key).mul(SALTS).lanewise(VectorOperators.LSHR, 27);
+    IntVector bits = ONES.lanewise(VectorOperators.LSHL, pos);
+    return block.and(bits).compare(VectorOperators.NE, 0).allTrue();
+  }
+
+  /**
+   * The batch form ({@link dev.sieve.Filter#mayContainHashes}'s contract) over a heap filter of
+   * {@code numBlocks} blocks at {@code w}: one result word per 64 hashes, the number of maybes
+   * returned.
+   */
+  static int mayContainHashes(
+      long[] w, long numBlocks, long[] hashes, int off, int len, long[] resultBits) {
+    dev.sieve.internal.BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
+    int count = 0;
+    for (int done = 0; done < len; done += 64) {
+      int at = off + done;
+      int chunk = Math.min(64, len - done);
+      long word = 0;
+      for (int i = 0; i < chunk; i++) {
+        long hash = hashes[at + i];
+        int base = (int) (((hash >>> 32) * numBlocks) >>> 32) * 4;
+        word |= (mayContain(w, base, (int) hash) ? 1L : 0L) << i;
+      }
+      resultBits[done >>> 6] = word;
+      count += Long.bitCount(word);
+    }
+    return count;
+  }
+
+  /**
+   * The warm-up of this kernel for {@link VectorGate#SPLIT_BLOCK}: four private blocks (full, three
+   * quarters, half and none of their bits set), so both answers are profiled. Loading this nested
+   * class does not initialize {@link SplitBlockVectorProbe}; its first call does, on the warm-up
+   * thread.
+   */
+  static final class Warmup implements VectorGate.Warmup {
+    private final long[] blocks = privateBlocks();
+    private int key = 0x2545f491;
+
+    private static long[] privateBlocks() {
+      long[] w = new long[16];
+      long x = 0x9e3779b97f4a7c15L;
+      for (int i = 0; i < w.length; i++) {
+        x = x * 6364136223846793005L + 1442695040888963407L;
+        long r = x ^ (x >>> 29);
+        long s = (x * 0xbf58476d1ce4e5b9L) ^ (x >>> 31);
+        int block = i / 4;
+        w[i] = block == 0 ? -1L : block == 1 ? r | s : block == 2 ? r : 0L;
+      }
+      return w;
+    }
+
+    @Override
+    public boolean supported() {
+      return wideEnough();
+    }
+
+    @Override
+    public long drive(int calls) {
+      long acc = 0;
+      for (int i = 0; i < calls; i++) {
+        key = key * 0x9e3779b9 + 0x7f4a7c15;
+        int base = (key >>> 30) * 4;
+        acc += mayContain(blocks, base, key) ? 1 : 0;
+        acc += scalar(blocks, base, key) ? 2 : 0;
+      }
+      return acc;
+    }
+
+    @Override
+    public long sampleVector() {
+      long acc = 0;
+      for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
+        acc += mayContain(blocks, (i & 3) * 4, key + i * 0x9e3779b9) ? 1 : 0;
+      }
+      return acc;
+    }
+
+    @Override
+    public long sampleScalar() {
+      long acc = 0;
+      for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
+        acc += scalar(blocks, (i & 3) * 4, key + i * 0x9e3779b9) ? 1 : 0;
+      }
+      return acc;
+    }
+  }
+
+  /**
+   * The scalar check, word by word from Parquet's definition: the warm-up's and tests' reference.
+   */
+  static boolean scalar(long[] w, int base, int key) {
+    for (int i = 0; i < 8; i++) {
+      int word = (int) (w[base + (i >>> 1)] >>> ((i & 1) * 32));
+      if ((word & (1 << ((key * SCALAR_SALTS[i]) >>> 27))) == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

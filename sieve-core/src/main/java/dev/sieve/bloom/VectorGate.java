@@ -1,0 +1,332 @@
+package dev.sieve.bloom;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The switch from a Bloom filter's scalar probe to its SIMD probe, thrown once the SIMD code has
+ * been compiled: the shared gate of {@link VectorLineProbe} (blocked Bloom) and {@link
+ * SplitBlockVectorProbe} (split-block Bloom).
+ *
+ * <h2>Why a gate</h2>
+ *
+ * Code written against {@code jdk.incubator.vector} is fast only once C2 has compiled it, when
+ * every vector operation becomes one or two instructions. Interpreted, each operation allocates a
+ * vector object and loops over its lanes in Java (about 100 µs per line test measured); compiled by
+ * C1 it is still about 5 µs; compiled by C2, 5-15 ns. A JVM that used the SIMD path from its first
+ * lookup paid about 190× the scalar path for its first thousand lookups (issue 20: 84 µs against
+ * 0.45 µs each). With a gate, the filters run their scalar probe (same answers, bit for bit) until
+ * the gate is {@linkplain #isOpen() open}, and the vector probe after.
+ *
+ * <h2>How it opens</h2>
+ *
+ * The first heap filter of a kind created in a JVM that can run its vector probe calls {@link
+ * #start()}. One daemon thread ({@value #THREAD_NAME}, shared by all gates, ending when no gate is
+ * left to warm) then, for each started gate in turn:
+ *
+ * <ol>
+ *   <li>loads the vector classes and checks that the platform has 256-bit vectors (otherwise the
+ *       gate stays shut: {@link #UNSUPPORTED});
+ *   <li>drives the vector kernel and its scalar reference on private lines (no filter's data is
+ *       read) in time slices of 5 ms, doubling up to 100 ms, so that the JIT compiles both with
+ *       every branch of the kernel profiled (probe counts 1..30, both answers);
+ *   <li>after each slice, times {@value #SAMPLE_CALLS} calls of each kernel from a call site that
+ *       never inlines the kernel (a method invoked {@value #SAMPLES} times a round, {@value
+ *       #MAX_ROUNDS} rounds at most: at most interpreted or C1-compiled, and C1 does not inline a
+ *       method the kernel's size; C2's threshold, thousands of invocations, is never reached), so
+ *       the time is that of the kernel's own compiled code, the code a filter's not-yet-recompiled
+ *       caller reaches, not that of a copy inlined into the driving loop; the best of {@value
+ *       #SAMPLES} samples each;
+ *   <li>opens the gate once the vector kernel's sample costs at most {@value #OPEN_RATIO}× the
+ *       scalar kernel's: the C1 and interpreted vector code are 20-1000× slower than any scalar
+ *       code, the C2 code about as fast, so the ratio tells them apart on any machine speed;
+ *   <li>gives up (the gate stays shut, the scalar probe stays in use: {@link #GAVE_UP}) after
+ *       {@value #MAX_ROUNDS} rounds or {@value #MAX_WARMUP_SECONDS} s, as under {@code -Xint} or
+ *       {@code -XX:TieredStopAtLevel=1}, where the vector code never becomes fast. Under {@code
+ *       -Xint} (the VM says "interpreted mode") it gives up without starting the thread.
+ * </ol>
+ *
+ * <h2>What it costs</h2>
+ *
+ * The hot path reads one plain boolean per lookup (per chunk of 64 in batches; not a volatile,
+ * whose acquire barrier cost the split-block filter's lookups 1.5× in a caller's loop, see {@link
+ * #open}); when it turns true, code compiled with the gate shut deoptimizes once and is recompiled
+ * with the SIMD probe inlined. A JVM that runs without the module never reads it (the filters test
+ * a {@code static final} first). A short-lived JVM pays the warm-up thread's CPU time, typically
+ * 0.2-1.5 s of one core (most of it C1 and C2 compiling the vector code, which the JVM would have
+ * spent anyway), and runs scalar until the gate opens: with the module, its lookups never cost more
+ * than without it, and a JVM that exits first simply never ran the SIMD probe. {@code
+ * -Dsieve.vector.warmup=false} opens the gate at once (the old behaviour, with its warm-up cliff),
+ * for measurements.
+ *
+ * <p>The answers never depend on the gate: the scalar and the vector probes answer alike, so a
+ * lookup answers the same whichever side of the switch it runs on.
+ */
+final class VectorGate {
+
+  /** The name of the one warm-up thread. */
+  static final String THREAD_NAME = "sieve-vector-warmup";
+
+  /** States, in {@link #state()}. */
+  static final int IDLE = 0;
+
+  static final int WARMING = 1;
+  static final int OPEN = 2;
+  static final int GAVE_UP = 3;
+  static final int UNSUPPORTED = 4;
+
+  static final int SAMPLE_CALLS = 16;
+  static final int SAMPLES = 3;
+  static final int MAX_ROUNDS = 60;
+  static final int OPEN_RATIO = 3;
+  static final int MAX_WARMUP_SECONDS = 20;
+  private static final long FIRST_SLICE_NANOS = 5_000_000L;
+  private static final long MAX_SLICE_NANOS = 100_000_000L;
+
+  /**
+   * A kernel pair to warm: the vector probe and its scalar reference, each on private data. {@link
+   * #sampleVector} and {@link #sampleScalar} must each be their own small method calling the kernel
+   * {@value #SAMPLE_CALLS} times, so that they never inline the kernel (see the class comment).
+   */
+  interface Warmup {
+    /** Whether the platform runs the vector kernel (loads the vector classes). */
+    boolean supported();
+
+    /** Calls the vector kernel and the scalar reference {@code calls} times each. */
+    long drive(int calls);
+
+    /** Calls the vector kernel {@value #SAMPLE_CALLS} times. */
+    long sampleVector();
+
+    /** Calls the scalar reference {@value #SAMPLE_CALLS} times. */
+    long sampleScalar();
+  }
+
+  /** Whether {@code jdk.incubator.vector} is in the boot layer and this module reads it. */
+  static final boolean MODULE_READABLE = readVectorModule();
+
+  /** Whether to warm up ({@code sieve.vector.warmup}, default true) or open at once. */
+  static final boolean WARM_UP =
+      !"false".equalsIgnoreCase(System.getProperty("sieve.vector.warmup", "true"));
+
+  /**
+   * Whether the filters skip the gate: {@code -Dsieve.vector.warmup=false} on a JVM that runs the
+   * vector probes (module readable, 256-bit vectors; checked here, at class initialization, which
+   * then loads the vector classes). The filters test it before the gate, as a constant, so this
+   * mode is the SIMD path without any per-lookup check (and with the warm-up cliff): the baseline
+   * to measure the gate's cost against.
+   */
+  static final boolean UNGATED =
+      !WARM_UP && MODULE_READABLE && VectorLineProbe.Warmup.platformSupported();
+
+  /** The gate of {@link VectorLineProbe}, the blocked Bloom filter's SIMD line test. */
+  static final VectorGate BLOCKED_BLOOM =
+      new VectorGate("blocked Bloom", new VectorLineProbe.Warmup());
+
+  /** The gate of {@link SplitBlockVectorProbe}, the split-block Bloom filter's SIMD check. */
+  static final VectorGate SPLIT_BLOCK =
+      new VectorGate("split-block Bloom", new SplitBlockVectorProbe.Warmup());
+
+  private static final Object LOCK = new Object();
+  private static final ArrayDeque<VectorGate> QUEUE = new ArrayDeque<>(); // guarded by LOCK
+  private static Thread worker; // guarded by LOCK
+  private static volatile long sink;
+
+  private final String name;
+  private final Warmup warmup;
+  private final CountDownLatch settled = new CountDownLatch(1);
+
+  /**
+   * Read by every lookup on the SIMD-capable path: a plain field, not a volatile one. A volatile
+   * read is an acquire barrier to C2, so in a caller's loop of lookups it made the JIT reload the
+   * filter's fields and recheck its array bounds on every lookup (split-block single lookups
+   * 1.5-1.7× slower in a same-machine comparison); a plain read costs one load, and the JIT may
+   * hoist it out of a loop with the rest. Written before the volatile {@link #state}; a loop
+   * compiled while the gate was shut sees the switch when it is next entered (or never, if it never
+   * ends: it then keeps the scalar probe). No answer depends on when the switch is seen.
+   */
+  private boolean open;
+
+  private volatile int state = IDLE;
+  private volatile long warmupNanos = -1;
+  private volatile int rounds;
+
+  VectorGate(String name, Warmup warmup) {
+    this.name = name;
+    this.warmup = warmup;
+  }
+
+  /**
+   * Adds the read edge from this module to {@code jdk.incubator.vector} when the JVM has that
+   * module in its boot layer ({@code --add-modules jdk.incubator.vector}). The module descriptor
+   * does not require it (not even {@code requires static}: that put javac's "using incubating
+   * module(s)" warning into every consumer module's build), so on the module path the edge is added
+   * here, at run time; on the class path the unnamed module reads every module already. Touches no
+   * incubator class.
+   */
+  private static boolean readVectorModule() {
+    java.util.Optional<Module> vector = ModuleLayer.boot().findModule("jdk.incubator.vector");
+    if (vector.isEmpty()) {
+      return false;
+    }
+    Module self = VectorGate.class.getModule();
+    if (!self.canRead(vector.get())) {
+      self.addReads(vector.get());
+    }
+    return true;
+  }
+
+  /** {@return whether the filters use the vector kernel now} One plain read (see {@link #open}). */
+  boolean isOpen() {
+    return open;
+  }
+
+  /** {@return the state: IDLE, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
+  int state() {
+    return state;
+  }
+
+  /** {@return the nanoseconds from the warm-up's start to the gate's opening, -1 if it has not} */
+  long warmupNanos() {
+    return warmupNanos;
+  }
+
+  /** {@return the rounds of driving the warm-up took} */
+  int rounds() {
+    return rounds;
+  }
+
+  /** {@return whether the platform runs this gate's vector kernel} Loads the vector classes. */
+  boolean supported() {
+    try {
+      return MODULE_READABLE && warmup.supported();
+    } catch (LinkageError e) {
+      return false;
+    }
+  }
+
+  /**
+   * Starts the warm-up once (later calls return at once): queues this gate for the warm-up thread,
+   * starting that thread if none runs. Cheap after the first call (one volatile read). Call only
+   * where {@link #MODULE_READABLE} holds.
+   */
+  void start() {
+    if (state != IDLE) {
+      return;
+    }
+    synchronized (LOCK) {
+      if (state != IDLE) {
+        return;
+      }
+      if (!WARM_UP) {
+        settle(supported() ? OPEN : UNSUPPORTED, 0);
+        return;
+      }
+      if (System.getProperty("java.vm.info", "").contains("interpreted mode")) {
+        settle(GAVE_UP, 0); // -Xint: the vector code would never be compiled
+        return;
+      }
+      state = WARMING;
+      QUEUE.add(this);
+      if (worker == null) {
+        Thread t = new Thread(VectorGate::work, THREAD_NAME);
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.setContextClassLoader(null); // holds no application class loader alive
+        try {
+          t.start();
+          worker = t;
+        } catch (Throwable e) { // no thread to be had: stay on the scalar probe
+          QUEUE.remove(this);
+          settle(GAVE_UP, 0);
+        }
+      }
+    }
+  }
+
+  /**
+   * Starts the warm-up if needed and waits up to {@code timeoutMillis} for it to settle.
+   *
+   * @return whether the gate is open
+   */
+  boolean awaitOpen(long timeoutMillis) throws InterruptedException {
+    start();
+    settled.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    return open;
+  }
+
+  private void settle(int newState, int roundsTaken) {
+    rounds = roundsTaken;
+    open = newState == OPEN;
+    state = newState; // the volatile write publishes open
+    settled.countDown();
+  }
+
+  private static void work() {
+    while (true) {
+      VectorGate gate;
+      synchronized (LOCK) {
+        gate = QUEUE.poll();
+        if (gate == null) {
+          worker = null;
+          return;
+        }
+      }
+      gate.warmUp();
+    }
+  }
+
+  private void warmUp() {
+    long begin = System.nanoTime();
+    try {
+      if (!supported()) {
+        settle(UNSUPPORTED, 0);
+        return;
+      }
+      long acc = 0;
+      for (int round = 0; round < MAX_ROUNDS; round++) {
+        if (System.nanoTime() - begin > TimeUnit.SECONDS.toNanos(MAX_WARMUP_SECONDS)) {
+          break;
+        }
+        acc += driveFor(warmup, Math.min(FIRST_SLICE_NANOS << Math.min(round, 8), MAX_SLICE_NANOS));
+        long vector = Long.MAX_VALUE;
+        long scalar = Long.MAX_VALUE;
+        for (int s = 0; s < SAMPLES; s++) {
+          long t0 = System.nanoTime();
+          acc += warmup.sampleVector();
+          long t1 = System.nanoTime();
+          acc += warmup.sampleScalar();
+          long t2 = System.nanoTime();
+          vector = Math.min(vector, t1 - t0);
+          scalar = Math.min(scalar, t2 - t1);
+        }
+        if (vector <= OPEN_RATIO * Math.max(scalar, 1)) {
+          sink = acc;
+          warmupNanos = System.nanoTime() - begin;
+          settle(OPEN, round + 1);
+          return;
+        }
+      }
+      sink = acc;
+      settle(GAVE_UP, MAX_ROUNDS);
+    } catch (Throwable e) { // a linkage or resource failure: stay on the scalar probe
+      settle(GAVE_UP, 0);
+    }
+  }
+
+  /** Drives both kernels for about {@code nanos}, in chunks of 256 calls. */
+  private static long driveFor(Warmup warmup, long nanos) {
+    long begin = System.nanoTime();
+    long acc = 0;
+    do {
+      acc += warmup.drive(256);
+    } while (System.nanoTime() - begin < nanos);
+    return acc;
+  }
+
+  @Override
+  public String toString() {
+    return "VectorGate{" + name + ", state=" + state + ", rounds=" + rounds + "}";
+  }
+}

@@ -430,10 +430,15 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * #mayContainHash} does, its lines now in cache. Out of cache this overlaps many more misses than
    * single lookups do: a test of the eight masks is about 40 instructions, so the reorder buffer
    * holds only a few keys' loads at once, while the loading loop holds about 20 (docs/notes.md,
-   * section 6). A wrapped filter answers key by key. The answers are {@link #mayContainHash}'s.
+   * section 6). A wrapped filter answers key by key. On the SIMD path ({@link #usesVectorProbe()},
+   * once its gate is open) a heap filter tests the chunk with the vector check instead. The answers
+   * are {@link #mayContainHash}'s.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
+      return SplitBlockVectorProbe.mayContainHashes(words, numBlocks, hashes, off, len, resultBits);
+    }
     if (words == null) {
       return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
@@ -466,20 +471,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
       word |= (missing == 0 ? 1L : 0L) << i;
     }
     return word;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>On the SIMD path ({@link #usesVectorProbe()}) a heap filter tests the chunk with the vector
-   * check; otherwise key by key.
-   */
-  @Override
-  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
-      return SplitBlockVectorProbe.mayContainHashes(words, numBlocks, hashes, off, len, resultBits);
-    }
-    return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
   }
 
   /**

@@ -605,11 +605,11 @@ public final class BloomMath {
    *
    * <p>Only the terms within {@code 12√λ + 20} of {@code λ} are summed: the Poisson tails beyond
    * hold less than {@code e^-72} of the mass, and since every {@code g} here is a probability that
-   * grows with the load, the terms below the window weigh less than their share of the mass
-   * against the sum. The first term's pmf is computed directly in log space ({@link
-   * #logPoissonPmf}, Stirling's series with Loader's deviance), the later ones by the recurrence
-   * {@code ln p(j) = ln p(j−1) + ln(λ/j)}, which is what the models summed from {@code j = 0}
-   * before; below {@code λ ≈ 180} the window starts at 0 and the sum is the same.
+   * grows with the load, the terms below the window weigh less than their share of the mass against
+   * the sum. The first term's pmf is computed directly in log space ({@link #logPoissonPmf},
+   * Stirling's series with Loader's deviance), the later ones by the recurrence {@code ln p(j) = ln
+   * p(j−1) + ln(λ/j)}, which is what the models summed from {@code j = 0} before; below {@code λ ≈
+   * 180} the window starts at 0 and the sum is the same.
    *
    * <p>Where the window holds more than {@code 24 · 32} terms ({@code λ ≥ 1024}) it is sampled
    * every {@code h = ⌊√λ / 8⌋} terms, each sample weighted {@code h}, with its pmf from {@link
@@ -658,10 +658,10 @@ public final class BloomMath {
   }
 
   /**
-   * {@code ln(e^-λ λ^j / j!)}, accurate to about {@code 1e-13} absolute for every {@code j ≥ 0}
-   * and {@code λ ≥ 0}: exact sums of logarithms below {@code j = 16}; above, Stirling's series
-   * {@code ln j! = j ln j − j + ½ ln(2πj) + 1/(12j) − 1/(360j³) + 1/(1260j⁵) − 1/(1680j⁷)} with the
-   * large terms gathered into the deviance {@code j ln(j/λ) + λ − j} (C. Loader, "Fast and Accurate
+   * {@code ln(e^-λ λ^j / j!)}, accurate to about {@code 1e-13} absolute for every {@code j ≥ 0} and
+   * {@code λ ≥ 0}: exact sums of logarithms below {@code j = 16}; above, Stirling's series {@code
+   * ln j! = j ln j − j + ½ ln(2πj) + 1/(12j) − 1/(360j³) + 1/(1260j⁵) − 1/(1680j⁷)} with the large
+   * terms gathered into the deviance {@code j ln(j/λ) + λ − j} (C. Loader, "Fast and Accurate
    * Computation of Binomial Probabilities", 2000), which is evaluated by its series in {@code v =
    * (j − λ)/(j + λ)} near the mean so that no two large numbers cancel.
    */

@@ -206,7 +206,8 @@ class PoissonModelBoundsTest {
     assertTimeoutPreemptively(
         PROMPT,
         () -> {
-          assertThrows(IllegalArgumentException.class, () -> BloomMath.splitBlockFpRate(Double.NaN));
+          assertThrows(
+              IllegalArgumentException.class, () -> BloomMath.splitBlockFpRate(Double.NaN));
           assertThrows(
               IllegalArgumentException.class,
               () -> BloomMath.splitBlockFpRate(Double.POSITIVE_INFINITY));

@@ -151,6 +151,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   private final double growthFactor;
   private final double tighteningRatio;
   private final boolean readOnly;
+  private final boolean wrapped;
 
   /** The stages, oldest first; replaced by a longer copy when a stage opens, never shortened. */
   private volatile Chain chain;
@@ -209,12 +210,24 @@ public final class ScalableBloomFilter implements MutableFilter {
       double tighteningRatio,
       Stage[] stages,
       boolean readOnly) {
+    this(initialCapacity, fpRate, growthFactor, tighteningRatio, stages, readOnly, readOnly);
+  }
+
+  private ScalableBloomFilter(
+      long initialCapacity,
+      double fpRate,
+      double growthFactor,
+      double tighteningRatio,
+      Stage[] stages,
+      boolean readOnly,
+      boolean wrapped) {
     this.initialCapacity = initialCapacity;
     this.fpRate = fpRate;
     this.growthFactor = growthFactor;
     this.tighteningRatio = tighteningRatio;
     this.chain = new Chain(stages);
     this.readOnly = readOnly;
+    this.wrapped = wrapped;
   }
 
   // ---------------------------------------------------------------- creation
@@ -299,7 +312,10 @@ public final class ScalableBloomFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     if (readOnly) {
-      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+      throw new UnsupportedOperationException(
+          wrapped
+              ? "a filter wrapping a buffer is read-only"
+              : "a snapshot of a scalable filter is read-only");
     }
     while (true) {
       Chain seen = chain;
@@ -540,7 +556,26 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /** Whether the filter reads its stages in place from a buffer ({@link #wrap}). */
   public boolean isWrapped() {
-    return readOnly;
+    return wrapped;
+  }
+
+  /**
+   * A read-only view of this moment: the stages opened so far, each with its key count read once
+   * now, sharing the stages' bits (no copy). Every key whose add returned before this call is in
+   * it. Adds running meanwhile may still set bits in the shared stages (a bit only ever turns on,
+   * so the view answers "maybe" for at least the keys it counts), but its stage count, key counts
+   * and sizes no longer move, so everything serialized from it agrees: {@code SieveFormat} writes
+   * the container header and the payload of a scalable filter from one snapshot, which is what
+   * makes a filter serialized while other threads add read back.
+   */
+  public ScalableBloomFilter snapshot() {
+    Stage[] all = chain.stages;
+    Stage[] frozen = new Stage[all.length];
+    for (int i = 0; i < all.length; i++) {
+      frozen[i] = new Stage(all[i].filter, all[i].capacity, all[i].keys());
+    }
+    return new ScalableBloomFilter(
+        initialCapacity, fpRate, growthFactor, tighteningRatio, frozen, true, wrapped);
   }
 
   /** An independent, mutable copy on the heap (of a quiescent filter: see {@link #toByteArray}). */
@@ -598,9 +633,10 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * The serialized form (the container's payload; the class comment gives the layout). Write a
-   * quiescent filter: adds running concurrently may be counted in the header and not yet in the
-   * bits, or the other way round.
+   * The serialized form (the container's payload; the class comment gives the layout). The stage
+   * list and each stage's key count are read once, so the form is consistent in itself; to
+   * serialize while other threads add, write a {@link #snapshot()} (as {@code SieveFormat} does) so
+   * that values read outside the payload (the key count, the size) agree with it.
    */
   public byte[] toByteArray() {
     Stage[] chain = this.chain.stages;

@@ -51,7 +51,7 @@ class ShardedPayloadFuzzTest {
     ShardedFilter filter = builder.build(keys);
     byte[] original = SieveFormat.toBytes(filter);
     byte[] bytes = original.clone();
-    int tableEnd = SieveFormat.HEADER_BYTES + 16 + 24 * shards + 64;
+    int tableEnd = SieveFormat.HEADER_BYTES + 16 + ShardedCodec.ENTRY_BYTES * shards + 64;
     int edits = data.consumeInt(0, 4);
     for (int e = 0; e < edits; e++) {
       int hi = data.consumeBoolean() ? Math.min(tableEnd, bytes.length) : bytes.length;

@@ -43,7 +43,14 @@ final class SstCliSupport {
     if (e instanceof SieveFormatException) {
       what = e.getMessage();
     } else if (e instanceof java.nio.file.NoSuchFileException) {
-      what = "no such file";
+      // name the file that is missing where it is not the one given (a MANIFEST CURRENT names)
+      java.nio.file.NoSuchFileException missing = (java.nio.file.NoSuchFileException) e;
+      what =
+          missing.getFile() == null || missing.getFile().equals(file)
+              ? "no such file"
+              : "no such file: "
+                  + missing.getFile()
+                  + (missing.getReason() == null ? "" : " (" + missing.getReason() + ")");
     } else if (e instanceof IOException) {
       what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     } else {

@@ -94,13 +94,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * <h2>Serialized form (the Sieve container, type id 11)</h2>
  *
  * Little-endian, every offset from the payload's start: a 64-byte header ({@code u32} payload
- * version 1, {@code u32} stage count {@code m}, {@code u64} initial capacity {@code n0}, {@code
+ * version 2, {@code u32} stage count {@code m}, {@code u64} initial capacity {@code n0}, {@code
  * f64} requested rate {@code f}, {@code f64} growth factor {@code s}, {@code f64} tightening ratio
  * {@code r}, 24 zero bytes), then a 32-byte entry per stage ({@code u64} capacity, {@code u64} key
- * count, {@code u64} filter-block length, 8 zero bytes) padded with zeros to a multiple of 64, then
- * each stage's RocksDB FastLocalBloom filter block (data then the 5-byte trailer) followed by zeros
- * to the next multiple of 64, so every stage's data starts 64-byte aligned. {@code docs/format.md}
- * lists the checks. Read in place from a buffer ({@link #wrap}) each stage is a zero-copy view.
+ * count, {@code u64} filter-block length, {@code u32} probe count, 4 zero bytes) padded with zeros
+ * to a multiple of 64, then each stage's RocksDB FastLocalBloom filter block (data then the 5-byte
+ * trailer) followed by zeros to the next multiple of 64, so every stage's data starts 64-byte
+ * aligned. {@code docs/format.md} lists the checks. Read in place from a buffer ({@link #wrap})
+ * each stage is a zero-copy view. The entry's probe count is a second copy of the one in the
+ * stage's block trailer and must agree with it, so an edit of a stage's probe count behind
+ * recomputed checksums is refused (as the container header's parameter A makes it for a plain
+ * blocked Bloom filter) rather than read as a stage that answers "absent" for its keys. Payload
+ * version 1 (written before version 2) has 8 zero bytes in place of the probe count: it is still
+ * read, without that check, and written back as version 2.
  *
  * <h2>Limits</h2>
  *
@@ -140,8 +146,14 @@ public final class ScalableBloomFilter implements MutableFilter {
   /** The largest initial capacity accepted (2^40 keys). */
   public static final long MAX_EXPECTED_KEYS = 1L << 40;
 
-  /** The payload version this class writes and reads. */
-  static final int PAYLOAD_VERSION = 1;
+  /** The payload version this class writes (and reads): stage entries with the probe count. */
+  static final int PAYLOAD_VERSION = 2;
+
+  /** The payload version written before the stage entries held the probe count; still read. */
+  static final int LEGACY_PAYLOAD_VERSION = 1;
+
+  /** The probe counts a FastLocalBloom block trailer holds: 1 to 30. */
+  private static final int MAX_STAGE_PROBES = 30;
 
   static final int HEADER_BYTES = 64;
   static final int STAGE_ENTRY_BYTES = 32;
@@ -151,6 +163,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   private final double growthFactor;
   private final double tighteningRatio;
   private final boolean readOnly;
+  private final boolean wrapped;
 
   /** The stages, oldest first; replaced by a longer copy when a stage opens, never shortened. */
   private volatile Chain chain;
@@ -209,12 +222,24 @@ public final class ScalableBloomFilter implements MutableFilter {
       double tighteningRatio,
       Stage[] stages,
       boolean readOnly) {
+    this(initialCapacity, fpRate, growthFactor, tighteningRatio, stages, readOnly, readOnly);
+  }
+
+  private ScalableBloomFilter(
+      long initialCapacity,
+      double fpRate,
+      double growthFactor,
+      double tighteningRatio,
+      Stage[] stages,
+      boolean readOnly,
+      boolean wrapped) {
     this.initialCapacity = initialCapacity;
     this.fpRate = fpRate;
     this.growthFactor = growthFactor;
     this.tighteningRatio = tighteningRatio;
     this.chain = new Chain(stages);
     this.readOnly = readOnly;
+    this.wrapped = wrapped;
   }
 
   // ---------------------------------------------------------------- creation
@@ -299,7 +324,10 @@ public final class ScalableBloomFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     if (readOnly) {
-      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+      throw new UnsupportedOperationException(
+          wrapped
+              ? "a filter wrapping a buffer is read-only"
+              : "a snapshot of a scalable filter is read-only");
     }
     while (true) {
       Chain seen = chain;
@@ -540,7 +568,26 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /** Whether the filter reads its stages in place from a buffer ({@link #wrap}). */
   public boolean isWrapped() {
-    return readOnly;
+    return wrapped;
+  }
+
+  /**
+   * A read-only view of this moment: the stages opened so far, each with its key count read once
+   * now, sharing the stages' bits (no copy). Every key whose add returned before this call is in
+   * it. Adds running meanwhile may still set bits in the shared stages (a bit only ever turns on,
+   * so the view answers "maybe" for at least the keys it counts), but its stage count, key counts
+   * and sizes no longer move, so everything serialized from it agrees: {@code SieveFormat} writes
+   * the container header and the payload of a scalable filter from one snapshot, which is what
+   * makes a filter serialized while other threads add read back.
+   */
+  public ScalableBloomFilter snapshot() {
+    Stage[] all = chain.stages;
+    Stage[] frozen = new Stage[all.length];
+    for (int i = 0; i < all.length; i++) {
+      frozen[i] = new Stage(all[i].filter, all[i].capacity, all[i].keys());
+    }
+    return new ScalableBloomFilter(
+        initialCapacity, fpRate, growthFactor, tighteningRatio, frozen, true, wrapped);
   }
 
   /** An independent, mutable copy on the heap (of a quiescent filter: see {@link #toByteArray}). */
@@ -598,9 +645,10 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * The serialized form (the container's payload; the class comment gives the layout). Write a
-   * quiescent filter: adds running concurrently may be counted in the header and not yet in the
-   * bits, or the other way round.
+   * The serialized form (the container's payload; the class comment gives the layout). The stage
+   * list and each stage's key count are read once, so the form is consistent in itself; to
+   * serialize while other threads add, write a {@link #snapshot()} (as {@code SieveFormat} does) so
+   * that values read outside the payload (the key count, the size) agree with it.
    */
   public byte[] toByteArray() {
     Stage[] chain = this.chain.stages;
@@ -643,6 +691,7 @@ public final class ScalableBloomFilter implements MutableFilter {
       b.putLong(at, chain[i].capacity);
       b.putLong(at + 8, chain[i].keys());
       b.putLong(at + 16, chain[i].filter.rocksDbFilterBlockLength());
+      b.putInt(at + 24, chain[i].filter.numProbes());
     }
     return b.array();
   }
@@ -707,6 +756,7 @@ public final class ScalableBloomFilter implements MutableFilter {
         throw new SieveFormatException(
             at + e.offset(), "stage " + i + " filter block: " + e.getMessage(), e);
       }
+      p.checkProbes(i, filter);
       chain[i] = new Stage(filter, capacity, keys);
       long end = at + blockLength;
       at = align64(end);
@@ -778,6 +828,7 @@ public final class ScalableBloomFilter implements MutableFilter {
                 + " bytes");
       }
       BlockedBloomFilter filter = mapper.map(i, at, blockLength, align64(at + blockLength), keys);
+      p.checkProbes(i, filter);
       chain[i] = new Stage(filter, in.getLong(entry), keys);
       at = align64(at + blockLength);
     }
@@ -798,6 +849,23 @@ public final class ScalableBloomFilter implements MutableFilter {
     double growthFactor;
     double tighteningRatio;
 
+    /** The stages' probe counts from their entries; {@code null} for payload version 1. */
+    int[] probes;
+
+    /** Checks stage {@code i}'s block against the probe count its entry records. */
+    void checkProbes(int i, BlockedBloomFilter filter) {
+      if (probes != null && filter.numProbes() != probes[i]) {
+        throw new SieveFormatException(
+            HEADER_BYTES + STAGE_ENTRY_BYTES * i + 24,
+            "stage "
+                + i
+                + " entry records "
+                + probes[i]
+                + " probes, its filter block has "
+                + filter.numProbes());
+      }
+    }
+
     static Parameters read(ByteBuffer in, long length) {
       return read(in, length, length);
     }
@@ -810,15 +878,22 @@ public final class ScalableBloomFilter implements MutableFilter {
       }
       Parameters p = new Parameters();
       int version = in.getInt(0);
-      if (version != PAYLOAD_VERSION) {
+      if (version != PAYLOAD_VERSION && version != LEGACY_PAYLOAD_VERSION) {
         throw new SieveFormatException(
-            0, "scalable Bloom payload version " + version + ", this reader knows " + 1);
+            0,
+            "scalable Bloom payload version "
+                + version
+                + ", this reader knows "
+                + LEGACY_PAYLOAD_VERSION
+                + " and "
+                + PAYLOAD_VERSION);
       }
       int m = in.getInt(4);
       if (m < 1 || m > MAX_STAGES) {
         throw new SieveFormatException(4, "stage count " + m + " outside 1.." + MAX_STAGES);
       }
       p.numStages = m;
+      p.probes = version == LEGACY_PAYLOAD_VERSION ? null : new int[m];
       p.initialCapacity = in.getLong(8);
       if (p.initialCapacity < 1 || p.initialCapacity > MAX_EXPECTED_KEYS) {
         throw new SieveFormatException(
@@ -891,7 +966,18 @@ public final class ScalableBloomFilter implements MutableFilter {
                   + ".."
                   + (BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES));
         }
-        for (int z = entry + 24; z < entry + STAGE_ENTRY_BYTES; z++) {
+        int reservedFrom = entry + 24;
+        if (p.probes != null) {
+          int probes = in.getInt(entry + 24);
+          if (probes < 1 || probes > MAX_STAGE_PROBES) {
+            throw new SieveFormatException(
+                entry + 24,
+                "stage " + i + " probe count " + probes + " outside 1.." + MAX_STAGE_PROBES);
+          }
+          p.probes[i] = probes;
+          reservedFrom = entry + 28;
+        }
+        for (int z = reservedFrom; z < entry + STAGE_ENTRY_BYTES; z++) {
           if (in.get(z) != 0) {
             throw new SieveFormatException(z, "reserved byte of stage " + i + " is not zero");
           }

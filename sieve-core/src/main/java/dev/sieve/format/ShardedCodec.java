@@ -19,21 +19,39 @@ import java.util.List;
  * offset     size  field
  *      0        4  shard count S (a power of two, 1..2^16)
  *      4        2  shard type id (a FilterType id: 1, 3, 4, 5, 6 or 7)
- *      6       10  reserved, 0
- *     16     24·S  shard table, per shard: payload offset (8), payload length (8), key count (8)
+ *      6        2  payload version: 1 (0 in the payloads written before it, see below)
+ *      8        8  reserved, 0
+ *     16     32·S  shard table, per shard: payload offset (8), payload length (8), key count (8),
+ *                  the shard's parameter A (4) and parameter B (4), as a container header holds
+ *                  them for a filter of the shard's type (probes; Ribbon seed and num_blocks; …)
  *      …        …  the shards' payloads (each as that type's container payload), shard i at its
- *                  table offset: the first at align64(16 + 24·S), each next one at align64 of
+ *                  table offset: the first at align64(16 + 32·S), each next one at align64 of
  *                  the previous end, zero bytes between; the payload ends with the last shard
  * </pre>
  *
  * Offsets are from the payload's first byte, so each shard starts 64-byte aligned in the file (the
  * payload starts at 64). The layout is canonical: a reader refuses any other offset, non-zero
  * padding or reserved bytes, and trailing bytes. Every shard is then read by its type's codec
- * (zero-copy where the type is), its key count checked against the table.
+ * (zero-copy where the type is), its key count and parameters A and B checked against the table:
+ * the second copy that makes an edit of a shard's probe count, Ribbon seed or block count behind
+ * recomputed checksums a refusal, as it is in a plain container (whose header holds A and B),
+ * instead of a filter answering "absent" for keys it holds.
+ *
+ * <p>Payload version 0 (bytes 6-7 zero; written before version 1) has 24-byte table entries without
+ * A and B: it is still read, with those checks left out, and written back as version 1.
  */
 final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   static final int TABLE_OFFSET = 16;
-  static final int ENTRY_BYTES = 24;
+  static final int VERSION_OFFSET = 6;
+
+  /** The payload version written: 1, table entries with the shards' parameters A and B. */
+  static final int PAYLOAD_VERSION = 1;
+
+  /** Payload version 0: 24-byte entries without the parameters. */
+  static final int LEGACY_PAYLOAD_VERSION = 0;
+
+  static final int ENTRY_BYTES = 32;
+  static final int LEGACY_ENTRY_BYTES = 24;
   static final int ALIGN = 64;
 
   ShardedCodec() {
@@ -69,11 +87,15 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
         ByteBuffer.allocate(TABLE_OFFSET + ENTRY_BYTES * s).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(0, s);
     b.putShort(4, (short) shardType(f).id());
+    b.putShort(VERSION_OFFSET, (short) PAYLOAD_VERSION);
+    PayloadCodec<Filter> codec = shardType(f).codec();
     for (int i = 0; i < s; i++) {
       int e = TABLE_OFFSET + ENTRY_BYTES * i;
       b.putLong(e, layout[2 * i]);
       b.putLong(e + 8, layout[2 * i + 1]);
       b.putLong(e + 16, f.shard(i).numKeys());
+      b.putInt(e + 24, codec.parameterA(f.shard(i)));
+      b.putInt(e + 28, codec.parameterB(f.shard(i)));
     }
     return b;
   }
@@ -135,8 +157,18 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
     return true;
   }
 
-  /** The validated table of a payload of {@code payloadLength} bytes. */
-  private record Table(FilterType type, long[] offsets, long[] lengths, long[] keys) {}
+  /**
+   * The validated table of a payload of {@code payloadLength} bytes; {@code paramA}/{@code paramB}
+   * are {@code null} for payload version 0, which does not record them.
+   */
+  private record Table(
+      FilterType type,
+      int entryBytes,
+      long[] offsets,
+      long[] lengths,
+      long[] keys,
+      int[] paramA,
+      int[] paramB) {}
 
   /**
    * Reads and checks the table; {@code head} holds at least the payload's first {@code min(L, 16 +
@@ -163,12 +195,25 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
               + typeId
               + " is not a static filter type a sharded filter holds (1, 3, 4, 5, 6, 7)");
     }
-    for (int i = 6; i < TABLE_OFFSET; i++) {
+    int version = b.getShort(VERSION_OFFSET) & 0xFFFF;
+    if (version != PAYLOAD_VERSION && version != LEGACY_PAYLOAD_VERSION) {
+      throw new SieveFormatException(
+          VERSION_OFFSET,
+          "sharded payload version "
+              + version
+              + ", this reader knows "
+              + LEGACY_PAYLOAD_VERSION
+              + " and "
+              + PAYLOAD_VERSION);
+    }
+    boolean legacy = version == LEGACY_PAYLOAD_VERSION;
+    int entryBytes = legacy ? LEGACY_ENTRY_BYTES : ENTRY_BYTES;
+    for (int i = VERSION_OFFSET + 2; i < TABLE_OFFSET; i++) {
       if (b.get(i) != 0) {
         throw new SieveFormatException(i, "reserved sharded payload byte is not zero");
       }
     }
-    long tableEnd = TABLE_OFFSET + (long) ENTRY_BYTES * s;
+    long tableEnd = TABLE_OFFSET + (long) entryBytes * s;
     if (tableEnd > payloadLength) {
       throw new SieveFormatException(
           TABLE_OFFSET,
@@ -182,9 +227,11 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
     long[] offsets = new long[s];
     long[] lengths = new long[s];
     long[] keys = new long[s];
+    int[] paramA = legacy ? null : new int[s];
+    int[] paramB = legacy ? null : new int[s];
     long expected = align(tableEnd);
     for (int i = 0; i < s; i++) {
-      int e = TABLE_OFFSET + ENTRY_BYTES * i;
+      int e = TABLE_OFFSET + entryBytes * i;
       long off = b.getLong(e);
       long len = b.getLong(e + 8);
       long k = b.getLong(e + 16);
@@ -210,6 +257,10 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
       offsets[i] = off;
       lengths[i] = len;
       keys[i] = k;
+      if (!legacy) {
+        paramA[i] = b.getInt(e + 24);
+        paramB[i] = b.getInt(e + 28);
+      }
       expected = align(off + len);
     }
     long end = offsets[s - 1] + lengths[s - 1];
@@ -218,11 +269,11 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
           end,
           "the last shard ends at " + end + " but the payload has " + payloadLength + " bytes");
     }
-    return new Table(type, offsets, lengths, keys);
+    return new Table(type, entryBytes, offsets, lengths, keys, paramA, paramB);
   }
 
   private static void checkPadding(ByteBuffer payload, Table t) {
-    long at = TABLE_OFFSET + (long) ENTRY_BYTES * t.offsets.length;
+    long at = TABLE_OFFSET + (long) t.entryBytes * t.offsets.length;
     for (int i = 0; i < t.offsets.length; i++) {
       for (long p = at; p < t.offsets[i]; p++) {
         if (payload.get((int) p) != 0) {
@@ -245,10 +296,25 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
       throw new SieveFormatException(
           t.offsets[i], "shard " + i + " (" + t.type + ") rejected: " + e.getMessage(), e);
     }
+    int entry = TABLE_OFFSET + t.entryBytes * i;
     if (f.numKeys() != t.keys[i]) {
       throw new SieveFormatException(
-          TABLE_OFFSET + ENTRY_BYTES * i + 16,
+          entry + 16,
           "shard " + i + " table key count " + t.keys[i] + ", its payload holds " + f.numKeys());
+    }
+    if (t.paramA != null) {
+      int a = t.type.codec().parameterA(f);
+      if (a != t.paramA[i]) {
+        throw new SieveFormatException(
+            entry + 24,
+            "shard " + i + " table parameter A " + t.paramA[i] + ", its payload says " + a);
+      }
+      int b = t.type.codec().parameterB(f);
+      if (b != t.paramB[i]) {
+        throw new SieveFormatException(
+            entry + 28,
+            "shard " + i + " table parameter B " + t.paramB[i] + ", its payload says " + b);
+      }
     }
     return f;
   }
@@ -317,7 +383,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
         (int) Math.min(payloadLength, TABLE_OFFSET + (long) ENTRY_BYTES * ShardedFilter.MAX_SHARDS);
     ByteBuffer head = readSmall(channel, payloadOffset, headBytes);
     Table t = readTable(head, payloadLength);
-    long at = TABLE_OFFSET + (long) ENTRY_BYTES * t.offsets.length;
+    long at = TABLE_OFFSET + (long) t.entryBytes * t.offsets.length;
     for (int i = 0; i < t.offsets.length; i++) {
       int pad = (int) (t.offsets[i] - at);
       ByteBuffer padding = readSmall(channel, payloadOffset + at, pad);

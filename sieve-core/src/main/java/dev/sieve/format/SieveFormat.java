@@ -3,6 +3,7 @@ package dev.sieve.format;
 import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.AtomicFileWrite;
 import dev.sieve.internal.ChannelWrites;
@@ -240,9 +241,15 @@ public final class SieveFormat {
         : 0;
   }
 
-  /** The filter whose payload is written: the one inside a {@link FastLongKeyFilter}. */
+  /**
+   * The filter whose payload is written: the one inside a {@link FastLongKeyFilter}; for a scalable
+   * filter its {@link ScalableBloomFilter#snapshot()}, taken once, so that the header (key count,
+   * stage count, size) and the payload describe the same moment while other threads add.
+   */
   private static Filter inner(Filter filter) {
-    return filter instanceof FastLongKeyFilter ? ((FastLongKeyFilter<?>) filter).filter() : filter;
+    Filter f =
+        filter instanceof FastLongKeyFilter ? ((FastLongKeyFilter<?>) filter).filter() : filter;
+    return f instanceof ScalableBloomFilter ? ((ScalableBloomFilter) f).snapshot() : f;
   }
 
   private static void writeHeader(

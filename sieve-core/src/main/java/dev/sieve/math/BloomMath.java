@@ -595,17 +595,115 @@ public final class BloomMath {
     }
     double lambda = blockBits / bitsPerKey;
     double logZeroPerProbe = Math.log1p(-1.0 / blockBits);
-    int last = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 20);
-    double logPoisson = -lambda; // log of Poisson(0; λ)
-    double sum = 0.0;
-    for (int j = 0; j <= last; j++) {
-      if (j > 0) {
-        logPoisson += Math.log(lambda / j);
-      }
-      double setFraction = -Math.expm1((double) j * numProbes * logZeroPerProbe);
-      sum += Math.exp(logPoisson) * Math.pow(setFraction, numProbes);
+    return poissonExpectation(
+        lambda, j -> Math.pow(-Math.expm1(j * numProbes * logZeroPerProbe), numProbes));
+  }
+
+  /**
+   * {@code E[g(J)]} for {@code J ~ Poisson(λ)}, the sum the blocked models above and below share,
+   * in a bounded number of steps for every {@code λ}.
+   *
+   * <p>Only the terms within {@code 12√λ + 20} of {@code λ} are summed: the Poisson tails beyond
+   * hold less than {@code e^-72} of the mass, and since every {@code g} here is a probability that
+   * grows with the load, the terms below the window weigh less than their share of the mass against
+   * the sum. The first term's pmf is computed directly in log space ({@link #logPoissonPmf},
+   * Stirling's series with Loader's deviance), the later ones by the recurrence {@code ln p(j) = ln
+   * p(j−1) + ln(λ/j)}, which is what the models summed from {@code j = 0} before; below {@code λ ≈
+   * 180} the window starts at 0 and the sum is the same.
+   *
+   * <p>Where the window holds more than {@code 24 · 32} terms ({@code λ ≥ 1024}) it is sampled
+   * every {@code h = ⌊√λ / 8⌋} terms, each sample weighted {@code h}, with its pmf from {@link
+   * #logPoissonPmf}: the summand is smooth on the scale of the standard deviation {@code √λ}, and
+   * by the Poisson summation formula a step-{@code h} sum of a function of width {@code σ} differs
+   * from the step-1 sum by about {@code e^(-2π²σ²/h²) = e^-1263}, far below rounding. That bounds
+   * the work at about 200 evaluations of {@code g}. Where {@code λ > 2^50} (bits per key below
+   * {@code 2^-41} of a block) the sum is {@code g(λ)}: every term of the window is saturated to 1
+   * in double precision for these models. The result is clamped to {@code [0, 1]}.
+   *
+   * @param lambda the Poisson mean, {@code ≥ 0} or {@code +∞}
+   * @param g the per-load value, a probability non-decreasing in the load
+   */
+  static double poissonExpectation(double lambda, java.util.function.DoubleUnaryOperator g) {
+    if (Double.isNaN(lambda) || lambda < 0) {
+      throw new IllegalArgumentException("Poisson mean must be >= 0, got " + lambda);
     }
-    return sum;
+    if (lambda > 0x1p50) {
+      return clampProbability(g.applyAsDouble(lambda));
+    }
+    double sigma = Math.sqrt(lambda);
+    double reach = 12 * sigma + 20;
+    long first = (long) Math.max(0.0, Math.floor(lambda - reach));
+    long last = (long) Math.ceil(lambda + reach);
+    double sum = 0.0;
+    if (sigma < 32) {
+      double logPoisson = logPoissonPmf(first, lambda);
+      for (long j = first; j <= last; j++) {
+        if (j > first) {
+          logPoisson += Math.log(lambda / j);
+        }
+        sum += Math.exp(logPoisson) * g.applyAsDouble(j);
+      }
+    } else {
+      long step = (long) Math.floor(sigma / 8);
+      for (long j = first; j <= last; j += step) {
+        sum += Math.exp(logPoissonPmf(j, lambda)) * g.applyAsDouble(j);
+      }
+      sum *= step;
+    }
+    return clampProbability(sum);
+  }
+
+  private static double clampProbability(double p) {
+    return Math.max(0.0, Math.min(1.0, p));
+  }
+
+  /**
+   * {@code ln(e^-λ λ^j / j!)}, accurate to about {@code 1e-13} absolute for every {@code j ≥ 0} and
+   * {@code λ ≥ 0}: exact sums of logarithms below {@code j = 16}; above, Stirling's series {@code
+   * ln j! = j ln j − j + ½ ln(2πj) + 1/(12j) − 1/(360j³) + 1/(1260j⁵) − 1/(1680j⁷)} with the large
+   * terms gathered into the deviance {@code j ln(j/λ) + λ − j} (C. Loader, "Fast and Accurate
+   * Computation of Binomial Probabilities", 2000), which is evaluated by its series in {@code v =
+   * (j − λ)/(j + λ)} near the mean so that no two large numbers cancel.
+   */
+  static double logPoissonPmf(long j, double lambda) {
+    if (lambda == 0) {
+      return j == 0 ? 0.0 : Double.NEGATIVE_INFINITY;
+    }
+    if (j < 16) {
+      double logFactorial = 0;
+      for (int i = 2; i <= j; i++) {
+        logFactorial += Math.log(i);
+      }
+      return -lambda + j * Math.log(lambda) - logFactorial;
+    }
+    double x = j;
+    double inv = 1.0 / x;
+    double inv2 = inv * inv;
+    double stirlingTail =
+        inv * (1.0 / 12 - inv2 * (1.0 / 360 - inv2 * (1.0 / 1260 - inv2 * (1.0 / 1680))));
+    return -poissonDeviance(x, lambda) - 0.5 * Math.log(2 * Math.PI * x) - stirlingTail;
+  }
+
+  /** {@code x ln(x/μ) + μ − x ≥ 0}, by its series in {@code v = (x − μ)/(x + μ)} where small. */
+  private static double poissonDeviance(double x, double mu) {
+    double diff = x - mu;
+    double sum = x + mu;
+    if (Math.abs(diff) < 0.1 * sum) {
+      double v = diff / sum;
+      double v2 = v * v;
+      double term = 2 * x * v;
+      double total = diff * v;
+      for (int k = 1; k < 40; k++) {
+        term *= v2;
+        double next = total + term / (2 * k + 1);
+        if (next == total) {
+          break;
+        }
+        total = next;
+      }
+      return total;
+    }
+    return x * Math.log(x / mu) + mu - x;
   }
 
   // ---------------------------------------------------------------- Parquet's split-block Bloom
@@ -639,17 +737,7 @@ public final class BloomMath {
     }
     double lambda = SPLIT_BLOCK_BITS / bitsPerKey;
     double logZero = Math.log(31.0 / 32.0);
-    int last = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 20);
-    double logPoisson = -lambda;
-    double sum = 0.0;
-    for (int j = 0; j <= last; j++) {
-      if (j > 0) {
-        logPoisson += Math.log(lambda / j);
-      }
-      double set = -Math.expm1(j * logZero);
-      sum += Math.exp(logPoisson) * Math.pow(set, 8);
-    }
-    return sum;
+    return poissonExpectation(lambda, j -> Math.pow(-Math.expm1(j * logZero), 8));
   }
 
   /**
@@ -759,6 +847,9 @@ public final class BloomMath {
 
   // ---------------------------------------------------------------- growable (scalable) Bloom
 
+  /** The most probes {@link #blockedBloomFpRateWithProbeCollisions} models (its work is k²). */
+  public static final int MAX_MODEL_PROBES = 1024;
+
   /**
    * The false-positive rate of a blocked Bloom filter with {@code blockBits}-bit blocks, {@code b}
    * bits per key and {@code k} probes per key placed uniformly inside the key's block, counting the
@@ -788,6 +879,10 @@ public final class BloomMath {
               + ", "
               + blockBits);
     }
+    if (numProbes > MAX_MODEL_PROBES) {
+      throw new IllegalArgumentException(
+          "this model takes at most " + MAX_MODEL_PROBES + " probes; got " + numProbes);
+    }
     double[] distinct = new double[numProbes + 1];
     distinct[0] = 1.0;
     for (int draw = 0; draw < numProbes; draw++) {
@@ -799,23 +894,18 @@ public final class BloomMath {
     }
     double lambda = blockBits / bitsPerKey;
     double logZeroPerProbe = Math.log1p(-1.0 / blockBits);
-    int last = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 20);
-    double logPoisson = -lambda;
-    double sum = 0.0;
-    for (int j = 0; j <= last; j++) {
-      if (j > 0) {
-        logPoisson += Math.log(lambda / j);
-      }
-      double set = -Math.expm1((double) j * numProbes * logZeroPerProbe);
-      double all = 0;
-      double power = 1;
-      for (int d = 0; d <= numProbes; d++) {
-        all += distinct[d] * power;
-        power *= set;
-      }
-      sum += Math.exp(logPoisson) * all;
-    }
-    return sum;
+    return poissonExpectation(
+        lambda,
+        j -> {
+          double set = -Math.expm1(j * numProbes * logZeroPerProbe);
+          double all = 0;
+          double power = 1;
+          for (int d = 0; d <= numProbes; d++) {
+            all += distinct[d] * power;
+            power *= set;
+          }
+          return all;
+        });
   }
 
   /**

@@ -295,7 +295,7 @@ class ScalableBloomFilterTest {
   void corruptHeaderFieldsAreRefusedAtTheirOffset() {
     byte[] ok = sample();
     assertEquals(3, ScalableBloomFilter.fromByteArray(ok).numStages());
-    assertEquals(0, refused(withInt(ok, 0, 2)).offset());
+    assertEquals(0, refused(withInt(ok, 0, 3)).offset());
     assertEquals(4, refused(withInt(ok, 4, 0)).offset());
     assertEquals(4, refused(withInt(ok, 4, 65)).offset());
     assertEquals(4, refused(withInt(ok, 4, 64)).offset()); // the table would not fit

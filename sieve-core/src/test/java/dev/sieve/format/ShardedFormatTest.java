@@ -32,7 +32,7 @@ class ShardedFormatTest {
   }
 
   private static long entry(byte[] b, int shard, int field) {
-    return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(T + 24 * shard + 8 * field);
+    return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(T + 32 * shard + 8 * field);
   }
 
   private static SieveFormatException refused(byte[] bytes, long offset, String words) {
@@ -57,7 +57,8 @@ class ShardedFormatTest {
     assertEquals(4, h.getInt(36)); // parameter B: shard count
     assertEquals(4, h.getInt(P));
     assertEquals(FilterType.RIBBON_128.id(), h.getShort(P + 4));
-    long expectedOffset = 128; // align64(16 + 4 * 24 = 112)
+    assertEquals(1, h.getShort(P + 6)); // payload version
+    long expectedOffset = 192; // align64(16 + 4 * 32 = 144)
     long keys = 0;
     for (int s = 0; s < 4; s++) {
       assertEquals(expectedOffset, entry(b, s, 0));
@@ -101,12 +102,12 @@ class ShardedFormatTest {
   @Test
   void reservedAndPaddingBytesMustBeZero() {
     byte[] b = container();
-    refused(TestFilters.withShort(b, P + 6, 1), P + 6, "reserved");
+    refused(TestFilters.withShort(b, P + 6, 2), P + 6, "payload version 2");
     refused(TestFilters.withLong(b, P + 8, 1L << 56), P + 15, "reserved");
-    // padding between the table (ends at 112) and shard 0 (at 128)
+    // padding between the table (ends at 144) and shard 0 (at 192)
     byte[] padded = b.clone();
-    padded[P + 120] = 7;
-    refused(TestFilters.fixChecksums(padded), P + 120, "padding");
+    padded[P + 150] = 7;
+    refused(TestFilters.fixChecksums(padded), P + 150, "padding");
   }
 
   @Test
@@ -119,7 +120,7 @@ class ShardedFormatTest {
     // a key count the shard's payload contradicts: refused, and so is a header total that
     // disagrees with the shards
     long k = entry(b, 2, 2);
-    byte[] wrongKeys = TestFilters.withLong(b, T + 48 + 16, k + 1);
+    byte[] wrongKeys = TestFilters.withLong(b, T + 64 + 16, k + 1);
     SieveFormatException e =
         assertThrows(SieveFormatException.class, () -> SieveFormat.read(wrongKeys));
     assertTrue(e.getMessage().contains("key count"), e.getMessage());
@@ -130,8 +131,8 @@ class ShardedFormatTest {
   @Test
   void aTableLargerThanThePayloadIsRefusedBeforeAnythingIsAllocated() {
     byte[] b = container();
-    byte[] big = TestFilters.withInt(b, P, 1 << 16); // 65536 entries need 1.5 MiB
-    refused(big, T, "needs 1572880 bytes");
+    byte[] big = TestFilters.withInt(b, P, 1 << 16); // 65536 entries need 2 MiB
+    refused(big, T, "needs 2097168 bytes");
   }
 
   @Test
@@ -155,12 +156,12 @@ class ShardedFormatTest {
     }
     assertArrayEquals(Files.readAllBytes(file), SieveFormat.toBytes(mapped));
     byte[] bad = Files.readAllBytes(file);
-    bad[P + 120] = 1;
+    bad[P + 150] = 1;
     Files.write(file, TestFilters.fixChecksums(bad));
     SieveFormatException e =
         assertThrows(SieveFormatException.class, () -> SieveFormat.map(file, true, 10, 0));
     assertTrue(e.getMessage().contains("padding"), e.getMessage());
-    assertEquals(P + 120, e.offset(), "a file offset, as the other readers give");
+    assertEquals(P + 150, e.offset(), "a file offset, as the other readers give");
     Files.write(file, TestFilters.withInt(Files.readAllBytes(file), P, 3));
     assertThrows(SieveFormatException.class, () -> SieveFormat.map(file, true, 10, 0));
   }

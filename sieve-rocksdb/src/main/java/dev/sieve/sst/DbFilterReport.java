@@ -4,6 +4,10 @@ import dev.sieve.policy.FilterPolicy;
 import dev.sieve.policy.LsmFilterReport;
 import dev.sieve.policy.LsmShape;
 import dev.sieve.ribbon.RibbonSizing;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -349,10 +353,120 @@ public final class DbFilterReport {
   }
 
   /**
-   * The bloom-equivalent bits/key in use in a column family: the Bloom filters' bits per key
-   * rounded to an integer (RocksDB settings are usually integers; {@code
-   * optimize_filters_for_memory} adds a fraction), else the integer whose Bloom FPR is nearest the
-   * Ribbon filters' modelled FPR (Ribbon is sized to Bloom's FPR at the setting), else 10.
+   * RocksDB's sanitizing of a bits/key setting ({@code BloomLikeFilterPolicy}'s constructor,
+   * table/block_based/filter_policy.cc): below 0.5 no filter (returned as 0), below 1 one bit, 100
+   * and above (and NaN) 100.
+   */
+  static double rocksDbClampBitsPerKey(double bits) {
+    if (bits < 0.5) {
+      return 0;
+    }
+    if (bits < 1.0) {
+      return 1.0;
+    }
+    return bits < 100.0 ? bits : 100.0;
+  }
+
+  /** The OPTIONS files RocksDB writes are a few tens of KiB; a larger one is not read. */
+  static final long MAX_OPTIONS_BYTES = 16L << 20;
+
+  /**
+   * The filter policy of each column family in the newest {@code OPTIONS-NNNNNN} file of {@code
+   * dir}: name to {@code {bits, 0}} where {@code filter_policy} names {@code bloomfilter:B[:…]} or
+   * {@code ribbonfilter:B[:L]}, in RocksDB's plain form ({@code
+   * filter_policy=bloomfilter:10:false}) or its nested one ({@code
+   * filter_policy={id=ribbonfilter:10:1;bloom_before_level=1;}}), B as written (not yet clamped).
+   * Empty when there is no readable OPTIONS file; a column family whose policy is another or {@code
+   * nullptr} is left out. The name of the file read is under the key {@code ""}.
+   */
+  static Map<String, String> optionsFilterPolicies(Path dir) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (dir == null) {
+      return out;
+    }
+    Path newest = null;
+    long newestNumber = -1;
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        String n = p.getFileName().toString();
+        if (n.matches("OPTIONS-[0-9]{1,18}") && Files.isRegularFile(p)) {
+          long number = Long.parseLong(n.substring("OPTIONS-".length()));
+          if (number > newestNumber) {
+            newestNumber = number;
+            newest = p;
+          }
+        }
+      }
+      if (newest == null || Files.size(newest) > MAX_OPTIONS_BYTES) {
+        return out;
+      }
+      String section = null;
+      for (String line : Files.readAllLines(newest, StandardCharsets.UTF_8)) {
+        String t = line.trim();
+        if (t.startsWith("[")) {
+          String prefix = "[TableOptions/BlockBasedTable \"";
+          section =
+              t.startsWith(prefix) && t.endsWith("\"]")
+                  ? t.substring(prefix.length(), t.length() - 2)
+                  : null;
+        } else if (section != null && t.startsWith("filter_policy=")) {
+          String v = t.substring("filter_policy=".length()).trim();
+          if (v.startsWith("{")) {
+            int id = v.indexOf("id=");
+            if (id < 0) {
+              continue;
+            }
+            int end = id + 3;
+            while (end < v.length() && v.charAt(end) != ';' && v.charAt(end) != '}') {
+              end++;
+            }
+            v = v.substring(id + 3, end);
+          }
+          if (v.startsWith("bloomfilter:") || v.startsWith("ribbonfilter:")) {
+            out.put(section, v);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return new LinkedHashMap<>(); // no OPTIONS to go by: the filters present decide
+    }
+    if (!out.isEmpty()) {
+      out.put("", newest.getFileName().toString());
+    }
+    return out;
+  }
+
+  /** The L of {@code ribbonfilter:B:L}, or -2 where the policy names none. */
+  static int policyBloomBeforeLevel(String policy) {
+    String[] parts = policy.split(":");
+    if (!parts[0].equals("ribbonfilter") || parts.length < 3) {
+      return -2;
+    }
+    try {
+      return Integer.parseInt(parts[2]);
+    } catch (NumberFormatException e) {
+      return -2;
+    }
+  }
+
+  /** The B of {@code bloomfilter:B[:…]} / {@code ribbonfilter:B[:…]}, NaN if not a number. */
+  static double policyBits(String policy) {
+    String[] parts = policy.split(":");
+    try {
+      return parts.length < 2 ? Double.NaN : Double.parseDouble(parts[1]);
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
+  }
+
+  /**
+   * The bloom-equivalent bits/key in use in a column family, by key weight over its filters: the
+   * Bloom filters' total bits over their total keys, rounded to an integer (RocksDB settings are
+   * usually integers; {@code optimize_filters_for_memory} adds a fraction) and clamped as RocksDB
+   * clamps a setting ({@link #rocksDbClampBitsPerKey}: a lone filter of one key is a whole 512-bit
+   * cache line, 512 bits/key, which no setting gives), else the integer whose Bloom FPR is nearest
+   * the Ribbon filters' modelled FPR (Ribbon is sized to Bloom's FPR at the setting), else 10. The
+   * what-if prefers the OPTIONS file's setting where there is one ({@link #optionsFilterPolicies}).
    */
   static double[] bitsPerKeyInUse(DbView db, int cf) {
     long bloomBits = 0;
@@ -374,7 +488,9 @@ public final class DbFilterReport {
       }
     }
     if (bloomKeys > 0) {
-      return new double[] {Math.max(1, Math.round((double) bloomBits / bloomKeys)), 1};
+      return new double[] {
+        rocksDbClampBitsPerKey(Math.max(1, Math.round((double) bloomBits / bloomKeys))), 1
+      };
     }
     if (ribbonKeys > 0 && ribbonFp > 0) {
       double target = Math.log(ribbonKeys / ribbonFp);
@@ -408,6 +524,8 @@ public final class DbFilterReport {
       DbView db, double bitsPerKey, Integer bloomBeforeLevel, ProbeCost cost) {
     List<Row> rows = summarize(db);
     List<WhatIf> out = new ArrayList<>();
+    Map<String, String> configured =
+        Double.isNaN(bitsPerKey) ? optionsFilterPolicies(db.dir()) : Map.of();
     for (Row total : rows) {
       if (total.level() != TOTAL || total.columnFamily() == DbView.UNKNOWN) {
         continue;
@@ -416,7 +534,12 @@ public final class DbFilterReport {
       Map<Integer, Row> levels = levelsOf(rows, cf);
       double b;
       String src;
-      if (Double.isNaN(bitsPerKey)) {
+      String policy = configured.get(total.columnFamilyName());
+      double fromOptions = policy == null ? Double.NaN : rocksDbClampBitsPerKey(policyBits(policy));
+      if (Double.isNaN(bitsPerKey) && fromOptions > 0) {
+        b = fromOptions;
+        src = "in use: " + configured.get("") + "'s filter_policy=" + policy;
+      } else if (Double.isNaN(bitsPerKey)) {
         double[] use = bitsPerKeyInUse(db, cf);
         b = use[0];
         src =
@@ -430,8 +553,11 @@ public final class DbFilterReport {
         src = "given";
       }
       int l;
+      int configuredLevel = policy == null ? -2 : policyBloomBeforeLevel(policy);
       if (bloomBeforeLevel != null) {
         l = bloomBeforeLevel;
+      } else if (configuredLevel != -2) {
+        l = configuredLevel;
       } else {
         int first = -2;
         for (Row r : levels.values()) {

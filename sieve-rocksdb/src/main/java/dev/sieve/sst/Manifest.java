@@ -47,7 +47,10 @@ import java.util.TreeMap;
  * (in that order within one edit, as VersionBuilder applies deletions before additions of the same
  * edit; deleting a file that is not live on that level is corruption, as in RocksDB); an edit with
  * "add" creates the column family with the edit's id and name, one with "drop" removes it and its
- * files. The default column family (id 0, "default") exists from the start.
+ * files. The default column family (id 0, "default") exists from the start. A MANIFEST none of
+ * whose records holds a log number, a next file number or a last sequence number is refused as
+ * RocksDB refuses it ({@link IncompleteManifestException}): a MANIFEST cut short after its first
+ * records would otherwise read as a database with fewer files, or none.
  */
 public final class Manifest {
   /** The largest MANIFEST Sieve reads into memory (RocksDB rolls it over at 1 GiB by default). */
@@ -198,7 +201,9 @@ public final class Manifest {
   /**
    * Reads the current MANIFEST of the database in {@code dbDir}, through {@code CURRENT}.
    *
-   * @throws NoSuchFileException if there is no {@code CURRENT} file
+   * @throws NoSuchFileException if there is no {@code CURRENT} file, or no MANIFEST of the name it
+   *     holds (the exception's file is then the MANIFEST's path)
+   * @throws IncompleteManifestException if the MANIFEST lacks an entry RocksDB requires
    * @throws SieveFormatException if {@code CURRENT} or the MANIFEST is malformed
    */
   public static Manifest read(Path dbDir) throws IOException {
@@ -212,7 +217,12 @@ public final class Manifest {
     if (!name.matches("MANIFEST-[0-9]+")) {
       throw new SieveFormatException(0, "CURRENT names '" + name + "', not a MANIFEST-NNNNNN file");
     }
-    byte[] manifest = readBounded(dbDir.resolve(name), MAX_MANIFEST_BYTES);
+    Path manifestFile = dbDir.resolve(name);
+    if (!Files.exists(manifestFile)) {
+      throw new NoSuchFileException(
+          manifestFile.toString(), null, "CURRENT names " + name + ", which is not there");
+    }
+    byte[] manifest = readBounded(manifestFile, MAX_MANIFEST_BYTES);
     return parse(name, manifest);
   }
 
@@ -225,7 +235,13 @@ public final class Manifest {
     return Files.readAllBytes(file);
   }
 
-  /** Replays a MANIFEST held in memory. */
+  /**
+   * Replays a MANIFEST held in memory.
+   *
+   * @throws IncompleteManifestException if no record holds a log number, a next file number or a
+   *     last sequence number (RocksDB refuses such a MANIFEST)
+   * @throws SieveFormatException if a record is malformed
+   */
   public static Manifest parse(String manifestName, byte[] manifest) {
     LogReader.Result log = LogReader.read(manifest);
     State s = new State();
@@ -236,6 +252,19 @@ public final class Manifest {
     }
     if (n == 0) {
       throw new SieveFormatException(0, "MANIFEST holds no VersionEdit record");
+    }
+    List<String> missing = new ArrayList<>();
+    if (!s.hasLogNumber) {
+      missing.add("log_file_number");
+    }
+    if (!s.hasNextFileNumber) {
+      missing.add("next_file_number");
+    }
+    if (!s.hasLastSequence) {
+      missing.add("last_sequence");
+    }
+    if (!missing.isEmpty()) {
+      throw new IncompleteManifestException(manifest.length, manifestName, missing, log.tailNote());
     }
     List<LiveFile> files = new ArrayList<>();
     for (Map.Entry<Integer, Map<Long, LiveFile>> e : s.files.entrySet()) {
@@ -263,6 +292,9 @@ public final class Manifest {
     final Map<Integer, Map<Long, LiveFile>> files = new TreeMap<>();
     long nextFileNumber;
     long lastSequence;
+    boolean hasLogNumber;
+    boolean hasNextFileNumber;
+    boolean hasLastSequence;
 
     State() {
       cfs.put(0, new ColumnFamily(0, "default", null));
@@ -284,15 +316,20 @@ public final class Manifest {
             comparator = string(c, "comparator name");
             break;
           case TAG_LOG_NUMBER:
+            c.varint64("log number");
+            hasLogNumber = true;
+            break;
           case TAG_PREV_LOG_NUMBER:
           case TAG_MIN_LOG_NUMBER_TO_KEEP:
             c.varint64("log number");
             break;
           case TAG_NEXT_FILE_NUMBER:
             nextFileNumber = c.varint64("next file number");
+            hasNextFileNumber = true;
             break;
           case TAG_LAST_SEQUENCE:
             lastSequence = c.varint64("last sequence");
+            hasLastSequence = true;
             break;
           case TAG_MAX_COLUMN_FAMILY:
             c.varint32("max column family");

@@ -158,13 +158,32 @@ class ManifestTest {
     return k;
   }
 
+  /** An edit with the entries RocksDB requires in a MANIFEST: log, next file, last sequence. */
+  static byte[] required() {
+    return new Edit()
+        .tag(Manifest.TAG_LOG_NUMBER)
+        .varint(4)
+        .tag(Manifest.TAG_NEXT_FILE_NUMBER)
+        .varint(100)
+        .tag(Manifest.TAG_LAST_SEQUENCE)
+        .varint(99)
+        .bytes();
+  }
+
   static Manifest parse(byte[] log) {
     return Manifest.parse("MANIFEST-000001", log);
   }
 
   static byte[] base() {
     return new Log()
-        .add(new Edit().comparator("leveldb.BytewiseComparator").tag(3).varint(10).bytes())
+        .add(
+            new Edit()
+                .comparator("leveldb.BytewiseComparator")
+                .tag(Manifest.TAG_LOG_NUMBER)
+                .varint(4)
+                .tag(3)
+                .varint(10)
+                .bytes())
         .add(new Edit().cf(1).addCf("users").comparator("leveldb.BytewiseComparator").bytes())
         .add(
             new Edit()
@@ -249,11 +268,12 @@ class ManifestTest {
         new Log()
             .add(new Edit().comparator("leveldb.BytewiseComparator").bytes())
             .add(big.bytes())
+            .add(required())
             .bytes();
     assertTrue(log.length > 2 * LogReader.BLOCK_SIZE);
     Manifest m = parse(log);
     assertEquals(2000, m.liveFiles().size());
-    assertEquals(2, m.edits());
+    assertEquals(3, m.edits());
   }
 
   @Test
@@ -284,6 +304,7 @@ class ManifestTest {
   void safeToIgnoreTagsAreSkippedAndUnknownRequiredTagsRefused() {
     byte[] ignorable =
         new Log()
+            .add(required())
             .add(
                 new Edit()
                     .tag(Manifest.TAG_SAFE_IGNORE_MASK + 500)
@@ -307,7 +328,7 @@ class ManifestTest {
     e.tag(40).bytes(new byte[] {9, 9}); // unknown, safe to ignore (bit 6 clear)
     e.tag(Manifest.CUSTOM_PATH_ID).bytes(new byte[] {2});
     e.tag(Manifest.CUSTOM_TERMINATE);
-    Manifest m = parse(new Log().add(e.bytes()).bytes());
+    Manifest m = parse(new Log().add(required()).add(e.bytes()).bytes());
     assertEquals(2, m.liveFiles().get(0).pathId());
 
     Edit bad = new Edit();
@@ -392,7 +413,7 @@ class ManifestTest {
 
     Log ignorable = new Log();
     ignorable.physical(LogReader.SAFE_IGNORE_MASK | 20, new byte[] {1}, 0, 1);
-    ignorable.add(new Edit().newFile4(1, 3, 1, "a", "b").bytes());
+    ignorable.add(new Edit().newFile4(1, 3, 1, "a", "b").bytes()).add(required());
     assertEquals(1, parse(ignorable.bytes()).liveFiles().size());
   }
 

@@ -45,12 +45,14 @@ class Log:
 def nf4(level, num, size, a, b, epoch):
     return varint(103)+varint(level)+varint(num)+varint(size)+lp(ikey(a,10))+lp(ikey(b,20))+varint(10)+varint(20)+varint(13)+lp(varint(epoch))+varint(1)
 cmp=varint(1)+lp(b'leveldb.BytewiseComparator')
+# the entries RocksDB requires somewhere in a MANIFEST: log number (2), last sequence (4)
+req=varint(2)+varint(4)+varint(4)+varint(99)
 # 1: spanning blocks
 big=b''.join(nf4(1+i%3, 100+i, 5000, b'k%05d'%i, b'k%05da'%i, i) for i in range(1500))
-open(sys.argv[1]+'/spanning-blocks','wb').write(bytes(Log().add(cmp+varint(3)+varint(2000)).add(big).out))
+open(sys.argv[1]+'/spanning-blocks','wb').write(bytes(Log().add(cmp+req+varint(3)+varint(2000)).add(big).out))
 # 2: recyclable, cf add/drop, delete, ignorable tags
 l=Log(True, 42)
-l.add(cmp)
+l.add(cmp+req+varint(3)+varint(10))
 l.add(varint(200)+varint(1)+varint(201)+lp(b'users')+cmp)
 l.add(varint(200)+varint(1)+nf4(0,5,100,b'a',b'z',1)+nf4(2,6,100,b'a',b'm',2))
 l.add(varint(200)+varint(1)+varint(6)+varint(0)+varint(5)+nf4(1,5,100,b'a',b'z',1))
@@ -59,7 +61,7 @@ l.add(varint(200)+varint(2)+varint(201)+lp(b'gone'))
 l.add(varint(200)+varint(2)+varint(202))
 open(sys.argv[1]+'/recyclable-cf-add-drop','wb').write(bytes(l.out))
 # 3: framed mode seed (first byte odd): raw edits separated by FF FE
-edits=[cmp+varint(3)+varint(50), varint(200)+varint(1)+varint(201)+lp(b'users')+cmp,
+edits=[cmp+req+varint(3)+varint(50), varint(200)+varint(1)+varint(201)+lp(b'users')+cmp,
        nf4(0,5,100,b'a',b'z',1)+nf4(2,6,100,b'a',b'm',2)+varint(200)+varint(1),
        varint(6)+varint(0)+varint(5)+nf4(1,5,100,b'a',b'z',1)+varint(200)+varint(1),
        varint(400)+varint(9)+varint(1)+varint(2)+lp(b'')+lp(b'')+varint(1)+varint(8196)+varint(3)+varint(2)+varint(10)+varint(1)]

@@ -16,7 +16,7 @@
 # -XX:ArchiveClassesAtExit runs dev.sieve.cli.StartupTraining (build, query and inspect on small
 # inputs in a temporary directory), the archive is checked once with -Xshare:on, and only then
 # moved into place, under the same lock. Its name, sieve-cli/target/cds/sieve-cli-<key>.jsa,
-# carries a checksum of the jar's size, modification time and inode and of the java binary's, so
+# carries the jar's size, modification time (ns) and inode and the java binary's, so
 # a rebuilt jar or another JVM gets a new archive and never a stale one (a rebuild also deletes
 # the old ones). Every CLI run then starts with -XX:SharedArchiveFile; should the JVM still refuse
 # the archive, -Xshare:auto (the default) runs without it, and its CDS log lines, which go to
@@ -73,11 +73,22 @@ cds_dir="$target/cds"
 cds_name() {
   cds=""
   [[ "$module" == sieve-cli && "${SIEVE_CDS:-1}" != 0 && -f "$jar" ]] || return 0
-  local bin key
-  bin="$(command -v "$java")" || return 0
-  key="$(stat -L -c '%s %y %i' "$jar" "$bin" 2>/dev/null)" || return 0
-  key="$(cksum <<<"$key")"
-  cds="$cds_dir/sieve-cli-${key%% *}.jsa"
+  local bin="" d key IFS=:
+  if [[ "$java" == */* ]]; then
+    bin="$java"
+  else # the PATH lookup exec will make, without forking a subshell for command -v
+    for d in $PATH; do
+      if [[ -x "${d:-.}/$java" && ! -d "${d:-.}/$java" ]]; then
+        bin="${d:-.}/$java"
+        break
+      fi
+    done
+  fi
+  [[ -n "$bin" ]] || return 0
+  # size, modification time (ns) and inode of the jar and of the java binary (links followed)
+  key="$(stat -L -c '%s-%.9Y-%i' "$jar" "$bin" 2>/dev/null)" || return 0
+  key="${key//$'\n'/_}"
+  cds="$cds_dir/sieve-cli-${key//./}.jsa"
 }
 cds_missing() { [[ -n "$cds" && ! -f "$cds" && ! -f "$cds.failed" ]]; }
 # One training run, then one -Xshare:on check; the archive is moved into place only when both

@@ -16,7 +16,9 @@ import java.util.stream.Stream;
  *   <li>{@link #fpRate(double)}: the target false-positive rate, meaning the same in every class:
  *       the filter is sized so that its modelled rate at the key count it is built for is at most
  *       {@code fpRate} (a fixed-width filter such as Xor8 accepts the rates it reaches and rejects
- *       a lower one, naming the limit).
+ *       a lower one, naming the limit; it keeps its width, so {@code fpRate} does not shrink it:
+ *       Xor16 or Binary Fuse 16 at {@code fpRate(0.01)} still stores 16-bit fingerprints, about
+ *       18-20 bits/key at 0.0015%).
  *   <li>The size setting under its own name, where a class has one: {@code bitsPerKey} (the Bloom
  *       filters), {@code bloomEquivalentBitsPerKey} (Ribbon, RocksDB's setting: the rate of a
  *       blocked Bloom filter at that many bits/key), {@code fingerprintBits} (Cuckoo). The last
@@ -48,7 +50,11 @@ public abstract class FilterBuilder<F extends Filter> {
 
   /**
    * Sizes for a target false-positive rate in (0, 1): the filter's modelled rate at the key count
-   * it is built (or created) for is at most {@code fpRate}.
+   * it is built (or created) for is at most {@code fpRate}. The types whose size follows a setting
+   * (Bloom, Ribbon, Cuckoo) take the smallest setting that meets the rate; the Xor and Binary Fuse
+   * filters, whose fingerprint width the class fixes, only check that their width meets it and keep
+   * their size ({@code Xor16Filter.builder().fpRate(0.01)}: 19.7 bits/key at 0.0015%; {@code
+   * Xor8Filter} meets the same rate at 9.8).
    *
    * @param fpRate the target rate
    * @return this builder

@@ -3,7 +3,18 @@ package dev.sieve.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code sieve} command. */
+/**
+ * The {@code sieve} command.
+ *
+ * <p>Start-up: a single {@code sieve query} is mostly JVM start and class loading, and picocli
+ * builds its model of a command by reflection over every annotated option of every subcommand. So
+ * when the first argument names a subcommand (other than {@code help}), {@link #execute} registers
+ * only that one under a bare root named {@code sieve} ({@link #commandLine(String)}): the same
+ * parse, output and exit status as the full command line, for a fraction of the reflection (and of
+ * the classes loaded). Anything else (no argument, an option first, {@code help}, an unknown name)
+ * gets the full command line with every subcommand, so usage lists and suggestions are complete.
+ * The {@code ./sieve} wrapper adds a class-data-sharing archive of the jar on top (see its header).
+ */
 @Command(
     name = "sieve",
     mixinStandardHelpOptions = true,
@@ -43,7 +54,51 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
    * @return the command line
    */
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new SieveCli());
+    return configure(new CommandLine(new SieveCli()));
+  }
+
+  /**
+   * The command line with only the subcommand {@code name} registered, under a bare root named
+   * {@code sieve} (no options of its own): for a run whose first argument is {@code name}, it
+   * parses, prints and exits as {@link #commandLine()} does, and builds one subcommand's model
+   * instead of all of them.
+   *
+   * @param name a subcommand name from {@link #LEAN_COMMANDS}
+   * @return the command line
+   * @throws IllegalArgumentException if {@code name} is not one of them
+   */
+  static CommandLine commandLine(String name) {
+    CommandLine cli = new CommandLine(CommandLine.Model.CommandSpec.create().name("sieve"));
+    cli.addSubcommand(name, newSubcommand(name));
+    return configure(cli);
+  }
+
+  /**
+   * The subcommands {@link #execute} may register alone: every subcommand of the annotation but
+   * {@code help} (which lists the others). A test holds this list to the annotation's.
+   */
+  static final java.util.List<String> LEAN_COMMANDS =
+      java.util.List.of("compare", "inspect", "query", "build", "report");
+
+  // a switch, not a map of constructor references: no lambda bootstrap on the start-up path
+  private static Object newSubcommand(String name) {
+    switch (name) {
+      case "compare":
+        return new CompareCommand();
+      case "inspect":
+        return new InspectCommand();
+      case "query":
+        return new QueryCommand();
+      case "build":
+        return new BuildCommand();
+      case "report":
+        return new ReportPointerCommand();
+      default:
+        throw new IllegalArgumentException("not a lean subcommand: " + name);
+    }
+  }
+
+  private static CommandLine configure(CommandLine cli) {
     cli.setParameterExceptionHandler(
         (e, args) -> {
           CommandLine cmd = e.getCommandLine();
@@ -80,6 +135,9 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
    * @return the exit status
    */
   public static int execute(String... args) {
+    if (args.length > 0 && LEAN_COMMANDS.contains(args[0])) {
+      return commandLine(args[0]).execute(args);
+    }
     return commandLine().execute(args);
   }
 

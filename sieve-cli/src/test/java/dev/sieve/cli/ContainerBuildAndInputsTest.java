@@ -78,7 +78,7 @@ class ContainerBuildAndInputsTest {
             "-o",
             plain.toString());
     assertEquals(0, r.status(), r.err());
-    assertEquals(FilterType.RIBBON_128, FilterType.of(SieveFormat.read(Files.readAllBytes(plain))));
+    assertEquals(FilterType.RIBBON, FilterType.of(SieveFormat.read(Files.readAllBytes(plain))));
     CliRun noSetting =
         CliRun.of(
             "build",

@@ -122,6 +122,11 @@ class WrapperScriptTest {
   record Run(int status, String out, String err) {}
 
   private static Process start(Path script, String... args) throws IOException {
+    return start(Map.of(), null, script, args);
+  }
+
+  private static Process start(
+      Map<String, String> extraEnv, Path stdin, Path script, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile());
@@ -129,7 +134,54 @@ class WrapperScriptTest {
     env.put("SIEVE_MVN_ARGS", "-o -Dmaven.repo.local=" + repo);
     env.put("SIEVE_HEAP", "256m");
     env.remove("MAVEN_OPTS");
+    env.remove("JAVA_TOOL_OPTIONS");
+    env.remove("SIEVE_CDS");
+    env.remove("SIEVE_JAVA");
+    env.putAll(extraEnv);
+    if (stdin != null) {
+      pb.redirectInput(stdin.toFile());
+    }
     return pb.start();
+  }
+
+  /** The class-data-sharing archives the wrapper made (issue 21 item 11). */
+  private static List<Path> archives() throws IOException {
+    Path dir = clone.resolve("sieve-cli/target/cds");
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".jsa")).sorted().toList();
+    }
+  }
+
+  /**
+   * Runs {@code query} through the wrapper with the JVM's class-loading log on, and returns where
+   * the CLI's own query class came from: "shared objects file (top)" when the wrapper's dynamic
+   * archive served it. {@code -Xshare:on} makes the JVM refuse to start rather than run without an
+   * archive it cannot map.
+   */
+  private static String querySourceOfQueryCommand(Path filter) throws Exception {
+    Path log = tmp.resolve("class-load-" + System.nanoTime() + ".log");
+    Run r =
+        finish(
+            start(
+                Map.of("JAVA_TOOL_OPTIONS", "-Xshare:on -Xlog:class+load=info:file=" + log),
+                null,
+                clone.resolve("sieve"),
+                "query",
+                filter.toString(),
+                "key:1",
+                "never-added-key-xyz"));
+    assertEquals(0, r.status(), r.toString());
+    assertTrue(r.out().startsWith("key:1\tmaybe\n"), r.toString());
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines
+          .filter(l -> l.contains(" dev.sieve.cli.QueryCommand source: "))
+          .map(l -> l.substring(l.indexOf(" source: ") + 9))
+          .findFirst()
+          .orElse("(not loaded)");
+    }
   }
 
   private static Run finish(Process p) throws Exception {
@@ -168,10 +220,134 @@ class WrapperScriptTest {
     }
     assertEquals(1, builds, "exactly one process builds");
     assertTrue(Files.isRegularFile(clone.resolve("sieve-cli/target/.sieve-build-stamp")));
+    // and right after the build, under the same lock, one class-data-sharing archive (item 11)
+    assertEquals(1, archives().size(), "one archive made on first use: " + archives());
+  }
+
+  /**
+   * Issue 21 item 11: the archive made on first use serves the next run (its classes come from the
+   * archive's top layer, and {@code -Xshare:on} maps it); a jar that changed (as a rebuild changes
+   * it) gets a new archive, because the JVM refuses the old one; an archive the JVM refuses changes
+   * nothing a command prints; and where the training run cannot make an archive, the CLI runs
+   * without one, and the wrapper does not try again for that jar and java.
+   */
+  @Test
+  @Order(2)
+  void archiveMadeOnFirstUseServesLaterRunsAndFollowsTheJar() throws Exception {
+    Path keys = tmp.resolve("cds-keys.txt");
+    Files.writeString(keys, "key:1\nkey:2\nkey:3\n");
+    Path filter = tmp.resolve("cds.block");
+    Run b =
+        finish(
+            start(
+                clone.resolve("sieve"),
+                "build",
+                "--keys",
+                keys.toString(),
+                "--policy",
+                "bloom:10",
+                "-o",
+                filter.toString()));
+    assertEquals(0, b.status(), b.toString());
+    List<Path> first = archives();
+    assertEquals(1, first.size(), first.toString());
+    assertEquals("shared objects file (top)", querySourceOfQueryCommand(filter));
+
+    // the jar changes (a rebuild writes a new one): the JVM refuses the old archive ...
+    Path jar = clone.resolve("sieve-cli/target/sieve-cli-all.jar");
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(System.currentTimeMillis() + 2_000));
+    Process refused =
+        new ProcessBuilder(
+                "java",
+                "-Xshare:on",
+                "-XX:SharedArchiveFile=" + first.get(0),
+                "-jar",
+                jar.toString(),
+                "--version")
+            .redirectErrorStream(true)
+            .start();
+    refused.getInputStream().readAllBytes();
+    assertTrue(refused.waitFor(2, TimeUnit.MINUTES));
+    assertTrue(refused.exitValue() != 0, "the JVM takes an archive of another jar");
+    // ... so the next run makes one for the new jar (silently), and the run after uses it
+    Run retrained = finish(start(clone.resolve("sieve"), "--version"));
+    assertEquals(0, retrained.status(), retrained.toString());
+    assertEquals("sieve 1.0.0", retrained.out().strip());
+    assertEquals("", retrained.err(), "no rebuild, no note");
+    assertEquals("shared objects file (top)", querySourceOfQueryCommand(filter));
+    List<Path> second = new ArrayList<>(archives());
+    assertEquals(2, second.size(), second.toString());
+    second.removeAll(first);
+    assertEquals(1, second.size(), second.toString());
+
+    // an archive the JVM refuses (here the old jar's, under the new jar's name): same output,
+    // nothing on stderr (the JVM's CDS warnings go to standard output unless switched off)
+    Path current = second.get(0);
+    Files.delete(current);
+    Files.copy(first.get(0), current);
+    Run refusedRun =
+        finish(start(clone.resolve("sieve"), "query", filter.toString(), "key:2", "zz-not-a-key"));
+    assertEquals(0, refusedRun.status(), refusedRun.toString());
+    assertEquals("key:2\tmaybe\nzz-not-a-key\tabsent\n", refusedRun.out());
+    assertEquals("", refusedRun.err());
+
+    // a java that cannot make the archive: the CLI runs without one, once marked, not retried
+    Path shim = tmp.resolve("java-without-cds");
+    Path calls = tmp.resolve("java-without-cds.calls");
+    Files.writeString(
+        shim,
+        "#!/usr/bin/env bash\n"
+            + "echo \"$*\" >>'"
+            + calls
+            + "'\n"
+            + "for a in \"$@\"; do [[ $a == -XX:ArchiveClassesAtExit=* ]] && exit 1; done\n"
+            + "exec java \"$@\"\n");
+    Files.setPosixFilePermissions(
+        shim, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Map<String, String> viaShim = Map.of("SIEVE_JAVA", shim.toString());
+    for (int i = 0; i < 2; i++) {
+      Run r =
+          finish(start(viaShim, null, clone.resolve("sieve"), "query", filter.toString(), "key:3"));
+      assertEquals(0, r.status(), r.toString());
+      assertEquals("key:3\tmaybe\n", r.out());
+      assertEquals("", r.err());
+    }
+    List<String> shimCalls = Files.readAllLines(calls);
+    assertEquals(3, shimCalls.size(), "one failed training run, then two plain runs: " + shimCalls);
+    assertTrue(shimCalls.get(0).contains("-XX:ArchiveClassesAtExit="), shimCalls.toString());
+    for (String call : shimCalls.subList(1, 3)) {
+      assertFalse(call.contains("SharedArchiveFile"), call);
+      assertTrue(call.contains("-XX:TieredStopAtLevel=1"), "a short query runs C1 only: " + call);
+    }
+    try (Stream<Path> s = Files.list(clone.resolve("sieve-cli/target/cds"))) {
+      assertEquals(1, s.filter(p -> p.toString().endsWith(".jsa.failed")).count());
+    }
+
+    // the long-running commands keep full tiered compilation: build, and query on stdin
+    Files.delete(calls);
+    Run built =
+        finish(
+            start(
+                viaShim,
+                null,
+                clone.resolve("sieve"),
+                "build",
+                "--keys",
+                keys.toString(),
+                "--policy",
+                "ribbon:10",
+                "-o",
+                tmp.resolve("cds2.block").toString()));
+    assertEquals(0, built.status(), built.toString());
+    Run onStdin = finish(start(viaShim, keys, clone.resolve("sieve"), "query", filter.toString()));
+    assertEquals("key:1\tmaybe\nkey:2\tmaybe\nkey:3\tmaybe\n", onStdin.out(), onStdin.toString());
+    for (String call : Files.readAllLines(calls)) {
+      assertFalse(call.contains("TieredStopAtLevel"), call);
+    }
   }
 
   @Test
-  @Order(2)
+  @Order(3)
   void symlinkedOnPathAndNoRebuildForUnrelatedChanges() throws Exception {
     Path bin = tmp.resolve("bin");
     Files.createDirectories(bin);
@@ -198,7 +374,7 @@ class WrapperScriptTest {
 
   /** A broken module pom fails Maven within seconds: the cheapest real failure. */
   @Test
-  @Order(3)
+  @Order(4)
   void aFailedBuildIsOneLineNamingTheLog() throws Exception {
     Path pom = clone.resolve("sieve-cli/pom.xml");
     String good = Files.readString(pom);

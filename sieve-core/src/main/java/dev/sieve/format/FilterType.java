@@ -64,9 +64,10 @@ public enum FilterType {
   /**
    * {@link Standard128RibbonFilter}; payload: the RocksDB Standard128Ribbon filter block (data then
    * the 5-byte trailer {@code FE seed numBlocks(24 bits)}), handed to RocksDB unchanged. Read
-   * zero-copy (up to one buffer's 2 GiB).
+   * zero-copy (up to one buffer's 2 GiB). Named {@code ribbon} ({@link #cliName()}), as in the CLI,
+   * the container docs and RocksDB's {@code ribbonfilter}; {@link #RIBBON_128} is its old name.
    */
-  RIBBON_128(
+  RIBBON(
       3,
       "ribbon",
       Traits.ROCKSDB,
@@ -386,6 +387,17 @@ public enum FilterType {
       dev.sieve.shard.ShardedFilter::builder,
       null,
       new ShardedCodec());
+
+  /**
+   * The old name of {@link #RIBBON}: the same constant ({@code RIBBON_128 == RIBBON}), so code
+   * compiled against it runs unchanged.
+   *
+   * @deprecated use {@link #RIBBON}, the name the registry gives the type everywhere else; a {@code
+   *     switch} label or {@link #valueOf(String)} needs {@code RIBBON}, as this alias is a field,
+   *     not an enum constant
+   */
+  @Deprecated(since = "1.0")
+  public static final FilterType RIBBON_128 = RIBBON;
 
   /** What the one number of {@link #builder(double)} means for a type. */
   public enum SizeSetting {

@@ -46,7 +46,11 @@ abstract class FingerprintBuilder<F extends FingerprintFilter, B extends Fingerp
 
   /**
    * Checks that the fixed fingerprint width reaches {@code fpRate}: at least {@code 2^-8} for the
-   * 8-bit filters, {@code 2^-16} for the 16-bit ones. The size does not depend on it.
+   * 8-bit filters, {@code 2^-16} for the 16-bit ones. The size does not depend on it: the class
+   * fixes the width, and {@code fpRate} neither narrows nor widens it, so a 16-bit filter asked for
+   * a loose rate is still a 16-bit filter ({@code Xor16Filter.builder().fpRate(0.01)} builds 19.7
+   * bits/key at 0.0015%, where {@code Xor8Filter} meets 0.01 in 9.8 bits/key at 0.39%). Pick the
+   * class for the rate; {@code fpRate} only guards against asking one for a rate it cannot reach.
    *
    * @return this builder
    * @throws IllegalArgumentException if the rate is lower than the filter reaches, naming both

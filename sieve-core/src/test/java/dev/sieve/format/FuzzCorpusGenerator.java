@@ -41,7 +41,7 @@ public final class FuzzCorpusGenerator {
           case BLOCKED_BLOOM -> seedWithCut(root, "BlockedBloomBlockFuzzTest", name, own);
           case STANDARD_BLOOM -> seedWithCut(root, "StandardBloomFormFuzzTest", name, own);
           case CUCKOO -> seedWithCut(root, "CuckooFormFuzzTest", name, own);
-          case RIBBON_128 -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
+          case RIBBON -> seedWithCut(root, "RibbonBlockFuzzTest", name, own);
           case SPLIT_BLOCK_BLOOM -> seedWithCut(root, "SplitBlockBloomFormFuzzTest", name, own);
           case BUMPED_RIBBON -> seedWithCut(root, "BumpedRibbonFormFuzzTest", name, own);
           case SCALABLE_BLOOM -> seedWithCut(root, "ScalableBloomFormFuzzTest", name, own);

@@ -269,8 +269,7 @@ class RegistryBuildTest {
     long[] keys = new SplittableRandom(21).longs(20_000).map(k -> k >>> 1).toArray();
     Filter f = type.builder().fpRate(target).build(keys);
     // the Ribbons' fractional result bits interpolate the rate between two whole widths
-    double slack =
-        type == FilterType.RIBBON_128 || type == FilterType.BUMPED_RIBBON ? 1.1 : 1.0 + 1e-9;
+    double slack = type == FilterType.RIBBON || type == FilterType.BUMPED_RIBBON ? 1.1 : 1.0 + 1e-9;
     assertTrue(f.modelledFpRate() <= target * slack, type + " models " + f.modelledFpRate());
     int queries = 200_000;
     int fp = 0;

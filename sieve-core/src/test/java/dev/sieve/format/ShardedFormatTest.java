@@ -53,10 +53,10 @@ class ShardedFormatTest {
     byte[] b = container();
     ByteBuffer h = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(12, h.getShort(10));
-    assertEquals(FilterType.RIBBON_128.id(), h.getInt(32)); // parameter A: shard type
+    assertEquals(FilterType.RIBBON.id(), h.getInt(32)); // parameter A: shard type
     assertEquals(4, h.getInt(36)); // parameter B: shard count
     assertEquals(4, h.getInt(P));
-    assertEquals(FilterType.RIBBON_128.id(), h.getShort(P + 4));
+    assertEquals(FilterType.RIBBON.id(), h.getShort(P + 4));
     assertEquals(1, h.getShort(P + 6)); // payload version
     long expectedOffset = 192; // align64(16 + 4 * 32 = 144)
     long keys = 0;

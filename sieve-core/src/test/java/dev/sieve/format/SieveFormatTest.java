@@ -88,7 +88,7 @@ class SieveFormatTest {
   @ParameterizedTest
   @EnumSource(
       value = FilterType.class,
-      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM", "RIBBON_128"})
+      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM", "RIBBON"})
   void bloomAndRibbonFiltersMapInSegments(FilterType type) throws IOException {
     Filter filter = TestFilters.build(type, KEYS);
     Path file = dir.resolve("segmented.sieve");
@@ -98,7 +98,7 @@ class SieveFormatTest {
     assertTrue(
         type == FilterType.BLOCKED_BLOOM
             ? ((BlockedBloomFilter) mapped).isWrapped()
-            : type == FilterType.RIBBON_128
+            : type == FilterType.RIBBON
                 ? ((dev.sieve.ribbon.Standard128RibbonFilter) mapped).isWrapped()
                 : ((StandardBloomFilter) mapped).isWrapped());
     assertArrayEquals(Files.readAllBytes(file), SieveFormat.toBytes(mapped));

@@ -127,7 +127,7 @@ public final class SieveSpark {
         BlockedBloomFilter.builder().bitsPerKey(bitsPerKey); // checks the value up front
         shard = () -> BlockedBloomFilter.builder().bitsPerKey(bitsPerKey);
         break;
-      case RIBBON_128:
+      case RIBBON:
         Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey);
         shard = () -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(bitsPerKey);
         break;
@@ -146,7 +146,7 @@ public final class SieveSpark {
       default:
         throw new IllegalArgumentException(
             type
-                + " cannot be a shard: use BLOCKED_BLOOM, RIBBON_128, XOR8, XOR16, BINARY_FUSE8 or"
+                + " cannot be a shard: use BLOCKED_BLOOM, RIBBON, XOR8, XOR16, BINARY_FUSE8 or"
                 + " BINARY_FUSE16");
     }
     return ShardedFilter.builder(shards, shard);

@@ -1,6 +1,7 @@
 package dev.sieve.spark;
 
 import dev.sieve.Filter;
+import dev.sieve.MergeableFilter;
 import dev.sieve.format.SieveFormat;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -69,8 +70,39 @@ public final class SparkFilter {
     return filter.mayContainHash(keyType.hash(Objects.requireNonNull(key, "key")));
   }
 
+  /**
+   * Whether {@link #filter()}'s key count is an estimate: so for the OR-mergeable (Bloom) filters,
+   * whose count after a merge is estimated from the set bits ({@link MergeableFilter#union}), as
+   * for every result of {@link SieveSpark#bloomFilter} (the container does not say whether a filter
+   * was merged, so a Bloom filter's count is always treated as one); exact for the other types,
+   * which count the keys they are built from.
+   *
+   * @return true if the key count is an estimate
+   */
+  public boolean keyCountEstimated() {
+    return filter instanceof MergeableFilter;
+  }
+
+  /**
+   * The key type, the key count and the filter: an estimated count (a Bloom filter's, {@link
+   * #keyCountEstimated()}) reads {@code keys≈1000353 (estimated from the set bits)}; an exact one
+   * is the filter's own {@code keys=1000000}.
+   */
   @Override
   public String toString() {
-    return "SparkFilter{" + keyType + " keys, " + filter + "}";
+    long n = filter.numKeys();
+    String described = filter.toString();
+    if (!keyCountEstimated()) {
+      return "SparkFilter{" + keyType + " keys, " + described + "}";
+    }
+    // the Bloom filters' own toString labels the count "keys=": drop it, the estimate is above
+    String shape = described.replace(", keys=" + n, "");
+    return "SparkFilter{"
+        + keyType
+        + " keys, keys\u2248"
+        + n
+        + " (estimated from the set bits), "
+        + shape
+        + "}";
   }
 }

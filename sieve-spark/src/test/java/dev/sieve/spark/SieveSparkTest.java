@@ -174,7 +174,7 @@ class SieveSparkTest {
     // 1 shard; more shards than partitions; far more shards than keys per partition
     int[][] cases = {{1, 1}, {16, 4}, {64, 3}, {1024, 2}};
     FilterType[] types = {
-      FilterType.BINARY_FUSE8, FilterType.RIBBON_128, FilterType.XOR16, FilterType.BLOCKED_BLOOM
+      FilterType.BINARY_FUSE8, FilterType.RIBBON, FilterType.XOR16, FilterType.BLOCKED_BLOOM
     };
     for (int c = 0; c < cases.length; c++) {
       int shards = cases[c][0];
@@ -213,7 +213,7 @@ class SieveSparkTest {
   @Test
   void aRetriedTaskGivesTheIdenticalFilter(@TempDir Path dir) {
     Dataset<Row> df = keys(0, N);
-    byte[] undisturbed = SieveSpark.buildFilter(df, "id", FilterType.RIBBON_128, 16).toBytes();
+    byte[] undisturbed = SieveSpark.buildFilter(df, "id", FilterType.RIBBON, 16).toBytes();
     byte[] bloomUndisturbed = SieveSpark.bloomFilter(df, "id", N, 0.01).toBytes();
     for (int round = 0; round < 2; round++) {
       String flag = dir.resolve("failed-once-" + round).toString();
@@ -233,7 +233,7 @@ class SieveSparkTest {
               .toDF("id");
       byte[] retried =
           round == 0
-              ? SieveSpark.buildFilter(flaky, "id", FilterType.RIBBON_128, 16).toBytes()
+              ? SieveSpark.buildFilter(flaky, "id", FilterType.RIBBON, 16).toBytes()
               : SieveSpark.bloomFilter(flaky, "id", N, 0.01).toBytes();
       assertTrue(new File(flag).exists(), "the injected failure did not happen");
       assertArrayEquals(round == 0 ? undisturbed : bloomUndisturbed, retried);

@@ -79,7 +79,7 @@ public final class SparkFilterBench {
 
     Build sieveBloom = (df, m) -> SieveSpark.bloomFilter(df, "id", m, fpp);
     Build sieveRibbon =
-        (df, m) -> SieveSpark.buildFilter(df, "id", FilterType.RIBBON_128, shardsFor(m), 10, parts);
+        (df, m) -> SieveSpark.buildFilter(df, "id", FilterType.RIBBON, shardsFor(m), 10, parts);
     Build sieveFuse =
         (df, m) ->
             SieveSpark.buildFilter(df, "id", FilterType.BINARY_FUSE8, shardsFor(m), 10, parts);

@@ -212,9 +212,10 @@ public final class BumpedRibbonFilter implements Filter {
     /** 1: the key matches, 0: it does not, -1: it was bumped to the next layer. */
     int probe(long hash64, int thresholds) {
       long h = layerHash(hash64, seed);
-      int start = Standard128RibbonFilter.start(h, numStarts);
+      int start = RibbonProbe.start(h, numStarts);
       int block = start >>> 7;
       int bit = start & 127;
+      final long[] meta = this.meta;
       int t =
           (int)
                   ((meta != null ? meta[block >>> 5] : buf.getLong(metaOffset + 8 * (block >>> 5)))
@@ -224,41 +225,12 @@ public final class BumpedRibbonFilter implements Filter {
         return -1;
       }
       long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
-      long cLo = Standard128RibbonFilter.coeffLow(a);
-      int expected = Standard128RibbonFilter.resultRow(a);
-      int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
-      int segment = block * upperNumColumns - Math.min(block, upperStartBlock);
-      // the window c << bit over this block and c >>> (128 - bit) over the next, as three masked
-      // words per column (see Standard128RibbonFilter.mayContainHash)
-      int s = bit & 63;
-      long wa = cLo << s;
-      long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
-      long wc = (a >>> 1) >>> (63 - s);
-      int o = bit >>> 6;
-      int here = 2 * segment;
-      int next = here + 2 * columns;
-      int p0 = here + o;
-      int p1 = o == 0 ? here + 1 : next;
-      int p2 = next + o;
       final long[] data = this.data;
-      if (data != null) {
-        for (int j = 0; j < columns; j++) {
-          int k = 2 * j;
-          long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-          if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-            return 0;
-          }
-        }
-        return 1;
-      }
-      for (int j = 0; j < columns; j++) {
-        int k = 2 * j;
-        long x = (word(p0 + k) & wa) ^ (word(p1 + k) & wb) ^ (word(p2 + k) & wc);
-        if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-          return 0;
-        }
-      }
-      return 1;
+      boolean match =
+          data != null
+              ? RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a)
+              : RibbonProbe.buffer(buf, dataOffset, upperNumColumns, upperStartBlock, start, a);
+      return match ? 1 : 0;
     }
   }
 

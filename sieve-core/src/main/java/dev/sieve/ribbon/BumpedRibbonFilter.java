@@ -8,6 +8,7 @@ import dev.sieve.internal.LongList;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -157,6 +158,7 @@ public final class BumpedRibbonFilter implements Filter {
     final long[] meta; // null when wrapped
     final long[] data; // segments then 2·upperNumColumns zero words; null when wrapped
     final ByteBuffer buf; // little-endian, wrapped form; null on the heap
+    final LongBuffer words; // buf's words (the payload is whole words); null on the heap
     final int metaOffset;
     final int dataOffset;
 
@@ -171,6 +173,7 @@ public final class BumpedRibbonFilter implements Filter {
       int padded = 2 * numSegments + 2 * upperNumColumns;
       this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
       this.buf = null;
+      this.words = null;
       this.metaOffset = 0;
       this.dataOffset = 0;
     }
@@ -185,6 +188,7 @@ public final class BumpedRibbonFilter implements Filter {
       this.meta = null;
       this.data = null;
       this.buf = buf;
+      this.words = buf.duplicate().position(0).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
       this.metaOffset = metaOffset;
       this.dataOffset = metaOffset + 8 * metaWords(numBlocks);
     }
@@ -218,7 +222,9 @@ public final class BumpedRibbonFilter implements Filter {
       final long[] meta = this.meta;
       int t =
           (int)
-                  ((meta != null ? meta[block >>> 5] : buf.getLong(metaOffset + 8 * (block >>> 5)))
+                  ((meta != null
+                          ? meta[block >>> 5]
+                          : words.get((metaOffset >>> 3) + (block >>> 5)))
                       >>> ((block & 31) << 1))
               & 3;
       if (bit < ((thresholds >>> (t << 3)) & 0xFF)) {
@@ -229,7 +235,8 @@ public final class BumpedRibbonFilter implements Filter {
       boolean match =
           data != null
               ? RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a)
-              : RibbonProbe.buffer(buf, dataOffset, upperNumColumns, upperStartBlock, start, a);
+              : RibbonProbe.buffer(
+                  words, dataOffset >>> 3, upperNumColumns, upperStartBlock, start, a);
       return match ? 1 : 0;
     }
   }

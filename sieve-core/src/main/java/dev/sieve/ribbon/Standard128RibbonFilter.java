@@ -12,6 +12,7 @@ import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -119,10 +120,11 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   private final LongSegments wrapped;
 
   /**
-   * The one little-endian buffer {@link #wrapped} reads, for the query to read directly; {@code
-   * null} on the heap and for data split over several buffers ({@link #wrapData}).
+   * The words {@link #wrapped} reads, as one little-endian {@code long} view of its buffer, for the
+   * query to read directly; {@code null} on the heap and for data split over several buffers
+   * ({@link #wrapData}).
    */
-  private final ByteBuffer buffer;
+  private final LongBuffer buffer;
 
   private final int numSegments;
 
@@ -165,7 +167,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
   private Standard128RibbonFilter(
       LongSegments wrapped,
-      ByteBuffer buffer,
+      LongBuffer buffer,
       int numBlocks,
       int numSegments,
       int seed,
@@ -459,7 +461,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     LongSegments segments = LongSegments.of(view, 2 * shape.numSegments);
     return new Standard128RibbonFilter(
         segments,
-        view.duplicate().order(ByteOrder.LITTLE_ENDIAN),
+        view.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(),
         shape.numBlocks,
         (int) shape.numSegments,
         shape.seed,
@@ -551,7 +553,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     if (data != null) {
       return RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a);
     }
-    ByteBuffer buf = this.buffer;
+    LongBuffer buf = this.buffer;
     if (buf != null) {
       return RibbonProbe.buffer(buf, 0, upperNumColumns, upperStartBlock, start, a);
     }

@@ -51,10 +51,11 @@ import java.util.Objects;
  *
  * In layer 0: hash, start {@code s}, bucket {@code s / 128}, threshold {@code T[meta(bucket)]}; if
  * {@code s % 128 < T}, go to the next layer (rehash with its seed), else compare the key's result
- * row with the parities of its columns, exactly as Standard Ribbon does, and answer. A negative
- * query goes past layer 0 with probability of a few percent (the bumped share of starts), so a
- * query reads on average about one layer's columns plus one 2-bit metadata entry (a small,
- * cache-resident array).
+ * row with the parities of its columns, with Standard Ribbon's probe ({@code RibbonProbe}: the same
+ * answer as RocksDB's column loop, one early exit after two columns), and answer. A negative query
+ * goes past layer 0 with probability of a few percent (the bumped share of starts), so a query
+ * reads on average about one layer's columns plus one 2-bit metadata entry (a small, cache-resident
+ * array).
  *
  * <h2>Hashing</h2>
  *

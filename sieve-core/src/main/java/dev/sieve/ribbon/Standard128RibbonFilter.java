@@ -63,7 +63,10 @@ import java.util.Optional;
  * columns, the rest {@code upperNumColumns}, block after block. A query starting at slot {@code s}
  * reads block {@code s / 128} and, unless {@code s} is block-aligned, the next one: column {@code
  * j}'s bit is the parity of {@code (seg_j(b) & c << (s % 128)) ^ (seg_j(b+1) & c >>> (128 - s %
- * 128))}. A negative query stops at the first column that disagrees.
+ * 128))}. The query ({@code RibbonProbe}) computes the same answer as RocksDB's column loop without
+ * key-dependent branches but one: it runs every block's {@code upperNumColumns} columns under a
+ * mask and leaves after the first two columns when they disagree (three in four negative keys), so
+ * a negative query is cheaper than a positive one and a positive one is never mispredicted.
  *
  * <h2>Trailer</h2>
  *

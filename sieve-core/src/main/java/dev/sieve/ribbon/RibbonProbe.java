@@ -26,9 +26,11 @@ import java.nio.LongBuffer;
  *       a mask), not a conditional, and {@code C = 0} when {@code u = 0}.
  *   <li><b>A fixed column count.</b> Blocks before {@code upperStartBlock} have one column fewer.
  *       Every query runs {@code upperNumColumns} columns (the same count for every key, so the
- *       loop's exit is always predicted) and masks the parity bits with {@code 2^columns - 1}; the
- *       extra column of a short block reads the next block's words, which exist (a short block is
- *       never the last) and are masked out.
+ *       loop's exit is always predicted); the last column's term is ANDed with {@code columns -
+ *       (upperNumColumns - 1)} (1 when the block has that column, else 0). The extra column of a
+ *       short block reads the next block's words, which exist (a short block is never the last).
+ *       Column {@code j} contributes {@code bitCount(x_j) ^ (R >>> j)}, ORed into one word whose
+ *       bit 0 is set exactly when some column disagrees.
  *   <li><b>One early exit, after two columns.</b> A negative key disagrees in one of the first two
  *       columns with probability 3/4, so it leaves after two columns' reads (as in RocksDB, where
  *       it leaves after two on average), and a positive key never takes that branch. A per-column
@@ -41,14 +43,15 @@ import java.nio.LongBuffer;
  * Only the last block's starts ({@code t = 0}) can reach past the data: their next-block words have
  * zero masks. The heap form holds {@code 2 · upperNumColumns} zero words of padding after the data
  * for them; the buffer forms read the start's own block instead (any word will do under a zero
- * mask), so every read stays inside the data and no read is conditional.
+ * mask), picked by a branch that only 1 start in 128 takes, so every read stays inside the data.
  *
  * <h2>Size</h2>
  *
  * Each probe stays under HotSpot's {@code FreqInlineSize} (325 bytecode bytes) so that C2 inlines
- * it into the filter's query and that into the caller's loop. A first version of 554 bytes (two
- * loops) was called instead of inlined and ran 1.3-1.5× slower at 10^7 keys (one same-process run
- * on the shared 2-core machine, rough).
+ * it into the filter's query and that into the caller's loop (now 312 bytes for {@link #heap}, 321
+ * for {@link #buffer}: check with {@code javap -c} after a change). A first version of 554 bytes
+ * (two loops) was called instead of inlined and ran 1.3-1.5× slower at 10^7 keys (one same-process
+ * run on the shared 2-core machine, rough).
  */
 final class RibbonProbe {
   private RibbonProbe() {}
@@ -81,17 +84,20 @@ final class RibbonProbe {
     int p1 = here + 1 + ((next - here - 1) & -o);
     int p2 = next + o;
     int want = (int) Long.reverseBytes(a);
-    int used = (int) ((1L << columns) - 1);
+    int last = upper - 1;
     int miss = 0;
-    for (int j = 0; j < upper; j++) {
+    for (int j = 0; j < last; j++) {
       int k = 2 * j;
       long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-      miss |= ((Long.bitCount(x) ^ (want >>> j)) & 1) << j;
-      if (j == 1 && (miss & used) != 0) {
+      miss |= Long.bitCount(x) ^ (want >>> j);
+      if (j == 1 && (miss & 1) != 0) {
         return false;
       }
     }
-    return (miss & used) == 0;
+    int k = 2 * last;
+    long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
+    return (miss & 1) == 0;
   }
 
   /**
@@ -113,14 +119,17 @@ final class RibbonProbe {
     int p1 = here + 1 + ((next - here - 1) & -o);
     int p2 = next + o;
     int want = (int) Long.reverseBytes(a);
+    int last = upper - 1;
     int miss = 0;
-    for (int j = 0; j < upper; j++) {
+    for (int j = 0; j < last; j++) {
       int k = 2 * j;
       long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-      miss |= ((Long.bitCount(x) ^ (want >>> j)) & 1) << j;
+      miss |= Long.bitCount(x) ^ (want >>> j);
     }
-    miss &= (int) ((1L << columns) - 1);
-    return ((miss | -miss) >>> 31) ^ 1;
+    int k = 2 * last;
+    long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
+    return ~miss & 1;
   }
 
   /**
@@ -142,19 +151,22 @@ final class RibbonProbe {
     int p0 = here + o;
     int p1 = here + 1 + ((next - here - 1) & -o);
     // start bit 0 (the only start of the last block): the next block's mask is 0; read this one
-    int p2 = next - ((next - here) & (((start & 127) - 1) >> 31)) + o;
+    // (a branch taken by 1 start in 128, always predicted; shorter than the mask form)
+    int p2 = ((start & 127) == 0 ? here : next) + o;
     int want = (int) Long.reverseBytes(a);
-    int used = (int) ((1L << columns) - 1);
+    int last = upper - 1;
     int miss = 0;
-    for (int j = 0; j < upper; j++) {
-      int k = 2 * j;
-      long x = (buf.get(p0 + k) & wa) ^ (buf.get(p1 + k) & wb) ^ (buf.get(p2 + k) & wc);
-      miss |= ((Long.bitCount(x) ^ (want >>> j)) & 1) << j;
-      if (j == 1 && (miss & used) != 0) {
+    // (the indices advance by 2 per column, not p + 2j: this keeps the probe under 325 bytes)
+    for (int j = 0; j < last; j++, p0 += 2, p1 += 2, p2 += 2) {
+      long x = (buf.get(p0) & wa) ^ (buf.get(p1) & wb) ^ (buf.get(p2) & wc);
+      miss |= Long.bitCount(x) ^ (want >>> j);
+      if (j == 1 && (miss & 1) != 0) {
         return false;
       }
     }
-    return (miss & used) == 0;
+    long x = (buf.get(p0) & wa) ^ (buf.get(p1) & wb) ^ (buf.get(p2) & wc);
+    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
+    return (miss & 1) == 0;
   }
 
   /** As {@link #buffer} over words of {@code data}, exactly {@code 2 · numSegments} of them. */

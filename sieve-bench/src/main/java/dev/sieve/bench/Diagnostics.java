@@ -2,13 +2,18 @@ package dev.sieve.bench;
 
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.ribbon.BumpedRibbonFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Two diagnostic rows that split a Sieve query into its parts: the cost of Sieve's key hash alone
- * (XXPH3 of the key's eight bytes, RocksDB's {@code GetSliceHash64}), and Sieve's blocked Bloom
- * filter probed with a cheap 64-bit mixer in place of XXPH3 (MurmurHash3's {@code fmix64}, the kind
- * of mixer FastFilter uses). Not RocksDB-compatible; they exist to show where a query's time goes.
+ * Diagnostic rows that split a Sieve query into its parts: the cost of Sieve's key hash alone
+ * (XXPH3 of the key's eight bytes, RocksDB's {@code GetSliceHash64}), Sieve's blocked Bloom filter
+ * probed with a cheap 64-bit mixer in place of XXPH3 (MurmurHash3's {@code fmix64}, the kind of
+ * mixer FastFilter uses; not RocksDB-compatible), and the zero-copy path: the blocked Bloom,
+ * Standard Ribbon and Bumped Ribbon filters read in place from a direct buffer ({@code -wrapped}).
+ * They exist to show where a query's time goes; the report leaves them out by default.
  */
 public final class Diagnostics {
   private Diagnostics() {}
@@ -44,11 +49,62 @@ public final class Diagnostics {
             true,
             (keys, b) -> BranchFreeBlockedBloom.build(keys, b)),
         new StructureKind(
+            "sieve-blocked-bloom-wrapped",
+            Family.SIEVE,
+            "diagnostic: Sieve BlockedBloomFilter read in place from a direct buffer"
+                + " (wrapRocksDbFilterBlock), single lookups",
+            true,
+            (keys, b) ->
+                new SieveFilterMembership(
+                    BlockedBloomFilter.wrapRocksDbFilterBlock(
+                        direct(
+                            BlockedBloomFilter.builder()
+                                .bitsPerKey(b)
+                                .build(keys)
+                                .toRocksDbFilterBlock()),
+                        keys.length))),
+        new StructureKind(
+            "sieve-ribbon-wrapped",
+            Family.SIEVE,
+            "diagnostic: Sieve Standard128RibbonFilter read in place from a direct buffer"
+                + " (wrapRocksDbFilterBlock), single lookups (bits/key = bloom-equivalent)",
+            true,
+            (keys, b) ->
+                new SieveFilterMembership(
+                    Standard128RibbonFilter.wrapRocksDbFilterBlock(
+                        direct(
+                            Standard128RibbonFilter.builder()
+                                .bloomEquivalentBitsPerKey(b)
+                                .build(keys)
+                                .toRocksDbFilterBlock()),
+                        keys.length))),
+        new StructureKind(
+            "sieve-bumped-ribbon-wrapped",
+            Family.SIEVE,
+            "diagnostic: Sieve BumpedRibbonFilter (7 result bits) read in place from a direct"
+                + " buffer (wrap), single lookups",
+            false,
+            (keys, b) ->
+                new SieveFilterMembership(
+                    BumpedRibbonFilter.wrap(
+                        direct(
+                            BumpedRibbonFilter.builder()
+                                .resultBits(7)
+                                .build(keys)
+                                .toByteArray())))),
+        new StructureKind(
             "xxph3-hash-only",
             Family.LIMIT,
             "diagnostic: Sieve's key hash alone (XXPH3 of the 8 key bytes), no memory access",
             false,
             (keys, b) -> new HashOnly()));
+  }
+
+  /** A direct buffer holding {@code bytes}, positioned at 0. */
+  static ByteBuffer direct(byte[] bytes) {
+    ByteBuffer d = ByteBuffer.allocateDirect(bytes.length);
+    d.put(bytes).flip();
+    return d;
   }
 
   static final class PrehashedBlockedBloom implements Membership {

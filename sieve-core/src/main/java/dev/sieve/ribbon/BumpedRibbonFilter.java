@@ -8,6 +8,7 @@ import dev.sieve.internal.LongList;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -50,10 +51,11 @@ import java.util.Objects;
  *
  * In layer 0: hash, start {@code s}, bucket {@code s / 128}, threshold {@code T[meta(bucket)]}; if
  * {@code s % 128 < T}, go to the next layer (rehash with its seed), else compare the key's result
- * row with the parities of its columns, exactly as Standard Ribbon does, and answer. A negative
- * query goes past layer 0 with probability of a few percent (the bumped share of starts), so a
- * query reads on average about one layer's columns plus one 2-bit metadata entry (a small,
- * cache-resident array).
+ * row with the parities of its columns, with Standard Ribbon's probe ({@code RibbonProbe}: the same
+ * answer as RocksDB's column loop, one early exit after two columns), and answer. A negative query
+ * goes past layer 0 with probability of a few percent (the bumped share of starts), so a query
+ * reads on average about one layer's columns plus one 2-bit metadata entry (a small, cache-resident
+ * array).
  *
  * <h2>Hashing</h2>
  *
@@ -157,6 +159,7 @@ public final class BumpedRibbonFilter implements Filter {
     final long[] meta; // null when wrapped
     final long[] data; // segments then 2·upperNumColumns zero words; null when wrapped
     final ByteBuffer buf; // little-endian, wrapped form; null on the heap
+    final LongBuffer words; // buf's words (the payload is whole words); null on the heap
     final int metaOffset;
     final int dataOffset;
 
@@ -171,6 +174,7 @@ public final class BumpedRibbonFilter implements Filter {
       int padded = 2 * numSegments + 2 * upperNumColumns;
       this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
       this.buf = null;
+      this.words = null;
       this.metaOffset = 0;
       this.dataOffset = 0;
     }
@@ -185,6 +189,7 @@ public final class BumpedRibbonFilter implements Filter {
       this.meta = null;
       this.data = null;
       this.buf = buf;
+      this.words = buf.duplicate().position(0).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
       this.metaOffset = metaOffset;
       this.dataOffset = metaOffset + 8 * metaWords(numBlocks);
     }
@@ -212,53 +217,28 @@ public final class BumpedRibbonFilter implements Filter {
     /** 1: the key matches, 0: it does not, -1: it was bumped to the next layer. */
     int probe(long hash64, int thresholds) {
       long h = layerHash(hash64, seed);
-      int start = Standard128RibbonFilter.start(h, numStarts);
+      int start = RibbonProbe.start(h, numStarts);
       int block = start >>> 7;
       int bit = start & 127;
+      final long[] meta = this.meta;
       int t =
           (int)
-                  ((meta != null ? meta[block >>> 5] : buf.getLong(metaOffset + 8 * (block >>> 5)))
+                  ((meta != null
+                          ? meta[block >>> 5]
+                          : words.get((metaOffset >>> 3) + (block >>> 5)))
                       >>> ((block & 31) << 1))
               & 3;
       if (bit < ((thresholds >>> (t << 3)) & 0xFF)) {
         return -1;
       }
       long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
-      long cLo = Standard128RibbonFilter.coeffLow(a);
-      int expected = Standard128RibbonFilter.resultRow(a);
-      int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
-      int segment = block * upperNumColumns - Math.min(block, upperStartBlock);
-      // the window c << bit over this block and c >>> (128 - bit) over the next, as three masked
-      // words per column (see Standard128RibbonFilter.mayContainHash)
-      int s = bit & 63;
-      long wa = cLo << s;
-      long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
-      long wc = (a >>> 1) >>> (63 - s);
-      int o = bit >>> 6;
-      int here = 2 * segment;
-      int next = here + 2 * columns;
-      int p0 = here + o;
-      int p1 = o == 0 ? here + 1 : next;
-      int p2 = next + o;
       final long[] data = this.data;
-      if (data != null) {
-        for (int j = 0; j < columns; j++) {
-          int k = 2 * j;
-          long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-          if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-            return 0;
-          }
-        }
-        return 1;
-      }
-      for (int j = 0; j < columns; j++) {
-        int k = 2 * j;
-        long x = (word(p0 + k) & wa) ^ (word(p1 + k) & wb) ^ (word(p2 + k) & wc);
-        if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-          return 0;
-        }
-      }
-      return 1;
+      boolean match =
+          data != null
+              ? RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a)
+              : RibbonProbe.buffer(
+                  words, dataOffset >>> 3, upperNumColumns, upperStartBlock, start, a);
+      return match ? 1 : 0;
     }
   }
 

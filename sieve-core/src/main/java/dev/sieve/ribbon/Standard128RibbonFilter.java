@@ -12,6 +12,7 @@ import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
@@ -62,7 +63,10 @@ import java.util.Optional;
  * columns, the rest {@code upperNumColumns}, block after block. A query starting at slot {@code s}
  * reads block {@code s / 128} and, unless {@code s} is block-aligned, the next one: column {@code
  * j}'s bit is the parity of {@code (seg_j(b) & c << (s % 128)) ^ (seg_j(b+1) & c >>> (128 - s %
- * 128))}. A negative query stops at the first column that disagrees.
+ * 128))}. The query ({@code RibbonProbe}) computes the same answer as RocksDB's column loop without
+ * key-dependent branches but one: it runs every block's {@code upperNumColumns} columns under a
+ * mask and leaves after the first two columns when they disagree (three in four negative keys), so
+ * a negative query is cheaper than a positive one and a positive one is never mispredicted.
  *
  * <h2>Trailer</h2>
  *
@@ -118,12 +122,22 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    */
   private final LongSegments wrapped;
 
+  /**
+   * The words {@link #wrapped} reads, as one little-endian {@code long} view of its buffer, for the
+   * query to read directly; {@code null} on the heap and for data split over several buffers
+   * ({@link #wrapData}).
+   */
+  private final LongBuffer buffer;
+
   private final int numSegments;
 
   private final int numBlocks;
   private final int numStarts;
   private final int seed;
-  private final int rawSeed;
+
+  /** The raw seed, zero-extended as the rehash uses it. */
+  private final long rawSeed64;
+
   private final int upperNumColumns;
   private final int upperStartBlock;
   private final long numKeys;
@@ -134,7 +148,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     this.numSegments = numSegments;
     this.numBlocks = numBlocks;
     this.seed = seed;
-    this.rawSeed = rawSeed(seed);
+    this.rawSeed64 = rawSeed(seed) & 0xFFFFFFFFL;
     this.numKeys = numKeys;
     if (numBlocks == 0) {
       this.numStarts = 0;
@@ -151,14 +165,20 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     int padded = 2 * numSegments + 2 * upperNumColumns;
     this.data = data == null ? null : data.length == padded ? data : Arrays.copyOf(data, padded);
     this.wrapped = null;
+    this.buffer = null;
   }
 
   private Standard128RibbonFilter(
-      LongSegments wrapped, int numBlocks, int numSegments, int seed, long numKeys) {
+      LongSegments wrapped,
+      LongBuffer buffer,
+      int numBlocks,
+      int numSegments,
+      int seed,
+      long numKeys) {
     this.numSegments = numSegments;
     this.numBlocks = numBlocks;
     this.seed = seed;
-    this.rawSeed = rawSeed(seed);
+    this.rawSeed64 = rawSeed(seed) & 0xFFFFFFFFL;
     this.numKeys = numKeys;
     this.numStarts = numBlocks * RibbonSizing.SLOTS_PER_BLOCK - RibbonSizing.SLOTS_PER_BLOCK + 1;
     int upper = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
@@ -166,6 +186,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     this.upperStartBlock = (int) ((long) upper * numBlocks - numSegments);
     this.data = null;
     this.wrapped = wrapped;
+    this.buffer = buffer;
   }
 
   // ---------------------------------------------------------------- hashing (static, shared)
@@ -182,13 +203,12 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return (hash64 ^ (rawSeed & 0xFFFFFFFFL)) * REHASH_FACTOR;
   }
 
-  /** {@code FastRange64(h, numStarts)}: the high 64 bits of the unsigned 128-bit product. */
+  /**
+   * {@code FastRange64(h, numStarts)}: the high 64 bits of the unsigned 128-bit product ({@link
+   * RibbonProbe#start}).
+   */
   static int start(long h, int numStarts) {
-    long high = Math.multiplyHigh(h, numStarts);
-    if (h < 0) {
-      high += numStarts;
-    }
-    return (int) high;
+    return RibbonProbe.start(h, numStarts);
   }
 
   /** The low 64 bits of the coefficient row for {@code a = h · COEFF_AND_RESULT_FACTOR}. */
@@ -367,7 +387,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     BlockShape shape = checkShape(trailer, trailer.position(), dataBytes);
     LongSegments data = LongSegments.of(segments, segmentShift, 2 * shape.numSegments);
     return new Standard128RibbonFilter(
-        data, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+        data, null, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
   }
 
   /** As {@link #fromRocksDbFilterBlock(byte[], long)} with the number of keys unknown (0). */
@@ -443,7 +463,12 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     BlockShape shape = checkBlock(view);
     LongSegments segments = LongSegments.of(view, 2 * shape.numSegments);
     return new Standard128RibbonFilter(
-        segments, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+        segments,
+        view.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(),
+        shape.numBlocks,
+        (int) shape.numSegments,
+        shape.seed,
+        numKeys);
   }
 
   /** RocksDB's 0-byte block answers "absent" for every key: refuse a claim that it has some. */
@@ -520,57 +545,22 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
   @Override
   public boolean mayContainHash(long hash64) {
-    if (numBlocks == 0) {
+    final long[] data = this.data;
+    final int numStarts = this.numStarts;
+    if (numStarts == 0) {
       return false;
     }
-    long h = rehash(hash64, rawSeed);
-    int start = start(h, numStarts);
+    long h = (hash64 ^ rawSeed64) * REHASH_FACTOR;
+    int start = RibbonProbe.start(h, numStarts);
     long a = h * COEFF_AND_RESULT_FACTOR;
-    long cLo = coeffLow(a);
-    long cHi = a;
-    int expected = resultRow(a);
-    int block = start >>> 7;
-    // blocks before upperStartBlock have one column fewer (branch-free: the split is random)
-    int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
-    int segment = block * upperNumColumns - Math.min(block, upperStartBlock);
-    // The window c << (start % 128) over this block and c >>> (128 - start % 128) over the next,
-    // computed without branches: with s = bit & 63, A = c_lo << s, B = c_hi << s | c_lo >>> (64-s)
-    // and C = c_hi >>> (64-s) (0 for s = 0), the four masks are (A, B, C, 0) below bit 64 and
-    // (0, A, B, C) from it. A block-aligned window gets zero masks for the next block, whose reads
-    // stay in the padding after the last block.
-    int bit = start & 127;
-    int s = bit & 63;
-    long wa = cLo << s;
-    long wb = (cHi << s) | ((cLo >>> 1) >>> (63 - s));
-    long wc = (cHi >>> 1) >>> (63 - s);
-    final long[] data = this.data;
-    int at = 2 * segment;
-    int next = at + 2 * columns;
-    if (data == null) {
-      long high = -(long) (bit >>> 6);
-      long lLo = wa & ~high;
-      long lHi = (wb & ~high) | (wa & high);
-      long rLo = (wc & ~high) | (wb & high);
-      long rHi = wc & high;
-      return wrappedMatches(at, next, columns, lLo, lHi, rLo, rHi, expected);
+    if (data != null) {
+      return RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a);
     }
-    // Of the four words of a column (this block's two, the next block's two) the window covers
-    // three: (at, at + 1, next) below bit 64 and (at + 1, next, next + 1) from it, under the masks
-    // (A, B, C); the fourth would be masked to zero, so it is not read.
-    // (measured in one JMH run against the four-word loop: 18-19 against 22-26 ns pre-hashed with
-    // the filter in cache, 10^4 keys; one index per column keeps the JIT's range checks hoisted)
-    int o = bit >>> 6;
-    int p0 = at + o;
-    int p1 = o == 0 ? at + 1 : next;
-    int p2 = next + o;
-    for (int j = 0; j < columns; j++) {
-      int k = 2 * j;
-      long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-      if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-        return false;
-      }
+    LongBuffer buf = this.buffer;
+    if (buf != null) {
+      return RibbonProbe.buffer(buf, 0, upperNumColumns, upperStartBlock, start, a);
     }
-    return true;
+    return RibbonProbe.segments(wrapped, upperNumColumns, upperStartBlock, start, a);
   }
 
   /**
@@ -593,7 +583,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     BatchScratch scratch = BatchScratch.get();
     long[] touched = scratch.loaded;
     for (int i = 0; i < chunk; i++) {
-      long h = rehash(hashes[at + i], rawSeed);
+      long h = (hashes[at + i] ^ rawSeed64) * REHASH_FACTOR;
       int block = start(h, numStarts) >>> 7;
       int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
       int first = 2 * (block * upperNumColumns - Math.min(block, upperStartBlock));
@@ -602,47 +592,12 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     }
     long word = 0;
     for (int i = 0; i < chunk; i++) {
-      long h = rehash(hashes[at + i], rawSeed);
-      int start = start(h, numStarts);
+      long h = (hashes[at + i] ^ rawSeed64) * REHASH_FACTOR;
+      int start = RibbonProbe.start(h, numStarts);
       long a = h * COEFF_AND_RESULT_FACTOR;
-      long cLo = coeffLow(a);
-      int expected = resultRow(a);
-      int block = start >>> 7;
-      int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
-      int segment = block * upperNumColumns - Math.min(block, upperStartBlock);
-      int bit = start & 127;
-      int s = bit & 63;
-      long wa = cLo << s;
-      long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
-      long wc = (a >>> 1) >>> (63 - s);
-      int o = bit >>> 6;
-      int here = 2 * segment;
-      int next = here + 2 * columns;
-      int p0 = here + o;
-      int p1 = o == 0 ? here + 1 : next;
-      int p2 = next + o;
-      int mismatch = 0;
-      for (int j = 0; j < columns; j++) {
-        int k = 2 * j;
-        long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-        mismatch |= Long.bitCount(x) ^ (expected >>> j);
-      }
-      word |= (long) (~mismatch & 1) << i;
+      word |= (long) RibbonProbe.heapAll(data, upperNumColumns, upperStartBlock, start, a) << i;
     }
     return word;
-  }
-
-  /** The query's column loop over wrapped buffers; words past the data read as the zero padding. */
-  private boolean wrappedMatches(
-      int at, int next, int columns, long lLo, long lHi, long rLo, long rHi, int expected) {
-    for (int j = 0; j < columns; j++, at += 2, next += 2) {
-      long x =
-          (word(at) & lLo) ^ (word(at + 1) & lHi) ^ (word(next) & rLo) ^ (word(next + 1) & rHi);
-      if (((Long.bitCount(x) ^ (expected >>> j)) & 1) != 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Data word {@code i} of either storage; 0 past the segments (the padding). */

@@ -1,0 +1,200 @@
+package dev.sieve.ribbon;
+
+import dev.sieve.internal.LongSegments;
+import java.nio.LongBuffer;
+
+/**
+ * The single-key query of an interleaved Ribbon layout (RocksDB's {@code InterleavedFilterQuery}),
+ * shared by {@link Standard128RibbonFilter} and {@link BumpedRibbonFilter}, for solution data on
+ * the heap, in one little-endian buffer, or over {@link LongSegments}.
+ *
+ * <h2>The query</h2>
+ *
+ * A key with start slot {@code s} (block {@code b = s / 128}, bit {@code t = s % 128}), 128-bit
+ * coefficient row {@code c} and expected result row {@code R} matches when, for every column {@code
+ * j} of block {@code b}, the parity of {@code (seg_j(b) & c << t) ^ (seg_j(b+1) & c >>> (128 - t))}
+ * is bit {@code j} of {@code R}. RocksDB loops over the columns and returns at the first one that
+ * disagrees. Answers here are the same; the work is arranged so that nothing but one early exit
+ * depends on the key:
+ *
+ * <ul>
+ *   <li><b>Masks instead of a branch on {@code t}.</b> With {@code u = t % 64} the window covers
+ *       three of a column's four words (this block's low and high, the next block's low and high):
+ *       {@code (A, B, C) = (c_lo << u, c_hi << u | c_lo >>> (64-u), c_hi >>> (64-u))} over words
+ *       {@code (0, 1, 2)} when {@code t < 64} and {@code (1, 2, 3)} from it. The middle word's
+ *       index is picked with arithmetic ({@code here + 1} or {@code next}, by {@code -(t >>> 6)} as
+ *       a mask), not a conditional, and {@code C = 0} when {@code u = 0}.
+ *   <li><b>A fixed column count.</b> Blocks before {@code upperStartBlock} have one column fewer.
+ *       Every query runs {@code upperNumColumns} columns (the same count for every key, so the
+ *       loop's exit is always predicted); the last column's term is ANDed with {@code columns -
+ *       (upperNumColumns - 1)} (1 when the block has that column, else 0). The extra column of a
+ *       short block reads the next block's words, which exist (a short block is never the last).
+ *       Column {@code j} contributes {@code bitCount(x_j) ^ (R >>> j)}, ORed into one word whose
+ *       bit 0 is set exactly when some column disagrees.
+ *   <li><b>One early exit, after two columns.</b> A negative key disagrees in one of the first two
+ *       columns with probability 3/4, so it leaves after two columns' reads (as in RocksDB, where
+ *       it leaves after two on average), and a positive key never takes that branch. A per-column
+ *       exit would be taken with probability 1/2 at each column, a branch no predictor can learn,
+ *       and its misprediction also discards the independent work of the following queries.
+ * </ul>
+ *
+ * <h2>Bounds</h2>
+ *
+ * Only the last block's starts ({@code t = 0}) can reach past the data: their next-block words have
+ * zero masks. The heap form holds {@code 2 · upperNumColumns} zero words of padding after the data
+ * for them; the buffer forms read the start's own block instead (any word will do under a zero
+ * mask), picked by a branch that only 1 start in 128 takes, so every read stays inside the data.
+ *
+ * <h2>Size</h2>
+ *
+ * Each probe stays under HotSpot's {@code FreqInlineSize} (325 bytecode bytes) so that C2 inlines
+ * it into the filter's query and that into the caller's loop (now 312 bytes for {@link #heap}, 321
+ * for {@link #buffer}: check with {@code javap -c} after a change). A first version of 554 bytes
+ * (two loops) was called instead of inlined and ran 1.3-1.5× slower at 10^7 keys (one same-process
+ * run on the shared 2-core machine, rough).
+ */
+final class RibbonProbe {
+  private RibbonProbe() {}
+
+  private static final long COEFF_XOR_64 = 0xc367844a6e52731dL;
+
+  /** {@code FastRange64(h, numStarts)}: the high half of the unsigned 128-bit product. */
+  static int start(long h, int numStarts) {
+    // multiplyHigh is signed; for h < 0 the unsigned high half is numStarts more (numStarts >= 0)
+    return (int) (Math.multiplyHigh(h, numStarts) + ((h >> 63) & numStarts));
+  }
+
+  /**
+   * Whether the key with start {@code start} and {@code a = h · COEFF_AND_RESULT_FACTOR} matches
+   * heap data: segments as two longs each, low half first, followed by {@code 2 · upper} longs of
+   * padding.
+   */
+  static boolean heap(long[] data, int upper, int upperStartBlock, int start, long a) {
+    int block = start >>> 7;
+    int columns = upper - ((block - upperStartBlock) >>> 31);
+    int here = 2 * (block * upper - Math.min(block, upperStartBlock));
+    int next = here + 2 * columns;
+    int s = start & 63;
+    int o = (start >>> 6) & 1;
+    long cLo = (a ^ COEFF_XOR_64) | 1L;
+    long wa = cLo << s;
+    long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
+    long wc = (a >>> 1) >>> (63 - s);
+    int p0 = here + o;
+    int p1 = here + 1 + ((next - here - 1) & -o);
+    int p2 = next + o;
+    int want = (int) Long.reverseBytes(a);
+    int last = upper - 1;
+    int miss = 0;
+    for (int j = 0; j < last; j++) {
+      int k = 2 * j;
+      long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+      miss |= Long.bitCount(x) ^ (want >>> j);
+      if (j == 1 && (miss & 1) != 0) {
+        return false;
+      }
+    }
+    int k = 2 * last;
+    long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
+    return (miss & 1) == 0;
+  }
+
+  /**
+   * As {@link #heap} without the early exit: 1 when the key matches, else 0, with no branch that
+   * depends on the key (the batch query's form).
+   */
+  static int heapAll(long[] data, int upper, int upperStartBlock, int start, long a) {
+    int block = start >>> 7;
+    int columns = upper - ((block - upperStartBlock) >>> 31);
+    int here = 2 * (block * upper - Math.min(block, upperStartBlock));
+    int next = here + 2 * columns;
+    int s = start & 63;
+    int o = (start >>> 6) & 1;
+    long cLo = (a ^ COEFF_XOR_64) | 1L;
+    long wa = cLo << s;
+    long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
+    long wc = (a >>> 1) >>> (63 - s);
+    int p0 = here + o;
+    int p1 = here + 1 + ((next - here - 1) & -o);
+    int p2 = next + o;
+    int want = (int) Long.reverseBytes(a);
+    int last = upper - 1;
+    int miss = 0;
+    for (int j = 0; j < last; j++) {
+      int k = 2 * j;
+      long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+      miss |= Long.bitCount(x) ^ (want >>> j);
+    }
+    int k = 2 * last;
+    long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
+    return ~miss & 1;
+  }
+
+  /**
+   * As {@link #heap} over segments read from {@code buf} (absolute indices) from word {@code base},
+   * without padding: exactly {@code numSegments} segments.
+   */
+  static boolean buffer(
+      LongBuffer buf, int base, int upper, int upperStartBlock, int start, long a) {
+    int block = start >>> 7;
+    int columns = upper - ((block - upperStartBlock) >>> 31);
+    int here = base + 2 * (block * upper - Math.min(block, upperStartBlock));
+    int next = here + 2 * columns;
+    int s = start & 63;
+    int o = (start >>> 6) & 1;
+    long cLo = (a ^ COEFF_XOR_64) | 1L;
+    long wa = cLo << s;
+    long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
+    long wc = (a >>> 1) >>> (63 - s);
+    int p0 = here + o;
+    int p1 = here + 1 + ((next - here - 1) & -o);
+    // start bit 0 (the only start of the last block): the next block's mask is 0; read this one
+    // (a branch taken by 1 start in 128, always predicted; shorter than the mask form)
+    int p2 = ((start & 127) == 0 ? here : next) + o;
+    int want = (int) Long.reverseBytes(a);
+    int last = upper - 1;
+    int miss = 0;
+    // (the indices advance by 2 per column, not p + 2j: this keeps the probe under 325 bytes)
+    for (int j = 0; j < last; j++, p0 += 2, p1 += 2, p2 += 2) {
+      long x = (buf.get(p0) & wa) ^ (buf.get(p1) & wb) ^ (buf.get(p2) & wc);
+      miss |= Long.bitCount(x) ^ (want >>> j);
+      if (j == 1 && (miss & 1) != 0) {
+        return false;
+      }
+    }
+    long x = (buf.get(p0) & wa) ^ (buf.get(p1) & wb) ^ (buf.get(p2) & wc);
+    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
+    return (miss & 1) == 0;
+  }
+
+  /** As {@link #buffer} over words of {@code data}, exactly {@code 2 · numSegments} of them. */
+  static boolean segments(LongSegments data, int upper, int upperStartBlock, int start, long a) {
+    int block = start >>> 7;
+    int columns = upper - ((block - upperStartBlock) >>> 31);
+    long here = 2L * ((long) block * upper - Math.min(block, upperStartBlock));
+    long next = here + 2 * columns;
+    int s = start & 63;
+    int o = (start >>> 6) & 1;
+    long cLo = (a ^ COEFF_XOR_64) | 1L;
+    long wa = cLo << s;
+    long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
+    long wc = (a >>> 1) >>> (63 - s);
+    long p0 = here + o;
+    long p1 = here + 1 + ((next - here - 1) & -o);
+    long p2 = next - ((next - here) & (((start & 127) - 1) >> 31)) + o;
+    int want = (int) Long.reverseBytes(a);
+    int used = (int) ((1L << columns) - 1);
+    int miss = 0;
+    for (int j = 0; j < upper; j++) {
+      int k = 2 * j;
+      long x = (data.get(p0 + k) & wa) ^ (data.get(p1 + k) & wb) ^ (data.get(p2 + k) & wc);
+      miss |= ((Long.bitCount(x) ^ (want >>> j)) & 1) << j;
+      if (j == 1 && (miss & used) != 0) {
+        return false;
+      }
+    }
+    return (miss & used) == 0;
+  }
+}

@@ -61,6 +61,58 @@ public final class ColdStart {
     }
   }
 
+  /**
+   * The report's cold-start section ({@code sieve report}, {@code results.json}'s {@code
+   * coldStart}): the cells of {@link #measure} and how they were taken.
+   *
+   * @param n keys per filter
+   * @param samples fresh JVMs per filter and JVM kind
+   * @param heap the children's {@code -Xmx}
+   * @param lookups the checkpoints
+   */
+  public record Section(int n, int samples, String heap, List<Integer> lookups, List<Cell> cells) {
+    /** {@return the cell of {@code filter}, {@code jvm} and {@code lookups}} */
+    public Cell cell(String filter, String jvm, int lookups) {
+      return find(cells, filter, jvm, lookups);
+    }
+
+    /** {@return the filters, in the order measured} */
+    public List<String> filters() {
+      List<String> names = new ArrayList<>();
+      for (Cell c : cells) {
+        if (!names.contains(c.filter())) {
+          names.add(c.filter());
+        }
+      }
+      return names;
+    }
+  }
+
+  /** The report's default checkpoints: the first 10^3, 10^4 and 10^5 lookups. */
+  public static final int[] REPORT_CHECKPOINTS = {1_000, 10_000, 100_000};
+
+  /**
+   * The report's cold-start filters out of its structure list: every Sieve filter and every peer,
+   * single-key path only ({@code -batch} rows time the batch API, which a cold child does not call:
+   * their single lookups are those of the base filter).
+   */
+  public static List<String> filtersOf(List<dev.sieve.bench.StructureKind> kinds) {
+    List<String> names = new ArrayList<>();
+    for (dev.sieve.bench.StructureKind k : kinds) {
+      boolean filter =
+          k.family() == dev.sieve.bench.Family.SIEVE || k.family() == dev.sieve.bench.Family.PEER;
+      if (filter && !k.name().endsWith("-batch")) {
+        names.add(k.name());
+      }
+    }
+    return names;
+  }
+
+  /** The java command of this JVM, for children run with the same java. */
+  public static String currentJava() {
+    return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("--child")) {
       child(args);
@@ -71,7 +123,7 @@ public final class ColdStart {
     List<String> filters = DEFAULT_FILTERS;
     int[] checkpoints = {1_000, 10_000, 100_000};
     String heap = "2g";
-    String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    String java = currentJava();
     String csv = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];

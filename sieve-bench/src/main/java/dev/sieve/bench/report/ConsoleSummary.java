@@ -97,12 +97,50 @@ public final class ConsoleSummary {
       wrap(out, ReportWriter.baselineLine(run), "", "  ");
     }
     targets(out, run);
+    if (run.coldStart() != null) {
+      coldStart(out, run.coldStart());
+    }
     out.add("");
     out.add("Full tables, plots and every figure:");
     for (String f : List.of("report.md", "report.html", "results.json", "plots")) {
       wrap(out, new File(dir, f).toString(), "  ", "    ");
     }
     return String.join("\n", out) + "\n";
+  }
+
+  /** The cold-start block: scalar/simd medians per checkpoint, and simd/scalar at the last. */
+  static void coldStart(List<String> out, ColdStart.Section c) {
+    out.add("");
+    wrap(
+        out,
+        "Cold start (fresh JVM, n = "
+            + Targets.nLabel(c.n())
+            + ", median of "
+            + c.samples()
+            + "): ns per lookup over the first lookups, scalar/simd JVM",
+        "",
+        "  ");
+    List<String> header = new ArrayList<>(List.of("filter"));
+    for (int l : c.lookups()) {
+      header.add(Targets.nLabel(l));
+    }
+    int last = c.lookups().get(c.lookups().size() - 1);
+    header.add("simd/sc " + Targets.nLabel(last));
+    List<List<String>> lines = new ArrayList<>();
+    for (String f : c.filters()) {
+      List<String> line = new ArrayList<>(List.of(f));
+      for (int l : c.lookups()) {
+        line.add(
+            ReportWriter.num(c.cell(f, "scalar", l).median(), 0)
+                + "/"
+                + ReportWriter.num(c.cell(f, "simd", l).median(), 0));
+      }
+      line.add(
+          ReportWriter.num(
+              c.cell(f, "simd", last).median() / c.cell(f, "scalar", last).median(), 2));
+      lines.add(line);
+    }
+    textTable(out, header, lines);
   }
 
   /** The compact lookup table at {@code n}. */

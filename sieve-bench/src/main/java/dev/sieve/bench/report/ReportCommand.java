@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -102,6 +103,19 @@ public final class ReportCommand implements Callable<Integer> {
 
   /** Seconds of the experiments, the build retries, the plots and the files, for the plan. */
   static final double IN_PROCESS_SECONDS_FIXED = 45;
+
+  /**
+   * Wall seconds of one cold-start child JVM (start-up, a build over at most {@link
+   * #COLD_START_MAX_N} keys, 10^5 lookups, exit), for the plan: an upper estimate from the 2-core
+   * machine (0.22 to 0.37 s measured there while shared, load 2.7, at 10^4 and 10^5 keys; doubled).
+   */
+  static final double COLD_START_SECONDS_PER_JVM = 0.75;
+
+  /** The cold-start section's keys per filter: the run's smallest n, at most this. */
+  static final int COLD_START_MAX_N = 100_000;
+
+  /** The cold-start children's {@code -Xmx}: a filter over at most 10^5 keys. */
+  static final String COLD_START_HEAP = "512m";
 
   /** Exact baselines and limit rows left out of the full set (slow to build, or redundant). */
   static final Set<String> NOT_BY_DEFAULT =
@@ -265,6 +279,19 @@ public final class ReportCommand implements Callable<Integer> {
       defaultValue = "0")
   long growthMaxN;
 
+  @Option(
+      names = "--no-cold-start",
+      description = "leave out the cold-start section (fresh JVMs timing their first lookups)")
+  boolean noColdStart;
+
+  @Option(
+      names = "--cold-samples",
+      description =
+          "fresh JVMs per filter and JVM kind (scalar, simd) in the cold-start section (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "1")
+  int coldSamples;
+
   private final PrintStream console;
   private final PrintStream stdout;
 
@@ -387,6 +414,9 @@ public final class ReportCommand implements Callable<Integer> {
     if (rounds < 1) {
       throw new IllegalArgumentException("--rounds must be positive, got " + rounds);
     }
+    if (coldSamples < 1) {
+      throw new IllegalArgumentException("--cold-samples must be positive, got " + coldSamples);
+    }
     List<StructureKind> kinds = select(filters);
     List<Guard.Baseline> before = null;
     if (baseline != null) {
@@ -434,7 +464,8 @@ public final class ReportCommand implements Callable<Integer> {
       Timer t = timer(heap, log);
       List<Row> rows = new ArrayList<>();
       List<Timer.Job> jobs = new ArrayList<>();
-      int steps = measureSteps * (1 + rounds) + 6; // measure, rounds, experiments + writing
+      // measure, rounds, experiments, cold start + writing
+      int steps = measureSteps * (1 + rounds) + 7;
       ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);
@@ -523,12 +554,36 @@ public final class ReportCommand implements Callable<Integer> {
               policy.lsmPolicyNote(),
               sweep);
       bar.advance();
+      ColdStart.Section cold = null;
+      List<String> coldFilters = coldFilters(kinds);
+      if (!coldFilters.isEmpty()) {
+        bar.step(
+            "cold start: "
+                + 2 * coldSamples * coldFilters.size()
+                + " fresh JVMs, n="
+                + coldN()
+                + " (--no-cold-start to skip)");
+        cold =
+            new ColdStart.Section(
+                coldN(),
+                coldSamples,
+                COLD_START_HEAP,
+                Arrays.stream(ColdStart.REPORT_CHECKPOINTS).boxed().toList(),
+                ColdStart.measure(
+                    ColdStart.currentJava(),
+                    COLD_START_HEAP,
+                    coldN(),
+                    coldSamples,
+                    coldFilters,
+                    ColdStart.REPORT_CHECKPOINTS));
+      }
+      bar.advance();
       List<Targets.Check> checks = Targets.check(rows, 10.0);
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
       ReportWriter.Meta meta =
           meta(t, kinds, (System.nanoTime() - start) / 1e9, planned, loadStart, loadEnd);
-      ReportWriter.Run report = new ReportWriter.Run(meta, rows, checks, guard, experiments);
+      ReportWriter.Run report = new ReportWriter.Run(meta, rows, checks, guard, experiments, cold);
       ReportWriter.write(out, report);
       bar.finish("done: " + new File(out, "report.md"));
       stdout.print(ReportWriter.consoleSummary(report, out));
@@ -588,7 +643,23 @@ public final class ReportCommand implements Callable<Integer> {
       }
     }
     double perRow = IN_PROCESS_SECONDS_PER_ROW * Math.max(0.1, fprQueries / 1e7);
-    return timed + rowCount * perRow + IN_PROCESS_SECONDS_FIXED;
+    return timed + rowCount * perRow + IN_PROCESS_SECONDS_FIXED + coldStartSeconds(kinds);
+  }
+
+  /** The cold-start section's filters: none with --no-cold-start. */
+  private List<String> coldFilters(List<StructureKind> kinds) {
+    return noColdStart ? List.of() : ColdStart.filtersOf(kinds);
+  }
+
+  /** The cold-start section's keys per filter: the run's smallest n, at most 10^5. */
+  private int coldN() {
+    int min = ns.stream().mapToInt(Integer::intValue).min().orElse(COLD_START_MAX_N);
+    return Math.min(min, COLD_START_MAX_N);
+  }
+
+  /** The planned seconds of the cold-start section: its child JVMs. */
+  private double coldStartSeconds(List<StructureKind> kinds) {
+    return 2.0 * coldSamples * coldFilters(kinds).size() * COLD_START_SECONDS_PER_JVM;
   }
 
   private String plan(List<StructureKind> kinds, int rowCount, Timer t, double planned) {
@@ -613,15 +684,17 @@ public final class ReportCommand implements Callable<Integer> {
             Locale.ROOT,
             "%nplanned: about %.1f minutes (per row and round: 2 query forks × (%.1f s start-up"
                 + " + %d×%d ms warm-up + %d×%d ms measured) + 1 build fork; plus about %.0f s in"
-                + " this JVM for FPR, sizes and experiments; flagged rows re-measured longer on"
-                + " top)",
+                + " this JVM for FPR, sizes and experiments and %.0f s for %d cold-start JVMs;"
+                + " flagged rows re-measured longer on top)",
             planned / 60,
             JmhTimer.FORK_START_SECONDS,
             warmup,
             warmupMillis,
             iterations,
             iterationMillis,
-            planned - timedSeconds(t, kinds));
+            planned - timedSeconds(t, kinds) - coldStartSeconds(kinds),
+            coldStartSeconds(kinds),
+            2 * coldSamples * coldFilters(kinds).size());
   }
 
   private double timedSeconds(Timer t, List<StructureKind> kinds) {
@@ -711,6 +784,7 @@ public final class ReportCommand implements Callable<Integer> {
             iterationMillis,
             buildWarmup,
             buildIterations)
+        + (noColdStart ? " --no-cold-start" : " --cold-samples " + coldSamples)
         + (baseline == null ? "" : " --baseline " + baseline);
   }
 

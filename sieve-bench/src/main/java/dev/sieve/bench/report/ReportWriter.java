@@ -73,13 +73,25 @@ public final class ReportWriter {
    * Everything one run produced.
    *
    * @param guard the hot-path guard against --baseline, {@code null} without one
+   * @param coldStart the cold-start section, {@code null} when not measured (--no-cold-start)
    */
   public record Run(
       Meta meta,
       List<Row> rows,
       List<Targets.Check> checks,
       List<Guard.Entry> guard,
-      ExperimentResults experiments) {
+      ExperimentResults experiments,
+      ColdStart.Section coldStart) {
+
+    /** A run without the cold-start section. */
+    public Run(
+        Meta meta,
+        List<Row> rows,
+        List<Targets.Check> checks,
+        List<Guard.Entry> guard,
+        ExperimentResults experiments) {
+      this(meta, rows, checks, guard, experiments, null);
+    }
 
     /** The FPR sweep's points. */
     public List<Experiments.SweepPoint> sweep() {
@@ -91,13 +103,15 @@ public final class ReportWriter {
    * {@code results.json}: the component names are its keys.
    *
    * @param guard {@code null} without a baseline
+   * @param coldStart {@code null} when not measured
    */
   public record Results(
       Meta meta,
       List<Row.Result> rows,
       List<Targets.Check> targets,
       List<Guard.Entry> guard,
-      ExperimentResults experiments) {}
+      ExperimentResults experiments,
+      ColdStart.Section coldStart) {}
 
   /** A Sieve filter and the peer it is read against, as one line of the side-by-side table. */
   record Pair(String label, String sieve, String peer) {}
@@ -146,7 +160,9 @@ public final class ReportWriter {
     for (Row r : run.rows()) {
       rows.add(r.result(ratios(r, run.rows())));
     }
-    Results json = new Results(run.meta(), rows, run.checks(), run.guard(), run.experiments());
+    Results json =
+        new Results(
+            run.meta(), rows, run.checks(), run.guard(), run.experiments(), run.coldStart());
     Files.writeString(
         new File(dir, "results.json").toPath(), Json.write(json), StandardCharsets.UTF_8);
   }
@@ -512,6 +528,9 @@ public final class ReportWriter {
       everyRow(doc, run, n);
     }
     experiments(doc, run);
+    if (run.coldStart() != null) {
+      coldStart(doc, run.coldStart());
+    }
 
     doc.heading(2, "Plots");
     for (Charts.Plot p : Charts.lookupPlots(run.rows())) {
@@ -522,6 +541,46 @@ public final class ReportWriter {
 
     targets(doc, run);
     return doc;
+  }
+
+  /** The cold-start table: filter × JVM kind × checkpoint, and simd/scalar per checkpoint. */
+  static void coldStart(Doc doc, ColdStart.Section c) {
+    doc.heading(2, "Cold start");
+    doc.para(
+        "The first lookups in a fresh JVM, before the JIT has compiled the query code: each"
+            + " sample is a new JVM (-Xmx"
+            + c.heap()
+            + ", the report's java) that builds the filter over "
+            + String.format(Locale.ROOT, "%,d", c.n())
+            + " keys, then times its first single-key lookups, present and absent alternating."
+            + " **scalar**: no JVM option; **simd**: `--add-modules jdk.incubator.vector`. Mean ns"
+            + " per lookup up to each checkpoint, median of "
+            + c.samples()
+            + " JVM(s) per cell; simd/scalar is the ratio of the medians (about 1 means no"
+            + " warm-up cliff from the SIMD path).");
+    List<String> header = new ArrayList<>(List.of("filter"));
+    for (String jvm : List.of("scalar", "simd")) {
+      for (int l : c.lookups()) {
+        header.add(jvm + " " + Targets.nLabel(l));
+      }
+    }
+    for (int l : c.lookups()) {
+      header.add("simd/scalar " + Targets.nLabel(l));
+    }
+    List<List<String>> lines = new ArrayList<>();
+    for (String f : c.filters()) {
+      List<String> line = new ArrayList<>(List.of(f));
+      for (String jvm : List.of("scalar", "simd")) {
+        for (int l : c.lookups()) {
+          line.add(num(c.cell(f, jvm, l).median(), 1));
+        }
+      }
+      for (int l : c.lookups()) {
+        line.add(num(c.cell(f, "simd", l).median() / c.cell(f, "scalar", l).median(), 2));
+      }
+      lines.add(line);
+    }
+    doc.table(header, lines);
   }
 
   private static void guard(Doc doc, Run run) {

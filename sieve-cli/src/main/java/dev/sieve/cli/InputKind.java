@@ -55,6 +55,26 @@ enum InputKind {
     this.test = test;
   }
 
+  /**
+   * Whether {@code file} is a regular file that starts with Parquet's magic {@code PAR1} (a Parquet
+   * file is handed to {@code ParquetCliSupport} before its kind is asked). Here rather than there
+   * because that class names picocli and {@link FastQuery} must not load it.
+   */
+  static boolean isParquet(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return false;
+    }
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = ByteBuffer.allocate(4);
+      while (head.hasRemaining() && ch.read(head) >= 0) {
+        // read up to 4 bytes
+      }
+      return dev.sieve.parquet.ParquetFile.hasMagic(head.array()) && head.position() == 4;
+    } catch (IOException e) {
+      return false; // the command's own reader reports the file
+    }
+  }
+
   /** The kind of {@code path}. */
   static InputKind of(Path path) throws IOException {
     long size = 0;

@@ -7,12 +7,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,18 +25,7 @@ final class ParquetCliSupport {
 
   /** Whether {@code file} is a regular file that starts with Parquet's magic {@code PAR1}. */
   static boolean isParquet(Path file) {
-    if (!Files.isRegularFile(file)) {
-      return false;
-    }
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer head = ByteBuffer.allocate(4);
-      while (head.hasRemaining() && ch.read(head) >= 0) {
-        // read up to 4 bytes
-      }
-      return ParquetFile.hasMagic(head.array()) && head.position() == 4;
-    } catch (IOException e) {
-      return false; // the command's own reader reports the file
-    }
+    return InputKind.isParquet(file);
   }
 
   /** One chunk's line of the inspect report. */

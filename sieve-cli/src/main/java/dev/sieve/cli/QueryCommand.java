@@ -1,7 +1,5 @@
 package dev.sieve.cli;
 
-import dev.sieve.FastLongKeyFilter;
-import dev.sieve.sst.SstFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,9 +81,6 @@ public final class QueryCommand implements Callable<Integer> {
       description = "keys are decimal ints: the key is its 4 big-endian bytes (mayContainInt)")
   boolean asInt;
 
-  /** Set once a numeric-looking text key answered absent (the note is printed at the end). */
-  private String numericAbsent;
-
   @Override
   public Integer call() throws Exception {
     KeyForm form;
@@ -103,132 +98,18 @@ public final class QueryCommand implements Callable<Integer> {
       }
       return ParquetCliSupport.query(spec.commandLine(), file, keys, hex);
     }
-    dev.sieve.KeyFilter filter;
-    InputKind kind;
+    QueryCore core =
+        new QueryCore(file, keys, spec.commandLine().getOut(), spec.commandLine().getErr());
     try {
-      kind = InputKind.of(file);
-      switch (kind) {
-        case DATABASE:
-          filter = null;
-          break;
-        case SIEVE_CONTAINER:
-          filter = dev.sieve.format.SieveFormat.map(file);
-          break;
-        case FILTER_BLOCK:
-          filter = OtherInputs.readBlock(file);
-          break;
-        case PARTITIONED_FILTER:
-          throw new ParameterException(
-              spec.commandLine(),
-              file
-                  + " is a partitioned filter (build --partition-size): query one partition's"
-                  + " .block file (index.tsv gives each one's last key), or inspect the"
-                  + " directory");
-        default:
-          filter = SstFile.open(file).filter();
-      }
-    } catch (ParameterException e) {
-      throw e;
-    } catch (Exception e) {
-      return SstCliSupport.badFile(spec.commandLine().getErr(), "query", file.toString(), e);
-    }
-    FastLongKeyFilter<?> longKeys =
-        filter instanceof FastLongKeyFilter ? (FastLongKeyFilter<?>) filter : null;
-    if (longKeys != null) {
-      // the container records how its long keys were hashed: they are decimal longs
-      if (hex || asInt) {
-        throw new ParameterException(
-            spec.commandLine(),
-            file
-                + " holds long keys (its flags record the "
-                + longKeys.keyHash()
-                + " long-key hash): give them as decimal longs, not with "
-                + (hex ? "--hex" : "--int"));
-      }
-      form = KeyForm.LONG;
-    }
-    List<byte[]> decoded = new ArrayList<>();
-    for (String k : keys) {
-      try {
-        decoded.add(form.decode(k));
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(
-            spec.commandLine(),
-            e.getMessage()
-                + (longKeys != null ? "; " + file + " records long keys (FastLongKeyFilter)" : ""));
-      }
-    }
-    if (kind == InputKind.DATABASE) {
-      return queryDb(decoded, form);
-    }
-    PrintWriter out = spec.commandLine().getOut();
-    if (!keys.isEmpty()) {
-      for (int i = 0; i < keys.size(); i++) {
-        answer(out, keys.get(i), decoded.get(i), filter, longKeys, form);
-      }
-    } else {
-      KeyLines lines = new KeyLines(System.in, form, allowEmptyKey);
-      try {
-        for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          answer(out, lines.text(), key, filter, longKeys, form);
-        }
-      } catch (KeyLines.BadLine e) {
-        out.flush();
-        spec.commandLine().getErr().println("sieve query: stdin " + e.getMessage());
-        spec.commandLine().getErr().flush();
-        return SstCliSupport.BAD_FILE;
-      }
-    }
-    out.flush();
-    noteNumericAbsent();
-    return 0;
-  }
-
-  private void answer(
-      PrintWriter out,
-      String text,
-      byte[] key,
-      dev.sieve.KeyFilter filter,
-      FastLongKeyFilter<?> longKeys,
-      KeyForm form) {
-    boolean maybe =
-        longKeys != null
-            ? longKeys.mayContain(java.nio.ByteBuffer.wrap(key).getLong())
-            : filter.mayContain(key);
-    print(out, text, maybe);
-    seen(text, maybe, form);
-  }
-
-  /** Remembers the first numeric-looking text key that answered absent. */
-  private void seen(String text, boolean maybe, KeyForm form) {
-    if (!maybe && form == KeyForm.TEXT && numericAbsent == null && KeyForm.looksNumeric(text)) {
-      numericAbsent = text;
+      int status = core.queryFilter(form, hex, asInt, allowEmptyKey);
+      return status != QueryCore.DATABASE ? status : queryDb(core, core.decode(form, false), form);
+    } catch (QueryCore.Usage e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
   }
 
-  /**
-   * One line on stderr when a numeric-looking key was asked as text and answered absent: a filter
-   * built over numbers ({@code mayContain(42L)}) holds 8-byte keys, and reading that "absent" as a
-   * false negative is the mistake this note prevents.
-   */
-  private void noteNumericAbsent() {
-    if (numericAbsent == null) {
-      return;
-    }
-    spec.commandLine()
-        .getErr()
-        .println(
-            "sieve query: note: "
-                + numericAbsent
-                + " was asked as the text \""
-                + numericAbsent
-                + "\" (its UTF-8 bytes) and is absent as text; if the filter's keys were added as"
-                + " numbers, ask with --long (8 big-endian bytes, as Filter.mayContain(long)) or"
-                + " --int (4)");
-    spec.commandLine().getErr().flush();
-  }
-
-  private int queryDb(List<byte[]> decoded, KeyForm form) throws java.io.IOException {
+  private int queryDb(QueryCore core, List<byte[]> decoded, KeyForm form)
+      throws java.io.IOException {
     dev.sieve.sst.DbView db =
         DbCommands.open(spec.commandLine(), "query", file, DbCommands.defaultThreads(), false);
     if (db == null) {
@@ -237,29 +118,20 @@ public final class QueryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (!keys.isEmpty()) {
       for (int i = 0; i < keys.size(); i++) {
-        seen(keys.get(i), DbCommands.query(out, db, keys.get(i), decoded.get(i)), form);
+        core.seen(keys.get(i), DbCommands.query(out, db, keys.get(i), decoded.get(i)), form);
       }
     } else {
       KeyLines lines = new KeyLines(System.in, form, allowEmptyKey);
       try {
         for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          seen(lines.text(), DbCommands.query(out, db, lines.text(), key), form);
+          core.seen(lines.text(), DbCommands.query(out, db, lines.text(), key), form);
         }
       } catch (KeyLines.BadLine e) {
-        out.flush();
-        spec.commandLine().getErr().println("sieve query: stdin " + e.getMessage());
-        spec.commandLine().getErr().flush();
-        return SstCliSupport.BAD_FILE;
+        return core.badStdin(e);
       }
     }
     out.flush();
-    noteNumericAbsent();
+    core.noteNumericAbsent();
     return DbCommands.reportErrors(spec.commandLine(), "query", db);
-  }
-
-  private static void print(PrintWriter out, String key, boolean maybe) {
-    out.print(key);
-    out.print('\t');
-    out.println(maybe ? "maybe" : "absent");
   }
 }

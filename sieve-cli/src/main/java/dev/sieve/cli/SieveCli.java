@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
  * parse, output and exit status as the full command line, for a fraction of the reflection (and of
  * the classes loaded). Anything else (no argument, an option first, {@code help}, an unknown name)
  * gets the full command line with every subcommand, so usage lists and suggestions are complete.
+ * Before either, the plain form {@code query FILE KEY...} (no option) runs without picocli at all
+ * ({@link FastQuery}), with the same output and exit status; the jar's entry point is {@link Main}.
  * The {@code ./sieve} wrapper adds a class-data-sharing archive of the jar on top (see its header).
  */
 @Command(
@@ -114,14 +116,7 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
         });
     cli.setExecutionExceptionHandler(
         (e, cmd, parseResult) -> {
-          String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-          if (e instanceof java.io.IOException
-              && !(e instanceof java.nio.file.NoSuchFileException)) {
-            message = e.getClass().getSimpleName() + ": " + message;
-          } else if (e instanceof java.nio.file.NoSuchFileException) {
-            message = "no such file: " + message;
-          }
-          cmd.getErr().println("sieve: " + message.lines().findFirst().orElse(""));
+          cmd.getErr().println("sieve: " + FastQuery.executionMessage(e));
           cmd.getErr().flush();
           return 1;
         });
@@ -135,6 +130,17 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
    * @return the exit status
    */
   public static int execute(String... args) {
+    int fast = FastQuery.run(args);
+    return fast != FastQuery.NOT_PLAIN ? fast : executeWithPicocli(args);
+  }
+
+  /**
+   * Runs the command line on picocli, without trying {@link FastQuery} first.
+   *
+   * @param args the arguments
+   * @return the exit status
+   */
+  static int executeWithPicocli(String... args) {
     if (args.length > 0 && LEAN_COMMANDS.contains(args[0])) {
       return commandLine(args[0]).execute(args);
     }
@@ -147,6 +153,6 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
    * @param args the arguments
    */
   public static void main(String[] args) {
-    System.exit(execute(args));
+    Main.main(args);
   }
 }

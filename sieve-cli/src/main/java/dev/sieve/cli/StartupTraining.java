@@ -23,10 +23,11 @@ import java.util.List;
  * (JEP 350) holds those classes already parsed, verified and laid out as the JVM keeps them in
  * memory; the JVM maps the archive and skips that work for every class in it. The archive holds
  * exactly the classes a training JVM loaded, so the training must walk the paths real runs take:
- * here {@code build} (Bloom, Ribbon, partitioned, prefix), {@code query} (keys as arguments and on
- * standard input, raw blocks and {@code .sieve} containers of every {@link FilterType}), {@code
- * inspect} (text and JSON, a directory without a database), the help and the bad-usage paths, all
- * in one JVM on small inputs in {@code DIR} (about a second).
+ * here {@code build} (Bloom, Ribbon, partitioned, prefix), {@code query} (keys as arguments, which
+ * {@link SieveCli#execute} answers on the picocli-free {@link FastQuery}, and on standard input,
+ * raw blocks and {@code .sieve} containers of every {@link FilterType}), {@code inspect} (text and
+ * JSON, a directory without a database), the help and the bad-usage paths, all in one JVM on small
+ * inputs in {@code DIR} (about a second).
  *
  * <p>Trade-off: the archive is tied to the exact jar (its size and modification time) and JVM that
  * made it; the JVM refuses it otherwise (and with {@code -Xshare:auto}, the default, runs without
@@ -60,6 +61,12 @@ final class StartupTraining {
     String bloom = dir.resolve("bloom.block").toString();
     String ribbon = dir.resolve("ribbon.block").toString();
     String k = keys.toString();
+    // the jar's entry point (no static state: loading and initializing it runs nothing)
+    try {
+      Class.forName(Main.class.getName());
+    } catch (ClassNotFoundException e) {
+      System.err.println("training: " + e);
+    }
     run(null, "--version");
     run(null, "--help");
     run(null, "query", "--help");
@@ -116,6 +123,7 @@ final class StartupTraining {
     run(null, "query", emptyDb.toString(), "key:000001");
     run(null, "compare", "--help");
     run(null, "inspect", dir.resolve("missing.sst").toString()); // a bad file: status 1
+    run(null, "query", dir.resolve("missing.sst").toString(), "k"); // the same on FastQuery
   }
 
   private static void run(String stdin, String... args) {

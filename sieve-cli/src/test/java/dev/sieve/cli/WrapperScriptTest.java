@@ -157,11 +157,12 @@ class WrapperScriptTest {
 
   /**
    * Runs {@code query} through the wrapper with the JVM's class-loading log on, and returns where
-   * the CLI's own query class came from: "shared objects file (top)" when the wrapper's dynamic
-   * archive served it. {@code -Xshare:on} makes the JVM refuse to start rather than run without an
-   * archive it cannot map.
+   * the CLI's own query logic (QueryCore, which the picocli-free fast path and QueryCommand both
+   * call) came from: "shared objects file (top)" when the wrapper's dynamic archive served it.
+   * {@code -Xshare:on} makes the JVM refuse to start rather than run without an archive it cannot
+   * map.
    */
-  private static String querySourceOfQueryCommand(Path filter) throws Exception {
+  private static String querySourceOfQueryCore(Path filter) throws Exception {
     Path log = tmp.resolve("class-load-" + System.nanoTime() + ".log");
     Run r =
         finish(
@@ -177,7 +178,7 @@ class WrapperScriptTest {
     assertTrue(r.out().startsWith("key:1\tmaybe\n"), r.toString());
     try (Stream<String> lines = Files.lines(log)) {
       return lines
-          .filter(l -> l.contains(" dev.sieve.cli.QueryCommand source: "))
+          .filter(l -> l.contains(" dev.sieve.cli.QueryCore source: "))
           .map(l -> l.substring(l.indexOf(" source: ") + 9))
           .findFirst()
           .orElse("(not loaded)");
@@ -251,7 +252,7 @@ class WrapperScriptTest {
     assertEquals(0, b.status(), b.toString());
     List<Path> first = archives();
     assertEquals(1, first.size(), first.toString());
-    assertEquals("shared objects file (top)", querySourceOfQueryCommand(filter));
+    assertEquals("shared objects file (top)", querySourceOfQueryCore(filter));
 
     // the jar changes (a rebuild writes a new one): the JVM refuses the old archive ...
     Path jar = clone.resolve("sieve-cli/target/sieve-cli-all.jar");
@@ -274,7 +275,7 @@ class WrapperScriptTest {
     assertEquals(0, retrained.status(), retrained.toString());
     assertEquals("sieve 1.0.0", retrained.out().strip());
     assertEquals("", retrained.err(), "no rebuild, no note");
-    assertEquals("shared objects file (top)", querySourceOfQueryCommand(filter));
+    assertEquals("shared objects file (top)", querySourceOfQueryCore(filter));
     List<Path> second = new ArrayList<>(archives());
     assertEquals(2, second.size(), second.toString());
     second.removeAll(first);

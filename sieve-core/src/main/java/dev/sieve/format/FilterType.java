@@ -10,6 +10,8 @@ import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.internal.ChannelReads;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -79,50 +81,52 @@ public enum FilterType {
           Standard128RibbonFilter::toRocksDbFilterBlock,
           Standard128RibbonFilter::fromRocksDbFilterBlock) {
         @Override
-        int parameterA(Standard128RibbonFilter f) {
+        public int parameterA(Standard128RibbonFilter f) {
           return f.seed();
         }
 
         @Override
-        int parameterB(Standard128RibbonFilter f) {
+        public int parameterB(Standard128RibbonFilter f) {
           return f.numBlocks();
         }
 
         @Override
-        Standard128RibbonFilter read(byte[] payload, long numKeys) {
+        public Standard128RibbonFilter read(byte[] payload, long numKeys) {
           return Standard128RibbonFilter.fromRocksDbFilterBlock(payload, numKeys);
         }
 
         @Override
-        Standard128RibbonFilter wrap(ByteBuffer payload, long numKeys) {
+        public Standard128RibbonFilter wrap(ByteBuffer payload, long numKeys) {
           return Standard128RibbonFilter.wrapRocksDbFilterBlock(payload, numKeys);
         }
 
         @Override
-        boolean zeroCopy() {
+        public boolean zeroCopy() {
           return true;
         }
 
         @Override
-        long payloadLength(Standard128RibbonFilter f) {
+        public long payloadLength(Standard128RibbonFilter f) {
           return f.rocksDbFilterBlockLength();
         }
 
         @Override
-        void writePayload(Standard128RibbonFilter f, java.nio.channels.WritableByteChannel out)
+        public void writePayload(
+            Standard128RibbonFilter f, java.nio.channels.WritableByteChannel out)
             throws java.io.IOException {
           f.writeRocksDbFilterBlock(out);
         }
 
         @Override
-        Standard128RibbonFilter mapLarge(
+        public Standard128RibbonFilter mapLarge(
             FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
             throws java.io.IOException {
           long dataLen = payloadLength - Standard128RibbonFilter.TRAILER_BYTES;
           ByteBuffer trailer =
-              readSmall(channel, payloadOffset + dataLen, Standard128RibbonFilter.TRAILER_BYTES);
+              ChannelReads.readSmall(
+                  channel, payloadOffset + dataLen, Standard128RibbonFilter.TRAILER_BYTES);
           return Standard128RibbonFilter.wrapData(
-              mapSegments(channel, payloadOffset, dataLen, shift),
+              ChannelReads.mapSegments(channel, payloadOffset, dataLen, shift),
               shift,
               dataLen,
               trailer,
@@ -139,12 +143,12 @@ public enum FilterType {
       null,
       new SimpleCodec<>(Xor8Filter.class) {
         @Override
-        int parameterA(Xor8Filter f) {
+        public int parameterA(Xor8Filter f) {
           return Xor8Filter.FINGERPRINT_BITS;
         }
 
         @Override
-        int parameterB(Xor8Filter f) {
+        public int parameterB(Xor8Filter f) {
           return 3;
         }
       }),
@@ -158,12 +162,12 @@ public enum FilterType {
       null,
       new SimpleCodec<>(Xor16Filter.class) {
         @Override
-        int parameterA(Xor16Filter f) {
+        public int parameterA(Xor16Filter f) {
           return Xor16Filter.FINGERPRINT_BITS;
         }
 
         @Override
-        int parameterB(Xor16Filter f) {
+        public int parameterB(Xor16Filter f) {
           return 3;
         }
       }),
@@ -177,12 +181,12 @@ public enum FilterType {
       null,
       new SimpleCodec<>(BinaryFuse8Filter.class) {
         @Override
-        int parameterA(BinaryFuse8Filter f) {
+        public int parameterA(BinaryFuse8Filter f) {
           return BinaryFuse8Filter.FINGERPRINT_BITS;
         }
 
         @Override
-        int parameterB(BinaryFuse8Filter f) {
+        public int parameterB(BinaryFuse8Filter f) {
           return f.arity();
         }
       }),
@@ -196,12 +200,12 @@ public enum FilterType {
       null,
       new SimpleCodec<>(BinaryFuse16Filter.class) {
         @Override
-        int parameterA(BinaryFuse16Filter f) {
+        public int parameterA(BinaryFuse16Filter f) {
           return BinaryFuse16Filter.FINGERPRINT_BITS;
         }
 
         @Override
-        int parameterB(BinaryFuse16Filter f) {
+        public int parameterB(BinaryFuse16Filter f) {
           return f.arity();
         }
       }),
@@ -218,12 +222,12 @@ public enum FilterType {
       b -> CuckooFilter.builder().fingerprintBits(fingerprintBits(b)),
       new SimpleCodec<>(CuckooFilter.class) {
         @Override
-        int parameterA(CuckooFilter f) {
+        public int parameterA(CuckooFilter f) {
           return f.fingerprintBits();
         }
 
         @Override
-        int parameterB(CuckooFilter f) {
+        public int parameterB(CuckooFilter f) {
           return CuckooFilter.SLOTS_PER_BUCKET;
         }
       }),
@@ -245,27 +249,27 @@ public enum FilterType {
           SplitBlockBloomFilter::toParquetBitset,
           SplitBlockBloomFilter::fromParquetBitset) {
         @Override
-        int parameterA(SplitBlockBloomFilter f) {
+        public int parameterA(SplitBlockBloomFilter f) {
           return 8;
         }
 
         @Override
-        int parameterB(SplitBlockBloomFilter f) {
+        public int parameterB(SplitBlockBloomFilter f) {
           return SplitBlockBloomFilter.BLOCK_BYTES * Byte.SIZE;
         }
 
         @Override
-        SplitBlockBloomFilter read(byte[] payload, long numKeys) {
+        public SplitBlockBloomFilter read(byte[] payload, long numKeys) {
           return SplitBlockBloomFilter.fromParquetBitset(payload, numKeys);
         }
 
         @Override
-        SplitBlockBloomFilter wrap(ByteBuffer payload, long numKeys) {
+        public SplitBlockBloomFilter wrap(ByteBuffer payload, long numKeys) {
           return SplitBlockBloomFilter.wrapParquetBitset(payload, numKeys);
         }
 
         @Override
-        boolean zeroCopy() {
+        public boolean zeroCopy() {
           return true;
         }
       }),
@@ -287,13 +291,13 @@ public enum FilterType {
           BumpedRibbonFilter::wrap) {
         /** The number of layers. */
         @Override
-        int parameterA(BumpedRibbonFilter f) {
+        public int parameterA(BumpedRibbonFilter f) {
           return f.numLayers();
         }
 
         /** The number of blocks of layer 0 (0 for the empty filter). */
         @Override
-        int parameterB(BumpedRibbonFilter f) {
+        public int parameterB(BumpedRibbonFilter f) {
           return f.numLayers() == 0 ? 0 : f.numBlocks(0);
         }
       }),
@@ -317,33 +321,33 @@ public enum FilterType {
           ScalableBloomFilter::wrap) {
         /** The number of stages. */
         @Override
-        int parameterA(ScalableBloomFilter f) {
+        public int parameterA(ScalableBloomFilter f) {
           return f.numStages();
         }
 
         @Override
-        int parameterB(ScalableBloomFilter f) {
+        public int parameterB(ScalableBloomFilter f) {
           return 0;
         }
 
         @Override
-        long payloadLength(ScalableBloomFilter f) {
+        public long payloadLength(ScalableBloomFilter f) {
           return f.serializedLength();
         }
 
         @Override
-        void writePayload(ScalableBloomFilter f, java.nio.channels.WritableByteChannel out)
+        public void writePayload(ScalableBloomFilter f, java.nio.channels.WritableByteChannel out)
             throws java.io.IOException {
           f.writeTo(out);
         }
 
         /** Each stage mapped in segments, as a blocked Bloom payload is. */
         @Override
-        ScalableBloomFilter mapLarge(
+        public ScalableBloomFilter mapLarge(
             FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
             throws IOException {
           int headLength = (int) Math.min(payloadLength, ScalableBloomFilter.MAX_TABLE_BYTES);
-          ByteBuffer head = readSmall(channel, payloadOffset, headLength);
+          ByteBuffer head = ChannelReads.readSmall(channel, payloadOffset, headLength);
           try {
             return ScalableBloomFilter.wrapStages(
                 head,
@@ -351,7 +355,8 @@ public enum FilterType {
                 (stage, offset, length, paddedEnd, keys) -> {
                   // offsets from the payload's start, as wrapStages reports them
                   int pad = (int) (paddedEnd - offset - length);
-                  ByteBuffer padding = readSmall(channel, payloadOffset + offset + length, pad);
+                  ByteBuffer padding =
+                      ChannelReads.readSmall(channel, payloadOffset + offset + length, pad);
                   for (int i = 0; i < pad; i++) {
                     if (padding.get(i) != 0) {
                       throw new SieveFormatException(
@@ -435,8 +440,14 @@ public enum FilterType {
   private final SizeSetting sizeSetting;
   private final Supplier<? extends FilterBuilder<? extends Filter>> builder;
   private final DoubleFunction<? extends FilterBuilder<? extends Filter>> sized; // null: NONE
-  private final PayloadCodec<? extends Filter> codec;
+  private final Class<? extends Filter> filterClass;
+  private volatile PayloadForm<? extends Filter>
+      codec; // resolved at first use when built from a class
 
+  /**
+   * A row whose payload form lives in the filter's own package, registered with {@link
+   * PayloadForms} by the filter class (the one mechanism every type moves to).
+   */
   FilterType(
       int id,
       String cliName,
@@ -444,13 +455,33 @@ public enum FilterType {
       SizeSetting sizeSetting,
       Supplier<? extends FilterBuilder<? extends Filter>> builder,
       DoubleFunction<? extends FilterBuilder<? extends Filter>> sized,
-      PayloadCodec<? extends Filter> codec) {
+      Class<? extends Filter> filterClass) {
     this.id = id;
     this.cliName = cliName;
     this.traits = traits;
     this.sizeSetting = sizeSetting;
     this.builder = builder;
     this.sized = sized;
+    this.filterClass = filterClass;
+    this.codec = null;
+  }
+
+  /** A row whose codec is still written here (being moved to the families' forms). */
+  FilterType(
+      int id,
+      String cliName,
+      int traits,
+      SizeSetting sizeSetting,
+      Supplier<? extends FilterBuilder<? extends Filter>> builder,
+      DoubleFunction<? extends FilterBuilder<? extends Filter>> sized,
+      PayloadForm<? extends Filter> codec) {
+    this.id = id;
+    this.cliName = cliName;
+    this.traits = traits;
+    this.sizeSetting = sizeSetting;
+    this.builder = builder;
+    this.sized = sized;
+    this.filterClass = codec.filterClass();
     this.codec = codec;
   }
 
@@ -636,19 +667,24 @@ public enum FilterType {
 
   /** {@return the filter class this type reads to} */
   public Class<? extends Filter> filterClass() {
-    return codec.filterClass();
+    return filterClass;
   }
 
   /**
    * {@return whether {@link SieveFormat#wrap} and {@link SieveFormat#map} read this type in place}
    */
   public boolean zeroCopy() {
-    return codec.zeroCopy();
+    return codec().zeroCopy();
   }
 
   @SuppressWarnings("unchecked")
-  PayloadCodec<Filter> codec() {
-    return (PayloadCodec<Filter>) codec;
+  PayloadForm<Filter> codec() {
+    PayloadForm<? extends Filter> c = codec;
+    if (c == null) {
+      c = PayloadForms.form(filterClass);
+      codec = c;
+    }
+    return (PayloadForm<Filter>) c;
   }
 
   /** The type with this id, or {@code null}. */
@@ -668,7 +704,7 @@ public enum FilterType {
    */
   public static FilterType of(Filter filter) {
     for (FilterType t : values()) {
-      if (t.codec.filterClass() == filter.getClass()) {
+      if (t.filterClass == filter.getClass()) {
         return t;
       }
     }
@@ -682,7 +718,7 @@ public enum FilterType {
    * A codec over a {@code toByteArray()}/{@code fromByteArray(byte[])} pair, and a zero-copy {@code
    * wrap(ByteBuffer)} reading the same form in place where the class has one.
    */
-  private abstract static class SimpleCodec<F extends Filter> extends PayloadCodec<F> {
+  private abstract static class SimpleCodec<F extends Filter> extends PayloadForm<F> {
     private final java.util.function.Function<F, byte[]> writer;
     private final java.util.function.Function<byte[], F> reader;
     private final java.util.function.Function<ByteBuffer, F> wrapper; // null: copy
@@ -715,75 +751,75 @@ public enum FilterType {
     }
 
     @Override
-    F wrap(ByteBuffer payload, long numKeys) {
+    public F wrap(ByteBuffer payload, long numKeys) {
       return wrapper != null ? wrapper.apply(payload) : super.wrap(payload, numKeys);
     }
 
     @Override
-    boolean zeroCopy() {
+    public boolean zeroCopy() {
       return wrapper != null;
     }
 
     @Override
-    byte[] payload(F filter) {
+    public byte[] payload(F filter) {
       return writer.apply(filter);
     }
 
     @Override
-    F read(byte[] payload, long numKeys) {
+    public F read(byte[] payload, long numKeys) {
       return reader.apply(payload);
     }
   }
 
-  private static final class BlockedBloomCodec extends PayloadCodec<BlockedBloomFilter> {
+  private static final class BlockedBloomCodec extends PayloadForm<BlockedBloomFilter> {
     BlockedBloomCodec() {
       super(BlockedBloomFilter.class);
     }
 
     @Override
-    byte[] payload(BlockedBloomFilter f) {
+    public byte[] payload(BlockedBloomFilter f) {
       return f.toRocksDbFilterBlock();
     }
 
     @Override
-    long payloadLength(BlockedBloomFilter f) {
+    public long payloadLength(BlockedBloomFilter f) {
       return f.rocksDbFilterBlockLength();
     }
 
     @Override
-    void writePayload(BlockedBloomFilter f, java.nio.channels.WritableByteChannel out)
+    public void writePayload(BlockedBloomFilter f, java.nio.channels.WritableByteChannel out)
         throws IOException {
       f.writeRocksDbFilterBlock(out);
     }
 
     /** The probes; 0 for the empty filter, whose payload is RocksDB's 0-byte block. */
     @Override
-    int parameterA(BlockedBloomFilter f) {
+    public int parameterA(BlockedBloomFilter f) {
       return f.numBlocks() == 0 ? 0 : f.numProbes();
     }
 
     @Override
-    int parameterB(BlockedBloomFilter f) {
+    public int parameterB(BlockedBloomFilter f) {
       return 0;
     }
 
     @Override
-    BlockedBloomFilter read(byte[] payload, long numKeys) {
+    public BlockedBloomFilter read(byte[] payload, long numKeys) {
       return BlockedBloomFilter.fromRocksDbFilterBlock(payload, numKeys);
     }
 
     @Override
-    BlockedBloomFilter wrap(ByteBuffer payload, long numKeys) {
+    public BlockedBloomFilter wrap(ByteBuffer payload, long numKeys) {
       return BlockedBloomFilter.wrapRocksDbFilterBlock(payload, numKeys);
     }
 
     @Override
-    boolean zeroCopy() {
+    public boolean zeroCopy() {
       return true;
     }
 
     @Override
-    BlockedBloomFilter mapLarge(
+    public BlockedBloomFilter mapLarge(
         FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
         throws IOException {
       return mapFastLocalBloom(channel, payloadOffset, payloadLength, shift, numKeys);
@@ -812,7 +848,7 @@ public enum FilterType {
     }
     long trailerAt = offset + dataLen;
     ByteBuffer trailer =
-        PayloadCodec.readSmall(channel, trailerAt, BlockedBloomFilter.TRAILER_BYTES);
+        ChannelReads.readSmall(channel, trailerAt, BlockedBloomFilter.TRAILER_BYTES);
     int probes = trailer.get(2) & 0xFF;
     if ((trailer.get(0) & 0xFF) != 0xFF
         || trailer.get(1) != 0
@@ -824,53 +860,54 @@ public enum FilterType {
           trailerAt, "not a FastLocalBloom trailer (FF 00 probes(1..30) 00 00)");
     }
     return BlockedBloomFilter.wrapData(
-        PayloadCodec.mapSegments(channel, offset, dataLen, shift), shift, dataLen, probes, numKeys);
+        ChannelReads.mapSegments(channel, offset, dataLen, shift), shift, dataLen, probes, numKeys);
   }
 
-  private static final class StandardBloomCodec extends PayloadCodec<StandardBloomFilter> {
+  private static final class StandardBloomCodec extends PayloadForm<StandardBloomFilter> {
     StandardBloomCodec() {
       super(StandardBloomFilter.class);
     }
 
     @Override
-    byte[] payload(StandardBloomFilter f) {
+    public byte[] payload(StandardBloomFilter f) {
       return PayloadForms.of(StandardBloomFilter.class).write(f);
     }
 
     @Override
-    int parameterA(StandardBloomFilter f) {
+    public int parameterA(StandardBloomFilter f) {
       return f.numProbes();
     }
 
     @Override
-    int parameterB(StandardBloomFilter f) {
+    public int parameterB(StandardBloomFilter f) {
       return 0;
     }
 
     @Override
-    StandardBloomFilter read(byte[] payload, long numKeys) {
+    public StandardBloomFilter read(byte[] payload, long numKeys) {
       return PayloadForms.of(StandardBloomFilter.class).read(payload, numKeys);
     }
 
     @Override
-    StandardBloomFilter wrap(ByteBuffer payload, long numKeys) {
+    public StandardBloomFilter wrap(ByteBuffer payload, long numKeys) {
       return PayloadForms.of(StandardBloomFilter.class).wrap(payload, numKeys);
     }
 
     @Override
-    boolean zeroCopy() {
+    public boolean zeroCopy() {
       return true;
     }
 
     @Override
-    StandardBloomFilter mapLarge(
+    public StandardBloomFilter mapLarge(
         FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
         throws IOException {
       int hb = StandardBloomFilter.HEADER_BYTES;
       if (payloadLength < hb) {
         throw new SieveFormatException(payloadOffset, "standard Bloom payload shorter than 16");
       }
-      ByteBuffer header = readSmall(channel, payloadOffset, hb).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer header =
+          ChannelReads.readSmall(channel, payloadOffset, hb).order(ByteOrder.LITTLE_ENDIAN);
       long bits = header.getLong(0);
       int probes = header.get(8);
       if (bits < 1 || bits > StandardBloomFilter.MAX_BITS) {
@@ -892,7 +929,11 @@ public enum FilterType {
             "data of " + (payloadLength - hb) + " bytes, expected " + dataLen + " for " + bits);
       }
       return StandardBloomFilter.wrapData(
-          mapSegments(channel, payloadOffset + hb, dataLen, shift), shift, bits, probes, numKeys);
+          ChannelReads.mapSegments(channel, payloadOffset + hb, dataLen, shift),
+          shift,
+          bits,
+          probes,
+          numKeys);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -110,7 +111,7 @@ public final class MappedSieveFile implements AutoCloseable {
     try {
       long size = ch.size();
       ByteBuffer head =
-          PayloadCodec.readSmall(ch, 0, (int) Math.min(size, SieveFormat.HEADER_BYTES));
+          ChannelReads.readSmall(ch, 0, (int) Math.min(size, SieveFormat.HEADER_BYTES));
       ContainerHeader h = SieveFormat.readHeader(head, size);
       SieveFormat.checkTotal(h, size);
       long payloadEnd = SieveFormat.HEADER_BYTES + h.payloadLength();
@@ -130,7 +131,7 @@ public final class MappedSieveFile implements AutoCloseable {
       } else {
         headerView = ch.map(FileChannel.MapMode.READ_ONLY, 0, SieveFormat.HEADER_BYTES);
         payload =
-            PayloadCodec.mapSegments(ch, SieveFormat.HEADER_BYTES, h.payloadLength(), segmentShift);
+            ChannelReads.mapSegments(ch, SieveFormat.HEADER_BYTES, h.payloadLength(), segmentShift);
         checksumView =
             ch.map(FileChannel.MapMode.READ_ONLY, payloadEnd, SieveFormat.CHECKSUM_BYTES);
         if (verifyChecksum) {

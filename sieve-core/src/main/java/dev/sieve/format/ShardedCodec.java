@@ -2,7 +2,9 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.shard.ShardedFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -40,7 +42,7 @@ import java.util.List;
  * <p>Payload version 0 (bytes 6-7 zero; written before version 1) has 24-byte table entries without
  * A and B: it is still read, with those checks left out, and written back as version 1.
  */
-final class ShardedCodec extends PayloadCodec<ShardedFilter> {
+final class ShardedCodec extends PayloadForm<ShardedFilter> {
   static final int TABLE_OFFSET = 16;
   static final int VERSION_OFFSET = 6;
 
@@ -68,7 +70,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
 
   /** The shards' payload offsets and lengths: {@code [2i]} offset, {@code [2i+1]} length. */
   private static long[] layout(ShardedFilter f) {
-    PayloadCodec<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = shardType(f).codec();
     int s = f.shardCount();
     long[] out = new long[2 * s];
     long at = align(TABLE_OFFSET + (long) ENTRY_BYTES * s);
@@ -88,7 +90,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
     b.putInt(0, s);
     b.putShort(4, (short) shardType(f).id());
     b.putShort(VERSION_OFFSET, (short) PAYLOAD_VERSION);
-    PayloadCodec<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = shardType(f).codec();
     for (int i = 0; i < s; i++) {
       int e = TABLE_OFFSET + ENTRY_BYTES * i;
       b.putLong(e, layout[2 * i]);
@@ -101,14 +103,14 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   }
 
   @Override
-  long payloadLength(ShardedFilter f) {
+  public long payloadLength(ShardedFilter f) {
     long[] l = layout(f);
     int last = f.shardCount() - 1;
     return l[2 * last] + l[2 * last + 1];
   }
 
   @Override
-  byte[] payload(ShardedFilter f) {
+  public byte[] payload(ShardedFilter f) {
     long length = payloadLength(f);
     if (length > SieveFormat.MAX_ARRAY_PAYLOAD) {
       throw new IllegalStateException(
@@ -118,7 +120,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
     byte[] out = new byte[(int) length];
     ByteBuffer table = tableBytes(f, l);
     table.get(0, out, 0, table.capacity());
-    PayloadCodec<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = shardType(f).codec();
     for (int i = 0; i < f.shardCount(); i++) {
       byte[] p = codec.payload(f.shard(i));
       System.arraycopy(p, 0, out, (int) l[2 * i], p.length);
@@ -127,12 +129,12 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   }
 
   @Override
-  void writePayload(ShardedFilter f, WritableByteChannel out) throws IOException {
+  public void writePayload(ShardedFilter f, WritableByteChannel out) throws IOException {
     long[] l = layout(f);
     ByteBuffer table = tableBytes(f, l);
     ChannelWrites.writeFully(out, table);
     long at = table.capacity();
-    PayloadCodec<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = shardType(f).codec();
     for (int i = 0; i < f.shardCount(); i++) {
       if (l[2 * i] > at) {
         ChannelWrites.writeFully(out, ByteBuffer.allocate((int) (l[2 * i] - at)));
@@ -143,17 +145,17 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   }
 
   @Override
-  int parameterA(ShardedFilter f) {
+  public int parameterA(ShardedFilter f) {
     return shardType(f).id();
   }
 
   @Override
-  int parameterB(ShardedFilter f) {
+  public int parameterB(ShardedFilter f) {
     return f.shardCount();
   }
 
   @Override
-  boolean zeroCopy() {
+  public boolean zeroCopy() {
     return true;
   }
 
@@ -321,7 +323,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
 
   @FunctionalInterface
   private interface ShardDecoder {
-    Filter decode(PayloadCodec<Filter> codec, long offset, long length, long numKeys)
+    Filter decode(PayloadForm<Filter> codec, long offset, long length, long numKeys)
         throws IOException;
   }
 
@@ -334,7 +336,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   }
 
   @Override
-  ShardedFilter read(byte[] payload, long numKeys) {
+  public ShardedFilter read(byte[] payload, long numKeys) {
     ByteBuffer b = ByteBuffer.wrap(payload);
     Table t = readTable(b, payload.length);
     checkPadding(b, t);
@@ -350,7 +352,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   }
 
   @Override
-  ShardedFilter wrap(ByteBuffer payload, long numKeys) {
+  public ShardedFilter wrap(ByteBuffer payload, long numKeys) {
     ByteBuffer b = payload.slice().order(ByteOrder.LITTLE_ENDIAN);
     Table t = readTable(b, b.remaining());
     checkPadding(b, t);
@@ -365,7 +367,7 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
   }
 
   @Override
-  ShardedFilter mapLarge(
+  public ShardedFilter mapLarge(
       FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
       throws IOException {
     // the checks report payload-relative offsets, as read() and wrap() do; a mapped file's
@@ -381,12 +383,12 @@ final class ShardedCodec extends PayloadCodec<ShardedFilter> {
       FileChannel channel, long payloadOffset, long payloadLength, int shift) throws IOException {
     int headBytes =
         (int) Math.min(payloadLength, TABLE_OFFSET + (long) ENTRY_BYTES * ShardedFilter.MAX_SHARDS);
-    ByteBuffer head = readSmall(channel, payloadOffset, headBytes);
+    ByteBuffer head = ChannelReads.readSmall(channel, payloadOffset, headBytes);
     Table t = readTable(head, payloadLength);
     long at = TABLE_OFFSET + (long) t.entryBytes * t.offsets.length;
     for (int i = 0; i < t.offsets.length; i++) {
       int pad = (int) (t.offsets[i] - at);
-      ByteBuffer padding = readSmall(channel, payloadOffset + at, pad);
+      ByteBuffer padding = ChannelReads.readSmall(channel, payloadOffset + at, pad);
       for (int p = 0; p < pad; p++) {
         if (padding.get(p) != 0) {
           throw new SieveFormatException(at + p, "padding byte before shard " + i + " is not zero");

@@ -7,6 +7,7 @@ import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.AtomicFileWrite;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.PayloadForm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -652,7 +653,7 @@ public final class SieveFormat {
   }
 
   static void checkAgainstHeader(ContainerHeader header, Filter f) {
-    PayloadCodec<Filter> codec = header.type().codec();
+    PayloadForm<Filter> codec = header.type().codec();
     int a = codec.parameterA(f);
     if (a != header.parameterA()) {
       throw new SieveFormatException(

@@ -53,6 +53,44 @@ public final class PayloadForms {
   }
 
   private static final Map<Class<?>, Form<?>> FORMS = new ConcurrentHashMap<>();
+  private static final Map<Class<?>, PayloadForm<?>> PAYLOAD_FORMS = new ConcurrentHashMap<>();
+
+  /**
+   * Registers a filter class's container payload form (from the class's static initializer).
+   *
+   * @param form the form; its {@link PayloadForm#filterClass()} is the key
+   */
+  public static void register(PayloadForm<?> form) {
+    PAYLOAD_FORMS.put(form.filterClass(), form);
+  }
+
+  /**
+   * The container payload form of {@code cls}, initializing the class (which registers it) if need
+   * be.
+   *
+   * @throws IllegalArgumentException if the class registers none
+   */
+  @SuppressWarnings("unchecked")
+  public static <F extends dev.sieve.Filter> PayloadForm<F> form(Class<F> cls) {
+    Objects.requireNonNull(cls, "cls");
+    PayloadForm<?> form = PAYLOAD_FORMS.get(cls);
+    if (form == null) {
+      initialize(cls);
+      form = PAYLOAD_FORMS.get(cls);
+    }
+    if (form == null) {
+      throw new IllegalArgumentException(cls.getName() + " registers no container payload form");
+    }
+    return (PayloadForm<F>) form;
+  }
+
+  private static void initialize(Class<?> cls) {
+    try {
+      Class.forName(cls.getName(), true, cls.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 
   /** Registers {@code cls}'s form (from its static initializer). */
   public static <F> void register(
@@ -73,11 +111,7 @@ public final class PayloadForms {
     Objects.requireNonNull(cls, "cls");
     Form<?> form = FORMS.get(cls);
     if (form == null) {
-      try {
-        Class.forName(cls.getName(), true, cls.getClassLoader());
-      } catch (ClassNotFoundException e) {
-        throw new IllegalStateException(e);
-      }
+      initialize(cls);
       form = FORMS.get(cls);
     }
     if (form == null) {

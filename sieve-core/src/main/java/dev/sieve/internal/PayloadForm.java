@@ -1,4 +1,4 @@
-package dev.sieve.format;
+package dev.sieve.internal;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
@@ -8,28 +8,34 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
- * How one filter type's payload is written and read inside the Sieve container. A new filter type
- * joins the container by adding one {@link FilterType} constant with its codec; nothing else in the
- * container changes.
+ * A filter type's payload form: how its payload is written and read inside the Sieve container,
+ * validated once, for {@code byte[]}, buffers and (past one buffer's 2 GiB) mapped segments. Each
+ * family keeps its form package-private beside its filter class and registers it with {@link
+ * PayloadForms} when the class initializes; the registry ({@code dev.sieve.format.FilterType})
+ * reaches every type's form through {@link PayloadForms#form(Class)} and nothing else. Not API:
+ * this package is not exported.
  *
  * @param <F> the filter class
  */
-abstract class PayloadCodec<F extends Filter> {
+public abstract class PayloadForm<F extends Filter> {
   private final Class<F> filterClass;
 
-  PayloadCodec(Class<F> filterClass) {
+  /** The container header's payload-length field, where a too-large payload is reported. */
+  private static final int PAYLOAD_LENGTH_OFFSET = 24;
+
+  protected PayloadForm(Class<F> filterClass) {
     this.filterClass = filterClass;
   }
 
-  final Class<F> filterClass() {
+  public final Class<F> filterClass() {
     return filterClass;
   }
 
   /** The filter's own serialized form, the container's payload. */
-  abstract byte[] payload(F filter);
+  public abstract byte[] payload(F filter);
 
   /** The payload's length in bytes; formats that can exceed one array override it. */
-  long payloadLength(F filter) {
+  public long payloadLength(F filter) {
     return payload(filter).length;
   }
 
@@ -37,15 +43,15 @@ abstract class PayloadCodec<F extends Filter> {
    * Writes the payload to {@code out}. The default writes {@link #payload}; formats that can exceed
    * one array override it to stream in chunks.
    */
-  void writePayload(F filter, WritableByteChannel out) throws IOException {
-    dev.sieve.internal.ChannelWrites.writeFully(out, ByteBuffer.wrap(payload(filter)));
+  public void writePayload(F filter, WritableByteChannel out) throws IOException {
+    ChannelWrites.writeFully(out, ByteBuffer.wrap(payload(filter)));
   }
 
   /** The first type parameter recorded in the header (e.g. probes, fingerprint bits). */
-  abstract int parameterA(F filter);
+  public abstract int parameterA(F filter);
 
   /** The second type parameter recorded in the header (e.g. arity, slots per bucket; or 0). */
-  abstract int parameterB(F filter);
+  public abstract int parameterB(F filter);
 
   /**
    * Reads a payload into a filter on the heap.
@@ -53,21 +59,21 @@ abstract class PayloadCodec<F extends Filter> {
    * @param numKeys the header's key count, for formats that do not store it
    * @throws SieveFormatException with an offset relative to the payload's first byte
    */
-  abstract F read(byte[] payload, long numKeys);
+  public abstract F read(byte[] payload, long numKeys);
 
   /**
    * Reads a payload held in {@code payload}'s remaining bytes. The default copies it and calls
    * {@link #read(byte[], long)}; formats that can be queried in place override it to wrap the
    * buffer without copying.
    */
-  F wrap(ByteBuffer payload, long numKeys) {
+  public F wrap(ByteBuffer payload, long numKeys) {
     byte[] copy = new byte[payload.remaining()];
     payload.duplicate().get(copy);
     return read(copy, numKeys);
   }
 
   /** Whether {@link #wrap} reads the buffer in place. */
-  boolean zeroCopy() {
+  public boolean zeroCopy() {
     return false;
   }
 
@@ -77,43 +83,15 @@ abstract class PayloadCodec<F extends Filter> {
    * payload's checksum has been verified (or skipped) by the caller. Formats limited to one Java
    * array refuse.
    */
-  F mapLarge(
+  public F mapLarge(
       FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
       throws IOException {
     throw new SieveFormatException(
-        SieveFormat.PAYLOAD_LENGTH_OFFSET,
+        PAYLOAD_LENGTH_OFFSET,
         "a "
             + filterClass.getSimpleName()
             + " payload of "
             + payloadLength
             + " bytes exceeds the largest this type supports (one Java array)");
-  }
-
-  /**
-   * Maps {@code length} bytes of {@code channel} from {@code offset} as read-only buffers of
-   * exactly {@code 2^segmentShift} bytes each, the last holding the rest.
-   */
-  static ByteBuffer[] mapSegments(FileChannel channel, long offset, long length, int segmentShift)
-      throws IOException {
-    long size = 1L << segmentShift;
-    int count = (int) Math.max(1, (length + size - 1) >>> segmentShift);
-    ByteBuffer[] out = new ByteBuffer[count];
-    for (int i = 0; i < count; i++) {
-      long from = (long) i << segmentShift;
-      long n = Math.min(size, length - from);
-      out[i] = channel.map(FileChannel.MapMode.READ_ONLY, offset + from, n);
-    }
-    return out;
-  }
-
-  /** Reads {@code length} (small) bytes of {@code channel} at {@code offset} onto the heap. */
-  static ByteBuffer readSmall(FileChannel channel, long offset, int length) throws IOException {
-    ByteBuffer out = ByteBuffer.allocate(length);
-    while (out.hasRemaining()) {
-      if (channel.read(out, offset + out.position()) < 0) {
-        throw new SieveFormatException(offset + out.position(), "file ends early");
-      }
-    }
-    return out.flip();
   }
 }

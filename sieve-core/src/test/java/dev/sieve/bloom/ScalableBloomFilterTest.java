@@ -154,7 +154,8 @@ class ScalableBloomFilterTest {
   }
 
   /** No false negatives for any key set, guess, growth and tightening; also after a round trip. */
-  @Property(tries = 60)
+  // the seed that once generated a run-out-of-stages case (guess 1, slow growth, steep tightening)
+  @Property(tries = 60, seed = "-3425788226328033874")
   void everyAddedKeyIsPresent(
       @ForAll @Size(max = 3000) List<Long> keys,
       @ForAll @LongRange(min = 1, max = 64) long expectedKeys,
@@ -168,10 +169,21 @@ class ScalableBloomFilterTest {
             .growthFactor(growth)
             .tighteningRatio(tightening)
             .build();
+    // a small guess with slow growth and steep tightening can run out of stages (each stage's
+    // rate is tighter than the last, and past 100 bits per key no stage can be built): add then
+    // throws the documented "full" error, and every key added before it must still be present
+    int added = 0;
     for (long key : keys) {
-      filter.add(key);
-      filter.add(key); // duplicates too
+      try {
+        filter.add(key);
+        filter.add(key); // duplicates too
+      } catch (IllegalStateException full) {
+        assertTrue(full.getMessage().startsWith("the filter is full"), full.getMessage());
+        break;
+      }
+      added++;
     }
+    keys = keys.subList(0, added);
     byte[] container = SieveFormat.toBytes(filter);
     ScalableBloomFilter read = SieveFormat.read(container, ScalableBloomFilter.class);
     ScalableBloomFilter wrapped =
@@ -185,7 +197,7 @@ class ScalableBloomFilterTest {
     // each add of a key counts at most once, but the repeat right after it counts again when
     // the first took the last room of a stage (documented: duplicates count twice unless add
     // reports them present)
-    assertTrue(filter.numKeys() <= 2L * keys.size());
+    assertTrue(filter.numKeys() <= 2L * keys.size() + 1);
     assertTrue(filter.modelledFpRate() < f);
   }
 

@@ -227,4 +227,38 @@ class DbManifestHardeningTest {
     assertTrue(run.out().contains("\"what_if\": {\"bits_per_key\": 16,"), run.out());
     assertTrue(run.out().contains("ribbonfilter:10:1"), run.out());
   }
+
+  /**
+   * Item 6 without an OPTIONS file: the what-if then weighs the Bloom filters by their keys (a
+   * 2,000-key flush and a 1-key flush give about the setting, not the mean of 10 and 512 per file)
+   * and RocksDB's clamp caps a column family whose only filter is a 1-key flush at 100 bits/key.
+   */
+  @Test
+  void withoutOptionsTheWhatIfWeighsByKeysAndClamps(@TempDir Path tmp) throws Exception {
+    Path dir = tmp.resolve("db");
+    write(dir, 1, 2000);
+    write(dir, 1, 1);
+    Path lone = tmp.resolve("lone");
+    write(lone, 1, 1);
+    for (Path d : List.of(dir, lone)) {
+      try (Stream<Path> s = Files.list(d)) {
+        for (Path p : s.filter(p -> p.getFileName().toString().startsWith("OPTIONS")).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+    for (DbFilterReport.WhatIf w :
+        DbFilterReport.whatIf(DbView.open(dir, 1, null), Double.NaN, null)) {
+      assertTrue(!w.bitsPerKeySource().contains("OPTIONS"), w.bitsPerKeySource());
+      double setting = w.name().equals("users") ? 16 : 10;
+      // a per-file mean would give (10 + 512) / 2 = 261; the key-weighted figure is the setting
+      // within RocksDB's rounding of filter sizes and optimize_filters_for_memory
+      assertEquals(setting, w.bitsPerKey(), 1.5, w.name() + ": " + w);
+    }
+    for (DbFilterReport.WhatIf w :
+        DbFilterReport.whatIf(DbView.open(lone, 1, null), Double.NaN, null)) {
+      // every column family flushed to L0, where ribbonfilter:10:1 also writes Bloom filters
+      assertEquals(100, w.bitsPerKey(), 1e-9, w.name() + " is clamped as RocksDB clamps: " + w);
+    }
+  }
 }

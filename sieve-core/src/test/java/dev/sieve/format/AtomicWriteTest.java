@@ -127,6 +127,27 @@ class AtomicWriteTest {
   }
 
   @Test
+  void aFullDeviceFailsTypedAndStaysADevice() throws Exception {
+    // the repro: a copy of the "full" device (major 1, minor 7), whose every write fails
+    // with ENOSPC; before the fix the rename turned it into a regular file and returned normally
+    Path dev = dir.resolve("full2");
+    assumeTrue(
+        run("mknod", "-m", "666", dev.toString(), "c", "1", "7"),
+        "mknod needs root (and a system that allows device nodes here)");
+    Object rdev = Files.getAttribute(dev, "unix:rdev");
+    BlockedBloomFilter f = BlockedBloomFilter.builder().bitsPerKey(10).build(keys(1000, 8));
+    IOException e = assertThrows(IOException.class, () -> SieveFormat.write(f, dev));
+    assertTrue(
+        String.valueOf(e.getMessage()).contains("No space left on device"),
+        "the device's own error, not a silent success: " + e.getMessage());
+    assertEquals(S_IFCHR, fileType(dev), "the device node is still a character device");
+    assertEquals(rdev, Files.getAttribute(dev, "unix:rdev"), "the same device");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertEquals(1, files.count(), "no temporary file is left");
+    }
+  }
+
+  @Test
   void aDirectoryIsRefusedAndLeftAlone() throws IOException {
     Path d = Files.createDirectory(dir.resolve("d.sieve"));
     FileSystemException e =

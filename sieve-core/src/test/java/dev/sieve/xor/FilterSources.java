@@ -34,10 +34,10 @@ import java.util.regex.Pattern;
  *   <li>{@code ${KEY}} is replaced by the output's value for {@code KEY}; an unknown key is an
  *       error.
  *   <li>A line {@code //#if FLAG} starts lines kept only for the outputs that have {@code FLAG}
- *       (the width, {@code 8} or {@code 16}); {@code //#else} and {@code //#end} as usual; blocks do
- *       not nest. They hold the lines whose wrapping or numbers differ between the widths (the
- *       prose, mostly), since the template must render to exactly what google-java-format
- *       produces: the build checks the format of the rendered files.
+ *       (the width, {@code 8} or {@code 16}); {@code //#else} and {@code //#end} as usual; blocks
+ *       do not nest. They hold the lines whose wrapping or numbers differ between the widths (the
+ *       prose, mostly), since the template must render to exactly what google-java-format produces:
+ *       the build checks the format of the rendered files.
  *   <li>A line starting with {@code //##} is a comment of the template and renders to nothing.
  * </ul>
  *
@@ -195,8 +195,8 @@ final class FilterSources {
   }
 
   /**
-   * {@return where {@code actual} first differs from {@code expected}, as {@code file:line} and both
-   * lines; {@code null} when they are equal}
+   * {@return where {@code actual} first differs from {@code expected}, as {@code file:line} and
+   * both lines; {@code null} when they are equal}
    */
   static String firstDifference(Path file, String actual, String expected) {
     if (expected.equals(actual)) {

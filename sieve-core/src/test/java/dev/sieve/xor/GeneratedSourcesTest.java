@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The checked-in Xor and Binary Fuse leaf classes are what their templates give ({@link
- * FilterSources}). A hand edit of a generated class, or a template edit without regenerating,
- * fails here, naming the file and its first differing line. To accept a template change, render
- * the classes again and commit them with it:
+ * FilterSources}). A hand edit of a generated class, or a template edit without regenerating, fails
+ * here, naming the file and its first differing line. To accept a template change, render the
+ * classes again and commit them with it:
  *
  * <pre>
  * mvn -B -pl sieve-core -am test -Dtest=GeneratedSourcesTest -Dsurefire.failIfNoSpecifiedTests=false \
@@ -38,8 +38,7 @@ class GeneratedSourcesTest {
     for (FilterSources.Output out : FilterSources.OUTPUTS) {
       String expected = FilterSources.render(out);
       Path file = out.sourceFile();
-      String actual =
-          Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
+      String actual = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : null;
       String difference = FilterSources.firstDifference(file, actual, expected);
       if (difference == null) {
         continue;

@@ -16,6 +16,12 @@ import java.util.function.IntFunction;
  * written over one slot accessor, {@link #slot(int)}. Each public class keeps its own fingerprint
  * array, its hot probe loops (heap and wrapped buffer, see its {@code mayContainHash}) and its
  * builder; nothing here runs on a query.
+ *
+ * <p>That hot half is one piece of code at two widths, so the four public classes are generated:
+ * {@code sieve-core/src/template/dev/sieve/xor/XorFilter.java.template} and {@code
+ * BinaryFuseFilter.java.template} are rendered per width by the test-scope generator {@code
+ * dev.sieve.xor.FilterSources}, the output is checked in, and {@code GeneratedSourcesTest} fails
+ * while a class differs from what its template gives. Edit the templates, not the four classes.
  */
 abstract class FingerprintFilter implements Filter, SeededFinalizer {
   private final int formatType;

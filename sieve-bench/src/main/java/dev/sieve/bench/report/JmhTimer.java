@@ -82,35 +82,44 @@ public final class JmhTimer implements Timer {
 
   @Override
   public Sample run(Job job, long seed) throws Exception {
+    return run(job, seed, true, true);
+  }
+
+  @Override
+  public Sample run(Job job, long seed, boolean queries, boolean build) throws Exception {
     OutputFormat out = OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL);
     Row row = job.row();
-    ChainedOptionsBuilder query =
-        base(job.kind(), row, seed)
-            .include(QueryBenchmark.class.getName() + "\\.(positive|negative)$")
-            .warmupIterations(warmupIterations)
-            .warmupTime(TimeValue.milliseconds(warmupMillis))
-            .measurementIterations(iterations)
-            .measurementTime(TimeValue.milliseconds(iterationMillis));
     double[] positive = new double[0];
     double[] negative = new double[0];
-    for (RunResult r : new Runner(query.build(), out).run()) {
-      double[] scores = iterationScores(r, 1.0);
-      if (r.getParams().getBenchmark().endsWith(".positive")) {
-        positive = scores;
-      } else {
-        negative = scores;
+    double[] builds = new double[0];
+    if (queries) {
+      ChainedOptionsBuilder query =
+          base(job.kind(), row, seed)
+              .include(QueryBenchmark.class.getName() + "\\.(positive|negative)$")
+              .warmupIterations(warmupIterations)
+              .warmupTime(TimeValue.milliseconds(warmupMillis))
+              .measurementIterations(iterations)
+              .measurementTime(TimeValue.milliseconds(iterationMillis));
+      for (RunResult r : new Runner(query.build(), out).run()) {
+        double[] scores = iterationScores(r, 1.0);
+        if (r.getParams().getBenchmark().endsWith(".positive")) {
+          positive = scores;
+        } else {
+          negative = scores;
+        }
       }
     }
-    ChainedOptionsBuilder build =
-        base(job.kind(), row, seed)
-            .include(BuildBenchmark.class.getName() + "\\.build$")
-            .warmupIterations(buildWarmupIterations)
-            .warmupTime(TimeValue.milliseconds(iterationMillis))
-            .measurementIterations(buildIterations)
-            .measurementTime(TimeValue.milliseconds(iterationMillis));
-    double[] builds = new double[0];
-    for (RunResult r : new Runner(build.build(), out).run()) {
-      builds = iterationScores(r, 1.0 / row.n);
+    if (build) {
+      ChainedOptionsBuilder builder =
+          base(job.kind(), row, seed)
+              .include(BuildBenchmark.class.getName() + "\\.build$")
+              .warmupIterations(buildWarmupIterations)
+              .warmupTime(TimeValue.milliseconds(iterationMillis))
+              .measurementIterations(buildIterations)
+              .measurementTime(TimeValue.milliseconds(iterationMillis));
+      for (RunResult r : new Runner(builder.build(), out).run()) {
+        builds = iterationScores(r, 1.0 / row.n);
+      }
     }
     return new Sample(positive, negative, builds);
   }
@@ -173,10 +182,15 @@ public final class JmhTimer implements Timer {
    */
   @Override
   public double plannedSeconds(int n) {
+    return plannedSeconds(n, true, true);
+  }
+
+  @Override
+  public double plannedSeconds(int n, boolean queries, boolean build) {
     double fork = FORK_START_SECONDS + SETUP_NS_PER_KEY * 1e-9 * n;
     double query = (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
-    double build = (buildWarmupIterations + buildIterations) * iterationMillis / 1000.0;
-    return 2 * (fork + query) + fork + build;
+    double builds = (buildWarmupIterations + buildIterations) * iterationMillis / 1000.0;
+    return (queries ? 2 * (fork + query) : 0) + (build ? fork + builds : 0);
   }
 
   @Override

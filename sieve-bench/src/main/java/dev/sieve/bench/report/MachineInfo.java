@@ -128,6 +128,57 @@ public record MachineInfo(String cpu, int cores, String caches, String memory, S
     return kib >= 1024 && kib % 1024 == 0 ? (kib / 1024) + " MiB" : kib + " KiB";
   }
 
+  /**
+   * A snapshot of CPU time for {@link #otherCores}: the wall clock, the whole machine's busy time
+   * (every CPU's user, nice, system, irq, softirq and steal time, from {@code /proc/stat}) and this
+   * process's own with its finished children ({@code /proc/self/stat}'s utime, stime, cutime and
+   * cstime: the JMH forks and cold-start JVMs once reaped), both in clock ticks.
+   */
+  public record CpuTime(long wallNanos, long busyTicks, long ownTicks) {}
+
+  /** Linux's clock ticks per second in {@code /proc} (USER_HZ, 100 on every mainstream build). */
+  static final double TICKS_PER_SECOND = 100;
+
+  /** A {@link CpuTime} now, or {@code null} where {@code /proc} does not tell (not Linux). */
+  public static CpuTime cpuTime() {
+    try {
+      long wall = System.nanoTime();
+      String cpu = Files.readAllLines(Path.of("/proc/stat")).get(0);
+      String[] f = cpu.trim().split("\\s+");
+      if (!f[0].equals("cpu") || f.length < 9) {
+        return null;
+      }
+      long busy = 0;
+      for (int i : new int[] {1, 2, 3, 6, 7, 8}) { // user nice system irq softirq steal
+        busy += Long.parseLong(f[i]);
+      }
+      String self = Files.readString(Path.of("/proc/self/stat"));
+      String[] g = self.substring(self.lastIndexOf(')') + 2).trim().split("\\s+");
+      long own = 0;
+      for (int i = 11; i <= 14; i++) { // fields 14-17: utime stime cutime cstime
+        own += Long.parseLong(g[i]);
+      }
+      return new CpuTime(wall, busy, own);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The cores other processes kept busy on average between two snapshots (the machine's busy time
+   * less this process's and its children's, over the wall time), or {@code NaN} when unknown.
+   * Unlike the load average, it does not count the report's own forks, nor a build that ran just
+   * before.
+   */
+  public static double otherCores(CpuTime start, CpuTime end) {
+    if (start == null || end == null || end.wallNanos() <= start.wallNanos()) {
+      return Double.NaN;
+    }
+    double ticks = (end.busyTicks() - start.busyTicks()) - (end.ownTicks() - start.ownTicks());
+    double seconds = (end.wallNanos() - start.wallNanos()) / 1e9;
+    return Math.max(0, ticks / TICKS_PER_SECOND / seconds);
+  }
+
   /** The one-minute system load average, or {@code NaN} where the OS does not tell. */
   public static double loadAverage() {
     double l = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();

@@ -38,6 +38,8 @@ public final class ReportWriter {
    * @param baseline the --baseline file, or {@code null}
    * @param seconds wall-clock time of the run up to writing the report
    * @param plannedSeconds the duration the plan predicted, printed at the start
+   * @param otherCores the cores other processes kept busy on average while the report measured
+   *     ({@link MachineInfo#otherCores}; {@code NaN} unknown)
    */
   public record Meta(
       String machine,
@@ -60,11 +62,19 @@ public final class ReportWriter {
       List<String> structures,
       String baseline,
       double seconds,
-      double plannedSeconds) {
+      double plannedSeconds,
+      double otherCores) {
 
-    /** Whether the load average at the start or the end exceeded half the cores. */
+    /**
+     * Whether other processes kept more than half the cores busy while the report measured; where
+     * that is unknown, whether the load average at the start or the end exceeded half the cores
+     * (which also counts the report's own forks, and a build just before it).
+     */
     public boolean loaded() {
       double half = cores / 2.0;
+      if (!Double.isNaN(otherCores)) {
+        return otherCores > half;
+      }
       return loadAverageStart > half || loadAverageEnd > half;
     }
   }
@@ -344,17 +354,24 @@ public final class ReportWriter {
     lines.add(
         String.format(
             Locale.ROOT,
-            "Load average: %s at the start, %s at the end, on %d cores.",
+            "Load average: %s at the start, %s at the end, on %d cores%s.",
             num(meta.loadAverageStart(), 2),
             num(meta.loadAverageEnd(), 2),
-            meta.cores()));
+            meta.cores(),
+            Double.isNaN(meta.otherCores())
+                ? ""
+                : "; other processes kept "
+                    + num(meta.otherCores(), 2)
+                    + " cores busy on average while it measured"));
     if (meta.loaded()) {
       lines.add(
           String.format(
               Locale.ROOT,
               "WARNING: the load exceeded half the cores (%s): other processes shared the CPUs, so"
                   + " these times are noise, not figures; rerun on an idle machine.",
-              num(meta.cores() / 2.0, 1)));
+              Double.isNaN(meta.otherCores())
+                  ? num(meta.cores() / 2.0, 1)
+                  : "others used " + num(meta.otherCores(), 2) + " of " + meta.cores()));
     }
     List<String> nl = new ArrayList<>();
     meta.n().forEach(n -> nl.add(Targets.nLabel(n)));

@@ -118,6 +118,27 @@ public final class Rounds {
   }
 
   /**
+   * Re-measures each job once with {@code timer}, only the parts its row is flagged for (the
+   * lookups where {@link Row#unsteady} is set, the build where {@link Row#buildUnsteady} is), and
+   * keeps the row's other figures: a noisy build costs one build fork, not three forks.
+   */
+  public static void remeasure(Timer timer, List<Timer.Job> jobs, long seed, Progress progress)
+      throws Exception {
+    for (Timer.Job job : jobs) {
+      Row row = job.row();
+      boolean queries = row.unsteady != null;
+      boolean build = row.buildUnsteady != null;
+      progress.running(0, 1, job);
+      Timer.Sample s = timer.run(job, seed, queries, build);
+      row.setTimes(
+          queries ? combine(List.of(s.positiveNs())) : row.positive,
+          queries ? combine(List.of(s.negativeNs())) : row.negative,
+          build ? combine(List.of(s.buildNsPerKey())) : row.build,
+          timer.name());
+    }
+  }
+
+  /**
    * Pools the measured iteration scores of every round ({@code perRound.get(r)}) into one figure.
    */
   public static Estimate combine(List<double[]> perRound) {

@@ -60,6 +60,12 @@ public final class Row {
   /** Whether the row was re-measured (once, longer) because its first measurement was flagged. */
   public boolean remeasured;
 
+  /**
+   * Whether the row was flagged but not re-measured because the run's time budget was spent (it
+   * stays flagged: no ratio from it).
+   */
+  public boolean overBudget;
+
   /** Whether the lookup times are flagged: shown marked, never used in a ratio or target. */
   public boolean excluded() {
     return unsteady != null;

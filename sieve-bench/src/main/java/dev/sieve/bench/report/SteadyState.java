@@ -126,16 +126,21 @@ public final class SteadyState {
 
   /** A flagged row's reasons: "lookups: …", "build only: …", or both. */
   public static String describe(Row r) {
+    String budget = r.overBudget ? " (not re-measured: the run's time budget was spent)" : "";
     if (r.excluded() && r.buildExcluded()) {
-      return r.unsteady + "; " + r.buildUnsteady;
+      return r.unsteady + "; " + r.buildUnsteady + budget;
     }
-    return r.excluded() ? r.unsteady : "build only (lookups kept): " + r.buildUnsteady;
+    return (r.excluded() ? r.unsteady : "build only (lookups kept): " + r.buildUnsteady) + budget;
   }
 
-  /** Re-measures a list of jobs (a longer timer, one round), reporting as it goes. */
+  /**
+   * Re-measures a list of jobs (a longer timer, one round), reporting as it goes, and returns the
+   * jobs it re-measured: those that fit the run's time budget, lookups first (a row whose time
+   * budget is spent stays flagged, {@link Row#overBudget}).
+   */
   @FunctionalInterface
   public interface Remeasure {
-    void run(List<Timer.Job> jobs) throws Exception;
+    List<Timer.Job> run(List<Timer.Job> jobs) throws Exception;
   }
 
   /**
@@ -153,7 +158,7 @@ public final class SteadyState {
       List<Row> flagged = flag(rows);
       List<Timer.Job> again = new ArrayList<>();
       for (Timer.Job j : jobs) {
-        if (flagged.contains(j.row()) && !j.row().remeasured) {
+        if (flagged.contains(j.row()) && !j.row().remeasured && !j.row().overBudget) {
           again.add(j);
         }
       }
@@ -167,8 +172,14 @@ public final class SteadyState {
                 ? r.buildUnsteady
                 : r.buildUnsteady == null ? r.unsteady : r.unsteady + "; " + r.buildUnsteady;
       }
-      remeasure.run(again);
-      again.forEach(j -> j.row().remeasured = true);
+      List<Timer.Job> done = remeasure.run(again);
+      for (Timer.Job j : again) {
+        if (done.contains(j)) {
+          j.row().remeasured = true;
+        } else {
+          j.row().overBudget = true;
+        }
+      }
     }
     return flag(rows);
   }

@@ -19,6 +19,15 @@ public interface Timer {
   /** Times {@code job} once (warm-up included, not reported). */
   Sample run(Job job, long seed) throws Exception;
 
+  /**
+   * Times only the parts of {@code job} asked for: its lookups (the query forks) and its build (the
+   * build fork), so the steady-state guard re-measures only what it flagged; a part not asked for
+   * is empty in the sample. This one times both where the engine cannot split them.
+   */
+  default Sample run(Job job, long seed, boolean queries, boolean build) throws Exception {
+    return run(job, seed);
+  }
+
   /** The engine's name, as stored in each row: {@code jmh} or {@code quick}. */
   String name();
 
@@ -41,5 +50,10 @@ public interface Timer {
    */
   default double plannedSeconds(int n) {
     return Double.NaN;
+  }
+
+  /** {@link #plannedSeconds(int)} of {@link #run(Job, long, boolean, boolean)}'s parts. */
+  default double plannedSeconds(int n, boolean queries, boolean build) {
+    return plannedSeconds(n);
   }
 }

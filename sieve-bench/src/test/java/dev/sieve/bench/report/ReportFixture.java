@@ -75,7 +75,8 @@ final class ReportFixture {
         List.of("sieve-blocked-bloom"),
         null,
         480,
-        470);
+        470,
+        Double.NaN);
   }
 
   /** The fixture's rows, guarded, as a whole run. */

@@ -156,6 +156,7 @@ class SteadyStateTest {
                   j.row().negativeNsError = 0.3;
                 }
               }
+              return again;
             });
     assertEquals(List.of(List.of(Targets.BLOCKED, Targets.BLOCKED + "-batch")), calls);
     assertEquals(List.of(Targets.BLOCKED + "-batch"), still.stream().map(r -> r.name).toList());
@@ -190,9 +191,94 @@ class SteadyStateTest {
               j.row().positiveNsError = 0.1;
             }
           }
+          return again;
         });
     assertEquals(List.of(List.of("raw-read-1x"), List.of("sieve-xor8")), calls);
     assertTrue(rows.get(0).excluded()); // 200 ns over 100 × 1.5 ns, after its one re-measurement
     assertFalse(rows.get(1).excluded());
+  }
+
+  @Test
+  void aJobLeftOutByTheBudgetStaysFlaggedAndIsNotRetried() throws Exception {
+    List<Row> rows = new ArrayList<>();
+    rows.add(row("sieve-xor8", Family.SIEVE, 20, 20, 40)); // error over its mean
+    rows.add(row("sieve-binary-fuse8", Family.SIEVE, 20, 20, 40));
+    rows.add(row("raw-read-1x", Family.LIMIT, 1.5, 1.5, 0.1));
+    List<Timer.Job> jobs = new ArrayList<>();
+    for (Row r : rows) {
+      jobs.add(new Timer.Job(Structures.byName(r.name), r));
+    }
+    List<List<String>> calls = new ArrayList<>();
+    List<Row> still =
+        SteadyState.guard(
+            jobs,
+            again -> {
+              calls.add(again.stream().map(j -> j.row().name).toList());
+              return again.subList(0, 1); // the budget fits the first only, which stays noisy
+            });
+    assertEquals(List.of(List.of("sieve-xor8", "sieve-binary-fuse8")), calls);
+    assertTrue(rows.get(0).remeasured && !rows.get(0).overBudget);
+    assertTrue(rows.get(1).overBudget && !rows.get(1).remeasured);
+    assertEquals(2, still.size());
+    assertTrue(SteadyState.describe(rows.get(1)).contains("time budget"));
+    assertFalse(SteadyState.describe(rows.get(0)).contains("time budget"));
+  }
+
+  /** A timer that records which parts it was asked to measure and returns fixed figures. */
+  private static final class PartsTimer implements Timer {
+    final List<String> asked = new ArrayList<>();
+
+    @Override
+    public Sample run(Job job, long seed) {
+      return run(job, seed, true, true);
+    }
+
+    @Override
+    public Sample run(Job job, long seed, boolean queries, boolean build) {
+      asked.add(job.row().name + (queries ? " queries" : "") + (build ? " build" : ""));
+      double[] q = queries ? new double[] {7, 7, 7} : new double[0];
+      return new Sample(q, q, build ? new double[] {30, 30, 30} : new double[0]);
+    }
+
+    @Override
+    public String name() {
+      return "parts";
+    }
+
+    @Override
+    public String describe() {
+      return "parts";
+    }
+  }
+
+  @Test
+  void aRemeasurementTimesOnlyTheFlaggedPartsAndKeepsTheOthers() throws Exception {
+    Row buildOnly = row("sieve-xor8", Family.SIEVE, 20, 21, 1);
+    Rounds.Estimate lookups = new Rounds.Estimate(20, 1, 5, List.of(20.0));
+    buildOnly.setTimes(lookups, lookups, new Rounds.Estimate(50, 90, 5, List.of(50.0)), "jmh");
+    Row lookupOnly = row("sieve-binary-fuse8", Family.SIEVE, 20, 20, 40);
+    lookupOnly.setTimes(
+        new Rounds.Estimate(20, 40, 5, List.of(20.0)),
+        new Rounds.Estimate(20, 40, 5, List.of(20.0)),
+        new Rounds.Estimate(50, 1, 5, List.of(50.0)),
+        "jmh");
+    SteadyState.flag(List.of(buildOnly, lookupOnly));
+    assertNotNull(buildOnly.buildUnsteady);
+    assertNull(buildOnly.unsteady);
+    assertNotNull(lookupOnly.unsteady);
+    assertNull(lookupOnly.buildUnsteady);
+    PartsTimer t = new PartsTimer();
+    Rounds.remeasure(
+        t,
+        List.of(
+            new Timer.Job(Structures.byName(buildOnly.name), buildOnly),
+            new Timer.Job(Structures.byName(lookupOnly.name), lookupOnly)),
+        1,
+        (round, of, job) -> {});
+    assertEquals(List.of("sieve-xor8 build", "sieve-binary-fuse8 queries"), t.asked);
+    assertEquals(20, buildOnly.positiveNs, 0); // kept
+    assertEquals(30, buildOnly.buildNsPerKey, 0); // re-measured
+    assertEquals(7, lookupOnly.negativeNs, 0); // re-measured
+    assertEquals(50, lookupOnly.buildNsPerKey, 0); // kept
   }
 }

@@ -21,6 +21,14 @@ import org.junit.jupiter.api.Test;
 class SteadyStateTest {
   private static final int N6 = Targets.N6;
 
+  private static List<Timer.Job> jobsOf(List<Row> rows) {
+    List<Timer.Job> jobs = new ArrayList<>();
+    for (Row r : rows) {
+      jobs.add(new Timer.Job(Structures.byName(r.name), r));
+    }
+    return jobs;
+  }
+
   private static Row row(String name, Family f, double pos, double neg, double err) {
     Row r = TargetsTest.row(name, f, N6, pos, neg, 20);
     r.positiveNsError = err;
@@ -138,10 +146,7 @@ class SteadyStateTest {
   @Test
   void flaggedRowsAreRemeasuredOnceAndStayMarkedIfStillUnsteady() throws Exception {
     List<Row> rows = issue20Run();
-    List<Timer.Job> jobs = new ArrayList<>();
-    for (Row r : rows) {
-      jobs.add(new Timer.Job(Structures.byName(r.name), r));
-    }
+    List<Timer.Job> jobs = jobsOf(rows);
     List<List<String>> calls = new ArrayList<>();
     List<Row> still =
         SteadyState.guard(
@@ -175,10 +180,7 @@ class SteadyStateTest {
     List<Row> rows = new ArrayList<>();
     rows.add(row("sieve-xor8", Family.SIEVE, 200, 200, 2)); // 20× a raw read of 10: fine
     rows.add(row("raw-read-1x", Family.LIMIT, 10, 10, 20)); // unsteady; really 1.5
-    List<Timer.Job> jobs = new ArrayList<>();
-    for (Row r : rows) {
-      jobs.add(new Timer.Job(Structures.byName(r.name), r));
-    }
+    List<Timer.Job> jobs = jobsOf(rows);
     List<List<String>> calls = new ArrayList<>();
     SteadyState.guard(
         jobs,
@@ -204,10 +206,7 @@ class SteadyStateTest {
     rows.add(row("sieve-xor8", Family.SIEVE, 20, 20, 40)); // error over its mean
     rows.add(row("sieve-binary-fuse8", Family.SIEVE, 20, 20, 40));
     rows.add(row("raw-read-1x", Family.LIMIT, 1.5, 1.5, 0.1));
-    List<Timer.Job> jobs = new ArrayList<>();
-    for (Row r : rows) {
-      jobs.add(new Timer.Job(Structures.byName(r.name), r));
-    }
+    List<Timer.Job> jobs = jobsOf(rows);
     List<List<String>> calls = new ArrayList<>();
     List<Row> still =
         SteadyState.guard(

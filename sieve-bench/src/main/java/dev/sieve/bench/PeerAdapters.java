@@ -3,6 +3,7 @@ package dev.sieve.bench;
 import com.google.common.hash.BloomFilter;
 import com.google.common.hash.Funnels;
 import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -65,7 +66,8 @@ public final class PeerAdapters {
             "FastFilter Xor8 (8-bit fingerprints, 1.23n slots)",
             false,
             (keys, b) ->
-                new FastFilterMembership(Xor8.construct(keys), BloomMath.xorFingerprintFpRate(8))),
+                new FastFilterMembership(
+                    Xor8.construct(keys), FingerprintMath.xorFingerprintFpRate(8))),
         new StructureKind(
             "fastfilter-xor16",
             Family.PEER,
@@ -73,7 +75,7 @@ public final class PeerAdapters {
             false,
             (keys, b) ->
                 new FastFilterMembership(
-                    Xor16.construct(keys), BloomMath.xorFingerprintFpRate(16))),
+                    Xor16.construct(keys), FingerprintMath.xorFingerprintFpRate(16))),
         new StructureKind(
             "fastfilter-xorfuse8",
             Family.PEER,
@@ -81,7 +83,7 @@ public final class PeerAdapters {
             false,
             (keys, b) ->
                 new FastFilterMembership(
-                    XorFuse8.construct(keys), BloomMath.xorFingerprintFpRate(8))),
+                    XorFuse8.construct(keys), FingerprintMath.xorFingerprintFpRate(8))),
         new StructureKind(
             "fastfilter-cuckoo8",
             Family.PEER,
@@ -112,13 +114,14 @@ public final class PeerAdapters {
     }
 
     /**
-     * A cuckoo filter's model ({@link BloomMath#cuckooFpRate}, buckets of 4) at the occupancy
+     * A cuckoo filter's model ({@link FingerprintMath#cuckooFpRate}, buckets of 4) at the occupancy
      * measured from the filter's size: keys over slots.
      */
     static FastFilterMembership cuckoo(Filter filter, int fingerprintBits, int numKeys) {
       double slots = (double) filter.getBitCount() / fingerprintBits;
       double load = slots == 0 ? 0 : Math.min(1.0, numKeys / slots);
-      return new FastFilterMembership(filter, BloomMath.cuckooFpRate(fingerprintBits, 4, load));
+      return new FastFilterMembership(
+          filter, FingerprintMath.cuckooFpRate(fingerprintBits, 4, load));
     }
 
     @Override

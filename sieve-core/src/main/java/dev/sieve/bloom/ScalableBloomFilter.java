@@ -6,6 +6,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.Checks;
 import dev.sieve.math.BloomMath;
+import dev.sieve.math.GrowthMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the one before, so the rates of all stages, however many are opened, add up to at most the
  * requested rate.
  *
- * <h2>The math ({@link BloomMath#scalableStageFpRate}, {@link BloomMath#scalableStageCapacity})
+ * <h2>The math ({@link GrowthMath#scalableStageFpRate}, {@link GrowthMath#scalableStageCapacity})
  * </h2>
  *
  * <ul>
@@ -39,16 +40,16 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Stage {@code i} is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening ratio
  *       {@code r}, default 0.9), at the fewest bits per key (in thousandths, with RocksDB's probe
  *       count for them) whose rate meets it by {@link
- *       BloomMath#blockedBloomFpRateWithProbeCollisions}, a model that counts the collisions of a
+ *       GrowthMath#blockedBloomFpRateWithProbeCollisions}, a model that counts the collisions of a
  *       key's own probes: RocksDB's two-point model underestimates the tight stages' rates by
  *       10-65%, which would break the bound below. An absent key is a false positive when any stage
  *       answers "maybe": {@code 1 − Π(1 − f_i) ≤ Σ f_i = f · (1 − r^m) < f} ({@link
- *       BloomMath#scalableChainFpRateBound}), whatever the number of stages {@code m}.
+ *       GrowthMath#scalableChainFpRateBound}), whatever the number of stages {@code m}.
  *   <li>Memory: stage {@code i} costs about {@code c_i · (log2(1/f) + log2(1/(1−r)) + i ·
  *       log2(1/r)) / ln 2} bits. Two taxes over a single filter sized right for the final count:
  *       the tighter rates (about {@code 1.44 · (log2(1/(1−r)) + i · log2(1/r))} bits per key,
  *       growing with the number of stages), and the newest stage's unused room, up to a factor
- *       {@code s} just after it opened ({@link BloomMath#scalableWorstMemoryRatio}). A larger
+ *       {@code s} just after it opened ({@link GrowthMath#scalableWorstMemoryRatio}). A larger
  *       {@code r} lowers the first tax where there are many stages and raises it where there are
  *       few; a smaller {@code s} lowers the second but opens more stages, and every stage costs a
  *       probe for an absent key. The defaults ({@code s = 2}, {@code r = 0.9}) had the lowest mean
@@ -256,8 +257,8 @@ public final class ScalableBloomFilter implements MutableFilter {
       throw new IllegalStateException(
           "the filter is full: it has the most stages a scalable filter opens, " + MAX_STAGES);
     }
-    long capacity = BloomMath.scalableStageCapacity(initialCapacity, growthFactor, index);
-    double stageRate = BloomMath.scalableStageFpRate(fpRate, tightening, index);
+    long capacity = GrowthMath.scalableStageCapacity(initialCapacity, growthFactor, index);
+    double stageRate = GrowthMath.scalableStageFpRate(fpRate, tightening, index);
     int millibits = stageMillibitsPerKey(stageRate);
     if (millibits < 0) {
       throw new IllegalStateException(
@@ -288,7 +289,7 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /**
    * The fewest thousandths of a bit per key (RocksDB's probe count for them) whose rate, by {@link
-   * BloomMath#blockedBloomFpRateWithProbeCollisions}, is at most {@code rate}; -1 if even 100 bits
+   * GrowthMath#blockedBloomFpRateWithProbeCollisions}, is at most {@code rate}; -1 if even 100 bits
    * per key miss it. (RocksDB's own model, {@link BloomMath#cacheLocalFpRate}, underestimates the
    * rate of the tight stages by 10-65%, which would break the chain's bound.)
    */
@@ -313,7 +314,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   private static double stageModel(int millibits) {
-    return BloomMath.blockedBloomFpRateWithProbeCollisions(
+    return GrowthMath.blockedBloomFpRateWithProbeCollisions(
         millibits / 1000.0,
         BlockedBloomFilter.chooseNumProbes(millibits),
         BloomMath.CACHE_LINE_BITS);
@@ -498,7 +499,7 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /**
    * {@code 1 − Π(1 − p_i)} over the stages, {@code p_i} each stage's rate at its current key count
-   * by {@link BloomMath#blockedBloomFpRateWithProbeCollisions} (with the 64-bit hash's collision
+   * by {@link GrowthMath#blockedBloomFpRateWithProbeCollisions} (with the 64-bit hash's collision
    * rate); below {@link #fpRate()} by construction.
    */
   @Override
@@ -511,7 +512,7 @@ public final class ScalableBloomFilter implements MutableFilter {
       }
       double rate =
           BloomMath.independentProbabilitySum(
-              BloomMath.blockedBloomFpRateWithProbeCollisions(
+              GrowthMath.blockedBloomFpRateWithProbeCollisions(
                   (double) s.filter.sizeInBits() / keys,
                   s.filter.numProbes(),
                   BloomMath.CACHE_LINE_BITS),
@@ -942,7 +943,7 @@ public final class ScalableBloomFilter implements MutableFilter {
       for (int i = 0; i < m; i++) {
         int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
         long capacity = in.getLong(entry);
-        long expected = BloomMath.scalableStageCapacity(p.initialCapacity, p.growthFactor, i);
+        long expected = GrowthMath.scalableStageCapacity(p.initialCapacity, p.growthFactor, i);
         if (capacity != expected) {
           throw new SieveFormatException(
               entry, "stage " + i + " capacity " + capacity + ", the parameters give " + expected);

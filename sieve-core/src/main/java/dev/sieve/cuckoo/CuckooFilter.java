@@ -7,7 +7,7 @@ import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -33,8 +33,8 @@ import java.nio.ByteOrder;
  *   <li>FPR: an absent key is compared with the occupied slots of two buckets, {@code 2·4·α} on
  *       average at load {@code α}; fingerprints are uniform over the {@code 2^f - 1} nonzero values
  *       (0 marks a free slot), so {@code FPR = 1 - (1 - 1/(2^f - 1))^(8α) ≈ 8α / 2^f} ({@link
- *       BloomMath#cuckooFpRate}): at {@code α = 0.95}, 2.9% for 8 bits, 0.19% for 12, 0.012% for
- *       16.
+ *       FingerprintMath#cuckooFpRate}): at {@code α = 0.95}, 2.9% for 8 bits, 0.19% for 12, 0.012%
+ *       for 16.
  *   <li>Space: {@code f / α} bits per key: 8.4, 12.6 and 16.8 bits at the design load 0.95. That is
  *       {@code f / (α · log2(1/FPR))} times the floor: 1.65 for 8 bits, 1.40 for 12, 1.29 for 16;
  *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
@@ -267,8 +267,8 @@ public final class CuckooFilter implements MutableFilter {
 
   /**
    * An empty filter for {@code expectedKeys} keys whose FPR at the design load is at most {@code
-   * fpRate}: the narrowest fingerprint in [4, 16] bits with {@link BloomMath#cuckooFpRate}{@code
-   * (f, 4, 0.95) ≤ fpRate}.
+   * fpRate}: the narrowest fingerprint in [4, 16] bits with {@link
+   * FingerprintMath#cuckooFpRate}{@code (f, 4, 0.95) ≤ fpRate}.
    *
    * @throws IllegalArgumentException if even 16-bit fingerprints give a higher rate (below about
    *     0.0116%), or {@code fpRate} is not in (0, 1)
@@ -281,13 +281,13 @@ public final class CuckooFilter implements MutableFilter {
   public static int fingerprintBitsForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
     for (int f = MIN_FINGERPRINT_BITS; f <= MAX_FINGERPRINT_BITS; f++) {
-      if (BloomMath.cuckooFpRate(f, SLOTS_PER_BUCKET, DESIGN_LOAD) <= fpRate) {
+      if (FingerprintMath.cuckooFpRate(f, SLOTS_PER_BUCKET, DESIGN_LOAD) <= fpRate) {
         return f;
       }
     }
     throw new IllegalArgumentException(
         "a cuckoo filter reaches at best "
-            + BloomMath.cuckooFpRate(MAX_FINGERPRINT_BITS, SLOTS_PER_BUCKET, DESIGN_LOAD)
+            + FingerprintMath.cuckooFpRate(MAX_FINGERPRINT_BITS, SLOTS_PER_BUCKET, DESIGN_LOAD)
             + " (16-bit fingerprints at load 0.95), above the requested "
             + fpRate);
   }
@@ -647,10 +647,11 @@ public final class CuckooFilter implements MutableFilter {
     return (long) numBuckets * bucketBits;
   }
 
-  /** {@link BloomMath#cuckooFilterFpRate} at the current load. */
+  /** {@link FingerprintMath#cuckooFilterFpRate} at the current load. */
   @Override
   public double modelledFpRate() {
-    return BloomMath.cuckooFilterFpRate(numKeys, capacity(), fingerprintBits, SLOTS_PER_BUCKET);
+    return FingerprintMath.cuckooFilterFpRate(
+        numKeys, capacity(), fingerprintBits, SLOTS_PER_BUCKET);
   }
 
   /** {@return the fraction of slots in use} */

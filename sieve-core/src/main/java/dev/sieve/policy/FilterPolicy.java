@@ -3,6 +3,7 @@ package dev.sieve.policy;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.util.ArrayList;
@@ -580,7 +581,7 @@ public final class FilterPolicy {
     long upperStart = (long) upper * numBlocks - segments;
     double fpr =
         BloomMath.independentProbabilitySum(
-            BloomMath.interleavedRibbonFpRate(numBlocks, upper, upperStart),
+            RibbonMath.interleavedRibbonFpRate(numBlocks, upper, upperStart),
             BloomMath.fingerprintFpRate(n, 64));
     return new Estimate(bytes + Standard128RibbonFilter.TRAILER_BYTES, fpr);
   }

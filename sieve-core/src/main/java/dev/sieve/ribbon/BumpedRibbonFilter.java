@@ -6,6 +6,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
@@ -73,11 +74,11 @@ import java.util.Objects;
  * probability {@code 2^-c} or {@code 2^-(c+1)} by the block of its start. The model FPR is exact
  * for the stored layout: the sum over layers and blocks of (share of starts that reach the layer
  * and stop in the block) × (that block's {@code 2^-columns}), combined with the 64-bit key-hash
- * collision rate ({@link BloomMath#bumpedRibbonFpRate}). The size is {@code Σ 128·segments +
- * 2·blocks} bits ({@link BloomMath#bumpedRibbonBitsPerKey} models it from slots per key). With
+ * collision rate ({@link RibbonMath#bumpedRibbonFpRate}). The size is {@code Σ 128·segments +
+ * 2·blocks} bits ({@link RibbonMath#bumpedRibbonBitsPerKey} models it from slots per key). With
  * whole result bits {@code r} the FPR is {@code 2^-r} and the overhead over the floor is the share
  * of empty slots plus {@code 2/(128 r)} for the thresholds; with fractional {@code r} add the
- * interpolation loss of {@link BloomMath#ribbonResultBitsForFpRate} (up to 0.086 bits).
+ * interpolation loss of {@link RibbonMath#ribbonResultBitsForFpRate} (up to 0.086 bits).
  *
  * <h2>Sizing</h2>
  *
@@ -348,7 +349,7 @@ public final class BumpedRibbonFilter implements Filter {
 
   /**
    * The result bits averaged over the slots: {@code 128 · segments / slots} summed over layers, the
-   * {@code r} of {@link BloomMath#ribbonFpRate}; 0 for the empty filter.
+   * {@code r} of {@link RibbonMath#ribbonFpRate}; 0 for the empty filter.
    */
   public double resultBits() {
     long slots = numSlots();
@@ -379,8 +380,9 @@ public final class BumpedRibbonFilter implements Filter {
 
   /**
    * The exact FPR of the stored layout for uniformly random absent keys ({@link
-   * BloomMath#bumpedRibbonFpRate}): per layer, per block, the share of starts that stop there times
-   * {@code 2^-columns}; combined with the 64-bit key-hash collision rate. 0 for the empty filter.
+   * RibbonMath#bumpedRibbonFpRate}): per layer, per block, the share of starts that stop there
+   * times {@code 2^-columns}; combined with the 64-bit key-hash collision rate. 0 for the empty
+   * filter.
    */
   @Override
   public double modelledFpRate() {
@@ -403,7 +405,7 @@ public final class BumpedRibbonFilter implements Filter {
       matched[i] = m / l.numStarts;
     }
     return BloomMath.independentProbabilitySum(
-        BloomMath.bumpedRibbonFpRate(bumped, matched), BloomMath.fingerprintFpRate(numKeys, 64));
+        RibbonMath.bumpedRibbonFpRate(bumped, matched), BloomMath.fingerprintFpRate(numKeys, 64));
   }
 
   @Override
@@ -780,12 +782,12 @@ public final class BumpedRibbonFilter implements Filter {
     private Builder() {}
 
     /**
-     * Sizes for a false-positive rate in (0, 1): {@link BloomMath#ribbonResultBitsForFpRate},
+     * Sizes for a false-positive rate in (0, 1): {@link RibbonMath#ribbonResultBitsForFpRate},
      * clamped to [1, 32] result bits (rates above 1/2 get 1 bit, below 2^-32 get 32).
      */
     public Builder fpRate(double fpRate) {
       Checks.fpRate(fpRate);
-      resultBits = Math.max(1.0, Math.min(32.0, BloomMath.ribbonResultBitsForFpRate(fpRate)));
+      resultBits = Math.max(1.0, Math.min(32.0, RibbonMath.ribbonResultBitsForFpRate(fpRate)));
       return this;
     }
 

@@ -10,6 +10,7 @@ import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
@@ -41,7 +42,7 @@ import java.util.Optional;
  * than keys ({@link RibbonSizing#numSlotsForKeys}); RocksDB sizes for a 1-in-20 failure chance per
  * seed and retries with the next of 256 seeds. The FPR of {@code c} columns in a fraction {@code p}
  * of the start positions and {@code c + 1} in the rest is {@code p·2^-c + (1-p)·2^-(c+1)} ({@link
- * BloomMath#interleavedRibbonFpRate}), i.e. {@code 2^-r} interpolated linearly at the fractional
+ * RibbonMath#interleavedRibbonFpRate}), i.e. {@code 2^-r} interpolated linearly at the fractional
  * {@link #resultBits()} {@code r = c + 1 - p}.
  *
  * <h2>Hashing (RocksDB util/ribbon_impl.h, StandardRehasher + StandardHasher)</h2>
@@ -675,7 +676,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   }
 
   /**
-   * RocksDB's {@code ExpectedFpRate} of the layout ({@link BloomMath#interleavedRibbonFpRate})
+   * RocksDB's {@code ExpectedFpRate} of the layout ({@link RibbonMath#interleavedRibbonFpRate})
    * combined with the collision rate of the 64-bit key hash; 0 for the empty filter.
    */
   @Override
@@ -684,7 +685,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       return 0.0;
     }
     return BloomMath.independentProbabilitySum(
-        BloomMath.interleavedRibbonFpRate(numBlocks, upperNumColumns, upperStartBlock),
+        RibbonMath.interleavedRibbonFpRate(numBlocks, upperNumColumns, upperStartBlock),
         BloomMath.fingerprintFpRate(numKeys, 64));
   }
 

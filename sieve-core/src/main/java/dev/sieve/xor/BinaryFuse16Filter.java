@@ -6,7 +6,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
 /**
@@ -28,10 +28,10 @@ import java.nio.ByteBuffer;
  *
  * <ul>
  *   <li>FPR: {@code 2^-16 = 0.0015%}, as for every xor-type filter ({@link
- *       BloomMath#xorFingerprintFpRate}).
+ *       FingerprintMath#xorFingerprintFpRate}).
  *   <li>Space: {@code 16 · slots / n} bits per key with {@code slots ≈ n ·} {@link
- *       BloomMath#binaryFuseSizeFactor} rounded up to whole segments ({@link
- *       BloomMath#binaryFuseSegmentLength}), the paper's sizing. 3-wise at {@code n = 10^7}:
+ *       FingerprintMath#binaryFuseSizeFactor} rounded up to whole segments ({@link
+ *       FingerprintMath#binaryFuseSegmentLength}), the paper's sizing. 3-wise at {@code n = 10^7}:
  *       segments of 2^15 slots, 344 segments, 18.04 bits per key, 1.13 times the floor of 16; at
  *       {@code n = 10^6}: 18.1. Small sets get a larger factor (e.g. about 1.48 at {@code n =
  *       1000}, 5.9 at {@code n = 2}) because the coupling needs many segments to pay off.

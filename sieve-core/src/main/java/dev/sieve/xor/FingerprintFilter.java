@@ -3,7 +3,7 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.SeededFinalizer;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 import java.nio.ShortBuffer;
 import java.util.function.Function;
@@ -81,11 +81,11 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
 
   /**
    * {@code 2^-r} for {@code r}-bit fingerprints plus the 64-bit key hash's collision rate ({@link
-   * BloomMath#xorFilterFpRate}).
+   * FingerprintMath#xorFilterFpRate}).
    */
   @Override
   public final double modelledFpRate() {
-    return BloomMath.xorFilterFpRate(shape.numKeys(), fingerprintBits);
+    return FingerprintMath.xorFilterFpRate(shape.numKeys(), fingerprintBits);
   }
 
   /** {@return the seed of the construction attempt that succeeded} */

@@ -1,6 +1,6 @@
 package dev.sieve.xor;
 
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 
 /**
  * The Binary Fuse filter's layout (Graf and Lemire 2022): {@code segmentCount + arity - 1} segments
@@ -29,14 +29,16 @@ final class FuseLayout extends PeelingLayout {
   }
 
   /**
-   * The paper's sizing for {@code keys} distinct keys ({@link BloomMath#binaryFuseSegmentLength},
-   * {@link BloomMath#binaryFuseSizeFactor}): {@code capacity = round(n · factor)} slots, {@code
-   * segmentCount = max(1, ceil(capacity / segmentLength) - (arity - 1))}; after {@code growth}
-   * rounds of failed attempts the segment count grows by {@code growth · max(1, segmentCount / 8)}.
+   * The paper's sizing for {@code keys} distinct keys ({@link
+   * FingerprintMath#binaryFuseSegmentLength}, {@link FingerprintMath#binaryFuseSizeFactor}): {@code
+   * capacity = round(n · factor)} slots, {@code segmentCount = max(1, ceil(capacity /
+   * segmentLength) - (arity - 1))}; after {@code growth} rounds of failed attempts the segment
+   * count grows by {@code growth · max(1, segmentCount / 8)}.
    */
   static FuseLayout forKeys(int arity, long keys, int growth) {
-    int segmentLength = BloomMath.binaryFuseSegmentLength(arity, keys);
-    long capacity = keys < 2 ? 0 : Math.round(keys * BloomMath.binaryFuseSizeFactor(arity, keys));
+    int segmentLength = FingerprintMath.binaryFuseSegmentLength(arity, keys);
+    long capacity =
+        keys < 2 ? 0 : Math.round(keys * FingerprintMath.binaryFuseSizeFactor(arity, keys));
     long segmentCount = Math.max(1, (capacity + segmentLength - 1) / segmentLength - (arity - 1));
     segmentCount += growth * Math.max(1, segmentCount / 8);
     long length = (segmentCount + arity - 1) * segmentLength;

@@ -6,7 +6,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
 /**
@@ -27,10 +27,11 @@ import java.nio.ByteBuffer;
  *
  * <ul>
  *   <li>FPR: an absent key's three slots XOR to a value independent of its fingerprint, so it
- *       passes with probability {@code 2^-16 = 0.0015%} ({@link BloomMath#xorFingerprintFpRate}).
+ *       passes with probability {@code 2^-16 = 0.0015%} ({@link
+ *       FingerprintMath#xorFingerprintFpRate}).
  *   <li>Space: {@code 16 · (1.23 n + 32) / n → 19.7} bits per key ({@link
- *       BloomMath#xorFilterSlots}), 1.23 times the floor {@code log2(1/2^-16) = 16} bits. A Bloom
- *       filter at 0.0015% needs 23.1 bits per key (1.44 times the floor).
+ *       FingerprintMath#xorFilterSlots}), 1.23 times the floor {@code log2(1/2^-16) = 16} bits. A
+ *       Bloom filter at 0.0015% needs 23.1 bits per key (1.44 times the floor).
  * </ul>
  *
  * <h2>The trade-off</h2>

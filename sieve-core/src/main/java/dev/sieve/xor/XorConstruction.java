@@ -50,7 +50,7 @@ final class XorConstruction {
    */
   static void checkFpRate(String filter, double fpRate, int bits) {
     dev.sieve.internal.Checks.fpRate(fpRate);
-    double floor = dev.sieve.math.BloomMath.xorFingerprintFpRate(bits);
+    double floor = dev.sieve.math.FingerprintMath.xorFingerprintFpRate(bits);
     if (fpRate < floor) {
       throw new IllegalArgumentException(
           filter
@@ -61,7 +61,7 @@ final class XorConstruction {
               + ", above the requested "
               + fpRate
               + " (a 16-bit filter reaches "
-              + dev.sieve.math.BloomMath.xorFingerprintFpRate(16)
+              + dev.sieve.math.FingerprintMath.xorFingerprintFpRate(16)
               + ")");
     }
   }

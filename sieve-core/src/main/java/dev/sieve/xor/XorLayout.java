@@ -1,6 +1,6 @@
 package dev.sieve.xor;
 
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 
 /**
  * The Xor filter's layout: three blocks of {@code blockLength} slots; slot {@code i} of a key lies
@@ -16,11 +16,11 @@ final class XorLayout extends PeelingLayout {
 
   /**
    * The layout for {@code keys} distinct keys after {@code growth} rounds of failed attempts:
-   * {@code 1.23 n + 32} slots ({@link BloomMath#xorFilterSlots}), plus 1/8 more per round of
+   * {@code 1.23 n + 32} slots ({@link FingerprintMath#xorFilterSlots}), plus 1/8 more per round of
    * growth, rounded up to a multiple of 3.
    */
   static XorLayout forKeys(long keys, int growth) {
-    double slots = BloomMath.xorFilterSlots(keys) * (1.0 + growth / 8.0);
+    double slots = FingerprintMath.xorFilterSlots(keys) * (1.0 + growth / 8.0);
     long blockLength = (long) Math.ceil(slots / 3.0);
     if (blockLength * 3 > XorConstruction.MAX_SLOTS) {
       throw new IllegalArgumentException(

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.format.SieveFormat;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.GrowthMath;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -125,7 +125,7 @@ class BlockedBloomFoldTest {
         Math.abs(fp - expected) <= 5 * Math.sqrt(expected) + 0.08 * expected,
         fp + " false positives, the cache-local model expects " + expected);
     double exact =
-        BloomMath.blockedBloomFpRateWithProbeCollisions(
+        GrowthMath.blockedBloomFpRateWithProbeCollisions(
                 (double) folded.sizeInBits() / keys.length, 11, 512)
             * queries;
     assertTrue(

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.SieveFormatException;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -28,10 +28,11 @@ class CuckooFilterTest {
   }
 
   /**
-   * FPR at 10^6 keys and the design load. Model: {@link BloomMath#cuckooFpRate} at the filter's
-   * load; over {@code Q} absent queries the passes are Binomial(Q, p) and the measured rate must
-   * lie within {@code p ± (5·sqrt(p(1-p)/Q) + 1/Q)} (five standard deviations; a correct filter
-   * fails with probability below 10^-6). One fingerprint bit less would double the rate and fail.
+   * FPR at 10^6 keys and the design load. Model: {@link FingerprintMath#cuckooFpRate} at the
+   * filter's load; over {@code Q} absent queries the passes are Binomial(Q, p) and the measured
+   * rate must lie within {@code p ± (5·sqrt(p(1-p)/Q) + 1/Q)} (five standard deviations; a correct
+   * filter fails with probability below 10^-6). One fingerprint bit less would double the rate and
+   * fail.
    */
   @ParameterizedTest
   @ValueSource(ints = {8, 12, 16})
@@ -271,8 +272,8 @@ class CuckooFilterTest {
     // the narrowest width whose modelled rate at load 0.95 meets the target
     int f = CuckooFilter.fingerprintBitsForFpRate(0.01);
     assertEquals(10, f); // 8 · 0.95 / 1023 = 0.74% ≤ 1% < 8 · 0.95 / 511 = 1.5%
-    assertTrue(BloomMath.cuckooFpRate(f, 4, 0.95) <= 0.01);
-    assertTrue(BloomMath.cuckooFpRate(f - 1, 4, 0.95) > 0.01);
+    assertTrue(FingerprintMath.cuckooFpRate(f, 4, 0.95) <= 0.01);
+    assertTrue(FingerprintMath.cuckooFpRate(f - 1, 4, 0.95) > 0.01);
     assertEquals(16, CuckooFilter.createForFpRate(1000, 1.2e-4).fingerprintBits());
     assertThrows(IllegalArgumentException.class, () -> CuckooFilter.createForFpRate(1000, 1e-5));
     assertThrows(IllegalArgumentException.class, () -> CuckooFilter.createForFpRate(1000, 0));

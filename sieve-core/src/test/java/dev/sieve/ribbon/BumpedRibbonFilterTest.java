@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.SieveFormatException;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -112,7 +112,7 @@ class BumpedRibbonFilterTest {
     assertThrows(IllegalArgumentException.class, () -> b.fpRate(1));
     assertEquals(7.0, b.fpRate(1.0 / 128).resultBits(), 1e-12);
     assertEquals(1.0, b.fpRate(0.9).resultBits(), 0.0);
-    assertEquals(BloomMath.ribbonResultBitsForFpRate(0.01), b.fpRate(0.01).resultBits(), 1e-12);
+    assertEquals(RibbonMath.ribbonResultBitsForFpRate(0.01), b.fpRate(0.01).resultBits(), 1e-12);
   }
 
   /**
@@ -164,22 +164,8 @@ class BumpedRibbonFilterTest {
     assertTrue(f.overheadOverFloor() >= 1.0, f.toString());
     // the model of the size, from the measured slots per key
     assertEquals(
-        BloomMath.bumpedRibbonBitsPerKey(7, (double) f.numSlots() / n, 2), f.bitsPerKey(), 1e-9);
+        RibbonMath.bumpedRibbonBitsPerKey(7, (double) f.numSlots() / n, 2), f.bitsPerKey(), 1e-9);
     assertTrue(f.numLayers() >= 2 && f.numLayers() <= 8, f.toString());
-  }
-
-  @Test
-  void modelFunctions() {
-    assertEquals(0.25, BloomMath.bumpedRibbonFpRate(new double[] {0}, new double[] {0.25}), 0);
-    // a quarter bumped from layer 0 at 2^-3, all matched at 2^-3 in layer 1: 2^-3
-    assertEquals(
-        0.125,
-        BloomMath.bumpedRibbonFpRate(new double[] {0.25, 0}, new double[] {0.75 / 8, 1.0 / 8}),
-        1e-15);
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> BloomMath.bumpedRibbonFpRate(new double[1], new double[2]));
-    assertEquals(1.01 * (7 + 2.0 / 128), BloomMath.bumpedRibbonBitsPerKey(7, 1.01, 2), 1e-12);
   }
 
   // ---------------------------------------------------------------- corrupt input

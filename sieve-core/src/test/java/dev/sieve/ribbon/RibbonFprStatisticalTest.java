@@ -3,7 +3,7 @@ package dev.sieve.ribbon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * hashes from an independent stream are queried (a collision with an added hash has probability
  * about 10^-8 in the whole run). The number of false positives {@code X} is Binomial(N, p).
  *
- * <p>The model: {@link BloomMath#interleavedRibbonFpRate}, {@code p·2^-(c-1) + (1-p)·2^-c} for the
+ * <p>The model: {@link RibbonMath#interleavedRibbonFpRate}, {@code p·2^-(c-1) + (1-p)·2^-c} for the
  * filter's column split, i.e. {@code 2^-r} at the fractional result bits {@code r}. It is exact up
  * to the quality of the hash bits: for an absent key the result row is uniform and independent of
  * the coefficient row, so each column matches the solution's parity with probability 1/2.
@@ -51,7 +51,7 @@ class RibbonFprStatisticalTest {
         (fpRate > 0 ? b.fpRate(fpRate) : b.bloomEquivalentBitsPerKey(bitsPerKey))
             .buildFromHashes(h);
     double model = f.modelledFpRate();
-    assertEquals(BloomMath.ribbonFpRate(f.resultBits()), model, 1e-9);
+    assertEquals(RibbonMath.ribbonFpRate(f.resultBits()), model, 1e-9);
     double target =
         fpRate > 0 ? fpRate : 1.0 / RibbonSizing.oneInFpRateForBloomBitsPerKey(bitsPerKey);
     // the sizing meets the target to within the rounding of the column split to whole blocks

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import dev.sieve.policy.RocksDbBuilds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -229,8 +229,8 @@ class RibbonLayoutAndReaderTest {
       assertEquals(upper, f.upperNumColumns());
       assertEquals(upper * numBlocks - segments, f.upperStartBlock());
       assertEquals(
-          BloomMath.ribbonFpRate(f.resultBits()),
-          BloomMath.interleavedRibbonFpRate(numBlocks, upper, upper * numBlocks - segments),
+          RibbonMath.ribbonFpRate(f.resultBits()),
+          RibbonMath.interleavedRibbonFpRate(numBlocks, upper, upper * numBlocks - segments),
           1e-15);
       assertArrayEquals(block, f.toRocksDbFilterBlock());
       assertEquals(500, f.numKeys());
@@ -375,7 +375,7 @@ class RibbonLayoutAndReaderTest {
     Standard128RibbonFilter f = ribbon(21, 100_000, 10);
     double oneIn = RibbonSizing.oneInFpRateForBloomBitsPerKey(10);
     assertEquals(1.0 / oneIn, f.modelledFpRate(), 0.02 / oneIn);
-    assertEquals(BloomMath.ribbonFpRate(f.resultBits()), f.modelledFpRate(), 1e-12);
+    assertEquals(RibbonMath.ribbonFpRate(f.resultBits()), f.modelledFpRate(), 1e-12);
     assertTrue(f.resultBits() > 6 && f.resultBits() < 7, "between 6 and 7 columns");
     assertEquals(f.sizeInBits() / 100_000.0, f.bitsPerKey(), 1e-12);
     // the benchmark target: at most 1.06 × log2(1/FPR) at bloom-equivalent 10

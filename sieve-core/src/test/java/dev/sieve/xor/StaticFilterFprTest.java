@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.FingerprintMath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -13,11 +13,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Measured FPR and space of every static filter at 10^6 keys.
  *
  * <p>Model: an absent key passes with probability {@code p = 2^-r} ({@link
- * BloomMath#xorFilterFpRate}). Over {@code Q} independent absent queries the count of passes is
- * Binomial(Q, p); the test accepts a measured rate within {@code p ± 5·sqrt(p(1-p)/Q) + 1/Q} (five
- * standard deviations: a correct filter fails with probability below 10^-6; the {@code 1/Q} keeps
- * the 16-bit interval from collapsing). A filter whose fingerprints were, say, one bit narrower
- * would double {@code p} and fail.
+ * FingerprintMath#xorFilterFpRate}). Over {@code Q} independent absent queries the count of passes
+ * is Binomial(Q, p); the test accepts a measured rate within {@code p ± 5·sqrt(p(1-p)/Q) + 1/Q}
+ * (five standard deviations: a correct filter fails with probability below 10^-6; the {@code 1/Q}
+ * keeps the 16-bit interval from collapsing). A filter whose fingerprints were, say, one bit
+ * narrower would double {@code p} and fail.
  */
 class StaticFilterFprTest {
   private static final int N = 1_000_000;

@@ -2,7 +2,7 @@ package dev.sieve.bench.report;
 
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.GrowthMath;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.File;
@@ -124,7 +124,7 @@ public final class GrowthReport {
     // just after each stage opens (cumulative capacity + 1): the worst moment for memory
     long cumulative = 0;
     for (int i = 0; i < ScalableBloomFilter.MAX_STAGES; i++) {
-      cumulative += BloomMath.scalableStageCapacity(guess, 2.0, i);
+      cumulative += GrowthMath.scalableStageCapacity(guess, 2.0, i);
       if (cumulative + 1 > maxN) {
         break;
       }

@@ -1,14 +1,20 @@
-package dev.sieve.sst;
+package dev.sieve.hash;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
- * xxHash32 (Yann Collet, XXH32), seed 0 use: RocksDB's {@code kxxHash} block checksum.
+ * xxHash32 (Yann Collet, XXH32): RocksDB's {@code kxxHash} block checksum, at seed 0 ({@code
+ * dev.sieve.sst.ChecksumType}).
  *
  * <p>Four 32-bit lanes each absorb 4 bytes per step ({@code lane = rotl(lane + w·P2, 13)·P1}) over
  * 16-byte stripes; the lanes are rotated and summed, the tail is folded in 4 then 1 byte at a time,
- * and a final avalanche spreads every input bit over the result. Reference: the xxHash
- * specification (doc/xxhash_spec.md of the xxHash project).
+ * and a final avalanche spreads every input bit over the result. Inputs are read little-endian on
+ * every platform. Reference: the xxHash specification (doc/xxhash_spec.md of the xxHash project).
  */
-final class XxHash32 {
+public final class XxHash32 {
   private XxHash32() {}
 
   private static final int P1 = 0x9E3779B1;
@@ -17,7 +23,16 @@ final class XxHash32 {
   private static final int P4 = 0x27D4EB2F;
   private static final int P5 = 0x165667B1;
 
-  static int hash(byte[] data, int off, int len, int seed) {
+  private static final VarHandle LE32 =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * XXH32 of {@code data[off, off + len)} with {@code seed}.
+   *
+   * @throws IndexOutOfBoundsException if the range is outside {@code data}
+   */
+  public static int hash(byte[] data, int off, int len, int seed) {
+    Objects.checkFromIndexSize(off, len, data.length);
     int end = off + len;
     int p = off;
     int h;
@@ -28,10 +43,10 @@ final class XxHash32 {
       int v4 = seed - P1;
       int limit = end - 16;
       while (p <= limit) {
-        v1 = round(v1, LittleEndian.i32(data, p));
-        v2 = round(v2, LittleEndian.i32(data, p + 4));
-        v3 = round(v3, LittleEndian.i32(data, p + 8));
-        v4 = round(v4, LittleEndian.i32(data, p + 12));
+        v1 = round(v1, (int) LE32.get(data, p));
+        v2 = round(v2, (int) LE32.get(data, p + 4));
+        v3 = round(v3, (int) LE32.get(data, p + 8));
+        v4 = round(v4, (int) LE32.get(data, p + 12));
         p += 16;
       }
       h =
@@ -44,7 +59,7 @@ final class XxHash32 {
     }
     h += len;
     while (p + 4 <= end) {
-      h += LittleEndian.i32(data, p) * P3;
+      h += (int) LE32.get(data, p) * P3;
       h = Integer.rotateLeft(h, 17) * P4;
       p += 4;
     }

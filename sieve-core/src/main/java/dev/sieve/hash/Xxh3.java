@@ -1,12 +1,17 @@
-package dev.sieve.sst;
+package dev.sieve.hash;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
  * The final XXH3 64-bit hash (xxHash 0.8, {@code XXH3_64bits}, seed 0, default secret): RocksDB's
- * {@code kXXH3} block checksum keeps its lower 32 bits.
+ * {@code kXXH3} block checksum keeps its lower 32 bits ({@code dev.sieve.sst.ChecksumType}).
  *
  * <p>This is <em>not</em> the key hash of RocksDB's filters: those use {@code XXPH3}, a fork of the
- * 0.7.2 <em>preview</em> of XXH3 ({@link dev.sieve.hash.Xxph3}), which differs from the final
- * algorithm for several input lengths. The block checksum uses the final one from RocksDB's bundled
+ * 0.7.2 <em>preview</em> of XXH3 ({@link Xxph3}), which differs from the final algorithm for
+ * several input lengths. The block checksum uses the final one from RocksDB's bundled
  * util/xxhash.h, so Sieve needs both.
  *
  * <h2>The algorithm, by input length</h2>
@@ -25,9 +30,10 @@ package dev.sieve.sst;
  * </ul>
  *
  * Reference: the XXH3 section of the xxHash specification (doc/xxhash_spec.md), RocksDB
- * table/format.cc ({@code ComputeBuiltinChecksum}).
+ * table/format.cc ({@code ComputeBuiltinChecksum}). Inputs are read little-endian on every
+ * platform.
  */
-final class Xxh3 {
+public final class Xxh3 {
   private Xxh3() {}
 
   private static final long P32_1 = 0x9E3779B1L;
@@ -65,16 +71,35 @@ final class Xxh3 {
   private static final int STRIPES_PER_BLOCK = (192 - STRIPE) / 8; // 16
   private static final int BLOCK = STRIPE * STRIPES_PER_BLOCK; // 1024
 
+  private static final VarHandle LE64 =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE32 =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private static long u64(byte[] b, int off) {
+    return (long) LE64.get(b, off);
+  }
+
+  /** The unsigned 32-bit value at {@code off}, widened to a long. */
+  private static long u32(byte[] b, int off) {
+    return ((int) LE32.get(b, off)) & 0xFFFFFFFFL;
+  }
+
   private static long s64(int off) {
-    return LittleEndian.u64(SECRET, off);
+    return u64(SECRET, off);
   }
 
   private static long s32(int off) {
-    return LittleEndian.u32(SECRET, off);
+    return u32(SECRET, off);
   }
 
-  /** {@code XXH3_64bits(data[off, off + len))}. */
-  static long hash64(byte[] data, int off, int len) {
+  /**
+   * {@code XXH3_64bits(data[off, off + len))}.
+   *
+   * @throws IndexOutOfBoundsException if the range is outside {@code data}
+   */
+  public static long hash64(byte[] data, int off, int len) {
+    Objects.checkFromIndexSize(off, len, data.length);
     if (len <= 16) {
       return len0to16(data, off, len);
     }
@@ -114,14 +139,14 @@ final class Xxh3 {
 
   private static long len0to16(byte[] d, int off, int len) {
     if (len > 8) {
-      long lo = LittleEndian.u64(d, off) ^ (s64(24) ^ s64(32));
-      long hi = LittleEndian.u64(d, off + len - 8) ^ (s64(40) ^ s64(48));
+      long lo = u64(d, off) ^ (s64(24) ^ s64(32));
+      long hi = u64(d, off + len - 8) ^ (s64(40) ^ s64(48));
       long acc = len + Long.reverseBytes(lo) + hi + fold64(lo, hi);
       return avalanche(acc);
     }
     if (len >= 4) {
-      long in1 = LittleEndian.u32(d, off);
-      long in2 = LittleEndian.u32(d, off + len - 4);
+      long in1 = u32(d, off);
+      long in2 = u32(d, off + len - 4);
       long keyed = (in2 + (in1 << 32)) ^ (s64(8) ^ s64(16));
       return rrmxmx(keyed, len);
     }
@@ -161,7 +186,7 @@ final class Xxh3 {
 
   private static void accumulate512(long[] acc, byte[] d, int in, int sec) {
     for (int i = 0; i < 8; i++) {
-      long value = LittleEndian.u64(d, in + 8 * i);
+      long value = u64(d, in + 8 * i);
       long key = value ^ s64(sec + 8 * i);
       acc[i ^ 1] += value;
       acc[i] += (key & 0xFFFFFFFFL) * (key >>> 32);
@@ -178,7 +203,7 @@ final class Xxh3 {
   }
 
   private static long mix16(byte[] d, int in, int sec) {
-    return fold64(LittleEndian.u64(d, in) ^ s64(sec), LittleEndian.u64(d, in + 8) ^ s64(sec + 8));
+    return fold64(u64(d, in) ^ s64(sec), u64(d, in + 8) ^ s64(sec + 8));
   }
 
   /** The low and high halves of the unsigned 128-bit product, xor-ed. */

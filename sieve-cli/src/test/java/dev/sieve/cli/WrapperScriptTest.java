@@ -65,6 +65,7 @@ class WrapperScriptTest {
     for (String m :
         List.of(
             "sieve-core",
+            "sieve-jcstress", // listed by the parent, never built by the wrapper
             "sieve-rocksdb",
             "sieve-parquet",
             "sieve-cli",

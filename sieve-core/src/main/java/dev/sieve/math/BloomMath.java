@@ -387,15 +387,7 @@ public final class BloomMath {
    * @return the false-positive rate
    */
   public static double poissonBlockedFpRate(double bitsPerKey, int numProbes, int blockBits) {
-    if (!(bitsPerKey > 0.0) || numProbes < 1 || blockBits < 1) {
-      throw new IllegalArgumentException(
-          "need bitsPerKey > 0, numProbes >= 1, blockBits >= 1; got "
-              + bitsPerKey
-              + ", "
-              + numProbes
-              + ", "
-              + blockBits);
-    }
+    PoissonSums.checkBlockShape(bitsPerKey, numProbes, blockBits);
     double lambda = blockBits / bitsPerKey;
     double logZeroPerProbe = Math.log1p(-1.0 / blockBits);
     return PoissonSums.expectation(

@@ -49,15 +49,7 @@ public final class GrowthMath {
    */
   public static double blockedBloomFpRateWithProbeCollisions(
       double bitsPerKey, int numProbes, int blockBits) {
-    if (!(bitsPerKey > 0.0) || numProbes < 1 || blockBits < 1) {
-      throw new IllegalArgumentException(
-          "need bitsPerKey > 0, numProbes >= 1, blockBits >= 1; got "
-              + bitsPerKey
-              + ", "
-              + numProbes
-              + ", "
-              + blockBits);
-    }
+    PoissonSums.checkBlockShape(bitsPerKey, numProbes, blockBits);
     if (numProbes > MAX_MODEL_PROBES) {
       throw new IllegalArgumentException(
           "this model takes at most " + MAX_MODEL_PROBES + " probes; got " + numProbes);

@@ -12,6 +12,19 @@ import java.util.function.DoubleUnaryOperator;
 final class PoissonSums {
   private PoissonSums() {}
 
+  /** The arguments of the exact blocked models: bits per key, probes and block bits, each named. */
+  static void checkBlockShape(double bitsPerKey, int numProbes, int blockBits) {
+    if (!(bitsPerKey > 0.0) || numProbes < 1 || blockBits < 1) {
+      throw new IllegalArgumentException(
+          "need bitsPerKey > 0, numProbes >= 1, blockBits >= 1; got "
+              + bitsPerKey
+              + ", "
+              + numProbes
+              + ", "
+              + blockBits);
+    }
+  }
+
   /**
    * {@code E[g(J)]} for {@code J ~ Poisson(λ)}, the sum the blocked and split-block models share,
    * in a bounded number of steps for every {@code λ}.

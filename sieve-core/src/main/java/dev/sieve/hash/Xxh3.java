@@ -36,33 +36,16 @@ import java.util.Objects;
 public final class Xxh3 {
   private Xxh3() {}
 
-  private static final long P32_1 = 0x9E3779B1L;
-  private static final long P32_2 = 0x85EBCA77L;
-  private static final long P32_3 = 0xC2B2AE3DL;
-  private static final long P64_1 = 0x9E3779B185EBCA87L;
-  private static final long P64_2 = 0xC2B2AE3D27D4EB4FL;
-  private static final long P64_3 = 0x165667B19E3779F9L;
-  private static final long P64_4 = 0x85EBCA77C2B2AE63L;
-  private static final long P64_5 = 0x27D4EB2F165667C5L;
   private static final long PRIME_MX1 = 0x165667919E3779F9L;
   private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
 
-  /** The 192-byte default secret ({@code XXH3_kSecret}) as 24 little-endian 64-bit words. */
-  private static final long[] SECRET_WORDS = {
-    0xBE4BA423396CFEB8L, 0x1CAD21F72C81017CL, 0xDB979083E96DD4DEL, 0x1F67B3B7A4A44072L,
-    0x78E5C0CC4EE679CBL, 0x2172FFCC7DD05A82L, 0x8E2443F7744608B8L, 0x4C263A81E69035E0L,
-    0xCB00C391BB52283CL, 0xA32E531B8B65D088L, 0x4EF90DA297486471L, 0xD8ACDEA946EF1938L,
-    0x3F349CE33F76FAA8L, 0x1D4F0BC7C7BBDCF9L, 0x3159B4CD4BE0518AL, 0x647378D9C97E9FC8L,
-    0xC3EBD33483ACC5EAL, 0xEB6313FAFFA081C5L, 0x49DAF0B751DD0D17L, 0x9E68D429265516D3L,
-    0xFCA1477D58BE162BL, 0xCE31D07AD1B8F88FL, 0x280416958F3ACB45L, 0x7E404BBBCAFBD7AFL,
-  };
-
+  /** The 192-byte default secret ({@code XXH3_kSecret}, the same as XXPH3's) as bytes. */
   private static final byte[] SECRET = new byte[192];
 
   static {
-    for (int i = 0; i < SECRET_WORDS.length; i++) {
+    for (int i = 0; i < Xxph3.SECRET_WORDS.length; i++) {
       for (int b = 0; b < 8; b++) {
-        SECRET[8 * i + b] = (byte) (SECRET_WORDS[i] >>> (8 * b));
+        SECRET[8 * i + b] = (byte) (Xxph3.SECRET_WORDS[i] >>> (8 * b));
       }
     }
   }
@@ -104,7 +87,7 @@ public final class Xxh3 {
       return len0to16(data, off, len);
     }
     if (len <= 128) {
-      long acc = len * P64_1;
+      long acc = len * Xxph3.PRIME64_1;
       if (len > 32) {
         if (len > 64) {
           if (len > 96) {
@@ -122,7 +105,7 @@ public final class Xxh3 {
       return avalanche(acc);
     }
     if (len <= 240) {
-      long acc = len * P64_1;
+      long acc = len * Xxph3.PRIME64_1;
       int rounds = len / 16;
       for (int i = 0; i < 8; i++) {
         acc += mix16(data, off + 16 * i, 16 * i);
@@ -161,7 +144,16 @@ public final class Xxh3 {
   }
 
   private static long hashLong(byte[] d, int off, int len) {
-    long[] acc = {P32_3, P64_1, P64_2, P64_3, P64_4, P32_2, P64_5, P32_1};
+    long[] acc = {
+      Xxph3.PRIME32_3,
+      Xxph3.PRIME64_1,
+      Xxph3.PRIME64_2,
+      Xxph3.PRIME64_3,
+      Xxph3.PRIME64_4,
+      Xxph3.PRIME32_2,
+      Xxph3.PRIME64_5,
+      Xxph3.PRIME32_1
+    };
     int blocks = (len - 1) / BLOCK;
     for (int n = 0; n < blocks; n++) {
       int base = off + n * BLOCK;
@@ -176,7 +168,7 @@ public final class Xxh3 {
       accumulate512(acc, d, base + s * STRIPE, s * 8);
     }
     accumulate512(acc, d, off + len - STRIPE, 192 - STRIPE - 7);
-    long result = len * P64_1;
+    long result = len * Xxph3.PRIME64_1;
     for (int i = 0; i < 4; i++) {
       int so = 11 + 16 * i;
       result += fold64(acc[2 * i] ^ s64(so), acc[2 * i + 1] ^ s64(so + 8));
@@ -198,7 +190,7 @@ public final class Xxh3 {
       long a = acc[i];
       a ^= a >>> 47;
       a ^= s64(sec + 8 * i);
-      acc[i] = a * P32_1;
+      acc[i] = a * Xxph3.PRIME32_1;
     }
   }
 
@@ -229,9 +221,9 @@ public final class Xxh3 {
 
   private static long xxh64Avalanche(long h) {
     h ^= h >>> 33;
-    h *= P64_2;
+    h *= Xxph3.PRIME64_2;
     h ^= h >>> 29;
-    h *= P64_3;
+    h *= Xxph3.PRIME64_3;
     return h ^ (h >>> 32);
   }
 }

@@ -63,18 +63,21 @@ import java.util.Objects;
 public final class Xxph3 {
   private Xxph3() {}
 
-  private static final long PRIME32_1 = 0x9E3779B1L;
-  private static final long PRIME32_2 = 0x85EBCA77L;
-  private static final long PRIME32_3 = 0xC2B2AE3DL;
-  private static final long PRIME64_1 = 0x9E3779B185EBCA87L;
-  private static final long PRIME64_2 = 0xC2B2AE3D27D4EB4FL;
-  private static final long PRIME64_3 = 0x165667B19E3779F9L;
-  private static final long PRIME64_4 = 0x85EBCA77C2B2AE63L;
-  private static final long PRIME64_5 = 0x27D4EB2F165667C5L;
+  static final long PRIME32_1 = 0x9E3779B1L;
+  static final long PRIME32_2 = 0x85EBCA77L;
+  static final long PRIME32_3 = 0xC2B2AE3DL;
+  static final long PRIME64_1 = 0x9E3779B185EBCA87L;
+  static final long PRIME64_2 = 0xC2B2AE3D27D4EB4FL;
+  static final long PRIME64_3 = 0x165667B19E3779F9L;
+  static final long PRIME64_4 = 0x85EBCA77C2B2AE63L;
+  static final long PRIME64_5 = 0x27D4EB2F165667C5L;
   private static final long LOW32 = 0xFFFFFFFFL;
 
-  /** The 192-byte default secret ({@code kSecret}) as 24 little-endian 64-bit words. */
-  private static final long[] SECRET_WORDS = {
+  /**
+   * The 192-byte default secret ({@code kSecret}) as 24 little-endian 64-bit words; the final XXH3
+   * ({@link Xxh3}) uses the same secret and primes.
+   */
+  static final long[] SECRET_WORDS = {
     0xBE4BA423396CFEB8L, 0x1CAD21F72C81017CL, 0xDB979083E96DD4DEL, 0x1F67B3B7A4A44072L,
     0x78E5C0CC4EE679CBL, 0x2172FFCC7DD05A82L, 0x8E2443F7744608B8L, 0x4C263A81E69035E0L,
     0xCB00C391BB52283CL, 0xA32E531B8B65D088L, 0x4EF90DA297486471L, 0xD8ACDEA946EF1938L,

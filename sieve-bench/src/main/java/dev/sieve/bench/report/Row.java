@@ -205,6 +205,7 @@ public final class Row {
         unsteady,
         buildUnsteady,
         remeasured,
+        overBudget,
         firstFlag,
         ratios);
   }
@@ -248,6 +249,7 @@ public final class Row {
       String notAtSteadyState,
       String buildNotAtSteadyState,
       boolean remeasured,
+      boolean notRemeasuredOverBudget,
       String firstMeasurementFlagged,
       ReportWriter.Ratios ratios) {}
 }

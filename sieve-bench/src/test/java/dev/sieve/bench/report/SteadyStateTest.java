@@ -220,6 +220,8 @@ class SteadyStateTest {
     assertTrue(rows.get(1).overBudget && !rows.get(1).remeasured);
     assertEquals(2, still.size());
     assertTrue(SteadyState.describe(rows.get(1)).contains("time budget"));
+    assertTrue(rows.get(1).result(null).notRemeasuredOverBudget()); // results.json says so too
+    assertFalse(rows.get(0).result(null).notRemeasuredOverBudget());
     assertFalse(SteadyState.describe(rows.get(0)).contains("time budget"));
   }
 

@@ -87,9 +87,39 @@ final class VectorLineProbe {
 
   /**
    * Whether all {@code numProbes} probe bits of {@code h2} are set in the line of eight words at
-   * {@code w[base..base+8)}.
+   * {@code w[base..base+8)}: {@link #oneGroup} for up to eight probes, {@link #groups} above.
+   * Callers on a hot path make this choice themselves (see {@link #oneGroup}).
    */
   static boolean mayContain(long[] w, int base, int h2, int numProbes) {
+    return numProbes <= 8 ? oneGroup(w, base, h2, numProbes) : groups(w, base, h2, numProbes);
+  }
+
+  /**
+   * The line test for {@code numProbes} from 1 to 8: one group of lanes, no loop and no branch but
+   * the answer (lanes from {@code numProbes} on count as set, {@code UNUSED_LANES[8]} is empty).
+   * Its own method, so that its profile is its own: the warm-up drives it with every probe count
+   * from 1 to 8 and {@link #groups} with the counts above, and a filter's lookup, which picks one
+   * of the two by its own probe count, inlines a kernel whose profile no other probe count has bent
+   * (one shared kernel with a group loop, driven by the warm-up with counts 1..30, had C2 compile a
+   * filter's six-probe lookup 1.3× slower in some JVMs than in others).
+   */
+  static boolean oneGroup(long[] w, int base, int h2, int numProbes) {
+    IntVector low = LongVector.fromArray(LONGS, w, base).reinterpretAsInts();
+    IntVector high = LongVector.fromArray(LONGS, w, base + 4).reinterpretAsInts();
+    IntVector pos =
+        IntVector.broadcast(INTS, h2).mul(MULTIPLIERS).lanewise(VectorOperators.LSHR, 23);
+    IntVector word = pos.lanewise(VectorOperators.LSHR, 5);
+    IntVector bit = IntVector.broadcast(INTS, 1).lanewise(VectorOperators.LSHL, pos.and(31));
+    VectorShuffle<Integer> pick = word.and(7).toShuffle();
+    IntVector selected =
+        low.rearrange(pick).blend(high.rearrange(pick), word.compare(VectorOperators.GE, 8));
+    return selected.and(bit).compare(VectorOperators.NE, 0).or(UNUSED_LANES[numProbes]).allTrue();
+  }
+
+  /**
+   * The line test for more than eight probes: groups of eight, the last group's spare lanes set.
+   */
+  static boolean groups(long[] w, int base, int h2, int numProbes) {
     IntVector low = LongVector.fromArray(LONGS, w, base).reinterpretAsInts();
     IntVector high = LongVector.fromArray(LONGS, w, base + 4).reinterpretAsInts();
     int h = h2;
@@ -159,7 +189,7 @@ final class VectorLineProbe {
         h = h * 0x9e3779b9 + 0x7f4a7c15;
         k = k == 30 ? 1 : k + 1;
         int base = (h >>> 30) * 8;
-        acc += mayContain(lines, base, h, k) ? 1 : 0;
+        acc += (k <= 8 ? oneGroup(lines, base, h, k) : groups(lines, base, h, k)) ? 1 : 0;
         acc += scalar(lines, base, h, k) ? 2 : 0;
       }
       return acc;
@@ -169,7 +199,7 @@ final class VectorLineProbe {
     public long sampleVector() {
       long acc = 0;
       for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
-        acc += mayContain(lines, (i & 3) * 8, h + i * 0x9e3779b9, 1 + (i & 7)) ? 1 : 0;
+        acc += oneGroup(lines, (i & 3) * 8, h + i * 0x9e3779b9, 1 + (i & 7)) ? 1 : 0;
       }
       return acc;
     }

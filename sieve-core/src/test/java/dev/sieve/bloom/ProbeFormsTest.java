@@ -26,6 +26,9 @@ class ProbeFormsTest {
       assertEquals(loop, BlockedBloomFilter.hybrid(w, base, h, k), "hybrid k=" + k);
       assertEquals(
           loop, (BlockedBloomFilter.branchFree(w, base, h, k) & 1) != 0, "branch-free k=" + k);
+      if (k <= 8) {
+        assertEquals(loop, BlockedBloomFilter.upTo8(w, base, h, k), "straight-line k=" + k);
+      }
       if (k == 6) {
         assertEquals(loop, BlockedBloomFilter.early6(w, base, h), "unrolled k=6");
       }

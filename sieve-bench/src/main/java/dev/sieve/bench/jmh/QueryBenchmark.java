@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Query cost per lookup: present keys ({@link #positive}) and absent keys ({@link #negative}), in
@@ -57,6 +58,19 @@ public class QueryBenchmark {
     membership = Structures.byName(structure).build(workload.keys(), bitsPerKey);
     present = workload.presentQueries(QUERY_STREAM);
     absent = workload.absentQueries(QUERY_STREAM);
+  }
+
+  /**
+   * Says whether the blocked Bloom filter's SIMD path was switched on by the end of the trial (in
+   * the fork's output): a SIMD row measured with the warm-up gate still shut is a scalar figure.
+   */
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    System.out.println(
+        "SIMD gate: blocked "
+            + dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe()
+            + "/"
+            + dev.sieve.bloom.BlockedBloomFilter.vectorProbeActive());
   }
 
   @Benchmark

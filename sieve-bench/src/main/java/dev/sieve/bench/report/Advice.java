@@ -50,8 +50,8 @@ public final class Advice {
       return String.format(
           Locale.ROOT,
           "%s ns per lookup, %s bits/key at %s FPR",
-          ReportWriter.num(lookupNs, lookupNs >= 100 ? 0 : 1),
-          ReportWriter.num(plain.bitsPerKey(), 1),
+          Cells.num(lookupNs, lookupNs >= 100 ? 0 : 1),
+          Cells.num(plain.bitsPerKey(), 1),
           shortPct(plain.measuredFpr()));
     }
   }
@@ -173,9 +173,9 @@ public final class Advice {
               Locale.ROOT,
               "For scale: one random memory read of a filter-sized array costs %s ns here; the"
                   + " fastest lookup above, %s, is %s× that.",
-              ReportWriter.num(raw.get().negativeNs, 2),
+              Cells.num(raw.get().negativeNs, 2),
               fastest.get().named(),
-              ReportWriter.num(fastest.get().lookupNs() / raw.get().negativeNs, 1)));
+              Cells.num(fastest.get().lookupNs() / raw.get().negativeNs, 1)));
     }
     for (int i = 0; i < out.size(); i++) {
       out.set(i, out.get(i) + (out.get(i).endsWith(".") ? "" : "."));
@@ -249,10 +249,10 @@ public final class Advice {
             f.figures(),
             peer,
             s.filter(),
-            ReportWriter.num(s.plain().bitsPerKey(), 1),
+            Cells.num(s.plain().bitsPerKey(), 1),
             shortPct(s.plain().measuredFpr()),
-            ReportWriter.num(s.overhead(), 2),
-            ReportWriter.num(f.overhead(), 2),
+            Cells.num(s.overhead(), 2),
+            Cells.num(f.overhead(), 2),
             nsOf(s)));
   }
 
@@ -281,10 +281,10 @@ public final class Advice {
             f.named(),
             f.figures(),
             s.filter(),
-            ReportWriter.num(s.plain().bitsPerKey(), 1),
+            Cells.num(s.plain().bitsPerKey(), 1),
             shortPct(s.plain().measuredFpr()),
-            ReportWriter.num(100 * saved, 0),
-            ReportWriter.num(s.lookupNs() / f.lookupNs(), 1)));
+            Cells.num(100 * saved, 0),
+            Cells.num(s.lookupNs() / f.lookupNs(), 1)));
   }
 
   private static void single(
@@ -304,9 +304,9 @@ public final class Advice {
   /** "; FastFilter's BlockedBloom: 6.1 ns (0.8×)" when the row's peer was measured. */
   private static String peerNote(Candidate c, List<Row> rows, int n) {
     String peerName =
-        ReportWriter.PAIRS.stream()
+        SideBySideSection.PAIRS.stream()
             .filter(p -> c.filter().equals(p.sieve()) && p.peer() != null)
-            .map(ReportWriter.Pair::peer)
+            .map(SideBySideSection.Pair::peer)
             .findFirst()
             .orElse(null);
     if (peerName == null) {
@@ -322,12 +322,12 @@ public final class Advice {
         Locale.ROOT,
         " (%s: %s ns, so Sieve takes %s× its time)",
         peerName,
-        ReportWriter.num(p, p >= 100 ? 0 : 1),
-        ReportWriter.num(c.lookupNs() / p, 2));
+        Cells.num(p, p >= 100 ? 0 : 1),
+        Cells.num(c.lookupNs() / p, 2));
   }
 
   private static String nsOf(Candidate c) {
-    return ReportWriter.num(c.lookupNs(), c.lookupNs() >= 100 ? 0 : 1);
+    return Cells.num(c.lookupNs(), c.lookupNs() >= 100 ? 0 : 1);
   }
 
   /** An FPR as a short percentage: "0.95%", "0.0061%". */

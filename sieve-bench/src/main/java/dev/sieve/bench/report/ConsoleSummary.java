@@ -31,7 +31,7 @@ public final class ConsoleSummary {
     List<String> out = new ArrayList<>();
     ReportWriter.Meta meta = run.meta();
     out.add("Sieve report");
-    for (String line : ReportWriter.header(meta)) {
+    for (String line : RunHeader.lines(meta)) {
       wrap(out, line, "", "  ");
     }
     out.add("");
@@ -58,7 +58,7 @@ public final class ConsoleSummary {
       wrap(
           out,
           "Steady state: every row's errors are below its mean and every filter is within "
-              + ReportWriter.num(SteadyState.MAX_OVER_RAW_READ, 0)
+              + Cells.num(SteadyState.MAX_OVER_RAW_READ, 0)
               + "× the raw read.",
           "",
           "  ");
@@ -94,7 +94,7 @@ public final class ConsoleSummary {
         "",
         "  ");
     if (run.guard() != null) {
-      wrap(out, ReportWriter.baselineLine(run), "", "  ");
+      wrap(out, SummarySection.baselineLine(run), "", "  ");
     }
     targets(out, run);
     if (run.coldStart() != null) {
@@ -131,13 +131,11 @@ public final class ConsoleSummary {
       List<String> line = new ArrayList<>(List.of(f));
       for (int l : c.lookups()) {
         line.add(
-            ReportWriter.num(c.cell(f, "scalar", l).median(), 0)
+            Cells.num(c.cell(f, "scalar", l).median(), 0)
                 + "/"
-                + ReportWriter.num(c.cell(f, "simd", l).median(), 0));
+                + Cells.num(c.cell(f, "simd", l).median(), 0));
       }
-      line.add(
-          ReportWriter.num(
-              c.cell(f, "simd", last).median() / c.cell(f, "scalar", last).median(), 2));
+      line.add(Cells.num(c.cell(f, "simd", last).median() / c.cell(f, "scalar", last).median(), 2));
       lines.add(line);
     }
     textTable(out, header, lines);
@@ -148,11 +146,12 @@ public final class ConsoleSummary {
     List<String> header =
         List.of("structure", "neg ns", "pos ns", "neg ÷ raw", "pos ÷ raw", "bits/key", "FPR");
     List<List<String>> lines = new ArrayList<>();
+    RowRatios ratios = new RowRatios(rows);
     for (Row r : rows) {
       if (r.n != n || (Double.isNaN(r.negativeNs) && Double.isNaN(r.positiveNs))) {
         continue;
       }
-      ReportWriter.Ratios x = ReportWriter.ratios(r, rows);
+      ReportWriter.Ratios x = ratios.of(r);
       lines.add(
           List.of(
               r.name + (r.excluded() ? " " + FLAG : ""),
@@ -160,19 +159,19 @@ public final class ConsoleSummary {
               compact(r.positiveNs, r.positiveNsError),
               ratio(x.negativeOverRawRead()),
               ratio(x.positiveOverRawRead()),
-              r.family == Family.LIMIT ? "—" : ReportWriter.num(r.bitsPerKey(), 2),
+              r.family == Family.LIMIT ? "—" : Cells.num(r.bitsPerKey(), 2),
               r.hasFpr() ? Advice.shortPct(r.measuredFpr()) : "—"));
     }
     textTable(out, header, lines);
   }
 
   private static String ratio(double v) {
-    return Double.isNaN(v) ? "—" : ReportWriter.num(v, v >= 100 ? 0 : 1) + "×";
+    return Double.isNaN(v) ? "—" : Cells.num(v, v >= 100 ? 0 : 1) + "×";
   }
 
   /** "12.3±0.4" (no spaces: the table stays narrow). */
   static String compact(double value, double error) {
-    return ReportWriter.pm(value, error).replace(" ± ", "±");
+    return Cells.pm(value, error).replace(" ± ", "±");
   }
 
   /**
@@ -253,8 +252,8 @@ public final class ConsoleSummary {
                   c.status().label(),
                   c.id(),
                   c.at(),
-                  ReportWriter.num(c.value(), 2),
-                  ReportWriter.num(c.limit(), 2),
+                  Cells.num(c.value(), 2),
+                  Cells.num(c.limit(), 2),
                   c.target()),
           "  ",
           "      ");

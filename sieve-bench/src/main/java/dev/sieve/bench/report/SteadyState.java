@@ -78,8 +78,8 @@ public final class SteadyState {
               Locale.ROOT,
               "%s ± %s exceeds its mean %s",
               what,
-              ReportWriter.num(error, 1),
-              ReportWriter.num(mean, 1)));
+              Cells.num(error, 1),
+              Cells.num(mean, 1)));
     }
   }
 
@@ -90,10 +90,10 @@ public final class SteadyState {
               Locale.ROOT,
               "%s %s ns is %s× the raw read (%s ns), over %s×",
               what,
-              ReportWriter.num(ns, 1),
-              ReportWriter.num(ns / raw, 0),
-              ReportWriter.num(raw, 2),
-              ReportWriter.num(MAX_OVER_RAW_READ, 0)));
+              Cells.num(ns, 1),
+              Cells.num(ns / raw, 0),
+              Cells.num(raw, 2),
+              Cells.num(MAX_OVER_RAW_READ, 0)));
     }
   }
 

@@ -478,10 +478,10 @@ public final class Targets {
               Locale.ROOT,
               "%s %s ± %s vs %s ± %s ns%s (%.2f×)",
               m.label,
-              ReportWriter.num(a, 2),
-              ReportWriter.num(m.error.applyAsDouble(s.get()), 2),
-              ReportWriter.num(b, 2),
-              ReportWriter.num(m.error.applyAsDouble(ref.get()), 2),
+              Cells.num(a, 2),
+              Cells.num(m.error.applyAsDouble(s.get()), 2),
+              Cells.num(b, 2),
+              Cells.num(m.error.applyAsDouble(ref.get()), 2),
               m == Metric.BUILD ? "/key" : "",
               a / b));
     }

@@ -1,15 +1,32 @@
 package dev.sieve.bloom;
 
+import static dev.sieve.bloom.BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
+import static dev.sieve.bloom.BlockedBloomKernel.FORM_AUTO;
+import static dev.sieve.bloom.BlockedBloomKernel.FORM_BRANCH_FREE;
+import static dev.sieve.bloom.BlockedBloomKernel.FORM_EARLY;
+import static dev.sieve.bloom.BlockedBloomKernel.FORM_HYBRID;
+import static dev.sieve.bloom.BlockedBloomKernel.PROBE_FORM;
+import static dev.sieve.bloom.BlockedBloomKernel.VECTOR_PROBE;
+import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
+import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
+import static dev.sieve.bloom.BlockedBloomKernel.branchFree;
+import static dev.sieve.bloom.BlockedBloomKernel.early6;
+import static dev.sieve.bloom.BlockedBloomKernel.earlyLoop;
+import static dev.sieve.bloom.BlockedBloomKernel.hybrid;
+import static dev.sieve.bloom.BlockedBloomKernel.upTo8;
+
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -20,43 +37,20 @@ import java.util.concurrent.atomic.LongAdder;
  * <h2>The idea</h2>
  *
  * A standard Bloom filter's {@code k} probes land in {@code k} random cache lines, so a query can
- * cost {@code k} cache misses. This filter first picks one 512-bit (64-byte) block per key and runs
- * a small Bloom filter inside it, so every add and query touches exactly one cache line.
+ * cost {@code k} cache misses. This filter first picks one 512-bit (64-byte) block per key, from
+ * the lower 32 bits of its 64-bit hash, and runs a small Bloom filter inside it, its probes from
+ * the upper 32 bits, so every add and query touches exactly one cache line. The data is RocksDB's
+ * bytes, and its filter block is the data followed by RocksDB's 5-byte trailer ({@code FF 00}, the
+ * number of probes, {@code 00 00}).
  *
- * <h2>The layout (RocksDB util/bloom_impl.h, FastLocalBloomImpl)</h2>
+ * <h2>Sizing and the trade-off, as RocksDB has them</h2>
  *
- * <ul>
- *   <li>The 64-bit key hash is split into {@code h1} (lower 32 bits) and {@code h2} (upper 32).
- *   <li>The block is {@code FastRange32(h1, numBlocks) = (h1 · numBlocks) >>> 32}: a multiply in
- *       place of a modulo, uniform over any number of blocks.
- *   <li>Probe {@code i} sets or tests bit {@code h >>> 23} (the top 9 bits, 0..511) of the block,
- *       where {@code h = h2 · 0x9e3779b9^i} (32-bit wrap-around): byte {@code pos >>> 3}, bit
- *       {@code pos & 7}. The block choice uses {@code h1} only and the probes {@code h2} only: if
- *       they shared bits, the keys of one block would also share probe patterns and the filter's
- *       FPR would rise.
- *   <li>The serialized block is the data followed by a 5-byte trailer: {@code 0xFF} (newer Bloom),
- *       {@code 0x00} (FastLocalBloom), the number of probes, and two zero bytes.
- * </ul>
- *
- * In memory the data is a {@code long[]} whose little-endian bytes are RocksDB's bytes, so bit
- * {@code pos} of block {@code b} is bit {@code pos & 63} of word {@code 8b + (pos >>> 6)}.
- *
- * <h2>Sizing and probes, as RocksDB does</h2>
- *
- * Bits per key become {@code millibits = (int) (bits · 1000 + 0.500001)} ({@link
- * #rocksDbMillibitsPerKey}); the data length is {@code ceil(n · millibits / 8000)} bytes rounded up
- * to a multiple of 64 and capped at {@code 0xffffffc0} ({@link #MAX_DATA_BYTES}); the probe count
- * comes from RocksDB's table of measured optima, {@link #chooseNumProbes} (e.g. 6 at 10 bits/key, 9
- * at 16), which is lower than a standard Bloom filter's optimum because a crowded block is hurt
- * more by extra probes.
- *
- * <h2>The math and the trade-off</h2>
- *
- * The number of keys per block is Poisson, and crowded blocks raise the FPR above the standard
- * Bloom rate: RocksDB's {@link BloomMath#cacheLocalFpRate} model gives 0.95% at 10 bits/key and 6
- * probes against a standard filter's 0.84%, a 1.13× tax for one cache miss instead of up to six.
- * The 64-bit key hash adds its own tiny collision rate ({@link BloomMath#fastLocalBloomFpRate}).
- * The space cost stays Bloom's: about 1.44× the information floor and a little more.
+ * Bits per key become thousandths ({@link #rocksDbMillibitsPerKey}), the data length is RocksDB's
+ * ({@link #rocksDbDataBytes}) and the probe count comes from RocksDB's table of measured optima
+ * ({@link #chooseNumProbes}: 6 at 10 bits/key, 9 at 16). The keys per block are Poisson, and
+ * crowded blocks raise the FPR above the standard Bloom rate: 0.95% at 10 bits/key and 6 probes
+ * against a standard filter's 0.84% ({@link BloomMath#cacheLocalFpRate}), a 1.13× tax for one cache
+ * miss instead of up to six. The space cost stays Bloom's.
  *
  * <h2>Limits</h2>
  *
@@ -71,6 +65,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class BlockedBloomFilter
     implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
+  // This class holds the API, the storage and the key count. The probe and add loops over raw
+  // storage (and the layout's math) are BlockedBloomKernel's; the RocksDB block's bytes, its
+  // trailer checks and RocksDB's sizing are BlockedBloomForm's.
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -85,8 +82,6 @@ public final class BlockedBloomFilter
   public static final double MIN_BITS_PER_KEY = 1.0;
 
   public static final double MAX_BITS_PER_KEY = 100.0;
-
-  private static final int WORDS_PER_BLOCK = BLOCK_BYTES / Long.BYTES;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
@@ -105,7 +100,7 @@ public final class BlockedBloomFilter
   /** Whether the {@code auto} probe form tests this filter branch-free (small enough). */
   private final boolean branchFreeQueries;
 
-  private BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
+  BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
     if (VECTOR_PROBE) {
       VectorGate.BLOCKED_BLOOM.start(); // the warm-up of the SIMD path, once per JVM
     }
@@ -118,7 +113,7 @@ public final class BlockedBloomFilter
     this.numKeys.add(numKeys);
   }
 
-  private BlockedBloomFilter(LongSegments wrapped, int numProbes, long numKeys) {
+  BlockedBloomFilter(LongSegments wrapped, int numProbes, long numKeys) {
     this.words = null;
     this.wrapped = wrapped;
     this.numBlocks = (int) (wrapped.numWords() / WORDS_PER_BLOCK);
@@ -143,15 +138,7 @@ public final class BlockedBloomFilter
    */
   public static BlockedBloomFilter createWithBitsPerKey(long expectedKeys, double bitsPerKey) {
     Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
-    return createEmpty(expectedKeys, rocksDbMillibitsPerKey(bitsPerKey));
-  }
-
-  private static BlockedBloomFilter createEmpty(long expectedKeys, int millibits) {
-    Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
-    checkFits(expectedKeys, millibits);
-    long bytes = Math.max(BLOCK_BYTES, rocksDbDataBytes(expectedKeys, millibits));
-    return new BlockedBloomFilter(
-        new long[(int) (bytes / Long.BYTES)], chooseNumProbes(millibits), 0);
+    return BlockedBloomForm.createEmpty(expectedKeys, rocksDbMillibitsPerKey(bitsPerKey));
   }
 
   /**
@@ -159,15 +146,7 @@ public final class BlockedBloomFilter
    * #MAX_DATA_BYTES}) with {@code numProbes} probes (1 to 30), for callers that choose the shape.
    */
   public static BlockedBloomFilter withShape(long dataBytes, int numProbes) {
-    if (dataBytes <= 0 || dataBytes % BLOCK_BYTES != 0 || dataBytes > MAX_DATA_BYTES) {
-      throw new IllegalArgumentException(
-          "data bytes must be a positive multiple of 64 up to "
-              + MAX_DATA_BYTES
-              + ", got "
-              + dataBytes);
-    }
-    checkProbes(numProbes);
-    return new BlockedBloomFilter(new long[(int) (dataBytes / Long.BYTES)], numProbes, 0);
+    return BlockedBloomForm.withShape(dataBytes, numProbes);
   }
 
   /**
@@ -182,25 +161,7 @@ public final class BlockedBloomFilter
    *     #rocksDbMillibitsPerKey})
    */
   public static BlockedBloomFilter buildRocksDb(long[] hashes, int count, int millibitsPerKey) {
-    // (more keys than fit at this setting: the length is capped at MAX_DATA_BYTES, as RocksDB does)
-    java.util.Objects.checkFromIndexSize(0, count, hashes.length);
-    if (millibitsPerKey < 1000 || millibitsPerKey > 100_000) {
-      throw new IllegalArgumentException(
-          "millibits per key must be in [1000, 100000], got " + millibitsPerKey);
-    }
-    long distinct = countConsecutiveDistinct(hashes, count);
-    long bytes = rocksDbDataBytes(distinct, millibitsPerKey);
-    BlockedBloomFilter filter =
-        new BlockedBloomFilter(
-            new long[(int) (bytes / Long.BYTES)], chooseNumProbes(millibitsPerKey), distinct);
-    if (bytes > 0) {
-      for (int i = 0; i < count; i++) {
-        if (i == 0 || hashes[i] != hashes[i - 1]) {
-          filter.setPlain(hashes[i]);
-        }
-      }
-    }
-    return filter;
+    return BlockedBloomForm.build(hashes, count, millibitsPerKey);
   }
 
   /**
@@ -236,20 +197,7 @@ public final class BlockedBloomFilter
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    if (block.length == 0) {
-      checkEmptyBlockKeys(numKeys, 0);
-      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
-    }
-    int probes = checkTrailer(java.nio.ByteBuffer.wrap(block));
-    int dataLen = block.length - TRAILER_BYTES;
-    checkEmptyBlockKeys(numKeys, dataLen);
-    long[] words = new long[dataLen / Long.BYTES];
-    java.nio.ByteBuffer.wrap(block, 0, dataLen)
-        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-        .asLongBuffer()
-        .get(words);
-    return new BlockedBloomFilter(words, probes, numKeys);
+    return BlockedBloomForm.read(block, numKeys);
   }
 
   /**
@@ -268,17 +216,8 @@ public final class BlockedBloomFilter
    *     block with no data and {@code numKeys > 0}
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
-  public static BlockedBloomFilter wrapRocksDbFilterBlock(java.nio.ByteBuffer block, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    java.nio.ByteBuffer view = block.slice();
-    if (!view.hasRemaining()) {
-      checkEmptyBlockKeys(numKeys, 0);
-      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
-    }
-    int probes = checkTrailer(view);
-    long dataLen = view.remaining() - TRAILER_BYTES;
-    checkEmptyBlockKeys(numKeys, dataLen);
-    return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
+  public static BlockedBloomFilter wrapRocksDbFilterBlock(ByteBuffer block, long numKeys) {
+    return BlockedBloomForm.wrap(block, numKeys);
   }
 
   /**
@@ -288,73 +227,8 @@ public final class BlockedBloomFilter
    * trailer is not part of the data; its probe count is given.
    */
   public static BlockedBloomFilter wrapData(
-      java.nio.ByteBuffer[] segments,
-      int segmentShift,
-      long dataBytes,
-      int numProbes,
-      long numKeys) {
-    if (dataBytes < 0 || dataBytes % BLOCK_BYTES != 0 || dataBytes > MAX_DATA_BYTES) {
-      throw new IllegalArgumentException(
-          "data bytes must be a multiple of 64 in [0, " + MAX_DATA_BYTES + "], got " + dataBytes);
-    }
-    checkProbes(numProbes);
-    return new BlockedBloomFilter(
-        LongSegments.of(segments, segmentShift, dataBytes / Long.BYTES), numProbes, numKeys);
-  }
-
-  /**
-   * A block with no data answers "absent" for every key: refuse a caller's claim that it has some.
-   */
-  private static void checkEmptyBlockKeys(long numKeys, long dataBytes) {
-    if (dataBytes == 0 && numKeys > 0) {
-      throw new SieveFormatException(
-          0,
-          "a FastLocalBloom block with no data (RocksDB's block for zero keys) cannot hold the "
-              + numKeys
-              + " keys given: it answers \"absent\" for every key");
-    }
-  }
-
-  /** Validates the trailer of the block in {@code block}'s remaining bytes; returns the probes. */
-  private static int checkTrailer(java.nio.ByteBuffer block) {
-    int base = block.position();
-    int len = block.remaining();
-    if (len < TRAILER_BYTES) {
-      throw new SieveFormatException(
-          0, "FastLocalBloom block of " + len + " bytes is shorter than its 5-byte trailer");
-    }
-    int dataLen = len - TRAILER_BYTES;
-    if (dataLen % BLOCK_BYTES != 0) {
-      throw new SieveFormatException(
-          0, "FastLocalBloom data length " + dataLen + " is not a multiple of 64");
-    }
-    if (dataLen > MAX_DATA_BYTES) {
-      throw new SieveFormatException(
-          0, "FastLocalBloom data length " + dataLen + " over " + MAX_DATA_BYTES);
-    }
-    int marker = block.get(base + dataLen) & 0xFF;
-    if (marker != 0xFF) {
-      throw new SieveFormatException(
-          dataLen, "trailer marker is " + marker + ", expected 0xFF (newer Bloom)");
-    }
-    int subImpl = block.get(base + dataLen + 1) & 0xFF;
-    if (subImpl != 0) {
-      throw new SieveFormatException(
-          dataLen + 1, "Bloom sub-implementation " + subImpl + " is not FastLocalBloom (0)");
-    }
-    int blockAndProbes = block.get(base + dataLen + 2) & 0xFF;
-    if ((blockAndProbes >>> 5) != 0) {
-      throw new SieveFormatException(
-          dataLen + 2, "block size code " + (blockAndProbes >>> 5) + " is not 0 (64-byte blocks)");
-    }
-    int probes = blockAndProbes & 31;
-    if (probes < 1 || probes > 30) {
-      throw new SieveFormatException(dataLen + 2, "number of probes " + probes + " outside 1..30");
-    }
-    if (block.get(base + dataLen + 3) != 0 || block.get(base + dataLen + 4) != 0) {
-      throw new SieveFormatException(dataLen + 3, "reserved trailer bytes are not zero");
-    }
-    return probes;
+      ByteBuffer[] segments, int segmentShift, long dataBytes, int numProbes, long numKeys) {
+    return BlockedBloomForm.wrapData(segments, segmentShift, dataBytes, numProbes, numKeys);
   }
 
   /**
@@ -362,26 +236,7 @@ public final class BlockedBloomFilter
    * for a filter of zero blocks (built from zero keys), the empty block RocksDB writes then.
    */
   public byte[] toRocksDbFilterBlock() {
-    if (numBlocks == 0) {
-      return new byte[0];
-    }
-    if (rocksDbFilterBlockLength() > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a filter block of "
-              + rocksDbFilterBlockLength()
-              + " bytes does not fit one byte[]; use writeRocksDbFilterBlock");
-    }
-    long[] data = heapWords();
-    int dataLen = data.length * Long.BYTES;
-    byte[] out = new byte[dataLen + TRAILER_BYTES];
-    java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    for (long w : data) {
-      buf.putLong(w);
-    }
-    out[dataLen] = (byte) 0xFF;
-    out[dataLen + 1] = 0;
-    out[dataLen + 2] = (byte) numProbes;
-    return out;
+    return BlockedBloomForm.toBytes(this);
   }
 
   /** The length of {@link #toRocksDbFilterBlock()}: the data plus the trailer, 0 when empty. */
@@ -394,16 +249,8 @@ public final class BlockedBloomFilter
    * any size up to {@link #MAX_DATA_BYTES} (beyond what one {@code byte[]} holds). The channel is
    * not closed.
    */
-  public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
-      throws java.io.IOException {
-    if (numBlocks == 0) {
-      return;
-    }
-    ChannelWrites.writeWords(
-        out,
-        (long) numBlocks * WORDS_PER_BLOCK,
-        i -> word((int) i),
-        new byte[] {(byte) 0xFF, 0, (byte) numProbes, 0, 0});
+  public void writeRocksDbFilterBlock(WritableByteChannel out) throws IOException {
+    BlockedBloomForm.write(this, out);
   }
 
   // ---------------------------------------------------------------- RocksDB's sizing rules
@@ -422,14 +269,7 @@ public final class BlockedBloomFilter
    * ceil(n · millibits / 8000)} capped at {@link #MAX_DATA_BYTES}, rounded up to a multiple of 64.
    */
   public static long rocksDbDataBytes(long numKeys, int millibitsPerKey) {
-    long raw;
-    if (numKeys > (Long.MAX_VALUE - 7999) / Math.max(1, millibitsPerKey)) {
-      raw = MAX_DATA_BYTES;
-    } else {
-      raw = (numKeys * millibitsPerKey + 7999) / 8000;
-    }
-    raw = Math.min(raw, MAX_DATA_BYTES);
-    return (raw + 63) & ~63L;
+    return BlockedBloomForm.dataBytes(numKeys, millibitsPerKey);
   }
 
   /**
@@ -446,138 +286,10 @@ public final class BlockedBloomFilter
    * RocksDB's probe count) is at most {@code fpRate}; {@code 100000} if none is.
    */
   public static int millibitsPerKeyForFpRate(double fpRate) {
-    Checks.fpRate(fpRate);
-    int lo = 1000;
-    int hi = 100_000;
-    if (modelAt(hi) > fpRate) {
-      return hi;
-    }
-    // the model is not strictly monotone across probe-count steps, so scan coarse then fine
-    int best = hi;
-    for (int m = lo; m <= hi; m += 50) {
-      if (modelAt(m) <= fpRate) {
-        best = m;
-        break;
-      }
-    }
-    for (int m = Math.max(lo, best - 50); m <= best; m++) {
-      if (modelAt(m) <= fpRate) {
-        return m;
-      }
-    }
-    return best;
-  }
-
-  private static double modelAt(int millibits) {
-    return BloomMath.cacheLocalFpRate(
-        millibits / 1000.0, chooseNumProbes(millibits), BloomMath.CACHE_LINE_BITS);
-  }
-
-  /** Refuses a size RocksDB would silently cap (the Sieve builders fail loudly instead). */
-  private static void checkFits(long numKeys, int millibitsPerKey) {
-    if (numKeys > 0 && numKeys > MAX_DATA_BYTES * 8000 / millibitsPerKey) {
-      throw new IllegalArgumentException(
-          numKeys
-              + " keys at "
-              + millibitsPerKey / 1000.0
-              + " bits/key need more than the FastLocalBloom limit of "
-              + MAX_DATA_BYTES
-              + " data bytes; at most "
-              + MAX_DATA_BYTES * 8000 / millibitsPerKey
-              + " keys fit at this setting");
-    }
-  }
-
-  private static long countConsecutiveDistinct(long[] hashes, int count) {
-    long n = 0;
-    for (int i = 0; i < count; i++) {
-      if (i == 0 || hashes[i] != hashes[i - 1]) {
-        n++;
-      }
-    }
-    return n;
-  }
-
-  private static void checkProbes(int numProbes) {
-    if (numProbes < 1 || numProbes > 30) {
-      throw new IllegalArgumentException("number of probes must be in [1, 30], got " + numProbes);
-    }
+    return BlockedBloomForm.millibitsPerKeyForFpRate(fpRate);
   }
 
   // ---------------------------------------------------------------- the filter
-
-  /**
-   * The form of the single-key probe on the heap, chosen from measurements (docs/notes.md, section
-   * 6): {@code early} exits at the first clear bit (unrolled for 6 probes), {@code hybrid} branches
-   * on the first probe only and ANDs the rest, {@code branchfree} ANDs all probes, {@code loop} is
-   * the plain early-exit loop, and {@code auto} (the default) takes {@code branchfree} for a filter
-   * of at most {@link #BRANCH_FREE_MAX_BYTES} and {@code early} above: in cache the branch-free
-   * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
-   * early exit lets the core run ahead into the next lookups; when the JVM runs with {@code
-   * --add-modules jdk.incubator.vector}, {@code auto} takes the SIMD line test of {@link
-   * VectorLineProbe} instead once its warm-up has seen it compiled ({@link #usesVectorProbe()};
-   * {@code vector} selects it too, under the same warm-up). Read once at class initialization from
-   * the system property {@code sieve.bloom.probeForm}, so the JIT folds the choice away; it exists
-   * so the benchmark can measure every form in one run. The answers are identical in every form.
-   */
-  static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "auto"));
-
-  /** The largest filter {@code auto} queries branch-free: 4 MiB of data. */
-  static final long BRANCH_FREE_MAX_BYTES = 4L << 20;
-
-  static final int FORM_EARLY = 0;
-  static final int FORM_HYBRID = 1;
-  static final int FORM_BRANCH_FREE = 2;
-  static final int FORM_LOOP = 3;
-  static final int FORM_AUTO = 4;
-  static final int FORM_VECTOR = 5;
-
-  /**
-   * Whether heap-resident queries (single and batch) may run the SIMD line test of {@link
-   * VectorLineProbe}: the probe form is {@code auto} or {@code vector} and the module {@code
-   * jdk.incubator.vector} is readable ({@link VectorGate#MODULE_READABLE}; no incubator class is
-   * loaded for it). They run it once {@link VectorGate#BLOCKED_BLOOM} is open, the scalar probe
-   * before.
-   */
-  static final boolean VECTOR_PROBE =
-      (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && VectorGate.MODULE_READABLE;
-
-  static int probeForm(String name) {
-    switch (name) {
-      case "early":
-        return FORM_EARLY;
-      case "hybrid":
-        return FORM_HYBRID;
-      case "branchfree":
-        return FORM_BRANCH_FREE;
-      case "loop":
-        return FORM_LOOP;
-      case "auto":
-        return FORM_AUTO;
-      case "vector":
-        if (!vectorModuleUsable()) {
-          throw new IllegalArgumentException(
-              "sieve.bloom.probeForm=vector needs the JVM option --add-modules"
-                  + " jdk.incubator.vector and 256-bit vectors");
-        }
-        return FORM_VECTOR;
-      default:
-        throw new IllegalArgumentException(
-            "sieve.bloom.probeForm must be auto, vector, early, hybrid, branchfree or loop, got "
-                + name);
-    }
-  }
-
-  /**
-   * Whether the SIMD line test can run: the module {@code jdk.incubator.vector} is in the boot
-   * layer (the JVM runs with {@code --add-modules jdk.incubator.vector}), this module reads it (the
-   * read edge is added at run time, {@link VectorGate#MODULE_READABLE}), and the platform has
-   * 256-bit vectors (which loads the vector classes). Without the module this touches no incubator
-   * class.
-   */
-  static boolean vectorModuleUsable() {
-    return VectorGate.BLOCKED_BLOOM.supported();
-  }
 
   /**
    * Whether this JVM's queries of heap-resident blocked Bloom filters take the SIMD line test
@@ -614,8 +326,6 @@ public final class BlockedBloomFilter
     return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen());
   }
 
-  static final int GOLDEN32 = 0x9e3779b9;
-
   @Override
   public boolean mayContainHash(long hash64) {
     long[] w = words;
@@ -624,7 +334,7 @@ public final class BlockedBloomFilter
     }
     // heap and wrapped storage keep separate loops: one loop over a storage interface measured
     // 5-60% slower on heap queries (docs/notes.md)
-    int base = blockBase(hash64);
+    int base = blockBase(hash64, numBlocks);
     int h = (int) (hash64 >>> 32);
     if (VECTOR_PROBE) {
       int k = numProbes;
@@ -655,104 +365,6 @@ public final class BlockedBloomFilter
     }
   }
 
-  /** Six probes, unrolled; each position computed just before its load, exit on a clear bit. */
-  static boolean early6(long[] w, int base, int h) {
-    int p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    return (w[base + (p >>> 6)] & (1L << p)) != 0;
-  }
-
-  /**
-   * The scalar line test for 1 to 8 probes without a loop or a branch: all eight positions are
-   * tested and those from {@code numProbes} on count as set. The scalar side of the SIMD gate: a
-   * caller's loop is compiled with this beside the vector test once the gate has opened (both sides
-   * were taken in its profile), and an inner loop there (the {@code branchFree} or {@code
-   * earlyLoop} loop) or a call made the caller's loop a non-innermost loop or one with a call,
-   * which C2 optimizes less: single lookups 8.3-9.1 ns at 10^6 keys against 5.5 without the gate.
-   */
-  static boolean upTo8(long[] w, int base, int h, int numProbes) {
-    int p = h >>> 23;
-    long set = w[base + (p >>> 6)] >>> p & 1;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 1;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 2;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 3;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 4;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 5;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 6;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 7;
-    long unused = 0xFFL << numProbes; // the lanes numProbes..7 (numProbes <= 8)
-    return ((set | unused) & 0xFF) == 0xFF;
-  }
-
-  static boolean earlyLoop(long[] w, int base, int h, int numProbes) {
-    for (int i = 0; i < numProbes; i++) {
-      int bitpos = h >>> 23;
-      if ((w[base + (bitpos >>> 6)] & (1L << bitpos)) == 0) {
-        return false;
-      }
-      h *= GOLDEN32;
-    }
-    return true;
-  }
-
-  /** Branches on the first probe (most absent keys stop there), then ANDs the others. */
-  static boolean hybrid(long[] w, int base, int h, int numProbes) {
-    int p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    return (branchFree(w, base, h * GOLDEN32, numProbes - 1) & 1) != 0;
-  }
-
-  /** Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set. */
-  static long branchFree(long[] w, int base, int h, int numProbes) {
-    long all = 1;
-    for (int i = 0; i < numProbes; i++) {
-      int p = h >>> 23;
-      all &= w[base + (p >>> 6)] >>> p;
-      h *= GOLDEN32;
-    }
-    return all;
-  }
-
   /** The heap data itself (not a copy), or {@code null} for a wrapped filter; for the chains. */
   long[] heapDataOrNull() {
     return words;
@@ -762,7 +374,7 @@ public final class BlockedBloomFilter
     if (numBlocks == 0) {
       return false; // built from zero keys
     }
-    return wrappedMayContain(blockBase(hash64), (int) (hash64 >>> 32));
+    return earlyLoop(wrapped, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
   }
 
   /**
@@ -790,7 +402,7 @@ public final class BlockedBloomFilter
       long word = 0;
       for (int i = 0; i < chunk; i++) {
         long hash = hashes[at + i];
-        int base = blockBase(hash);
+        int base = blockBase(hash, numBlocks);
         int h = (int) (hash >>> 32);
         if (k <= 8
             ? VectorLineProbe.oneGroup(w, base, h, k)
@@ -824,18 +436,6 @@ public final class BlockedBloomFilter
     return word;
   }
 
-  private boolean wrappedMayContain(int base, int h) {
-    LongSegments data = wrapped;
-    for (int i = 0; i < numProbes; i++) {
-      int bitpos = h >>> 23;
-      if ((data.get(base + (bitpos >>> 6)) & (1L << bitpos)) == 0) {
-        return false;
-      }
-      h *= GOLDEN32;
-    }
-    return true;
-  }
-
   @Override
   public boolean addHash(long hash64) {
     if (numBlocks == 0) {
@@ -845,35 +445,13 @@ public final class BlockedBloomFilter
     if (words == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
     }
-    int base = blockBase(hash64);
+    int base = blockBase(hash64, numBlocks);
     int h = (int) (hash64 >>> 32);
-    boolean changed = false;
-    for (int i = 0; i < numProbes; i++) {
-      int bitpos = h >>> 23;
-      changed |= AtomicBits.setBit(words, base + (bitpos >>> 6), bitpos & 63);
-      h *= GOLDEN32;
-    }
+    boolean changed = BlockedBloomKernel.add(words, base, h, numProbes);
     if (changed) {
       numKeys.increment();
     }
     return changed;
-  }
-
-  /** Single-threaded add used by the builders before the filter is published. */
-  private void setPlain(long hash64) {
-    int base = blockBase(hash64);
-    int h = (int) (hash64 >>> 32);
-    long[] w = words;
-    for (int i = 0; i < numProbes; i++) {
-      int bitpos = h >>> 23;
-      w[base + (bitpos >>> 6)] |= 1L << bitpos;
-      h *= GOLDEN32;
-    }
-  }
-
-  private int blockBase(long hash64) {
-    long block = ((hash64 & 0xFFFFFFFFL) * numBlocks) >>> 32;
-    return (int) block * WORDS_PER_BLOCK;
   }
 
   /**
@@ -921,23 +499,10 @@ public final class BlockedBloomFilter
    * changed. Take the fold of a quiescent filter: keys added while it runs may be missing from the
    * result.
    *
-   * <h4>Why a fold is exact on RocksDB's layout</h4>
-   *
-   * A key's block is {@code FastRange32(h1, n) = floor(h1 · n / 2^32)} and its probe positions
-   * inside the block come from {@code h2} alone, never from {@code n}. For even {@code n}:
-   *
-   * <pre>
-   * FastRange32(h1, n/2) = floor(h1 · n / 2^33) = floor(floor(h1 · n / 2^32) / 2)
-   *                      = floor(FastRange32(h1, n) / 2)
-   * </pre>
-   *
-   * (nested floor division: {@code floor(floor(x/a)/b) = floor(x/(ab))} for integers {@code x ≥ 0},
-   * {@code a, b ≥ 1}). So the key of block {@code j} in this filter lives in block {@code
-   * floor(j/2)} of the folded one, at the same bit positions: the folded block {@code j} is the OR
-   * of blocks {@code 2j} and {@code 2j + 1}, and every key answers "present" there. (It is not the
-   * OR of block {@code j} with block {@code j + n/2}, the fold of filters that pick the block by a
-   * power-of-two modulo: under a multiply-shift the top bits of {@code h1} pick the block, and
-   * halving drops the lowest bit of the block index, not the highest.) Folding {@code t} times
+   * <p>The fold is exact on RocksDB's layout: a key's block is {@code FastRange32(h1, n)} and its
+   * probe positions come from {@code h2} alone, so for even {@code n} the key of block {@code j}
+   * lives in block {@code floor(j/2)} of the folded filter, at the same bit positions: the folded
+   * block {@code j} is the OR of blocks {@code 2j} and {@code 2j + 1}. Folding {@code t} times
    * needs {@code n} divisible by {@code 2^t}.
    *
    * <h4>The cost</h4>
@@ -1090,12 +655,12 @@ public final class BlockedBloomFilter
     return words == null;
   }
 
-  private long word(int index) {
+  long word(int index) {
     return words != null ? AtomicBits.getVolatile(words, index) : wrapped.get(index);
   }
 
   /** A snapshot of the data as a fresh heap array. */
-  private long[] heapWords() {
+  long[] heapWords() {
     if (words == null) {
       return wrapped.toArray();
     }
@@ -1214,7 +779,7 @@ public final class BlockedBloomFilter
      */
     @Override
     public BlockedBloomFilter create() {
-      return createEmpty(expectedKeys(), millibitsPerKey);
+      return BlockedBloomForm.createEmpty(expectedKeys(), millibitsPerKey);
     }
 
     /**
@@ -1226,7 +791,7 @@ public final class BlockedBloomFilter
      */
     @Override
     protected BlockedBloomFilter buildFromHashes(long[] hashes, int count) {
-      checkFits(count, millibitsPerKey);
+      BlockedBloomForm.checkFits(count, millibitsPerKey);
       return buildRocksDb(hashes, count, millibitsPerKey);
     }
   }

@@ -401,12 +401,12 @@ public final class ScalableBloomFilter implements MutableFilter {
     if (first == 0) {
       return false;
     }
-    int next = h * BlockedBloomFilter.GOLDEN32;
+    int next = h * BlockedBloomKernel.GOLDEN32;
     int[] probes = c.probes;
     for (int i = m - 1; i >= 0; i--) {
       if ((first >>> i & 1) != 0) {
         int base = (int) ((low * blocks[i]) >>> 32) << 3;
-        if ((BlockedBloomFilter.branchFree(words[i], base, next, probes[i] - 1) & 1) != 0) {
+        if ((BlockedBloomKernel.branchFree(words[i], base, next, probes[i] - 1) & 1) != 0) {
           return true;
         }
       }
@@ -460,7 +460,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     long any = 0;
     for (int i = words.length - 1; i >= 0; i--) {
       int base = (int) ((low * blocks[i]) >>> 32) << 3;
-      any |= BlockedBloomFilter.branchFree(words[i], base, h, probes[i]);
+      any |= BlockedBloomKernel.branchFree(words[i], base, h, probes[i]);
     }
     return (any & 1) != 0;
   }

@@ -140,7 +140,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     this.wrapped = null;
     this.numBlocks = words.length / LONGS_PER_BLOCK;
     this.branchFreeQueries =
-        (long) numBlocks * BLOCK_BYTES <= BlockedBloomFilter.BRANCH_FREE_MAX_BYTES;
+        (long) numBlocks * BLOCK_BYTES <= BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
     this.numKeys.add(numKeys);
   }
 
@@ -377,7 +377,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * <p>For a filter read from Parquet, the hash is {@link ParquetHash}'s; see the class comment.
    *
    * <p>The probe computes the eight masks as four 64-bit masks and tests the block's four longs. A
-   * heap filter of at most {@link BlockedBloomFilter#BRANCH_FREE_MAX_BYTES} tests all four without
+   * heap filter of at most {@link BlockedBloomKernel#BRANCH_FREE_MAX_BYTES} tests all four without
    * a branch (in cache an absent key's mispredicted exit costs more than the three tests it saves);
    * a larger one returns "absent" as soon as the first long misses a bit, as about 70% of absent
    * keys do at 10 bits per value: past a few MiB (TLB misses, DRAM) a predicted exit lets the core

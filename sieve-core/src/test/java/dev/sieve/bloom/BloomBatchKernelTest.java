@@ -136,7 +136,7 @@ class BloomBatchKernelTest {
   }
 
   /**
-   * A split-block filter over {@link BlockedBloomFilter#BRANCH_FREE_MAX_BYTES}, whose single
+   * A split-block filter over {@link BlockedBloomKernel#BRANCH_FREE_MAX_BYTES}, whose single
    * lookups leave at the first long that misses a bit: single and batch answers against the
    * reference, until compiled and after; filled so that about a third of absent keys pass the first
    * long and are decided by a later one.
@@ -144,7 +144,7 @@ class BloomBatchKernelTest {
   @Test
   void compiledEarlyExitSplitBlockLookupsAnswerAsTheReference() {
     SplittableRandom random = new SplittableRandom(22);
-    int bytes = (int) BlockedBloomFilter.BRANCH_FREE_MAX_BYTES * 2;
+    int bytes = (int) BlockedBloomKernel.BRANCH_FREE_MAX_BYTES * 2;
     SplitBlockBloomFilter filter = SplitBlockBloomFilter.withNumBytes(bytes);
     long[] added = random.longs(bytes / 32 * 26).toArray(); // 26 values a block: 10 bits each
     for (long h : added) {

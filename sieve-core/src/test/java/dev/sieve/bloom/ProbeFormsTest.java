@@ -22,15 +22,15 @@ class ProbeFormsTest {
       int base = random.nextInt(64) * 8;
       int h = random.nextInt();
       int k = 1 + random.nextInt(30);
-      boolean loop = BlockedBloomFilter.earlyLoop(w, base, h, k);
-      assertEquals(loop, BlockedBloomFilter.hybrid(w, base, h, k), "hybrid k=" + k);
+      boolean loop = BlockedBloomKernel.earlyLoop(w, base, h, k);
+      assertEquals(loop, BlockedBloomKernel.hybrid(w, base, h, k), "hybrid k=" + k);
       assertEquals(
-          loop, (BlockedBloomFilter.branchFree(w, base, h, k) & 1) != 0, "branch-free k=" + k);
+          loop, (BlockedBloomKernel.branchFree(w, base, h, k) & 1) != 0, "branch-free k=" + k);
       if (k <= 8) {
-        assertEquals(loop, BlockedBloomFilter.upTo8(w, base, h, k), "straight-line k=" + k);
+        assertEquals(loop, BlockedBloomKernel.upTo8(w, base, h, k), "straight-line k=" + k);
       }
       if (k == 6) {
-        assertEquals(loop, BlockedBloomFilter.early6(w, base, h), "unrolled k=6");
+        assertEquals(loop, BlockedBloomKernel.early6(w, base, h), "unrolled k=6");
       }
       agreeTrue += loop ? 1 : 0;
     }
@@ -58,9 +58,9 @@ class ProbeFormsTest {
 
   @Test
   void unknownFormNamesAreRefused() {
-    assertEquals(BlockedBloomFilter.FORM_EARLY, BlockedBloomFilter.probeForm("early"));
-    assertEquals(BlockedBloomFilter.FORM_HYBRID, BlockedBloomFilter.probeForm("hybrid"));
-    assertEquals(BlockedBloomFilter.FORM_AUTO, BlockedBloomFilter.probeForm("auto"));
-    assertThrows(IllegalArgumentException.class, () -> BlockedBloomFilter.probeForm("fast"));
+    assertEquals(BlockedBloomKernel.FORM_EARLY, BlockedBloomKernel.probeForm("early"));
+    assertEquals(BlockedBloomKernel.FORM_HYBRID, BlockedBloomKernel.probeForm("hybrid"));
+    assertEquals(BlockedBloomKernel.FORM_AUTO, BlockedBloomKernel.probeForm("auto"));
+    assertThrows(IllegalArgumentException.class, () -> BlockedBloomKernel.probeForm("fast"));
   }
 }

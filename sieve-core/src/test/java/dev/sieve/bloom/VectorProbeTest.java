@@ -28,20 +28,20 @@ class VectorProbeTest {
   @Test
   void theVectorPathIsUsedExactlyWhenTheModuleIsThere() {
     assertEquals(EXPECTED, BlockedBloomFilter.usesVectorProbe());
-    assertEquals(EXPECTED, BlockedBloomFilter.vectorModuleUsable());
+    assertEquals(EXPECTED, BlockedBloomKernel.vectorModuleUsable());
     if (EXPECTED) {
-      assertEquals(BlockedBloomFilter.FORM_VECTOR, BlockedBloomFilter.probeForm("vector"));
+      assertEquals(BlockedBloomKernel.FORM_VECTOR, BlockedBloomKernel.probeForm("vector"));
     } else {
       IllegalArgumentException e =
           assertThrows(
-              IllegalArgumentException.class, () -> BlockedBloomFilter.probeForm("vector"));
+              IllegalArgumentException.class, () -> BlockedBloomKernel.probeForm("vector"));
       assertTrue(e.getMessage().contains("--add-modules jdk.incubator.vector"), e.getMessage());
     }
   }
 
   @Test
   void everyLineAnswersAsTheScalarLoopOnceCompiled() {
-    assumeTrue(BlockedBloomFilter.vectorModuleUsable(), "runs in the vector-probe execution");
+    assumeTrue(BlockedBloomKernel.vectorModuleUsable(), "runs in the vector-probe execution");
     SplittableRandom random = new SplittableRandom(43);
     long[] w = ProbeFormsTest.linesFromFullToEmpty(random);
     int maybes = 0;
@@ -50,7 +50,7 @@ class VectorProbeTest {
       int base = random.nextInt(64) * 8;
       int h = random.nextInt();
       int k = 1 + random.nextInt(30);
-      boolean scalar = BlockedBloomFilter.earlyLoop(w, base, h, k);
+      boolean scalar = BlockedBloomKernel.earlyLoop(w, base, h, k);
       assertEquals(scalar, VectorLineProbe.mayContain(w, base, h, k), "k=" + k + " h=" + h);
       maybes += scalar ? 1 : 0;
     }
@@ -78,7 +78,7 @@ class VectorProbeTest {
           long hash = hashes[i];
           int base = (int) (((hash & 0xFFFFFFFFL) * numBlocks) >>> 32) * 8;
           boolean scalar =
-              BlockedBloomFilter.earlyLoop(words, base, (int) (hash >>> 32), filter.numProbes());
+              BlockedBloomKernel.earlyLoop(words, base, (int) (hash >>> 32), filter.numProbes());
           if (i < n) {
             assertTrue(scalar, "scalar copy lost a key");
           }

@@ -1,0 +1,311 @@
+package dev.sieve.bloom;
+
+import static dev.sieve.bloom.BlockedBloomFilter.BLOCK_BYTES;
+import static dev.sieve.bloom.BlockedBloomFilter.MAX_DATA_BYTES;
+import static dev.sieve.bloom.BlockedBloomFilter.TRAILER_BYTES;
+import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
+import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
+import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
+
+import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.Checks;
+import dev.sieve.internal.LongSegments;
+import dev.sieve.math.BloomMath;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+
+/**
+ * RocksDB's FastLocalBloom filter block and sizing for {@link BlockedBloomFilter}: what RocksDB's
+ * {@code FastLocalBloomBitsBuilder} and {@code FastLocalBloomBitsReader} do in
+ * table/block_based/filter_policy.cc, around the bit math of {@link BlockedBloomKernel}.
+ *
+ * <h2>The block</h2>
+ *
+ * The data (the words' little-endian bytes, a multiple of 64 bytes, at most {@link
+ * BlockedBloomFilter#MAX_DATA_BYTES}) followed by a 5-byte trailer: {@code 0xFF} (newer Bloom),
+ * {@code 0x00} (FastLocalBloom), a byte holding the block-size code (top 3 bits, 0 for 64-byte
+ * blocks) and the number of probes (low 5 bits, 1..30), and two zero bytes. Zero keys give the
+ * empty block (0 bytes). Reading ({@link #read}, a copy) and wrapping ({@link #wrap}, in place)
+ * check the trailer once, here.
+ *
+ * <h2>Sizing</h2>
+ *
+ * Bits per key become {@code millibits = (int) (bits · 1000 + 0.500001)}; the data length is {@code
+ * ceil(n · millibits / 8000)} bytes capped at {@code 0xffffffc0} and rounded up to a multiple of 64
+ * ({@link #dataBytes}); the probe count comes from RocksDB's table of measured optima ({@link
+ * BloomMath#fastLocalBloomNumProbes}). RocksDB caps the length silently; the Sieve builders refuse
+ * what does not fit ({@link #checkFits}).
+ */
+final class BlockedBloomForm {
+
+  private BlockedBloomForm() {}
+
+  // ---------------------------------------------------------------- reading and wrapping
+
+  /**
+   * The filter of a block's bytes, copied (see {@link BlockedBloomFilter#fromRocksDbFilterBlock}).
+   */
+  static BlockedBloomFilter read(byte[] block, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
+    if (block.length == 0) {
+      checkEmptyBlockKeys(numKeys, 0);
+      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
+    }
+    int probes = checkTrailer(ByteBuffer.wrap(block));
+    int dataLen = block.length - TRAILER_BYTES;
+    checkEmptyBlockKeys(numKeys, dataLen);
+    long[] words = new long[dataLen / Long.BYTES];
+    ByteBuffer.wrap(block, 0, dataLen).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
+    return new BlockedBloomFilter(words, probes, numKeys);
+  }
+
+  /**
+   * The filter of the block in a buffer's remaining bytes, read in place (see {@link
+   * BlockedBloomFilter#wrapRocksDbFilterBlock}).
+   */
+  static BlockedBloomFilter wrap(ByteBuffer block, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
+    ByteBuffer view = block.slice();
+    if (!view.hasRemaining()) {
+      checkEmptyBlockKeys(numKeys, 0);
+      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
+    }
+    int probes = checkTrailer(view);
+    long dataLen = view.remaining() - TRAILER_BYTES;
+    checkEmptyBlockKeys(numKeys, dataLen);
+    return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
+  }
+
+  /** The filter of data split over buffers (see {@link BlockedBloomFilter#wrapData}). */
+  static BlockedBloomFilter wrapData(
+      ByteBuffer[] segments, int segmentShift, long dataBytes, int numProbes, long numKeys) {
+    if (dataBytes < 0 || dataBytes % BLOCK_BYTES != 0 || dataBytes > MAX_DATA_BYTES) {
+      throw new IllegalArgumentException(
+          "data bytes must be a multiple of 64 in [0, " + MAX_DATA_BYTES + "], got " + dataBytes);
+    }
+    checkProbes(numProbes);
+    return new BlockedBloomFilter(
+        LongSegments.of(segments, segmentShift, dataBytes / Long.BYTES), numProbes, numKeys);
+  }
+
+  /**
+   * A block with no data answers "absent" for every key: refuse a caller's claim that it has some.
+   */
+  private static void checkEmptyBlockKeys(long numKeys, long dataBytes) {
+    if (dataBytes == 0 && numKeys > 0) {
+      throw new SieveFormatException(
+          0,
+          "a FastLocalBloom block with no data (RocksDB's block for zero keys) cannot hold the "
+              + numKeys
+              + " keys given: it answers \"absent\" for every key");
+    }
+  }
+
+  /** Validates the trailer of the block in {@code block}'s remaining bytes; returns the probes. */
+  private static int checkTrailer(ByteBuffer block) {
+    int base = block.position();
+    int len = block.remaining();
+    if (len < TRAILER_BYTES) {
+      throw new SieveFormatException(
+          0, "FastLocalBloom block of " + len + " bytes is shorter than its 5-byte trailer");
+    }
+    int dataLen = len - TRAILER_BYTES;
+    if (dataLen % BLOCK_BYTES != 0) {
+      throw new SieveFormatException(
+          0, "FastLocalBloom data length " + dataLen + " is not a multiple of 64");
+    }
+    if (dataLen > MAX_DATA_BYTES) {
+      throw new SieveFormatException(
+          0, "FastLocalBloom data length " + dataLen + " over " + MAX_DATA_BYTES);
+    }
+    int marker = block.get(base + dataLen) & 0xFF;
+    if (marker != 0xFF) {
+      throw new SieveFormatException(
+          dataLen, "trailer marker is " + marker + ", expected 0xFF (newer Bloom)");
+    }
+    int subImpl = block.get(base + dataLen + 1) & 0xFF;
+    if (subImpl != 0) {
+      throw new SieveFormatException(
+          dataLen + 1, "Bloom sub-implementation " + subImpl + " is not FastLocalBloom (0)");
+    }
+    int blockAndProbes = block.get(base + dataLen + 2) & 0xFF;
+    if ((blockAndProbes >>> 5) != 0) {
+      throw new SieveFormatException(
+          dataLen + 2, "block size code " + (blockAndProbes >>> 5) + " is not 0 (64-byte blocks)");
+    }
+    int probes = blockAndProbes & 31;
+    if (probes < 1 || probes > 30) {
+      throw new SieveFormatException(dataLen + 2, "number of probes " + probes + " outside 1..30");
+    }
+    if (block.get(base + dataLen + 3) != 0 || block.get(base + dataLen + 4) != 0) {
+      throw new SieveFormatException(dataLen + 3, "reserved trailer bytes are not zero");
+    }
+    return probes;
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /** The block's bytes (see {@link BlockedBloomFilter#toRocksDbFilterBlock}). */
+  static byte[] toBytes(BlockedBloomFilter filter) {
+    if (filter.numBlocks() == 0) {
+      return new byte[0];
+    }
+    long length = filter.rocksDbFilterBlockLength();
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a filter block of "
+              + length
+              + " bytes does not fit one byte[]; use writeRocksDbFilterBlock");
+    }
+    long[] data = filter.heapWords();
+    int dataLen = data.length * Long.BYTES;
+    byte[] out = new byte[dataLen + TRAILER_BYTES];
+    ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
+    for (long w : data) {
+      buf.putLong(w);
+    }
+    out[dataLen] = (byte) 0xFF;
+    out[dataLen + 1] = 0;
+    out[dataLen + 2] = (byte) filter.numProbes();
+    return out;
+  }
+
+  /** Writes the block's bytes (see {@link BlockedBloomFilter#writeRocksDbFilterBlock}). */
+  static void write(BlockedBloomFilter filter, WritableByteChannel out) throws IOException {
+    if (filter.numBlocks() == 0) {
+      return;
+    }
+    ChannelWrites.writeWords(
+        out,
+        (long) filter.numBlocks() * WORDS_PER_BLOCK,
+        i -> filter.word((int) i),
+        new byte[] {(byte) 0xFF, 0, (byte) filter.numProbes(), 0, 0});
+  }
+
+  // ---------------------------------------------------------------- sizing and building
+
+  /** An empty filter sized as RocksDB sizes one for {@code expectedKeys} at {@code millibits}. */
+  static BlockedBloomFilter createEmpty(long expectedKeys, int millibits) {
+    Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
+    checkFits(expectedKeys, millibits);
+    long bytes = Math.max(BLOCK_BYTES, dataBytes(expectedKeys, millibits));
+    return new BlockedBloomFilter(
+        new long[(int) (bytes / Long.BYTES)], BloomMath.fastLocalBloomNumProbes(millibits), 0);
+  }
+
+  /** An empty filter of a given shape (see {@link BlockedBloomFilter#withShape}). */
+  static BlockedBloomFilter withShape(long dataBytes, int numProbes) {
+    if (dataBytes <= 0 || dataBytes % BLOCK_BYTES != 0 || dataBytes > MAX_DATA_BYTES) {
+      throw new IllegalArgumentException(
+          "data bytes must be a positive multiple of 64 up to "
+              + MAX_DATA_BYTES
+              + ", got "
+              + dataBytes);
+    }
+    checkProbes(numProbes);
+    return new BlockedBloomFilter(new long[(int) (dataBytes / Long.BYTES)], numProbes, 0);
+  }
+
+  /** RocksDB's filter of these hashes (see {@link BlockedBloomFilter#buildRocksDb}). */
+  static BlockedBloomFilter build(long[] hashes, int count, int millibitsPerKey) {
+    // (more keys than fit at this setting: the length is capped at MAX_DATA_BYTES, as RocksDB does)
+    Objects.checkFromIndexSize(0, count, hashes.length);
+    if (millibitsPerKey < 1000 || millibitsPerKey > 100_000) {
+      throw new IllegalArgumentException(
+          "millibits per key must be in [1000, 100000], got " + millibitsPerKey);
+    }
+    long distinct = countConsecutiveDistinct(hashes, count);
+    long bytes = dataBytes(distinct, millibitsPerKey);
+    long[] words = new long[(int) (bytes / Long.BYTES)];
+    int numProbes = BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
+    BlockedBloomFilter filter = new BlockedBloomFilter(words, numProbes, distinct);
+    if (bytes > 0) {
+      int numBlocks = filter.numBlocks();
+      for (int i = 0; i < count; i++) {
+        if (i == 0 || hashes[i] != hashes[i - 1]) {
+          long hash64 = hashes[i];
+          addPlain(words, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
+        }
+      }
+    }
+    return filter;
+  }
+
+  /** RocksDB's data length (see {@link BlockedBloomFilter#rocksDbDataBytes}). */
+  static long dataBytes(long numKeys, int millibitsPerKey) {
+    long raw;
+    if (numKeys > (Long.MAX_VALUE - 7999) / Math.max(1, millibitsPerKey)) {
+      raw = MAX_DATA_BYTES;
+    } else {
+      raw = (numKeys * millibitsPerKey + 7999) / 8000;
+    }
+    raw = Math.min(raw, MAX_DATA_BYTES);
+    return (raw + 63) & ~63L;
+  }
+
+  /** The setting for a rate (see {@link BlockedBloomFilter#millibitsPerKeyForFpRate}). */
+  static int millibitsPerKeyForFpRate(double fpRate) {
+    Checks.fpRate(fpRate);
+    int lo = 1000;
+    int hi = 100_000;
+    if (modelAt(hi) > fpRate) {
+      return hi;
+    }
+    // the model is not strictly monotone across probe-count steps, so scan coarse then fine
+    int best = hi;
+    for (int m = lo; m <= hi; m += 50) {
+      if (modelAt(m) <= fpRate) {
+        best = m;
+        break;
+      }
+    }
+    for (int m = Math.max(lo, best - 50); m <= best; m++) {
+      if (modelAt(m) <= fpRate) {
+        return m;
+      }
+    }
+    return best;
+  }
+
+  private static double modelAt(int millibits) {
+    return BloomMath.cacheLocalFpRate(
+        millibits / 1000.0,
+        BloomMath.fastLocalBloomNumProbes(millibits),
+        BloomMath.CACHE_LINE_BITS);
+  }
+
+  /** Refuses a size RocksDB would silently cap (the Sieve builders fail loudly instead). */
+  static void checkFits(long numKeys, int millibitsPerKey) {
+    if (numKeys > 0 && numKeys > MAX_DATA_BYTES * 8000 / millibitsPerKey) {
+      throw new IllegalArgumentException(
+          numKeys
+              + " keys at "
+              + millibitsPerKey / 1000.0
+              + " bits/key need more than the FastLocalBloom limit of "
+              + MAX_DATA_BYTES
+              + " data bytes; at most "
+              + MAX_DATA_BYTES * 8000 / millibitsPerKey
+              + " keys fit at this setting");
+    }
+  }
+
+  private static long countConsecutiveDistinct(long[] hashes, int count) {
+    long n = 0;
+    for (int i = 0; i < count; i++) {
+      if (i == 0 || hashes[i] != hashes[i - 1]) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static void checkProbes(int numProbes) {
+    if (numProbes < 1 || numProbes > 30) {
+      throw new IllegalArgumentException("number of probes must be in [1, 30], got " + numProbes);
+    }
+  }
+}

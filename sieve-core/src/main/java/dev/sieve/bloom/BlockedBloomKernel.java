@@ -1,0 +1,310 @@
+package dev.sieve.bloom;
+
+import dev.sieve.internal.AtomicBits;
+import dev.sieve.internal.LongSegments;
+
+/**
+ * The probe and add loops of {@link BlockedBloomFilter} over raw storage, heap ({@code long[]}) and
+ * wrapped ({@link LongSegments}) side by side: pure static math, as RocksDB's {@code
+ * FastLocalBloomImpl} in util/bloom_impl.h is, with the filter (sizing, bytes, key count) around
+ * it. Static methods only, so a query inlines them into its own loop.
+ *
+ * <h2>The idea</h2>
+ *
+ * A standard Bloom filter's {@code k} probes land in {@code k} random cache lines, so a query can
+ * cost {@code k} cache misses. This filter first picks one 512-bit (64-byte) block per key and runs
+ * a small Bloom filter inside it, so every add and query touches exactly one cache line.
+ *
+ * <h2>The layout (RocksDB util/bloom_impl.h, FastLocalBloomImpl)</h2>
+ *
+ * <ul>
+ *   <li>The 64-bit key hash is split into {@code h1} (lower 32 bits) and {@code h2} (upper 32).
+ *   <li>The block is {@code FastRange32(h1, numBlocks) = (h1 · numBlocks) >>> 32}: a multiply in
+ *       place of a modulo, uniform over any number of blocks ({@link #blockBase}).
+ *   <li>Probe {@code i} sets or tests bit {@code h >>> 23} (the top 9 bits, 0..511) of the block,
+ *       where {@code h = h2 · 0x9e3779b9^i} (32-bit wrap-around, {@link #GOLDEN32}): byte {@code
+ *       pos >>> 3}, bit {@code pos & 7}. The block choice uses {@code h1} only and the probes
+ *       {@code h2} only: if they shared bits, the keys of one block would also share probe patterns
+ *       and the filter's FPR would rise.
+ * </ul>
+ *
+ * In memory the data is a {@code long[]} whose little-endian bytes are RocksDB's bytes, so bit
+ * {@code pos} of block {@code b} is bit {@code pos & 63} of word {@code 8b + (pos >>> 6)}. (The
+ * bytes on disk and the trailer are {@link BlockedBloomForm}'s.)
+ *
+ * <h2>The math and the trade-off</h2>
+ *
+ * The number of keys per block is Poisson, and crowded blocks raise the FPR above the standard
+ * Bloom rate: RocksDB's {@link dev.sieve.math.BloomMath#cacheLocalFpRate} model gives 0.95% at 10
+ * bits/key and 6 probes against a standard filter's 0.84%, a 1.13× tax for one cache miss instead
+ * of up to six. The 64-bit key hash adds its own tiny collision rate ({@link
+ * dev.sieve.math.BloomMath#fastLocalBloomFpRate}). The space cost stays Bloom's: about 1.44× the
+ * information floor and a little more. RocksDB's probe counts (e.g. 6 at 10 bits/key, 9 at 16) are
+ * lower than a standard Bloom filter's optimum because a crowded block is hurt more by extra
+ * probes.
+ *
+ * <h2>The probe forms</h2>
+ *
+ * The answers are identical in every form; only the speed differs, and {@link #PROBE_FORM} picks
+ * one (docs/notes.md, section 6): {@link #early6} (unrolled, exits at the first clear bit), {@link
+ * #earlyLoop} (the plain early-exit loop), {@link #hybrid} (branches on the first probe only),
+ * {@link #branchFree} (ANDs every probe: no mispredicted exit for absent keys, best in cache) and
+ * {@link #upTo8} (straight-line, the scalar side of the SIMD gate; the SIMD line test itself is
+ * {@link VectorLineProbe}). Wrapped storage has one form, {@link #earlyLoop(LongSegments, int, int,
+ * int)}: one loop over a storage interface measured 5-60% slower on heap queries (api-and-house.md,
+ * 2), so each storage keeps its own loop.
+ *
+ * <h2>Folding ({@link BlockedBloomFilter#fold()})</h2>
+ *
+ * A key's block is {@code FastRange32(h1, n) = floor(h1 · n / 2^32)} and its probe positions inside
+ * the block come from {@code h2} alone, never from {@code n}. For even {@code n}:
+ *
+ * <pre>
+ * FastRange32(h1, n/2) = floor(h1 · n / 2^33) = floor(floor(h1 · n / 2^32) / 2)
+ *                      = floor(FastRange32(h1, n) / 2)
+ * </pre>
+ *
+ * (nested floor division: {@code floor(floor(x/a)/b) = floor(x/(ab))} for integers {@code x ≥ 0},
+ * {@code a, b ≥ 1}). So the key of block {@code j} of a filter lives in block {@code floor(j/2)} of
+ * its fold, at the same bit positions: the folded block {@code j} is the OR of blocks {@code 2j}
+ * and {@code 2j + 1}, and every key answers "present" there. (It is not the OR of block {@code j}
+ * with block {@code j + n/2}, the fold of filters that pick the block by a power-of-two modulo:
+ * under a multiply-shift the top bits of {@code h1} pick the block, and halving drops the lowest
+ * bit of the block index, not the highest.) Folding {@code t} times needs {@code n} divisible by
+ * {@code 2^t}.
+ *
+ * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
+ * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
+ */
+final class BlockedBloomKernel {
+
+  /** Longs per 64-byte block. */
+  static final int WORDS_PER_BLOCK = BlockedBloomFilter.BLOCK_BYTES / Long.BYTES;
+
+  /** The multiplier from one probe's 32-bit hash to the next: {@code 0x9e3779b9}. */
+  static final int GOLDEN32 = 0x9e3779b9;
+
+  private BlockedBloomKernel() {}
+
+  // ---------------------------------------------------------------- which probe form runs
+
+  /**
+   * The form of the single-key probe on the heap, chosen from measurements (docs/notes.md, section
+   * 6): {@code early} exits at the first clear bit (unrolled for 6 probes), {@code hybrid} branches
+   * on the first probe only and ANDs the rest, {@code branchfree} ANDs all probes, {@code loop} is
+   * the plain early-exit loop, and {@code auto} (the default) takes {@code branchfree} for a filter
+   * of at most {@link #BRANCH_FREE_MAX_BYTES} and {@code early} above: in cache the branch-free
+   * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
+   * early exit lets the core run ahead into the next lookups; when the JVM runs with {@code
+   * --add-modules jdk.incubator.vector}, {@code auto} takes the SIMD line test of {@link
+   * VectorLineProbe} instead once its warm-up has seen it compiled ({@link
+   * BlockedBloomFilter#usesVectorProbe()}; {@code vector} selects it too, under the same warm-up).
+   * Read once at class initialization from the system property {@code sieve.bloom.probeForm}, so
+   * the JIT folds the choice away; it exists so the benchmark can measure every form in one run.
+   * The answers are identical in every form.
+   */
+  static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "auto"));
+
+  /** The largest filter {@code auto} queries branch-free: 4 MiB of data. */
+  static final long BRANCH_FREE_MAX_BYTES = 4L << 20;
+
+  static final int FORM_EARLY = 0;
+  static final int FORM_HYBRID = 1;
+  static final int FORM_BRANCH_FREE = 2;
+  static final int FORM_LOOP = 3;
+  static final int FORM_AUTO = 4;
+  static final int FORM_VECTOR = 5;
+
+  /**
+   * Whether heap-resident queries (single and batch) may run the SIMD line test of {@link
+   * VectorLineProbe}: the probe form is {@code auto} or {@code vector} and the module {@code
+   * jdk.incubator.vector} is readable ({@link VectorGate#MODULE_READABLE}; no incubator class is
+   * loaded for it). They run it once {@link VectorGate#BLOCKED_BLOOM} is open, the scalar probe
+   * before.
+   */
+  static final boolean VECTOR_PROBE =
+      (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && VectorGate.MODULE_READABLE;
+
+  static int probeForm(String name) {
+    switch (name) {
+      case "early":
+        return FORM_EARLY;
+      case "hybrid":
+        return FORM_HYBRID;
+      case "branchfree":
+        return FORM_BRANCH_FREE;
+      case "loop":
+        return FORM_LOOP;
+      case "auto":
+        return FORM_AUTO;
+      case "vector":
+        if (!vectorModuleUsable()) {
+          throw new IllegalArgumentException(
+              "sieve.bloom.probeForm=vector needs the JVM option --add-modules"
+                  + " jdk.incubator.vector and 256-bit vectors");
+        }
+        return FORM_VECTOR;
+      default:
+        throw new IllegalArgumentException(
+            "sieve.bloom.probeForm must be auto, vector, early, hybrid, branchfree or loop, got "
+                + name);
+    }
+  }
+
+  /**
+   * Whether the SIMD line test can run: the module {@code jdk.incubator.vector} is in the boot
+   * layer (the JVM runs with {@code --add-modules jdk.incubator.vector}), this module reads it (the
+   * read edge is added at run time, {@link VectorGate#MODULE_READABLE}), and the platform has
+   * 256-bit vectors (which loads the vector classes). Without the module this touches no incubator
+   * class.
+   */
+  static boolean vectorModuleUsable() {
+    return VectorGate.BLOCKED_BLOOM.supported();
+  }
+
+  /** The first word of the key's block: {@code FastRange32(h1, numBlocks) · 8}. */
+  static int blockBase(long hash64, int numBlocks) {
+    long block = ((hash64 & 0xFFFFFFFFL) * numBlocks) >>> 32;
+    return (int) block * WORDS_PER_BLOCK;
+  }
+
+  // ---------------------------------------------------------------- probes, heap
+
+  /** Six probes, unrolled; each position computed just before its load, exit on a clear bit. */
+  static boolean early6(long[] w, int base, int h) {
+    int p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    h *= GOLDEN32;
+    p = h >>> 23;
+    return (w[base + (p >>> 6)] & (1L << p)) != 0;
+  }
+
+  /**
+   * The scalar line test for 1 to 8 probes without a loop or a branch: all eight positions are
+   * tested and those from {@code numProbes} on count as set. The scalar side of the SIMD gate: a
+   * caller's loop is compiled with this beside the vector test once the gate has opened (both sides
+   * were taken in its profile), and an inner loop there (the {@code branchFree} or {@code
+   * earlyLoop} loop) or a call made the caller's loop a non-innermost loop or one with a call,
+   * which C2 optimizes less: single lookups 8.3-9.1 ns at 10^6 keys against 5.5 without the gate.
+   */
+  static boolean upTo8(long[] w, int base, int h, int numProbes) {
+    int p = h >>> 23;
+    long set = w[base + (p >>> 6)] >>> p & 1;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 1;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 2;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 3;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 4;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 5;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 6;
+    h *= GOLDEN32;
+    p = h >>> 23;
+    set |= (w[base + (p >>> 6)] >>> p & 1) << 7;
+    long unused = 0xFFL << numProbes; // the lanes numProbes..7 (numProbes <= 8)
+    return ((set | unused) & 0xFF) == 0xFF;
+  }
+
+  /** The plain early-exit loop: false at the first clear probe bit. */
+  static boolean earlyLoop(long[] w, int base, int h, int numProbes) {
+    for (int i = 0; i < numProbes; i++) {
+      int bitpos = h >>> 23;
+      if ((w[base + (bitpos >>> 6)] & (1L << bitpos)) == 0) {
+        return false;
+      }
+      h *= GOLDEN32;
+    }
+    return true;
+  }
+
+  /** Branches on the first probe (most absent keys stop there), then ANDs the others. */
+  static boolean hybrid(long[] w, int base, int h, int numProbes) {
+    int p = h >>> 23;
+    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+      return false;
+    }
+    return (branchFree(w, base, h * GOLDEN32, numProbes - 1) & 1) != 0;
+  }
+
+  /** Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set. */
+  static long branchFree(long[] w, int base, int h, int numProbes) {
+    long all = 1;
+    for (int i = 0; i < numProbes; i++) {
+      int p = h >>> 23;
+      all &= w[base + (p >>> 6)] >>> p;
+      h *= GOLDEN32;
+    }
+    return all;
+  }
+
+  // ---------------------------------------------------------------- probes, wrapped
+
+  /** {@link #earlyLoop(long[], int, int, int)} over wrapped (possibly memory-mapped) data. */
+  static boolean earlyLoop(LongSegments data, int base, int h, int numProbes) {
+    for (int i = 0; i < numProbes; i++) {
+      int bitpos = h >>> 23;
+      if ((data.get(base + (bitpos >>> 6)) & (1L << bitpos)) == 0) {
+        return false;
+      }
+      h *= GOLDEN32;
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------- adds (heap only)
+
+  /**
+   * Sets the {@code numProbes} probe bits from {@code h} on atomically (safe beside concurrent adds
+   * and queries) and returns whether any bit changed.
+   */
+  static boolean add(long[] words, int base, int h, int numProbes) {
+    boolean changed = false;
+    for (int i = 0; i < numProbes; i++) {
+      int bitpos = h >>> 23;
+      changed |= AtomicBits.setBit(words, base + (bitpos >>> 6), bitpos & 63);
+      h *= GOLDEN32;
+    }
+    return changed;
+  }
+
+  /** Sets the probe bits with plain writes: for a builder, before the filter is published. */
+  static void addPlain(long[] w, int base, int h, int numProbes) {
+    for (int i = 0; i < numProbes; i++) {
+      int bitpos = h >>> 23;
+      w[base + (bitpos >>> 6)] |= 1L << bitpos;
+      h *= GOLDEN32;
+    }
+  }
+}

@@ -50,11 +50,6 @@ final class ScalableBloomChain {
     return new ScalableBloomChain(longer);
   }
 
-  /** The newest stage, the one adds go to. */
-  ScalableBloomStage newest() {
-    return stages[stages.length - 1];
-  }
-
   /** The sum of the stages' key counts. */
   long numKeys() {
     long n = 0;

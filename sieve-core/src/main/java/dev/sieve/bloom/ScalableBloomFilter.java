@@ -62,13 +62,10 @@ import java.nio.channels.WritableByteChannel;
  * average, against {@code m} oldest-first. An absent key is asked of every stage in either order
  * (it stops early only on a false positive); newest first also issues the likely cache misses of
  * the large stages first, so the small stages, in cache, are tested while those loads are in
- * flight. Each stage is asked by its own lookup, newest first ({@link #mayContainHash}). Two other
- * forms, a two-pass one that has every stage's first miss in flight together and one that ANDs
- * every probe of every stage without a branch, were measured against it and were slower at 10^8
- * keys (17 stages): this loop costs 9.5× the time of a blocked Bloom filter sized right for the
- * keys for absent keys and 5.8× for present ones. At 10^6 keys (10 stages, in cache) all three cost
- * about 10× for absent keys: a lookup per stage is the price of the chain (README, "Filters that
- * grow").
+ * flight. Each stage is asked by its own lookup ({@link #mayContainHash}); a two-pass form and a
+ * branch-free one were measured slower. At 10^8 keys (17 stages) this loop costs 9.5× the time of a
+ * blocked Bloom filter sized right for the keys for absent keys and 5.8× for present ones: a lookup
+ * per stage is the price of the chain (README, "Filters that grow").
  *
  * <h2>Adds, key counts and concurrency</h2>
  *
@@ -89,13 +86,11 @@ import java.nio.channels.WritableByteChannel;
  *
  * <h2>Serialized form (the Sieve container, type id 11)</h2>
  *
- * Little-endian: a 64-byte header (payload version 2, the stage count and the parameters {@code
- * n0}, {@code f}, {@code s}, {@code r}), a 32-byte entry per stage (capacity, key count, block
- * length, probe count), then each stage's RocksDB FastLocalBloom filter block, 64-byte aligned.
- * {@code docs/format.md} gives the layout and lists the checks, made once on read; the entry's
- * probe count must agree with the block trailer's. Read in place from a buffer ({@link #wrap}) each
- * stage is a zero-copy view. Payload version 1 (no probe count in the entries) is still read, and
- * written back as version 2.
+ * Little-endian: a 64-byte header (payload version 2, the stage count, {@code n0}, {@code f},
+ * {@code s}, {@code r}), a 32-byte entry per stage (capacity, key count, block length, probe
+ * count), then each stage's RocksDB FastLocalBloom filter block, 64-byte aligned; {@code
+ * docs/format.md} gives the layout and the checks. Read in place ({@link #wrap}) each stage is a
+ * zero-copy view. Payload version 1 (no probe count) is still read, and written back as version 2.
  *
  * <h2>Limits</h2>
  *
@@ -175,8 +170,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   /**
    * The fewest thousandths of a bit per key (RocksDB's probe count for them) whose rate, by {@link
    * GrowthMath#blockedBloomFpRateWithProbeCollisions}, is at most {@code rate}; -1 if even 100 bits
-   * per key miss it. (RocksDB's own model, {@link BloomMath#cacheLocalFpRate}, underestimates the
-   * rate of the tight stages by 10-65%, which would break the chain's bound.)
+   * per key miss it. ({@link BloomMath#cacheLocalFpRate} underestimates tight stages' rates.)
    */
   public static int stageMillibitsPerKey(double rate) {
     return ScalableBloomStage.millibitsPerKey(rate);
@@ -194,7 +188,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     }
     while (true) {
       ScalableBloomChain seen = chain;
-      ScalableBloomStage newest = seen.newest();
+      ScalableBloomStage newest = seen.stages[seen.stages.length - 1];
       long ticket = newest.count.getAndIncrement();
       if (ticket < newest.capacity) {
         if (newest.filter.addHash(hash64)) {
@@ -215,9 +209,9 @@ public final class ScalableBloomFilter implements MutableFilter {
         return;
       }
       int m = seen.stages.length;
-      chain =
-          seen.with(
-              ScalableBloomStage.open(m, initialCapacity, fpRate, growthFactor, tighteningRatio));
+      ScalableBloomStage next =
+          ScalableBloomStage.open(m, initialCapacity, fpRate, growthFactor, tighteningRatio);
+      chain = seen.with(next);
     }
   }
 
@@ -467,16 +461,7 @@ public final class ScalableBloomFilter implements MutableFilter {
 
     /** The factor {@code s} by which each stage's capacity exceeds the last's (default 2). */
     public Builder growthFactor(double growthFactor) {
-      if (!(growthFactor >= MIN_GROWTH_FACTOR && growthFactor <= MAX_GROWTH_FACTOR)) {
-        throw new IllegalArgumentException(
-            "growth factor must be in ["
-                + MIN_GROWTH_FACTOR
-                + ", "
-                + MAX_GROWTH_FACTOR
-                + "], got "
-                + growthFactor);
-      }
-      this.growthFactor = growthFactor;
+      this.growthFactor = ScalableBloomStage.checkGrowthFactor(growthFactor);
       return this;
     }
 
@@ -485,16 +470,7 @@ public final class ScalableBloomFilter implements MutableFilter {
      * stage {@code i} gets {@code f · (1 − r) · r^i}.
      */
     public Builder tighteningRatio(double tighteningRatio) {
-      if (!(tighteningRatio >= MIN_TIGHTENING_RATIO && tighteningRatio <= MAX_TIGHTENING_RATIO)) {
-        throw new IllegalArgumentException(
-            "tightening ratio must be in ["
-                + MIN_TIGHTENING_RATIO
-                + ", "
-                + MAX_TIGHTENING_RATIO
-                + "], got "
-                + tighteningRatio);
-      }
-      this.tighteningRatio = tighteningRatio;
+      this.tighteningRatio = ScalableBloomStage.checkTighteningRatio(tighteningRatio);
       return this;
     }
 
@@ -516,20 +492,14 @@ public final class ScalableBloomFilter implements MutableFilter {
      */
     @Override
     public ScalableBloomFilter create() {
-      ScalableBloomStage first;
+      ScalableBloomStage[] first = new ScalableBloomStage[1];
       try {
-        first = ScalableBloomStage.open(0, expectedKeys, fpRate, growthFactor, tighteningRatio);
+        first[0] = ScalableBloomStage.open(0, expectedKeys, fpRate, growthFactor, tighteningRatio);
       } catch (IllegalStateException e) {
         throw new IllegalArgumentException(e.getMessage(), e);
       }
       return new ScalableBloomFilter(
-          expectedKeys,
-          fpRate,
-          growthFactor,
-          tighteningRatio,
-          new ScalableBloomStage[] {first},
-          false,
-          false);
+          expectedKeys, fpRate, growthFactor, tighteningRatio, first, false, false);
     }
 
     @Override

@@ -83,6 +83,38 @@ final class ScalableBloomStage {
     return new ScalableBloomStage(BlockedBloomFilter.withShape(bytes, probes), capacity, 0);
   }
 
+  /** {@code s}, if a growth factor the builder accepts; else {@link IllegalArgumentException}. */
+  static double checkGrowthFactor(double s) {
+    if (!(s >= ScalableBloomFilter.MIN_GROWTH_FACTOR
+        && s <= ScalableBloomFilter.MAX_GROWTH_FACTOR)) {
+      throw new IllegalArgumentException(
+          "growth factor must be in ["
+              + ScalableBloomFilter.MIN_GROWTH_FACTOR
+              + ", "
+              + ScalableBloomFilter.MAX_GROWTH_FACTOR
+              + "], got "
+              + s);
+    }
+    return s;
+  }
+
+  /**
+   * {@code r}, if a tightening ratio the builder accepts; else {@link IllegalArgumentException}.
+   */
+  static double checkTighteningRatio(double r) {
+    if (!(r >= ScalableBloomFilter.MIN_TIGHTENING_RATIO
+        && r <= ScalableBloomFilter.MAX_TIGHTENING_RATIO)) {
+      throw new IllegalArgumentException(
+          "tightening ratio must be in ["
+              + ScalableBloomFilter.MIN_TIGHTENING_RATIO
+              + ", "
+              + ScalableBloomFilter.MAX_TIGHTENING_RATIO
+              + "], got "
+              + r);
+    }
+    return r;
+  }
+
   /** {@link ScalableBloomFilter#stageMillibitsPerKey}. */
   static int millibitsPerKey(double rate) {
     int hi = (int) (BlockedBloomFilter.MAX_BITS_PER_KEY * 1000);

@@ -3,16 +3,12 @@ package dev.sieve.bloom;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.Checks;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.GrowthMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
-import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A Bloom filter for an unknown number of keys: it starts sized for a guess and grows, keeping the
@@ -66,14 +62,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * average, against {@code m} oldest-first. An absent key is asked of every stage in either order
  * (it stops early only on a false positive); newest first also issues the likely cache misses of
  * the large stages first, so the small stages, in cache, are tested while those loads are in
- * flight. Each stage is asked by its own lookup, newest first ({@link #mayContainHash}). Two other
- * forms were measured against it at 10^8 keys (17 stages), each interleaved round by round with a
- * blocked Bloom filter sized right for the keys (medians of 15 rounds of 2^20 lookups, a shared
- * machine): this loop 9.5× the right-sized filter's time for absent keys and 5.8× for present ones;
- * a two-pass form that first loads one word per stage, so all stages' misses are in flight
- * together, 10.8× and 6.4×; ANDing every probe of every stage without a branch 19× and 15×. At 10^6
- * keys (10 stages, in cache) all three cost about 10× for absent keys: a lookup per stage is the
- * price of the chain (README, "Filters that grow").
+ * flight. Each stage is asked by its own lookup ({@link #mayContainHash}); a two-pass form and a
+ * branch-free one were measured slower. At 10^8 keys (17 stages) this loop costs 9.5× the time of a
+ * blocked Bloom filter sized right for the keys for absent keys and 5.8× for present ones: a lookup
+ * per stage is the price of the chain (README, "Filters that grow").
  *
  * <h2>Adds, key counts and concurrency</h2>
  *
@@ -94,20 +86,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <h2>Serialized form (the Sieve container, type id 11)</h2>
  *
- * Little-endian, every offset from the payload's start: a 64-byte header ({@code u32} payload
- * version 2, {@code u32} stage count {@code m}, {@code u64} initial capacity {@code n0}, {@code
- * f64} requested rate {@code f}, {@code f64} growth factor {@code s}, {@code f64} tightening ratio
- * {@code r}, 24 zero bytes), then a 32-byte entry per stage ({@code u64} capacity, {@code u64} key
- * count, {@code u64} filter-block length, {@code u32} probe count, 4 zero bytes) padded with zeros
- * to a multiple of 64, then each stage's RocksDB FastLocalBloom filter block (data then the 5-byte
- * trailer) followed by zeros to the next multiple of 64, so every stage's data starts 64-byte
- * aligned. {@code docs/format.md} lists the checks. Read in place from a buffer ({@link #wrap})
- * each stage is a zero-copy view. The entry's probe count is a second copy of the one in the
- * stage's block trailer and must agree with it, so an edit of a stage's probe count behind
- * recomputed checksums is refused (as the container header's parameter A makes it for a plain
- * blocked Bloom filter) rather than read as a stage that answers "absent" for its keys. Payload
- * version 1 (written before version 2) has 8 zero bytes in place of the probe count: it is still
- * read, without that check, and written back as version 2.
+ * Little-endian: a 64-byte header (payload version 2, the stage count, {@code n0}, {@code f},
+ * {@code s}, {@code r}), a 32-byte entry per stage (capacity, key count, block length, probe
+ * count), then each stage's RocksDB FastLocalBloom filter block, 64-byte aligned; {@code
+ * docs/format.md} gives the layout and the checks. Read in place ({@link #wrap}) each stage is a
+ * zero-copy view. Payload version 1 (no probe count) is still read, and written back as version 2.
  *
  * <h2>Limits</h2>
  *
@@ -147,18 +130,6 @@ public final class ScalableBloomFilter implements MutableFilter {
   /** The largest initial capacity accepted (2^40 keys). */
   public static final long MAX_EXPECTED_KEYS = 1L << 40;
 
-  /** The payload version this class writes (and reads): stage entries with the probe count. */
-  static final int PAYLOAD_VERSION = 2;
-
-  /** The payload version written before the stage entries held the probe count; still read. */
-  static final int LEGACY_PAYLOAD_VERSION = 1;
-
-  /** The probe counts a FastLocalBloom block trailer holds: 1 to 30. */
-  private static final int MAX_STAGE_PROBES = 30;
-
-  static final int HEADER_BYTES = 64;
-  static final int STAGE_ENTRY_BYTES = 32;
-
   private final long initialCapacity;
   private final double fpRate;
   private final double growthFactor;
@@ -167,78 +138,24 @@ public final class ScalableBloomFilter implements MutableFilter {
   private final boolean wrapped;
 
   /** The stages, oldest first; replaced by a longer copy when a stage opens, never shortened. */
-  private volatile Chain chain;
+  private volatile ScalableBloomChain chain;
 
   private final Object growLock = new Object();
 
-  /**
-   * The stages as one immutable snapshot, with their heap data, block counts and probes laid out
-   * for the query ({@code words == null} when any stage is wrapped).
-   */
-  private static final class Chain {
-    final Stage[] stages;
-    final long[][] words;
-    final long[] blocks;
-    final int[] probes;
-
-    Chain(Stage[] stages) {
-      this.stages = stages;
-      int m = stages.length;
-      long[][] w = new long[m][];
-      blocks = new long[m];
-      probes = new int[m];
-      boolean heap = true;
-      for (int i = 0; i < m; i++) {
-        w[i] = stages[i].filter.heapDataOrNull();
-        heap &= w[i] != null;
-        blocks[i] = stages[i].filter.numBlocks();
-        probes[i] = stages[i].filter.numProbes();
-      }
-      words = heap ? w : null;
-    }
-  }
-
-  /** One stage: a blocked Bloom filter, its capacity and its count of keys taken. */
-  private static final class Stage {
-    final BlockedBloomFilter filter;
-    final long capacity;
-    final AtomicLong count;
-
-    Stage(BlockedBloomFilter filter, long capacity, long count) {
-      this.filter = filter;
-      this.capacity = capacity;
-      this.count = new AtomicLong(count);
-    }
-
-    /** The keys counted, without the tickets of adds in flight past the capacity. */
-    long keys() {
-      return Math.min(count.get(), capacity);
-    }
-  }
-
-  private ScalableBloomFilter(
+  /** A filter over {@code stages}; {@code wrapped} if they read a buffer in place. */
+  ScalableBloomFilter(
       long initialCapacity,
       double fpRate,
       double growthFactor,
       double tighteningRatio,
-      Stage[] stages,
-      boolean readOnly) {
-    this(initialCapacity, fpRate, growthFactor, tighteningRatio, stages, readOnly, readOnly);
-  }
-
-  private ScalableBloomFilter(
-      long initialCapacity,
-      double fpRate,
-      double growthFactor,
-      double tighteningRatio,
-      Stage[] stages,
+      ScalableBloomStage[] stages,
       boolean readOnly,
       boolean wrapped) {
     this.initialCapacity = initialCapacity;
     this.fpRate = fpRate;
     this.growthFactor = growthFactor;
     this.tighteningRatio = tighteningRatio;
-    this.chain = new Chain(stages);
+    this.chain = new ScalableBloomChain(stages);
     this.readOnly = readOnly;
     this.wrapped = wrapped;
   }
@@ -250,74 +167,13 @@ public final class ScalableBloomFilter implements MutableFilter {
     return new Builder();
   }
 
-  /** The stage {@code index} of a chain with these parameters, empty. */
-  private static Stage newStage(
-      int index, long initialCapacity, double fpRate, double growthFactor, double tightening) {
-    if (index >= MAX_STAGES) {
-      throw new IllegalStateException(
-          "the filter is full: it has the most stages a scalable filter opens, " + MAX_STAGES);
-    }
-    long capacity = GrowthMath.scalableStageCapacity(initialCapacity, growthFactor, index);
-    double stageRate = GrowthMath.scalableStageFpRate(fpRate, tightening, index);
-    int millibits = stageMillibitsPerKey(stageRate);
-    if (millibits < 0) {
-      throw new IllegalStateException(
-          "the filter is full: stage "
-              + index
-              + " needs a false-positive rate of "
-              + stageRate
-              + ", below what "
-              + BlockedBloomFilter.MAX_BITS_PER_KEY
-              + " bits per key reach");
-    }
-    int probes = BlockedBloomFilter.chooseNumProbes(millibits);
-    if (capacity > BlockedBloomFilter.MAX_DATA_BYTES * 8000 / millibits) {
-      throw new IllegalStateException(
-          "the filter is full: stage "
-              + index
-              + " of "
-              + capacity
-              + " keys at "
-              + millibits / 1000.0
-              + " bits per key would exceed the FastLocalBloom limit of "
-              + BlockedBloomFilter.MAX_DATA_BYTES
-              + " bytes");
-    }
-    long bytes = BlockedBloomFilter.rocksDbDataBytes(capacity, millibits);
-    return new Stage(BlockedBloomFilter.withShape(bytes, probes), capacity, 0);
-  }
-
   /**
    * The fewest thousandths of a bit per key (RocksDB's probe count for them) whose rate, by {@link
    * GrowthMath#blockedBloomFpRateWithProbeCollisions}, is at most {@code rate}; -1 if even 100 bits
-   * per key miss it. (RocksDB's own model, {@link BloomMath#cacheLocalFpRate}, underestimates the
-   * rate of the tight stages by 10-65%, which would break the chain's bound.)
+   * per key miss it. ({@link BloomMath#cacheLocalFpRate} underestimates tight stages' rates.)
    */
   public static int stageMillibitsPerKey(double rate) {
-    int hi = (int) (BlockedBloomFilter.MAX_BITS_PER_KEY * 1000);
-    if (stageModel(hi) > rate) {
-      return -1;
-    }
-    int coarse = hi;
-    for (int m = 1000; m <= hi; m += 50) {
-      if (stageModel(m) <= rate) {
-        coarse = m;
-        break;
-      }
-    }
-    for (int m = Math.max(1000, coarse - 49); m <= coarse; m++) {
-      if (stageModel(m) <= rate) {
-        return m;
-      }
-    }
-    return coarse;
-  }
-
-  private static double stageModel(int millibits) {
-    return GrowthMath.blockedBloomFpRateWithProbeCollisions(
-        millibits / 1000.0,
-        BlockedBloomFilter.chooseNumProbes(millibits),
-        BloomMath.CACHE_LINE_BITS);
+    return ScalableBloomStage.millibitsPerKey(rate);
   }
 
   // ---------------------------------------------------------------- adds and queries
@@ -331,8 +187,8 @@ public final class ScalableBloomFilter implements MutableFilter {
               : "a snapshot of a scalable filter is read-only");
     }
     while (true) {
-      Chain seen = chain;
-      Stage newest = seen.stages[seen.stages.length - 1];
+      ScalableBloomChain seen = chain;
+      ScalableBloomStage newest = seen.stages[seen.stages.length - 1];
       long ticket = newest.count.getAndIncrement();
       if (ticket < newest.capacity) {
         if (newest.filter.addHash(hash64)) {
@@ -347,132 +203,37 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /** Opens the next stage unless another thread did since {@code seen} was read. */
-  private void grow(Chain seen) {
+  private void grow(ScalableBloomChain seen) {
     synchronized (growLock) {
       if (chain != seen) {
         return;
       }
       int m = seen.stages.length;
-      Stage next = newStage(m, initialCapacity, fpRate, growthFactor, tighteningRatio);
-      Stage[] longer = Arrays.copyOf(seen.stages, m + 1);
-      longer[m] = next;
-      chain = new Chain(longer);
+      ScalableBloomStage next =
+          ScalableBloomStage.open(m, initialCapacity, fpRate, growthFactor, tighteningRatio);
+      chain = seen.with(next);
     }
   }
 
   /**
    * Asks the stages newest first (see the class comment for why), by default each stage's own
-   * lookup in turn ({@code loop}). The {@code twopass} form first loads, for every stage, the word
-   * of the key's first probe (independent loads, so the misses of all stages are in flight at once)
-   * and then tests the other probes of the stages whose first probe was set; {@code branchfree}
-   * ANDs every probe of every stage. All three give the same answers; the measured costs are in the
-   * class comment.
+   * lookup in turn. The other query forms (system property {@code sieve.scalable.queryForm}, for
+   * measurement) give the same answers.
    */
   @Override
   public boolean mayContainHash(long hash64) {
-    Chain c = chain;
-    if (c.words == null || QUERY_FORM == FORM_LOOP) {
-      return wrappedMayContain(c, hash64);
+    ScalableBloomChain c = chain;
+    if (c.words == null || ScalableBloomChain.QUERY_FORM == ScalableBloomChain.FORM_LOOP) {
+      return ScalableBloomChain.loopMayContain(c, hash64);
     }
-    return QUERY_FORM == FORM_BRANCH_FREE
-        ? branchFreeMayContain(c, hash64)
-        : twoPassMayContain(c, hash64);
+    return ScalableBloomChain.QUERY_FORM == ScalableBloomChain.FORM_BRANCH_FREE
+        ? ScalableBloomChain.branchFreeMayContain(c, hash64)
+        : ScalableBloomChain.twoPassMayContain(c, hash64);
   }
 
-  /** The {@code twopass} form ({@link #QUERY_FORM}); package-private for the test. */
-  boolean twoPassMayContain(long hash64) {
-    Chain c = chain;
-    return c.words == null ? wrappedMayContain(c, hash64) : twoPassMayContain(c, hash64);
-  }
-
-  private static boolean twoPassMayContain(Chain c, long hash64) {
-    long[][] words = c.words;
-    long low = hash64 & 0xFFFFFFFFL;
-    int h = (int) (hash64 >>> 32);
-    int p = h >>> 23;
-    int firstWord = p >>> 6;
-    long[] blocks = c.blocks;
-    int m = words.length;
-    long first = 0;
-    for (int i = m - 1; i >= 0; i--) {
-      int base = (int) ((low * blocks[i]) >>> 32) << 3;
-      first |= ((words[i][base + firstWord] >>> p) & 1) << i;
-    }
-    if (first == 0) {
-      return false;
-    }
-    int next = h * BlockedBloomKernel.GOLDEN32;
-    int[] probes = c.probes;
-    for (int i = m - 1; i >= 0; i--) {
-      if ((first >>> i & 1) != 0) {
-        int base = (int) ((low * blocks[i]) >>> 32) << 3;
-        if ((BlockedBloomKernel.branchFree(words[i], base, next, probes[i] - 1) & 1) != 0) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /**
-   * The form of the query, for measurement only (the answers are identical): {@code loop} (the
-   * default: each stage's own {@code mayContainHash} in turn, newest first), {@code twopass} or
-   * {@code branchfree} ({@link #mayContainHash}). Read once from the system property {@code
-   * sieve.scalable.queryForm}, so the JIT folds the choice away.
-   */
-  static final int QUERY_FORM = queryForm(System.getProperty("sieve.scalable.queryForm", "loop"));
-
-  static final int FORM_TWO_PASS = 0;
-  static final int FORM_BRANCH_FREE = 1;
-  static final int FORM_LOOP = 2;
-
-  static int queryForm(String name) {
-    switch (name) {
-      case "twopass":
-        return FORM_TWO_PASS;
-      case "branchfree":
-        return FORM_BRANCH_FREE;
-      case "loop":
-        return FORM_LOOP;
-      default:
-        throw new IllegalArgumentException(
-            "sieve.scalable.queryForm must be twopass, branchfree or loop, got " + name);
-    }
-  }
-
-  /** The {@code branchfree} form ({@link #QUERY_FORM}); package-private for the test. */
-  boolean branchFreeMayContain(long hash64) {
-    Chain c = chain;
-    return c.words == null ? wrappedMayContain(c, hash64) : branchFreeMayContain(c, hash64);
-  }
-
-  /** The {@code loop} form ({@link #QUERY_FORM}, the default); package-private for the test. */
-  boolean loopMayContain(long hash64) {
-    return wrappedMayContain(chain, hash64);
-  }
-
-  private static boolean branchFreeMayContain(Chain c, long hash64) {
-    long[][] words = c.words;
-    long[] blocks = c.blocks;
-    int[] probes = c.probes;
-    long low = hash64 & 0xFFFFFFFFL;
-    int h = (int) (hash64 >>> 32);
-    long any = 0;
-    for (int i = words.length - 1; i >= 0; i--) {
-      int base = (int) ((low * blocks[i]) >>> 32) << 3;
-      any |= BlockedBloomKernel.branchFree(words[i], base, h, probes[i]);
-    }
-    return (any & 1) != 0;
-  }
-
-  private static boolean wrappedMayContain(Chain c, long hash64) {
-    Stage[] stages = c.stages;
-    for (int i = stages.length - 1; i >= 0; i--) {
-      if (stages[i].filter.mayContainHash(hash64)) {
-        return true;
-      }
-    }
-    return false;
+  /** The stages as they are now, for the kernels' test. */
+  ScalableBloomChain chain() {
+    return chain;
   }
 
   // ---------------------------------------------------------------- properties
@@ -480,21 +241,13 @@ public final class ScalableBloomFilter implements MutableFilter {
   /** The sum of the stages' key counts (see the class comment for what is counted). */
   @Override
   public long numKeys() {
-    long n = 0;
-    for (Stage s : chain.stages) {
-      n += s.keys();
-    }
-    return n;
+    return chain.numKeys();
   }
 
   /** The data bits of all stages. */
   @Override
   public long sizeInBits() {
-    long bits = 0;
-    for (Stage s : chain.stages) {
-      bits += s.filter.sizeInBits();
-    }
-    return bits;
+    return chain.sizeInBits();
   }
 
   /**
@@ -504,22 +257,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    */
   @Override
   public double modelledFpRate() {
-    double notFp = 1.0;
-    for (Stage s : chain.stages) {
-      long keys = s.keys();
-      if (keys == 0) {
-        continue;
-      }
-      double rate =
-          BloomMath.independentProbabilitySum(
-              GrowthMath.blockedBloomFpRateWithProbeCollisions(
-                  (double) s.filter.sizeInBits() / keys,
-                  s.filter.numProbes(),
-                  BloomMath.CACHE_LINE_BITS),
-              BloomMath.fingerprintFpRate(keys, 64));
-      notFp *= 1.0 - rate;
-    }
-    return 1.0 - notFp;
+    return chain.modelledFpRate();
   }
 
   /** The requested rate {@code f}, a bound on the whole chain's. */
@@ -582,24 +320,14 @@ public final class ScalableBloomFilter implements MutableFilter {
    * makes a filter serialized while other threads add read back.
    */
   public ScalableBloomFilter snapshot() {
-    Stage[] all = chain.stages;
-    Stage[] frozen = new Stage[all.length];
-    for (int i = 0; i < all.length; i++) {
-      frozen[i] = new Stage(all[i].filter, all[i].capacity, all[i].keys());
-    }
     return new ScalableBloomFilter(
-        initialCapacity, fpRate, growthFactor, tighteningRatio, frozen, true, wrapped);
+        initialCapacity, fpRate, growthFactor, tighteningRatio, chain.frozen(), true, wrapped);
   }
 
   /** An independent, mutable copy on the heap (of a quiescent filter: see {@link #toByteArray}). */
   public ScalableBloomFilter copy() {
-    Stage[] all = chain.stages;
-    Stage[] out = new Stage[all.length];
-    for (int i = 0; i < all.length; i++) {
-      out[i] = new Stage(all[i].filter.copy(), all[i].capacity, all[i].keys());
-    }
     return new ScalableBloomFilter(
-        initialCapacity, fpRate, growthFactor, tighteningRatio, out, false);
+        initialCapacity, fpRate, growthFactor, tighteningRatio, chain.copied(), false, false);
   }
 
   @Override
@@ -626,23 +354,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    * filter (no adds in flight), or the counts and bits written may be of different moments.
    */
   public long serializedLength() {
-    return layoutLength(chain.stages);
-  }
-
-  private static long layoutLength(Stage[] chain) {
-    long at = tableEnd(chain.length);
-    for (Stage s : chain) {
-      at = align64(at + s.filter.rocksDbFilterBlockLength());
-    }
-    return at;
-  }
-
-  private static long tableEnd(int numStages) {
-    return align64(HEADER_BYTES + (long) STAGE_ENTRY_BYTES * numStages);
-  }
-
-  private static long align64(long at) {
-    return (at + 63) & ~63L;
+    return ScalableBloomForm.length(chain.stages);
   }
 
   /**
@@ -652,49 +364,12 @@ public final class ScalableBloomFilter implements MutableFilter {
    * that values read outside the payload (the key count, the size) agree with it.
    */
   public byte[] toByteArray() {
-    Stage[] chain = this.chain.stages;
-    long length = layoutLength(chain);
-    if (length > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a scalable filter of " + length + " bytes does not fit one byte[]; use writeTo");
-    }
-    ByteBuffer out = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
-    out.put(headerAndTable(chain));
-    for (Stage s : chain) {
-      out.put(s.filter.toRocksDbFilterBlock());
-      out.position((int) align64(out.position()));
-    }
-    return out.array();
+    return ScalableBloomForm.toByteArray(this, chain.stages);
   }
 
   /** Writes {@link #toByteArray()}'s bytes to {@code out} in chunks, for any size; not closed. */
   public void writeTo(WritableByteChannel out) throws IOException {
-    Stage[] chain = this.chain.stages;
-    ChannelWrites.writeFully(out, ByteBuffer.wrap(headerAndTable(chain)));
-    for (Stage s : chain) {
-      s.filter.writeRocksDbFilterBlock(out);
-      long len = s.filter.rocksDbFilterBlockLength();
-      int pad = (int) (align64(len) - len);
-      ChannelWrites.writeFully(out, ByteBuffer.allocate(pad));
-    }
-  }
-
-  private byte[] headerAndTable(Stage[] chain) {
-    ByteBuffer b = ByteBuffer.allocate((int) tableEnd(chain.length)).order(ByteOrder.LITTLE_ENDIAN);
-    b.putInt(0, PAYLOAD_VERSION);
-    b.putInt(4, chain.length);
-    b.putLong(8, initialCapacity);
-    b.putDouble(16, fpRate);
-    b.putDouble(24, growthFactor);
-    b.putDouble(32, tighteningRatio);
-    for (int i = 0; i < chain.length; i++) {
-      int at = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
-      b.putLong(at, chain[i].capacity);
-      b.putLong(at + 8, chain[i].keys());
-      b.putLong(at + 16, chain[i].filter.rocksDbFilterBlockLength());
-      b.putInt(at + 24, chain[i].filter.numProbes());
-    }
-    return b.array();
+    ScalableBloomForm.writeTo(this, chain.stages, out);
   }
 
   /**
@@ -704,7 +379,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    * @throws SieveFormatException naming the offset and the problem for anything but a valid form
    */
   public static ScalableBloomFilter fromByteArray(byte[] bytes) {
-    return read(ByteBuffer.wrap(bytes), false);
+    return ScalableBloomForm.read(ByteBuffer.wrap(bytes), false);
   }
 
   /**
@@ -716,67 +391,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    * @throws SieveFormatException as {@link #fromByteArray}
    */
   public static ScalableBloomFilter wrap(ByteBuffer buffer) {
-    return read(buffer.slice(), true);
-  }
-
-  private static ScalableBloomFilter read(ByteBuffer payload, boolean inPlace) {
-    ByteBuffer in = payload.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    long length = in.remaining();
-    Parameters p = Parameters.read(in, length);
-    Stage[] chain = new Stage[p.numStages];
-    long at = tableEnd(p.numStages);
-    for (int i = 0; i < p.numStages; i++) {
-      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
-      long blockLength = in.getLong(entry + 16);
-      long keys = in.getLong(entry + 8);
-      long capacity = in.getLong(entry);
-      if (blockLength > length - at) {
-        throw new SieveFormatException(
-            entry + 16,
-            "stage "
-                + i
-                + " block of "
-                + blockLength
-                + " bytes at offset "
-                + at
-                + " runs past the payload's "
-                + length
-                + " bytes");
-      }
-      ByteBuffer block = in.duplicate().position((int) at).limit((int) (at + blockLength)).slice();
-      BlockedBloomFilter filter;
-      try {
-        if (inPlace) {
-          filter = BlockedBloomFilter.wrapRocksDbFilterBlock(block, keys);
-        } else {
-          byte[] copy = new byte[(int) blockLength];
-          block.get(copy);
-          filter = BlockedBloomFilter.fromRocksDbFilterBlock(copy, keys);
-        }
-      } catch (SieveFormatException e) {
-        throw new SieveFormatException(
-            at + e.offset(), "stage " + i + " filter block: " + e.getMessage(), e);
-      }
-      p.checkProbes(i, filter);
-      chain[i] = new Stage(filter, capacity, keys);
-      long end = at + blockLength;
-      at = align64(end);
-      if (at > length) {
-        throw new SieveFormatException(
-            end, "stage " + i + " padding runs past the payload's " + length + " bytes");
-      }
-      for (long z = end; z < at; z++) {
-        if (in.get((int) z) != 0) {
-          throw new SieveFormatException(z, "padding after stage " + i + " is not zero");
-        }
-      }
-    }
-    if (at != length) {
-      throw new SieveFormatException(
-          at, "payload of " + length + " bytes, the " + p.numStages + " stages end at " + at);
-    }
-    return new ScalableBloomFilter(
-        p.initialCapacity, p.fpRate, p.growthFactor, p.tighteningRatio, chain, inPlace);
+    return ScalableBloomForm.read(buffer.slice(), true);
   }
 
   /** Maps one stage's filter block in place, for {@link #wrapStages}. */
@@ -795,7 +410,8 @@ public final class ScalableBloomFilter implements MutableFilter {
    * The number of leading payload bytes {@link #wrapStages} needs to see: the header and the
    * largest stage table.
    */
-  public static final int MAX_TABLE_BYTES = HEADER_BYTES + STAGE_ENTRY_BYTES * MAX_STAGES;
+  public static final int MAX_TABLE_BYTES =
+      ScalableBloomForm.HEADER_BYTES + ScalableBloomForm.STAGE_ENTRY_BYTES * MAX_STAGES;
 
   /**
    * Reads a payload too large for one buffer (over 2 GiB, as {@code SieveFormat.map} meets it):
@@ -807,190 +423,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    */
   public static ScalableBloomFilter wrapStages(
       ByteBuffer head, long payloadLength, StageMapper mapper) throws IOException {
-    ByteBuffer in = head.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    Parameters p = Parameters.read(in, Math.min(payloadLength, in.remaining()), payloadLength);
-    Stage[] chain = new Stage[p.numStages];
-    long at = tableEnd(p.numStages);
-    for (int i = 0; i < p.numStages; i++) {
-      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
-      long blockLength = in.getLong(entry + 16);
-      long keys = in.getLong(entry + 8);
-      if (blockLength > payloadLength - at || align64(at + blockLength) > payloadLength) {
-        throw new SieveFormatException(
-            entry + 16,
-            "stage "
-                + i
-                + " block of "
-                + blockLength
-                + " bytes at offset "
-                + at
-                + " runs past the payload's "
-                + payloadLength
-                + " bytes");
-      }
-      BlockedBloomFilter filter = mapper.map(i, at, blockLength, align64(at + blockLength), keys);
-      p.checkProbes(i, filter);
-      chain[i] = new Stage(filter, in.getLong(entry), keys);
-      at = align64(at + blockLength);
-    }
-    if (at != payloadLength) {
-      throw new SieveFormatException(
-          at,
-          "payload of " + payloadLength + " bytes, the " + p.numStages + " stages end at " + at);
-    }
-    return new ScalableBloomFilter(
-        p.initialCapacity, p.fpRate, p.growthFactor, p.tighteningRatio, chain, true);
-  }
-
-  /** The header and stage table, checked (everything but the filter blocks). */
-  private static final class Parameters {
-    int numStages;
-    long initialCapacity;
-    double fpRate;
-    double growthFactor;
-    double tighteningRatio;
-
-    /** The stages' probe counts from their entries; {@code null} for payload version 1. */
-    int[] probes;
-
-    /** Checks stage {@code i}'s block against the probe count its entry records. */
-    void checkProbes(int i, BlockedBloomFilter filter) {
-      if (probes != null && filter.numProbes() != probes[i]) {
-        throw new SieveFormatException(
-            HEADER_BYTES + STAGE_ENTRY_BYTES * i + 24,
-            "stage "
-                + i
-                + " entry records "
-                + probes[i]
-                + " probes, its filter block has "
-                + filter.numProbes());
-      }
-    }
-
-    static Parameters read(ByteBuffer in, long length) {
-      return read(in, length, length);
-    }
-
-    /** {@code visible} bytes of a payload of {@code length} bytes are in {@code in}. */
-    static Parameters read(ByteBuffer in, long visible, long length) {
-      if (length < HEADER_BYTES || visible < HEADER_BYTES) {
-        throw new SieveFormatException(
-            0, "scalable Bloom payload of " + length + " bytes, shorter than its 64-byte header");
-      }
-      Parameters p = new Parameters();
-      int version = in.getInt(0);
-      if (version != PAYLOAD_VERSION && version != LEGACY_PAYLOAD_VERSION) {
-        throw new SieveFormatException(
-            0,
-            "scalable Bloom payload version "
-                + version
-                + ", this reader knows "
-                + LEGACY_PAYLOAD_VERSION
-                + " and "
-                + PAYLOAD_VERSION);
-      }
-      int m = in.getInt(4);
-      if (m < 1 || m > MAX_STAGES) {
-        throw new SieveFormatException(4, "stage count " + m + " outside 1.." + MAX_STAGES);
-      }
-      p.numStages = m;
-      p.probes = version == LEGACY_PAYLOAD_VERSION ? null : new int[m];
-      p.initialCapacity = in.getLong(8);
-      if (p.initialCapacity < 1 || p.initialCapacity > MAX_EXPECTED_KEYS) {
-        throw new SieveFormatException(
-            8, "initial capacity " + p.initialCapacity + " outside 1.." + MAX_EXPECTED_KEYS);
-      }
-      p.fpRate = in.getDouble(16);
-      if (!(p.fpRate > 0 && p.fpRate < 1)) {
-        throw new SieveFormatException(16, "false-positive rate " + p.fpRate + " outside (0, 1)");
-      }
-      p.growthFactor = in.getDouble(24);
-      if (!(p.growthFactor >= MIN_GROWTH_FACTOR && p.growthFactor <= MAX_GROWTH_FACTOR)) {
-        throw new SieveFormatException(
-            24,
-            "growth factor "
-                + p.growthFactor
-                + " outside ["
-                + MIN_GROWTH_FACTOR
-                + ", "
-                + MAX_GROWTH_FACTOR
-                + "]");
-      }
-      p.tighteningRatio = in.getDouble(32);
-      if (!(p.tighteningRatio >= MIN_TIGHTENING_RATIO
-          && p.tighteningRatio <= MAX_TIGHTENING_RATIO)) {
-        throw new SieveFormatException(
-            32,
-            "tightening ratio "
-                + p.tighteningRatio
-                + " outside ["
-                + MIN_TIGHTENING_RATIO
-                + ", "
-                + MAX_TIGHTENING_RATIO
-                + "]");
-      }
-      for (int z = 40; z < HEADER_BYTES; z++) {
-        if (in.get(z) != 0) {
-          throw new SieveFormatException(z, "reserved header byte is not zero");
-        }
-      }
-      long tableEnd = tableEnd(m);
-      if (tableEnd > length || tableEnd > visible) {
-        throw new SieveFormatException(
-            4,
-            "a table of " + m + " stages needs " + tableEnd + " bytes, the payload has " + length);
-      }
-      for (int i = 0; i < m; i++) {
-        int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
-        long capacity = in.getLong(entry);
-        long expected = GrowthMath.scalableStageCapacity(p.initialCapacity, p.growthFactor, i);
-        if (capacity != expected) {
-          throw new SieveFormatException(
-              entry, "stage " + i + " capacity " + capacity + ", the parameters give " + expected);
-        }
-        long keys = in.getLong(entry + 8);
-        if (keys < 0 || keys > capacity) {
-          throw new SieveFormatException(
-              entry + 8, "stage " + i + " key count " + keys + " outside 0.." + capacity);
-        }
-        long blockLength = in.getLong(entry + 16);
-        if (blockLength < BlockedBloomFilter.BLOCK_BYTES + BlockedBloomFilter.TRAILER_BYTES
-            || blockLength > BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES) {
-          throw new SieveFormatException(
-              entry + 16,
-              "stage "
-                  + i
-                  + " block length "
-                  + blockLength
-                  + " outside "
-                  + (BlockedBloomFilter.BLOCK_BYTES + BlockedBloomFilter.TRAILER_BYTES)
-                  + ".."
-                  + (BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES));
-        }
-        int reservedFrom = entry + 24;
-        if (p.probes != null) {
-          int probes = in.getInt(entry + 24);
-          if (probes < 1 || probes > MAX_STAGE_PROBES) {
-            throw new SieveFormatException(
-                entry + 24,
-                "stage " + i + " probe count " + probes + " outside 1.." + MAX_STAGE_PROBES);
-          }
-          p.probes[i] = probes;
-          reservedFrom = entry + 28;
-        }
-        for (int z = reservedFrom; z < entry + STAGE_ENTRY_BYTES; z++) {
-          if (in.get(z) != 0) {
-            throw new SieveFormatException(z, "reserved byte of stage " + i + " is not zero");
-          }
-        }
-      }
-      for (long z = HEADER_BYTES + (long) STAGE_ENTRY_BYTES * m; z < tableEnd; z++) {
-        if (in.get((int) z) != 0) {
-          throw new SieveFormatException(z, "padding after the stage table is not zero");
-        }
-      }
-      return p;
-    }
+    return ScalableBloomForm.wrapStages(head, payloadLength, mapper);
   }
 
   // ---------------------------------------------------------------- builder
@@ -1028,16 +461,7 @@ public final class ScalableBloomFilter implements MutableFilter {
 
     /** The factor {@code s} by which each stage's capacity exceeds the last's (default 2). */
     public Builder growthFactor(double growthFactor) {
-      if (!(growthFactor >= MIN_GROWTH_FACTOR && growthFactor <= MAX_GROWTH_FACTOR)) {
-        throw new IllegalArgumentException(
-            "growth factor must be in ["
-                + MIN_GROWTH_FACTOR
-                + ", "
-                + MAX_GROWTH_FACTOR
-                + "], got "
-                + growthFactor);
-      }
-      this.growthFactor = growthFactor;
+      this.growthFactor = ScalableBloomStage.checkGrowthFactor(growthFactor);
       return this;
     }
 
@@ -1046,16 +470,7 @@ public final class ScalableBloomFilter implements MutableFilter {
      * stage {@code i} gets {@code f · (1 − r) · r^i}.
      */
     public Builder tighteningRatio(double tighteningRatio) {
-      if (!(tighteningRatio >= MIN_TIGHTENING_RATIO && tighteningRatio <= MAX_TIGHTENING_RATIO)) {
-        throw new IllegalArgumentException(
-            "tightening ratio must be in ["
-                + MIN_TIGHTENING_RATIO
-                + ", "
-                + MAX_TIGHTENING_RATIO
-                + "], got "
-                + tighteningRatio);
-      }
-      this.tighteningRatio = tighteningRatio;
+      this.tighteningRatio = ScalableBloomStage.checkTighteningRatio(tighteningRatio);
       return this;
     }
 
@@ -1077,14 +492,14 @@ public final class ScalableBloomFilter implements MutableFilter {
      */
     @Override
     public ScalableBloomFilter create() {
-      Stage first;
+      ScalableBloomStage[] first = new ScalableBloomStage[1];
       try {
-        first = newStage(0, expectedKeys, fpRate, growthFactor, tighteningRatio);
+        first[0] = ScalableBloomStage.open(0, expectedKeys, fpRate, growthFactor, tighteningRatio);
       } catch (IllegalStateException e) {
         throw new IllegalArgumentException(e.getMessage(), e);
       }
       return new ScalableBloomFilter(
-          expectedKeys, fpRate, growthFactor, tighteningRatio, new Stage[] {first}, false);
+          expectedKeys, fpRate, growthFactor, tighteningRatio, first, false, false);
     }
 
     @Override

@@ -1,0 +1,380 @@
+package dev.sieve.bloom;
+
+import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelWrites;
+import dev.sieve.math.GrowthMath;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
+
+/**
+ * The payload format of {@link ScalableBloomFilter} (the Sieve container's type id 11): writing it,
+ * and reading it from a {@code byte[]}, a buffer or, past 2 GiB, a head buffer and a {@link
+ * ScalableBloomFilter.StageMapper}, each checked once here.
+ *
+ * <p>Little-endian, every offset from the payload's start: a 64-byte header ({@code u32} payload
+ * version 2, {@code u32} stage count {@code m}, {@code u64} initial capacity {@code n0}, {@code
+ * f64} requested rate {@code f}, {@code f64} growth factor {@code s}, {@code f64} tightening ratio
+ * {@code r}, 24 zero bytes), then a 32-byte entry per stage ({@code u64} capacity, {@code u64} key
+ * count, {@code u64} filter-block length, {@code u32} probe count, 4 zero bytes) padded with zeros
+ * to a multiple of 64, then each stage's RocksDB FastLocalBloom filter block (data then the 5-byte
+ * trailer) followed by zeros to the next multiple of 64, so every stage's data starts 64-byte
+ * aligned. {@code docs/format.md} lists the checks. Read in place from a buffer each stage is a
+ * zero-copy view. The entry's probe count is a second copy of the one in the stage's block trailer
+ * and must agree with it, so an edit of a stage's probe count behind recomputed checksums is
+ * refused (as the container header's parameter A makes it for a plain blocked Bloom filter) rather
+ * than read as a stage that answers "absent" for its keys. Payload version 1 (written before
+ * version 2) has 8 zero bytes in place of the probe count: it is still read, without that check,
+ * and written back as version 2.
+ */
+final class ScalableBloomForm {
+  private ScalableBloomForm() {}
+
+  /** The payload version this class writes (and reads): stage entries with the probe count. */
+  static final int PAYLOAD_VERSION = 2;
+
+  /** The payload version written before the stage entries held the probe count; still read. */
+  static final int LEGACY_PAYLOAD_VERSION = 1;
+
+  /** The probe counts a FastLocalBloom block trailer holds: 1 to 30. */
+  private static final int MAX_STAGE_PROBES = 30;
+
+  static final int HEADER_BYTES = 64;
+  static final int STAGE_ENTRY_BYTES = 32;
+
+  // ---------------------------------------------------------------- layout
+
+  /** The payload length of these stages. */
+  static long length(ScalableBloomStage[] stages) {
+    long at = tableEnd(stages.length);
+    for (ScalableBloomStage s : stages) {
+      at = align64(at + s.filter.rocksDbFilterBlockLength());
+    }
+    return at;
+  }
+
+  private static long tableEnd(int numStages) {
+    return align64(HEADER_BYTES + (long) STAGE_ENTRY_BYTES * numStages);
+  }
+
+  private static long align64(long at) {
+    return (at + 63) & ~63L;
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /** {@code filter}'s parameters with these stages (read once by the caller), as one array. */
+  static byte[] toByteArray(ScalableBloomFilter filter, ScalableBloomStage[] stages) {
+    long length = length(stages);
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a scalable filter of " + length + " bytes does not fit one byte[]; use writeTo");
+    }
+    ByteBuffer out = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
+    out.put(headerAndTable(filter, stages));
+    for (ScalableBloomStage s : stages) {
+      out.put(s.filter.toRocksDbFilterBlock());
+      out.position((int) align64(out.position()));
+    }
+    return out.array();
+  }
+
+  /** The bytes of {@link #toByteArray} to {@code out} in chunks, for any size; not closed. */
+  static void writeTo(
+      ScalableBloomFilter filter, ScalableBloomStage[] stages, WritableByteChannel out)
+      throws IOException {
+    ChannelWrites.writeFully(out, ByteBuffer.wrap(headerAndTable(filter, stages)));
+    for (ScalableBloomStage s : stages) {
+      s.filter.writeRocksDbFilterBlock(out);
+      long len = s.filter.rocksDbFilterBlockLength();
+      int pad = (int) (align64(len) - len);
+      ChannelWrites.writeFully(out, ByteBuffer.allocate(pad));
+    }
+  }
+
+  private static byte[] headerAndTable(ScalableBloomFilter filter, ScalableBloomStage[] stages) {
+    ByteBuffer b =
+        ByteBuffer.allocate((int) tableEnd(stages.length)).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0, PAYLOAD_VERSION);
+    b.putInt(4, stages.length);
+    b.putLong(8, filter.initialCapacity());
+    b.putDouble(16, filter.fpRate());
+    b.putDouble(24, filter.growthFactor());
+    b.putDouble(32, filter.tighteningRatio());
+    for (int i = 0; i < stages.length; i++) {
+      int at = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
+      b.putLong(at, stages[i].capacity);
+      b.putLong(at + 8, stages[i].keys());
+      b.putLong(at + 16, stages[i].filter.rocksDbFilterBlockLength());
+      b.putInt(at + 24, stages[i].filter.numProbes());
+    }
+    return b.array();
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  /**
+   * The filter in {@code payload}'s remaining bytes: copied onto the heap (mutable), or {@code
+   * inPlace} as zero-copy views of the buffer (read-only).
+   *
+   * @throws SieveFormatException naming the offset and the problem for anything but a valid form
+   */
+  static ScalableBloomFilter read(ByteBuffer payload, boolean inPlace) {
+    ByteBuffer in = payload.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    long length = in.remaining();
+    Parameters p = Parameters.read(in, length, length);
+    ScalableBloomStage[] stages = new ScalableBloomStage[p.numStages];
+    long at = tableEnd(p.numStages);
+    for (int i = 0; i < p.numStages; i++) {
+      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
+      long blockLength = in.getLong(entry + 16);
+      long keys = in.getLong(entry + 8);
+      long capacity = in.getLong(entry);
+      if (blockLength > length - at) {
+        throw blockPastEnd(i, entry, blockLength, at, length);
+      }
+      ByteBuffer block = in.duplicate().position((int) at).limit((int) (at + blockLength)).slice();
+      BlockedBloomFilter filter;
+      try {
+        if (inPlace) {
+          filter = BlockedBloomFilter.wrapRocksDbFilterBlock(block, keys);
+        } else {
+          byte[] copy = new byte[(int) blockLength];
+          block.get(copy);
+          filter = BlockedBloomFilter.fromRocksDbFilterBlock(copy, keys);
+        }
+      } catch (SieveFormatException e) {
+        throw new SieveFormatException(
+            at + e.offset(), "stage " + i + " filter block: " + e.getMessage(), e);
+      }
+      p.checkProbes(i, filter);
+      stages[i] = new ScalableBloomStage(filter, capacity, keys);
+      long end = at + blockLength;
+      at = align64(end);
+      if (at > length) {
+        throw new SieveFormatException(
+            end, "stage " + i + " padding runs past the payload's " + length + " bytes");
+      }
+      for (long z = end; z < at; z++) {
+        if (in.get((int) z) != 0) {
+          throw new SieveFormatException(z, "padding after stage " + i + " is not zero");
+        }
+      }
+    }
+    checkEnd(at, length, p.numStages);
+    return p.filter(stages, inPlace);
+  }
+
+  /** {@link ScalableBloomFilter#wrapStages}: a payload over 2 GiB, each stage mapped in place. */
+  static ScalableBloomFilter wrapStages(
+      ByteBuffer head, long payloadLength, ScalableBloomFilter.StageMapper mapper)
+      throws IOException {
+    ByteBuffer in = head.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+    Parameters p = Parameters.read(in, Math.min(payloadLength, in.remaining()), payloadLength);
+    ScalableBloomStage[] stages = new ScalableBloomStage[p.numStages];
+    long at = tableEnd(p.numStages);
+    for (int i = 0; i < p.numStages; i++) {
+      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
+      long blockLength = in.getLong(entry + 16);
+      long keys = in.getLong(entry + 8);
+      if (blockLength > payloadLength - at || align64(at + blockLength) > payloadLength) {
+        throw blockPastEnd(i, entry, blockLength, at, payloadLength);
+      }
+      BlockedBloomFilter filter = mapper.map(i, at, blockLength, align64(at + blockLength), keys);
+      p.checkProbes(i, filter);
+      stages[i] = new ScalableBloomStage(filter, in.getLong(entry), keys);
+      at = align64(at + blockLength);
+    }
+    checkEnd(at, payloadLength, p.numStages);
+    return p.filter(stages, true);
+  }
+
+  private static SieveFormatException blockPastEnd(
+      int i, int entry, long blockLength, long at, long length) {
+    return new SieveFormatException(
+        entry + 16,
+        "stage "
+            + i
+            + " block of "
+            + blockLength
+            + " bytes at offset "
+            + at
+            + " runs past the payload's "
+            + length
+            + " bytes");
+  }
+
+  private static void checkEnd(long at, long length, int numStages) {
+    if (at != length) {
+      throw new SieveFormatException(
+          at, "payload of " + length + " bytes, the " + numStages + " stages end at " + at);
+    }
+  }
+
+  /** The header and stage table, checked (everything but the filter blocks). */
+  static final class Parameters {
+    int numStages;
+    long initialCapacity;
+    double fpRate;
+    double growthFactor;
+    double tighteningRatio;
+
+    /** The stages' probe counts from their entries; {@code null} for payload version 1. */
+    int[] probes;
+
+    /**
+     * The filter of these parameters and {@code stages}, read-only and wrapped if {@code inPlace}.
+     */
+    ScalableBloomFilter filter(ScalableBloomStage[] stages, boolean inPlace) {
+      return new ScalableBloomFilter(
+          initialCapacity, fpRate, growthFactor, tighteningRatio, stages, inPlace, inPlace);
+    }
+
+    /** Checks stage {@code i}'s block against the probe count its entry records. */
+    void checkProbes(int i, BlockedBloomFilter filter) {
+      if (probes != null && filter.numProbes() != probes[i]) {
+        throw new SieveFormatException(
+            HEADER_BYTES + STAGE_ENTRY_BYTES * i + 24,
+            "stage "
+                + i
+                + " entry records "
+                + probes[i]
+                + " probes, its filter block has "
+                + filter.numProbes());
+      }
+    }
+
+    /** {@code visible} bytes of a payload of {@code length} bytes are in {@code in}. */
+    static Parameters read(ByteBuffer in, long visible, long length) {
+      if (length < HEADER_BYTES || visible < HEADER_BYTES) {
+        throw new SieveFormatException(
+            0, "scalable Bloom payload of " + length + " bytes, shorter than its 64-byte header");
+      }
+      Parameters p = new Parameters();
+      int version = in.getInt(0);
+      if (version != PAYLOAD_VERSION && version != LEGACY_PAYLOAD_VERSION) {
+        throw new SieveFormatException(
+            0,
+            "scalable Bloom payload version "
+                + version
+                + ", this reader knows "
+                + LEGACY_PAYLOAD_VERSION
+                + " and "
+                + PAYLOAD_VERSION);
+      }
+      int m = in.getInt(4);
+      if (m < 1 || m > ScalableBloomFilter.MAX_STAGES) {
+        throw new SieveFormatException(
+            4, "stage count " + m + " outside 1.." + ScalableBloomFilter.MAX_STAGES);
+      }
+      p.numStages = m;
+      p.probes = version == LEGACY_PAYLOAD_VERSION ? null : new int[m];
+      p.initialCapacity = in.getLong(8);
+      if (p.initialCapacity < 1 || p.initialCapacity > ScalableBloomFilter.MAX_EXPECTED_KEYS) {
+        throw new SieveFormatException(
+            8,
+            "initial capacity "
+                + p.initialCapacity
+                + " outside 1.."
+                + ScalableBloomFilter.MAX_EXPECTED_KEYS);
+      }
+      p.fpRate = in.getDouble(16);
+      if (!(p.fpRate > 0 && p.fpRate < 1)) {
+        throw new SieveFormatException(16, "false-positive rate " + p.fpRate + " outside (0, 1)");
+      }
+      p.growthFactor = in.getDouble(24);
+      if (!(p.growthFactor >= ScalableBloomFilter.MIN_GROWTH_FACTOR
+          && p.growthFactor <= ScalableBloomFilter.MAX_GROWTH_FACTOR)) {
+        throw new SieveFormatException(
+            24,
+            "growth factor "
+                + p.growthFactor
+                + " outside ["
+                + ScalableBloomFilter.MIN_GROWTH_FACTOR
+                + ", "
+                + ScalableBloomFilter.MAX_GROWTH_FACTOR
+                + "]");
+      }
+      p.tighteningRatio = in.getDouble(32);
+      if (!(p.tighteningRatio >= ScalableBloomFilter.MIN_TIGHTENING_RATIO
+          && p.tighteningRatio <= ScalableBloomFilter.MAX_TIGHTENING_RATIO)) {
+        throw new SieveFormatException(
+            32,
+            "tightening ratio "
+                + p.tighteningRatio
+                + " outside ["
+                + ScalableBloomFilter.MIN_TIGHTENING_RATIO
+                + ", "
+                + ScalableBloomFilter.MAX_TIGHTENING_RATIO
+                + "]");
+      }
+      for (int z = 40; z < HEADER_BYTES; z++) {
+        if (in.get(z) != 0) {
+          throw new SieveFormatException(z, "reserved header byte is not zero");
+        }
+      }
+      long tableEnd = tableEnd(m);
+      if (tableEnd > length || tableEnd > visible) {
+        throw new SieveFormatException(
+            4,
+            "a table of " + m + " stages needs " + tableEnd + " bytes, the payload has " + length);
+      }
+      for (int i = 0; i < m; i++) {
+        p.readEntry(in, i);
+      }
+      for (long z = HEADER_BYTES + (long) STAGE_ENTRY_BYTES * m; z < tableEnd; z++) {
+        if (in.get((int) z) != 0) {
+          throw new SieveFormatException(z, "padding after the stage table is not zero");
+        }
+      }
+      return p;
+    }
+
+    /** Checks stage {@code i}'s entry against the header, recording its probe count. */
+    private void readEntry(ByteBuffer in, int i) {
+      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
+      long capacity = in.getLong(entry);
+      long expected = GrowthMath.scalableStageCapacity(initialCapacity, growthFactor, i);
+      if (capacity != expected) {
+        throw new SieveFormatException(
+            entry, "stage " + i + " capacity " + capacity + ", the parameters give " + expected);
+      }
+      long keys = in.getLong(entry + 8);
+      if (keys < 0 || keys > capacity) {
+        throw new SieveFormatException(
+            entry + 8, "stage " + i + " key count " + keys + " outside 0.." + capacity);
+      }
+      long blockLength = in.getLong(entry + 16);
+      long minBlock = BlockedBloomFilter.BLOCK_BYTES + BlockedBloomFilter.TRAILER_BYTES;
+      long maxBlock = BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES;
+      if (blockLength < minBlock || blockLength > maxBlock) {
+        throw new SieveFormatException(
+            entry + 16,
+            "stage "
+                + i
+                + " block length "
+                + blockLength
+                + " outside "
+                + minBlock
+                + ".."
+                + maxBlock);
+      }
+      int reservedFrom = entry + 24;
+      if (probes != null) {
+        int n = in.getInt(entry + 24);
+        if (n < 1 || n > MAX_STAGE_PROBES) {
+          throw new SieveFormatException(
+              entry + 24, "stage " + i + " probe count " + n + " outside 1.." + MAX_STAGE_PROBES);
+        }
+        probes[i] = n;
+        reservedFrom = entry + 28;
+      }
+      for (int z = reservedFrom; z < entry + STAGE_ENTRY_BYTES; z++) {
+        if (in.get(z) != 0) {
+          throw new SieveFormatException(z, "reserved byte of stage " + i + " is not zero");
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.sieve.bloom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The package-private parts of the scalable filter: its form, its chain and the query forms. */
+class ScalableBloomFormTest {
+
+  private static ScalableBloomFilter grown() {
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(40).build();
+    SplittableRandom random = new SplittableRandom(7);
+    for (int i = 0; i < 1_000; i++) {
+      filter.addHash(random.nextLong());
+    }
+    assertTrue(filter.numStages() >= 4);
+    return filter;
+  }
+
+  @Test
+  void lengthArrayAndChannelAgree() throws IOException {
+    ScalableBloomFilter filter = grown();
+    byte[] bytes = filter.toByteArray();
+    assertEquals(bytes.length, filter.serializedLength());
+    assertEquals(bytes.length, ScalableBloomForm.length(filter.chain().stages));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    filter.writeTo(Channels.newChannel(out));
+    assertArrayEquals(bytes, out.toByteArray());
+    assertEquals(0, bytes.length % 64);
+    ByteBuffer le = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(ScalableBloomForm.PAYLOAD_VERSION, le.getInt(0));
+    assertEquals(filter.numStages(), le.getInt(4));
+  }
+
+  @Test
+  void readAndWrapWriteBackTheSameBytes() {
+    byte[] bytes = grown().toByteArray();
+    assertArrayEquals(bytes, ScalableBloomFilter.fromByteArray(bytes).toByteArray());
+    assertArrayEquals(bytes, ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes)).toByteArray());
+    assertArrayEquals(
+        bytes, ScalableBloomForm.read(ByteBuffer.wrap(bytes), false).copy().toByteArray());
+  }
+
+  @Test
+  void theTableBoundIsTheHeaderAndTheLargestTable() {
+    assertEquals(
+        ScalableBloomForm.HEADER_BYTES
+            + ScalableBloomForm.STAGE_ENTRY_BYTES * ScalableBloomFilter.MAX_STAGES,
+        ScalableBloomFilter.MAX_TABLE_BYTES);
+    assertEquals(64 + 32 * 64, ScalableBloomFilter.MAX_TABLE_BYTES);
+  }
+
+  @Test
+  void aWrappedChainHasNoHeapWordsAndQueriesByTheLoop() {
+    ScalableBloomFilter filter = grown();
+    ScalableBloomFilter wrapped = ScalableBloomFilter.wrap(ByteBuffer.wrap(filter.toByteArray()));
+    assertNull(wrapped.chain().words);
+    SplittableRandom random = new SplittableRandom(8);
+    for (int i = 0; i < 20_000; i++) {
+      long h = random.nextLong();
+      assertEquals(filter.mayContainHash(h), wrapped.mayContainHash(h));
+      assertEquals(filter.mayContainHash(h), ScalableBloomChain.loopMayContain(wrapped.chain(), h));
+    }
+  }
+
+  @Test
+  void queryFormNames() {
+    assertEquals(ScalableBloomChain.FORM_LOOP, ScalableBloomChain.queryForm("loop"));
+    assertEquals(ScalableBloomChain.FORM_TWO_PASS, ScalableBloomChain.queryForm("twopass"));
+    assertEquals(ScalableBloomChain.FORM_BRANCH_FREE, ScalableBloomChain.queryForm("branchfree"));
+    assertThrows(IllegalArgumentException.class, () -> ScalableBloomChain.queryForm("vector"));
+    String unset = System.getProperty("sieve.scalable.queryForm");
+    if (unset == null) {
+      assertEquals(ScalableBloomChain.FORM_LOOP, ScalableBloomChain.QUERY_FORM);
+    }
+  }
+
+  @Test
+  void aSnapshotFreezesCountsAndSharesBits() {
+    ScalableBloomFilter filter = grown();
+    ScalableBloomFilter snapshot = filter.snapshot();
+    long keys = snapshot.numKeys();
+    assertEquals(filter.numKeys(), keys);
+    assertEquals(filter.modelledFpRate(), snapshot.modelledFpRate());
+    assertEquals(filter.sizeInBits(), snapshot.sizeInBits());
+    assertTrue(
+        filter.stageKeys(filter.numStages() - 1) < filter.stageCapacity(filter.numStages() - 1));
+    filter.addHash(12345L);
+    assertEquals(keys, snapshot.numKeys());
+    assertTrue(snapshot.mayContainHash(12345L), "the newest stage's bits are shared");
+    assertThrows(UnsupportedOperationException.class, () -> snapshot.addHash(1L));
+  }
+}

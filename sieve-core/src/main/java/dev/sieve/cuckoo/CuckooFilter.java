@@ -2,14 +2,13 @@ package dev.sieve.cuckoo;
 
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * A Cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo Filter: Practically Better
@@ -18,11 +17,9 @@ import java.nio.ByteOrder;
  *
  * <h2>The idea</h2>
  *
- * A key hash gives a nonzero {@code f}-bit fingerprint {@code fp} and a bucket {@code i1}; its
- * alternate bucket is {@code i2 = (H(fp) - i1) mod buckets}, computed from the fingerprint alone
- * ("partial-key cuckoo hashing"), so a stored fingerprint can be moved between its two buckets
- * without knowing its key, and {@code i1 = (H(fp) - i2) mod buckets} holds as well (the map is an
- * involution, which works for any number of buckets, not only powers of two). A key is present when
+ * A key hash gives a nonzero {@code f}-bit fingerprint and a bucket; its alternate bucket is
+ * computed from the bucket and the fingerprint alone ("partial-key cuckoo hashing"), so a stored
+ * fingerprint can be moved between its two buckets without knowing its key. A key is present when
  * either bucket holds its fingerprint. Adding puts the fingerprint in a free slot of either bucket;
  * if both are full, it evicts a slot's fingerprint to that fingerprint's alternate bucket, and so
  * on, for at most {@link #MAX_KICKS} evictions. Deleting clears one slot holding the fingerprint.
@@ -30,15 +27,11 @@ import java.nio.ByteOrder;
  * <h2>The math</h2>
  *
  * <ul>
- *   <li>FPR: an absent key is compared with the occupied slots of two buckets, {@code 2·4·α} on
- *       average at load {@code α}; fingerprints are uniform over the {@code 2^f - 1} nonzero values
- *       (0 marks a free slot), so {@code FPR = 1 - (1 - 1/(2^f - 1))^(8α) ≈ 8α / 2^f} ({@link
+ *   <li>FPR: {@code 1 - (1 - 1/(2^f - 1))^(8α) ≈ 8α / 2^f} at load {@code α} ({@link
  *       FingerprintMath#cuckooFpRate}): at {@code α = 0.95}, 2.9% for 8 bits, 0.19% for 12, 0.012%
  *       for 16.
- *   <li>Space: {@code f / α} bits per key: 8.4, 12.6 and 16.8 bits at the design load 0.95. That is
- *       {@code f / (α · log2(1/FPR))} times the floor: 1.65 for 8 bits, 1.40 for 12, 1.29 for 16;
- *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
- *       (1.44) only below about 0.4%.
+ *   <li>Space: {@code f / α} bits per key: 8.4, 12.6 and 16.8 bits at the design load 0.95, 1.65,
+ *       1.40 and 1.29 times the floor; a Bloom filter (1.44) is smaller above an FPR of about 0.4%.
  *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
  *       succeed up to about 95% of the slots. {@link #createWithFingerprintBits} sizes the table
  *       for {@code expectedKeys = n} at load {@value #DESIGN_LOAD} plus a margin for the randomness
@@ -99,20 +92,14 @@ import java.nio.ByteOrder;
  * (add and delete at any time), but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
  * query reads two buckets.
  *
- * <h2>Layout</h2>
+ * <h2>Hashing and payload versions</h2>
  *
- * Bucket {@code b} is the {@code 4f} bits at bit {@code 4f·b} of a {@code long[]} (slot {@code s}
- * at bit {@code 4f·b + f·s}), so 12-bit fingerprints cost 12 bits, not 16. The key hash is first
- * remixed once ({@code h = fmix64(hash + 0x9E3779B97F4A7C15)}, the MurmurHash3 finalizer), then the
- * fingerprint is {@code 1 + floor(lo32(h) · (2^f - 1) / 2^32)} and {@code i1 = floor(hi32(h) ·
- * buckets / 2^32)}; {@code H(fp)} is a 32-bit mix of {@code fp} reduced to the bucket range. The
- * remix makes the filter keep its capacity on low-entropy hashes: without it {@code addHash(0)},
- * {@code addHash(1)}, ... all share one bucket pair and the ninth add fails. Filters serialized
- * before the remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still read and keep the
- * unmixed addressing, so they answer exactly as before; new filters are version {@value
- * #PAYLOAD_VERSION}. A query tests all four slots of a bucket at once with a SWAR zero-lane test.
- * Evictions choose the victim slot from the evicted fingerprint and the kick number, so the filter
- * is deterministic: the same operations give the same bytes.
+ * Bucket and fingerprint come from the key hash remixed once (the MurmurHash3 finalizer), so the
+ * filter keeps its capacity on low-entropy hashes ({@code addHash(0)}, {@code addHash(1)}, ...).
+ * Filters serialized before the remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still
+ * read and keep the unmixed addressing, so they answer exactly as before; new filters are version
+ * {@value #PAYLOAD_VERSION}. Buckets are bit-packed ({@code 4f} bits each, so 12-bit fingerprints
+ * cost 12 bits), and evictions are deterministic: the same operations give the same bytes.
  *
  * <h2>Threads</h2>
  *
@@ -123,11 +110,16 @@ import java.nio.ByteOrder;
  */
 public final class CuckooFilter implements MutableFilter {
 
+  // Anatomy (issue 22): this class holds the API, the shape and the counts. CuckooKernel has the
+  // algorithm (addressing, bit-packed buckets, lookup, kicks, delete) as static methods over the
+  // raw
+  // words; CuckooForm has the serialized form, both versions, validated once.
+
   /** Slots per bucket. */
-  public static final int SLOTS_PER_BUCKET = 4;
+  public static final int SLOTS_PER_BUCKET = CuckooKernel.SLOTS_PER_BUCKET;
 
   /** The most evictions one add tries before it gives up. */
-  public static final int MAX_KICKS = 500;
+  public static final int MAX_KICKS = CuckooKernel.MAX_KICKS;
 
   /**
    * The load {@link #createWithFingerprintBits} sizes for: {@code expectedKeys / (4 · buckets) ≤
@@ -157,9 +149,9 @@ public final class CuckooFilter implements MutableFilter {
 
   /**
    * The payload version this code writes (byte 3 of the serialized form): 1, bucket and fingerprint
-   * from the {@linkplain #remix remixed} key hash.
+   * from the remixed key hash.
    */
-  public static final int PAYLOAD_VERSION = 1;
+  public static final int PAYLOAD_VERSION = CuckooForm.VERSION;
 
   /**
    * The payload version of the filters written before the remix (byte 3 was then a reserved 0):
@@ -167,16 +159,11 @@ public final class CuckooFilter implements MutableFilter {
    * filter keeps that addressing for its whole life (adds, copies, re-serialization), so it answers
    * exactly as it did.
    */
-  public static final int LEGACY_PAYLOAD_VERSION = 0;
+  public static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
 
-  private static final long REMIX_CONSTANT = 0x9E37_79B9_7F4A_7C15L; // 2^64 / golden ratio
-
-  private static final int TYPE_TAG = 0x31;
-  private static final int HEADER_BYTES = 16;
-
-  // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
-  // every cold method reads through one accessor instead.
+  // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
+  // interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2); every cold
+  // method reads through one accessor instead.
   /** The buckets on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}). */
   private final long[] words;
 
@@ -185,23 +172,17 @@ public final class CuckooFilter implements MutableFilter {
 
   private final int numBuckets;
   private final int fingerprintBits;
-  private final int bucketBits;
-  private final long slotMask;
   private final long laneOnes;
   private final long laneHighs;
-  private final int fingerprintRange; // 2^f - 1 nonzero values
-  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private final int hashVersion; // PAYLOAD_VERSION or LEGACY_PAYLOAD_VERSION
+  private final boolean remixed; // hashVersion != LEGACY_PAYLOAD_VERSION
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private long numKeys;
   private long failedAdds;
-  private int[] kickPath; // bucket, slot, old value per kick; allocated on the first kick
+  private int[] kickPath; // CuckooKernel.kick's path; allocated on the first kick
 
-  private CuckooFilter(
-      long[] words, int numBuckets, int fingerprintBits, long numKeys, int hashVersion) {
-    this(words, null, numBuckets, fingerprintBits, numKeys, hashVersion);
-  }
-
-  private CuckooFilter(
+  /** A filter on {@code words}, or on {@code wrapped} (read-only) when {@code words} is null. */
+  CuckooFilter(
       long[] words,
       ByteBuffer wrapped,
       int numBuckets,
@@ -209,19 +190,13 @@ public final class CuckooFilter implements MutableFilter {
       long numKeys,
       int hashVersion) {
     this.hashVersion = hashVersion;
+    this.remixed = hashVersion != LEGACY_PAYLOAD_VERSION;
     this.words = words;
     this.wrapped = wrapped;
     this.numBuckets = numBuckets;
     this.fingerprintBits = fingerprintBits;
-    this.bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
-    this.slotMask = (1L << fingerprintBits) - 1;
-    long ones = 0;
-    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-      ones |= 1L << (s * fingerprintBits);
-    }
-    this.laneOnes = ones;
-    this.laneHighs = ones << (fingerprintBits - 1);
-    this.fingerprintRange = (1 << fingerprintBits) - 1;
+    this.laneOnes = CuckooKernel.laneOnes(fingerprintBits);
+    this.laneHighs = CuckooKernel.laneHighs(fingerprintBits);
     this.numKeys = numKeys;
   }
 
@@ -296,8 +271,8 @@ public final class CuckooFilter implements MutableFilter {
     PayloadForms.register(
         CuckooFilter.class,
         CuckooFilter::toByteArray,
-        (b, n) -> fromByteArray(b),
-        (b, n) -> wrap(b));
+        (b, n) -> CuckooForm.read(b),
+        (b, n) -> CuckooForm.wrap(b));
   }
 
   /**
@@ -318,15 +293,12 @@ public final class CuckooFilter implements MutableFilter {
       throw new IllegalArgumentException("number of buckets must be at least 1, got 0");
     }
     return new CuckooFilter(
-        new long[wordsFor(numBuckets, fingerprintBits)],
+        new long[CuckooKernel.wordsFor(numBuckets, fingerprintBits)],
+        null,
         numBuckets,
         fingerprintBits,
         0,
         PAYLOAD_VERSION);
-  }
-
-  private static int wordsFor(long numBuckets, int fingerprintBits) {
-    return (int) ((numBuckets * SLOTS_PER_BUCKET * fingerprintBits + 63) >>> 6);
   }
 
   private static void checkFingerprintBits(int fingerprintBits) {
@@ -341,132 +313,16 @@ public final class CuckooFilter implements MutableFilter {
     }
   }
 
-  // ---------------------------------------------------------------- hashing
-
-  /**
-   * The hash that bucket and fingerprint are taken from: the key hash remixed (payload version 1),
-   * or the key hash as it is (version 0, the files written before the remix). The one place the
-   * payload version decides the addressing; {@link #fingerprint} and {@link #primaryBucket} both go
-   * through it.
-   */
-  private long derivationHash(long hash64) {
-    return hashVersion == LEGACY_PAYLOAD_VERSION ? hash64 : remix(hash64);
-  }
-
-  /**
-   * Payload version 1's remix: the key hash plus a constant (so hash 0 does not stay 0) through the
-   * MurmurHash3 64-bit finalizer, a bijection whose every output bit depends on every input bit.
-   * Without it, hashes that differ only in their low bits (sequential {@code addHash(i)}) share
-   * their high 32 bits, hence their bucket pair, and a table of any size refuses the ninth.
-   */
-  private static long remix(long hash64) {
-    long h = hash64 + REMIX_CONSTANT;
-    h = (h ^ (h >>> 33)) * 0xFF51_AFD7_ED55_8CCDL;
-    h = (h ^ (h >>> 33)) * 0xC4CE_B9FE_1A85_EC53L;
-    return h ^ (h >>> 33);
-  }
-
-  /** The fingerprint of a {@link #derivationHash derived hash}. */
-  private int fingerprint(long h) {
-    return 1 + (int) (((h & 0xFFFF_FFFFL) * fingerprintRange) >>> 32);
-  }
-
-  /** The primary bucket of a {@link #derivationHash derived hash}. */
-  private int primaryBucket(long h) {
-    return (int) (((h >>> 32) * numBuckets) >>> 32);
-  }
-
-  private int alternateBucket(int bucket, int fingerprint) {
-    int x = fingerprint * 0x9E37_79B9;
-    x ^= x >>> 16;
-    x *= 0x85EB_CA6B;
-    x ^= x >>> 13;
-    int offset = (int) (((x & 0xFFFF_FFFFL) * numBuckets) >>> 32);
-    int alt = offset - bucket;
-    return alt < 0 ? alt + numBuckets : alt;
-  }
-
-  // ---------------------------------------------------------------- bit-packed slots
-
-  private long bucketBitsAt(int bucket) {
-    long bit = (long) bucket * bucketBits;
-    int w = (int) (bit >>> 6);
-    int s = (int) (bit & 63);
-    long v = words[w] >>> s;
-    if (s + bucketBits > 64) {
-      v |= words[w + 1] << (64 - s);
-    }
-    return bucketBits == 64 ? v : v & ((1L << bucketBits) - 1);
-  }
-
-  /** Bucket {@code bucket} of {@code 4f} bits from little-endian words in {@code data}. */
-  private static long bucketBitsAt(ByteBuffer data, int bucket, int bucketBits) {
-    long bit = (long) bucket * bucketBits;
-    int w = (int) (bit >>> 6);
-    int s = (int) (bit & 63);
-    long v = data.getLong(w << 3) >>> s;
-    if (s + bucketBits > 64) {
-      v |= data.getLong((w + 1) << 3) << (64 - s);
-    }
-    return bucketBits == 64 ? v : v & ((1L << bucketBits) - 1);
-  }
-
-  private int slotAt(int bucket, int slot) {
-    return (int) ((bucketBitsAt(bucket) >>> (slot * fingerprintBits)) & slotMask);
-  }
-
-  private void setSlot(int bucket, int slot, int value) {
-    long bit = (long) bucket * bucketBits + (long) slot * fingerprintBits;
-    int w = (int) (bit >>> 6);
-    int s = (int) (bit & 63);
-    long v = value & slotMask;
-    words[w] = (words[w] & ~(slotMask << s)) | (v << s);
-    int spill = s + fingerprintBits - 64;
-    if (spill > 0) {
-      long lowMask = (1L << spill) - 1;
-      words[w + 1] = (words[w + 1] & ~lowMask) | (v >>> (64 - s));
-    }
-  }
-
-  private boolean bucketHas(long bucket, int fingerprint) {
-    long x = bucket ^ (fingerprint * laneOnes);
-    return ((x - laneOnes) & ~x & laneHighs) != 0;
-  }
-
-  /** Puts {@code fingerprint} in a free slot of {@code bucket}; false if the bucket is full. */
-  private boolean putInFreeSlot(int bucket, int fingerprint) {
-    long b = bucketBitsAt(bucket);
-    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-      if (((b >>> (s * fingerprintBits)) & slotMask) == 0) {
-        setSlot(bucket, s, fingerprint);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private boolean clearOneSlot(int bucket, int fingerprint) {
-    long b = bucketBitsAt(bucket);
-    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-      if (((b >>> (s * fingerprintBits)) & slotMask) == fingerprint) {
-        setSlot(bucket, s, 0);
-        return true;
-      }
-    }
-    return false;
-  }
-
   // ---------------------------------------------------------------- the filter
 
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
-      return wrappedMayContain(hash64);
+      return CuckooKernel.mayContain(
+          wrapped, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
     }
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    return bucketHas(bucketBitsAt(i1), fp) || bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
+    return CuckooKernel.mayContain(
+        words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
   }
 
   /**
@@ -484,26 +340,8 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   private long probeChunk(long[] hashes, int at, int chunk) {
-    long word = 0;
-    for (int i = 0; i < chunk; i++) {
-      long hash64 = hashes[at + i];
-      long h = derivationHash(hash64);
-      int fp = fingerprint(h);
-      int i1 = primaryBucket(h);
-      boolean hit =
-          bucketHas(bucketBitsAt(i1), fp) | bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
-      word |= (hit ? 1L : 0L) << i;
-    }
-    return word;
-  }
-
-  private boolean wrappedMayContain(long hash64) {
-    ByteBuffer data = wrapped;
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    return bucketHas(bucketBitsAt(data, i1, bucketBits), fp)
-        || bucketHas(bucketBitsAt(data, alternateBucket(i1, fp), bucketBits), fp);
+    return CuckooKernel.probeChunk(
+        words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hashes, at, chunk);
   }
 
   /**
@@ -562,39 +400,26 @@ public final class CuckooFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     checkMutable();
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    int i2 = alternateBucket(i1, fp);
-    if (putInFreeSlot(i1, fp) || putInFreeSlot(i2, fp)) {
+    long h = CuckooKernel.derivationHash(hash64, remixed);
+    int fp = CuckooKernel.fingerprint(h, fingerprintBits);
+    int i1 = CuckooKernel.primaryBucket(h, numBuckets);
+    int i2 = CuckooKernel.alternateBucket(i1, fp, numBuckets);
+    if (CuckooKernel.putInFreeSlot(words, i1, fp, fingerprintBits)
+        || CuckooKernel.putInFreeSlot(words, i2, fp, fingerprintBits)
+        || CuckooKernel.kick(words, kickPath(), numBuckets, fingerprintBits, fp, i1, i2)) {
       numKeys++;
       return true;
     }
-    if (kickPath == null) {
-      kickPath = new int[3 * MAX_KICKS];
-    }
-    int[] path = kickPath;
-    int bucket = (fp & 1) == 0 ? i1 : i2;
-    int carried = fp;
-    for (int k = 0; k < MAX_KICKS; k++) {
-      int slot = ((carried ^ k) * 0x9E37_79B9) >>> 30;
-      int evicted = slotAt(bucket, slot);
-      setSlot(bucket, slot, carried);
-      path[3 * k] = bucket;
-      path[3 * k + 1] = slot;
-      path[3 * k + 2] = evicted;
-      carried = evicted;
-      bucket = alternateBucket(bucket, carried);
-      if (putInFreeSlot(bucket, carried)) {
-        numKeys++;
-        return true;
-      }
-    }
-    for (int k = MAX_KICKS - 1; k >= 0; k--) { // undo, newest first
-      setSlot(path[3 * k], path[3 * k + 1], path[3 * k + 2]);
-    }
     failedAdds++;
     return false;
+  }
+
+  /** The kick path, allocated on the first add that needs kicks. */
+  private int[] kickPath() {
+    if (kickPath == null) {
+      kickPath = new int[CuckooKernel.KICK_PATH_LENGTH];
+    }
+    return kickPath;
   }
 
   /**
@@ -616,10 +441,7 @@ public final class CuckooFilter implements MutableFilter {
    */
   public boolean removeHash(long hash64) {
     checkMutable();
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    if (clearOneSlot(i1, fp) || clearOneSlot(alternateBucket(i1, fp), fp)) {
+    if (CuckooKernel.remove(words, numBuckets, fingerprintBits, remixed, hash64)) {
       numKeys--;
       return true;
     }
@@ -644,7 +466,7 @@ public final class CuckooFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return (long) numBuckets * bucketBits;
+    return (long) numBuckets * SLOTS_PER_BUCKET * fingerprintBits;
   }
 
   /** {@link FingerprintMath#cuckooFilterFpRate} at the current load. */
@@ -683,158 +505,21 @@ public final class CuckooFilter implements MutableFilter {
 
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public CuckooFilter copy() {
-    long[] out = words != null ? words.clone() : wrappedWords();
-    return new CuckooFilter(out, numBuckets, fingerprintBits, numKeys, hashVersion);
+    long[] out = words != null ? words.clone() : CuckooForm.words(wrapped, numWords());
+    return new CuckooFilter(out, null, numBuckets, fingerprintBits, numKeys, hashVersion);
   }
 
-  private long[] wrappedWords() {
-    long[] out = new long[wordsFor(numBuckets, fingerprintBits)];
-    wrapped.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
-    return out;
+  private int numWords() {
+    return CuckooKernel.wordsFor(numBuckets, fingerprintBits);
   }
 
   private long word(int i) {
     return words != null ? words[i] : wrapped.getLong(i << 3);
   }
 
-  // ---------------------------------------------------------------- serialized form
-
-  /**
-   * The serialized form, little-endian: byte 0 the type tag {@code 0x31}, byte 1 the fingerprint
-   * bits, byte 2 the slots per bucket (4), byte 3 the {@linkplain #payloadVersion() payload
-   * version} (1; 0 for filters read from the pre-remix form, which was written as a reserved 0 and
-   * is written back as 0), bytes 4-7 the number of buckets, bytes 8-15 the number of stored
-   * fingerprints, then {@code ceil(buckets · 4f / 64)} 64-bit words of bit-packed buckets (bits
-   * past the last bucket are 0). Not checksummed.
-   */
+  /** The serialized form ({@link CuckooForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
-    ByteBuffer out =
-        ByteBuffer.allocate(HEADER_BYTES + wordsFor(numBuckets, fingerprintBits) * Long.BYTES)
-            .order(ByteOrder.LITTLE_ENDIAN);
-    out.put((byte) TYPE_TAG).put((byte) fingerprintBits).put((byte) SLOTS_PER_BUCKET);
-    out.put((byte) hashVersion);
-    out.putInt(numBuckets).putLong(numKeys);
-    if (words != null) {
-      for (long w : words) {
-        out.putLong(w);
-      }
-    } else {
-      out.put(wrapped.duplicate());
-    }
-    return out.array();
-  }
-
-  /**
-   * Reads the form {@link #toByteArray()} writes, checking every header field, the length, the zero
-   * padding and that the stored fingerprint count matches the nonzero slots.
-   *
-   * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static CuckooFilter fromByteArray(byte[] bytes) {
-    Form form = check(ByteBuffer.wrap(bytes));
-    long[] words = new long[form.data.remaining() / Long.BYTES];
-    form.data.asLongBuffer().get(words);
-    return new CuckooFilter(words, form.buckets, form.bits, form.numKeys, form.version);
-  }
-
-  /**
-   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
-   * place: the buckets are not copied, and queries read the buffer (heap, direct or memory-mapped).
-   * The checks are those of {@link #fromByteArray} (including the pass that counts the occupied
-   * slots), with offsets relative to the position. The buffer's position and limit may change
-   * afterwards; its bytes must not while the filter is in use. The filter is read-only: adds and
-   * deletes throw {@link UnsupportedOperationException}; {@link #copy()} gives a mutable one on the
-   * heap.
-   *
-   * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static CuckooFilter wrap(ByteBuffer bytes) {
-    Form form = check(bytes);
-    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys, form.version);
-  }
-
-  /** A validated serialized form; {@code data} is a little-endian view of its bucket words. */
-  private record Form(int bits, int buckets, long numKeys, ByteBuffer data, int version) {}
-
-  /** The checks of {@link #fromByteArray} and {@link #wrap}, on {@code bytes}' remaining bytes. */
-  private static Form check(ByteBuffer bytes) {
-    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
-    int size = in.remaining();
-    if (size < HEADER_BYTES) {
-      throw new SieveFormatException(
-          size,
-          "truncated cuckoo filter: the header needs " + HEADER_BYTES + " bytes, got " + size);
-    }
-    int tag = in.get(0) & 0xFF;
-    if (tag != TYPE_TAG) {
-      throw new SieveFormatException(
-          0, "not a cuckoo filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x31");
-    }
-    int bits = in.get(1) & 0xFF;
-    if (bits < MIN_FINGERPRINT_BITS || bits > MAX_FINGERPRINT_BITS) {
-      throw new SieveFormatException(1, "fingerprint bits must be in [4, 16], got " + bits);
-    }
-    if ((in.get(2) & 0xFF) != SLOTS_PER_BUCKET) {
-      throw new SieveFormatException(2, "slots per bucket must be 4, got " + (in.get(2) & 0xFF));
-    }
-    int version = in.get(3) & 0xFF;
-    if (version != LEGACY_PAYLOAD_VERSION && version != PAYLOAD_VERSION) {
-      throw new SieveFormatException(
-          3,
-          "cuckoo payload version "
-              + version
-              + " is not supported (this reader reads "
-              + LEGACY_PAYLOAD_VERSION
-              + " and "
-              + PAYLOAD_VERSION
-              + ")");
-    }
-    long buckets = in.getInt(4) & 0xFFFF_FFFFL;
-    if (buckets < 1 || buckets > MAX_BUCKETS) {
-      throw new SieveFormatException(
-          4, "number of buckets must be in [1, " + MAX_BUCKETS + "], got " + buckets);
-    }
-    long numKeys = in.getLong(8);
-    if (numKeys < 0 || numKeys > buckets * SLOTS_PER_BUCKET) {
-      throw new SieveFormatException(
-          8, "stored fingerprints " + numKeys + " outside [0, " + buckets * SLOTS_PER_BUCKET + "]");
-    }
-    long numWords = wordsFor(buckets, bits);
-    long expected = HEADER_BYTES + numWords * Long.BYTES;
-    if (size != expected) {
-      throw new SieveFormatException(
-          Math.min(size, expected),
-          "cuckoo filter of "
-              + buckets
-              + " buckets needs "
-              + expected
-              + " bytes, got "
-              + size
-              + (size < expected ? " (truncated)" : " (trailing bytes)"));
-    }
-    ByteBuffer data =
-        in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    int usedBits = (int) ((buckets * SLOTS_PER_BUCKET * bits) & 63);
-    if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
-      throw new SieveFormatException(
-          expected - Long.BYTES, "nonzero bits past the last bucket in the final word");
-    }
-    int bucketBits = SLOTS_PER_BUCKET * bits;
-    long slotMask = (1L << bits) - 1;
-    long occupied = 0;
-    for (int b = 0; b < buckets; b++) {
-      long bucket = bucketBitsAt(data, b, bucketBits);
-      for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-        if (((bucket >>> (s * bits)) & slotMask) != 0) {
-          occupied++;
-        }
-      }
-    }
-    if (occupied != numKeys) {
-      throw new SieveFormatException(
-          8, "header says " + numKeys + " stored fingerprints, the table holds " + occupied);
-    }
-    return new Form(bits, (int) buckets, numKeys, data, version);
+    return CuckooForm.write(fingerprintBits, hashVersion, numBuckets, numKeys, words, wrapped);
   }
 
   @Override
@@ -850,9 +535,9 @@ public final class CuckooFilter implements MutableFilter {
       return false;
     }
     if (f.words != null && words != null) {
-      return java.util.Arrays.equals(f.words, words);
+      return Arrays.equals(f.words, words);
     }
-    int n = wordsFor(numBuckets, fingerprintBits);
+    int n = numWords();
     for (int i = 0; i < n; i++) {
       if (f.word(i) != word(i)) {
         return false;
@@ -861,15 +546,15 @@ public final class CuckooFilter implements MutableFilter {
     return true;
   }
 
-  /** {@link java.util.Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
+  /** {@link Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
   @Override
   public int hashCode() {
     int h;
     if (words != null) {
-      h = java.util.Arrays.hashCode(words);
+      h = Arrays.hashCode(words);
     } else {
       h = 1;
-      int n = wordsFor(numBuckets, fingerprintBits);
+      int n = numWords();
       for (int i = 0; i < n; i++) {
         h = 31 * h + Long.hashCode(word(i));
       }

@@ -34,7 +34,7 @@ class CuckooBytesPinTest {
       if (version == 0) {
         byte[] b = f.toByteArray();
         b[3] = 0;
-        f = CuckooFilter.fromByteArray(b);
+        f = CuckooForm.read(b);
       }
       SplittableRandom r = new SplittableRandom(fingerprintBits * 1000L + buckets + version);
       long[] added = new long[8 * buckets + 8];
@@ -62,7 +62,7 @@ class CuckooBytesPinTest {
       for (int i = 0; i < queries.length; i++) {
         queries[i] = i % 2 == 0 ? added[i % n] : r.nextLong();
       }
-      CuckooFilter wrapped = CuckooFilter.wrap(ByteBuffer.wrap(bytes));
+      CuckooFilter wrapped = CuckooForm.wrap(ByteBuffer.wrap(bytes));
       for (CuckooFilter g : new CuckooFilter[] {f, wrapped, f.copy(), wrapped.copy()}) {
         long[] bits = new long[(queries.length + 63) / 64];
         g.mayContainHashes(queries, 0, queries.length, bits);

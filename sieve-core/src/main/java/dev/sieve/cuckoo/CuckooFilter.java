@@ -5,59 +5,47 @@ import dev.sieve.MutableFilterBuilder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * A Cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo Filter: Practically Better
  * Than Bloom", CoNEXT 2014): a filter that supports adding <em>and deleting</em> keys, with 4-slot
  * buckets and {@code f}-bit fingerprints (8, 12 and 16 are the usual widths; 4 to 16 are accepted).
  *
- * <h2>The idea</h2>
+ * <h2>In short</h2>
  *
- * A key hash gives a nonzero {@code f}-bit fingerprint and a bucket; its alternate bucket is
- * computed from the bucket and the fingerprint alone ("partial-key cuckoo hashing"), so a stored
- * fingerprint can be moved between its two buckets without knowing its key. A key is present when
- * either bucket holds its fingerprint. Adding puts the fingerprint in a free slot of either bucket;
- * if both are full, it evicts a slot's fingerprint to that fingerprint's alternate bucket, and so
- * on, for at most {@link #MAX_KICKS} evictions. Deleting clears one slot holding the fingerprint.
+ * A key is present when either of its two buckets holds its nonzero {@code f}-bit fingerprint; an
+ * add that finds both buckets full evicts fingerprints to their other buckets, at most {@value
+ * #MAX_KICKS} times, and a delete clears one slot holding the fingerprint. FPR {@code ≈ 8α / 2^f}
+ * at load {@code α} ({@link FingerprintMath#cuckooFpRate}): at the design load {@value
+ * #DESIGN_LOAD}, 2.9% for 8 bits, 0.19% for 12 and 0.012% for 16, in {@code f / α} bits per key
+ * (8.4, 12.6 and 16.8). Against Bloom filters: deletes, and smaller at FPRs below about 0.4%, but
+ * adds can fail when the table is full and the size is fixed at creation. Against the Xor and
+ * Binary Fuse filters: mutable, but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
+ * query reads two buckets. The derivations, the bit-packed layout and the addressing are in the
+ * package's {@code CuckooKernel}. The key hash is remixed before addressing, so low-entropy hashes
+ * ({@code addHash(0)}, {@code addHash(1)}, ...) keep the capacity; filters serialized before the
+ * remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still read and keep their
+ * addressing, so they answer exactly as before; new filters are version {@value #PAYLOAD_VERSION}.
+ * The same operations give the same bytes.
  *
- * <h2>The math</h2>
+ * <h2>Sizing</h2>
  *
- * <ul>
- *   <li>FPR: {@code 1 - (1 - 1/(2^f - 1))^(8α) ≈ 8α / 2^f} at load {@code α} ({@link
- *       FingerprintMath#cuckooFpRate}): at {@code α = 0.95}, 2.9% for 8 bits, 0.19% for 12, 0.012%
- *       for 16.
- *   <li>Space: {@code f / α} bits per key: 8.4, 12.6 and 16.8 bits at the design load 0.95, 1.65,
- *       1.40 and 1.29 times the floor; a Bloom filter (1.44) is smaller above an FPR of about 0.4%.
- *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
- *       succeed up to about 95% of the slots. {@link #createWithFingerprintBits} sizes the table
- *       for {@code expectedKeys = n} at load {@value #DESIGN_LOAD} plus a margin for the randomness
- *       of small tables (below); more keys usually fit too, until an add fails.
- *   <li>Sizing: {@code buckets = max(}{@value #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 ·
- *       sqrt(n)))}. The threshold load of a table fluctuates by about {@code 1/sqrt(slots)}, and a
- *       small table is also hurt by keys whose two buckets coincide or fall in a small group of
- *       buckets; both make the plain {@code n / (4 · 0.95)} buckets too few for small {@code n}
- *       (measured with {@value #MAX_KICKS} kicks: 0.4% of random key sets of 500 and 3% of sets of
- *       64 did not fit; 7 keys then got 2 buckets). The {@code 1.5 · sqrt(n)} extra buckets ({@code
- *       6 · sqrt(n)} slots) and the minimum make the load about 0.125 at {@code n = 8}, 0.55 at 64,
- *       0.76 at 512, 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there; {@code
- *       CuckooSizingTest} pins these figures); in {@code 10^7} random key sets per size of 1 to
- *       16,384 keys none failed to fit. The minimum of {@value #MIN_BUCKETS} buckets keeps a
- *       handful of keys from sharing a bucket pair.
- * </ul>
+ * {@link #createWithFingerprintBits} sizes the table for {@code expectedKeys = n} at load {@value
+ * #DESIGN_LOAD} plus a margin for the randomness of small tables: {@code buckets = max(}{@value
+ * #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 · sqrt(n)))}, a load of about 0.125 at {@code n =
+ * 8}, 0.55 at 64, 0.76 at 512, 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there;
+ * {@code CuckooSizingTest} pins these figures). In {@code 10^7} random key sets per size of 1 to
+ * 16,384 keys none failed to fit; more keys usually fit too, until an add fails.
  *
  * <h2>A full table</h2>
  *
- * When an add runs out of kicks, the filter undoes the evictions of that add, in reverse order
- * (every kicked slot is recorded), so the filter is exactly as before: no key is lost. {@link
- * #addHash} (and every {@code add}) then returns {@code false} — the one case in which it does, as
- * a successful add always stores a copy — and counts the failure in {@link #failedAdds()}, so a
- * caller that ignores the result can still see that a key was not stored. The failed key answers
- * "absent" unless it was present before: check the result (or {@code failedAdds()}) wherever that
- * matters. {@link Builder#build} never fails this way: it grows the table and starts again.
+ * When an add runs out of kicks, it undoes its evictions, newest first, so the filter is exactly as
+ * before and no key is lost. {@link #addHash} (and every {@code add}) then returns {@code false},
+ * the one case in which it does, and {@link #failedAdds()} counts the failure, so a caller that
+ * ignores the result can still see it. The failed key answers "absent" unless it was present
+ * before. {@link Builder#build} never fails this way: it grows the table and starts again.
  *
  * <h2>Multiset semantics and deletes</h2>
  *
@@ -78,28 +66,10 @@ import java.util.Arrays;
  * {@link #addHashIfAbsent} (and {@link #addIfAbsent(long)}, {@link #addIfAbsent(byte[])}) stores
  * the fingerprint only if the filter does not already answer "maybe" for the key, so repeats take
  * no slot and {@code createWithFingerprintBits(n, f)} with {@code n} distinct keys suffices. <b>Its
- * catch: use it only on filters that never delete.</b> A new key that is a false positive (it
- * shares its fingerprint and a bucket with a stored key, probability about {@link
- * #modelledFpRate()}) is skipped, and stays present only through the other key's copy; deleting
- * that other key then makes the skipped key answer "absent", a false negative. Without deletes,
- * skipping is safe: the skipped key answers "maybe" forever. The key count then counts stored
- * fingerprints, slightly fewer than the distinct keys (the skipped false positives).
- *
- * <h2>The trade-off</h2>
- *
- * Against Bloom filters: deletes, and smaller at FPRs below about 0.4%, but adds can fail when the
- * table is full and the size is fixed at creation. Against the Xor and Binary Fuse filters: mutable
- * (add and delete at any time), but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
- * query reads two buckets.
- *
- * <h2>Hashing and payload versions</h2>
- *
- * Bucket and fingerprint come from the key hash remixed once (the MurmurHash3 finalizer), so the
- * filter keeps its capacity on low-entropy hashes ({@code addHash(0)}, {@code addHash(1)}, ...).
- * Filters serialized before the remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still
- * read and keep the unmixed addressing, so they answer exactly as before; new filters are version
- * {@value #PAYLOAD_VERSION}. Buckets are bit-packed ({@code 4f} bits each, so 12-bit fingerprints
- * cost 12 bits), and evictions are deterministic: the same operations give the same bytes.
+ * catch: use it only on filters that never delete.</b> A new key that is a false positive (about
+ * {@link #modelledFpRate()}) is skipped and stays present only through the colliding key's copy, so
+ * deleting that key makes it answer "absent". Without deletes, skipping is safe. The key count then
+ * counts stored fingerprints, slightly fewer than the distinct keys.
  *
  * <h2>Threads</h2>
  *
@@ -110,10 +80,9 @@ import java.util.Arrays;
  */
 public final class CuckooFilter implements MutableFilter {
 
-  // Anatomy (issue 22): this class holds the API, the shape and the counts. CuckooKernel has the
-  // algorithm (addressing, bit-packed buckets, lookup, kicks, delete) as static methods over the
-  // raw
-  // words; CuckooForm has the serialized form, both versions, validated once.
+  // Anatomy (issue 22): this class holds the API, the shape and the counts; CuckooKernel, the
+  // algorithm as static methods over the raw words; CuckooForm, the serialized form (both
+  // versions).
 
   /** Slots per bucket. */
   public static final int SLOTS_PER_BUCKET = CuckooKernel.SLOTS_PER_BUCKET;
@@ -121,10 +90,7 @@ public final class CuckooFilter implements MutableFilter {
   /** The most evictions one add tries before it gives up. */
   public static final int MAX_KICKS = CuckooKernel.MAX_KICKS;
 
-  /**
-   * The load {@link #createWithFingerprintBits} sizes for: {@code expectedKeys / (4 · buckets) ≤
-   * 0.95}.
-   */
+  /** The load {@link #createWithFingerprintBits} sizes for: {@code n / (4 · buckets) ≤ 0.95}. */
   public static final double DESIGN_LOAD = 0.95;
 
   /** The smallest and largest fingerprint widths. */
@@ -132,32 +98,21 @@ public final class CuckooFilter implements MutableFilter {
 
   public static final int MAX_FINGERPRINT_BITS = 16;
 
-  /**
-   * The fewest buckets {@link #createWithFingerprintBits} gives (see the sizing in the class
-   * comment).
-   */
+  /** The fewest buckets {@link #createWithFingerprintBits} gives (see the class comment). */
   public static final int MIN_BUCKETS = 16;
 
-  /**
-   * The extra buckets per square root of the expected keys that {@link #createWithFingerprintBits}
-   * adds.
-   */
+  /** The extra buckets per square root of the expected keys {@link #bucketsFor} adds. */
   public static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
 
   /** The most buckets one filter has. */
   public static final int MAX_BUCKETS = 1 << 30;
 
-  /**
-   * The payload version this code writes (byte 3 of the serialized form): 1, bucket and fingerprint
-   * from the remixed key hash.
-   */
+  /** The payload version this code writes: bucket and fingerprint from the remixed key hash. */
   public static final int PAYLOAD_VERSION = CuckooForm.VERSION;
 
   /**
-   * The payload version of the filters written before the remix (byte 3 was then a reserved 0):
-   * bucket and fingerprint from the key hash's own high and low 32 bits. Still read, and such a
-   * filter keeps that addressing for its whole life (adds, copies, re-serialization), so it answers
-   * exactly as it did.
+   * The payload version of the filters written before the remix: bucket and fingerprint from the
+   * key hash itself. Still read, and such a filter keeps that addressing for its whole life.
    */
   public static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
 
@@ -215,10 +170,6 @@ public final class CuckooFilter implements MutableFilter {
    */
   public static CuckooFilter createWithFingerprintBits(long expectedKeys, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
-    Checks.count(
-        "expected keys",
-        expectedKeys,
-        (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * DESIGN_LOAD));
     return withBuckets(bucketsFor(expectedKeys), fingerprintBits);
   }
 
@@ -268,11 +219,7 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   static {
-    PayloadForms.register(
-        CuckooFilter.class,
-        CuckooFilter::toByteArray,
-        (b, n) -> CuckooForm.read(b),
-        (b, n) -> CuckooForm.wrap(b));
+    CuckooForm.register(); // PayloadForms initializes this class to find the form
   }
 
   /**
@@ -345,8 +292,8 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   /**
-   * {@return whether the filter reads its buckets in place from a buffer ({@link #wrap});
-   * read-only}
+   * {@return whether the filter reads its buckets in place from a buffer (a zero-copy read of its
+   * serialized form); read-only}
    */
   public boolean isWrapped() {
     return words == null;
@@ -513,10 +460,6 @@ public final class CuckooFilter implements MutableFilter {
     return CuckooKernel.wordsFor(numBuckets, fingerprintBits);
   }
 
-  private long word(int i) {
-    return words != null ? words[i] : wrapped.getLong(i << 3);
-  }
-
   /** The serialized form ({@link CuckooForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
     return CuckooForm.write(fingerprintBits, hashVersion, numBuckets, numKeys, words, wrapped);
@@ -524,42 +467,18 @@ public final class CuckooFilter implements MutableFilter {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof CuckooFilter)) {
-      return false;
-    }
-    CuckooFilter f = (CuckooFilter) o;
-    if (f.fingerprintBits != fingerprintBits
-        || f.hashVersion != hashVersion
-        || f.numBuckets != numBuckets
-        || f.numKeys != numKeys) {
-      return false;
-    }
-    if (f.words != null && words != null) {
-      return Arrays.equals(f.words, words);
-    }
-    int n = numWords();
-    for (int i = 0; i < n; i++) {
-      if (f.word(i) != word(i)) {
-        return false;
-      }
-    }
-    return true;
+    return o instanceof CuckooFilter f
+        && f.fingerprintBits == fingerprintBits
+        && f.hashVersion == hashVersion
+        && f.numBuckets == numBuckets
+        && f.numKeys == numKeys
+        && CuckooKernel.sameWords(words, wrapped, f.words, f.wrapped, numWords());
   }
 
-  /** {@link Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
+  /** {@link java.util.Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
   @Override
   public int hashCode() {
-    int h;
-    if (words != null) {
-      h = Arrays.hashCode(words);
-    } else {
-      h = 1;
-      int n = numWords();
-      for (int i = 0; i < n; i++) {
-        h = 31 * h + Long.hashCode(word(i));
-      }
-    }
-    return h * 31 + numBuckets;
+    return CuckooKernel.hashWords(words, wrapped, numWords()) * 31 + numBuckets;
   }
 
   @Override

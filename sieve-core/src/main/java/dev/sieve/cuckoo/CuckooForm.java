@@ -3,12 +3,13 @@ package dev.sieve.cuckoo;
 import static dev.sieve.cuckoo.CuckooKernel.SLOTS_PER_BUCKET;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
  * The Cuckoo filter's serialized form, both versions; the container's payload for {@link
- * CuckooFilter} (registered with {@code PayloadForms} by the filter class).
+ * CuckooFilter} ({@link #register}).
  *
  * <p>Little-endian: byte 0 the type tag {@code 0x31}, byte 1 the fingerprint bits (4 to 16), byte 2
  * the slots per bucket (4), byte 3 the payload version, bytes 4-7 the number of buckets, bytes 8-15
@@ -38,6 +39,15 @@ final class CuckooForm {
   static final int HEADER_BYTES = 16;
 
   private CuckooForm() {}
+
+  /**
+   * Registers this form as {@link CuckooFilter}'s with {@link PayloadForms}; called from the filter
+   * class's static initializer, which {@link PayloadForms#of} runs.
+   */
+  static void register() {
+    PayloadForms.register(
+        CuckooFilter.class, CuckooFilter::toByteArray, (b, n) -> read(b), (b, n) -> wrap(b));
+  }
 
   /**
    * The form of a filter: its header, then its bucket words from {@code words}, or from {@code

@@ -1,6 +1,7 @@
 package dev.sieve.cuckoo;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The Cuckoo filter's algorithm over raw storage: addressing, the bit-packed buckets, and the
@@ -33,8 +34,16 @@ import java.nio.ByteBuffer;
  *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
  *       (1.44) only below about 0.4%.
  *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
- *       succeed up to about 95% of the slots. The table sizing for small key counts is {@link
- *       CuckooFilter#bucketsFor}'s (see {@link CuckooFilter}).
+ *       succeed up to about 95% of the slots.
+ *   <li>Sizing ({@link CuckooFilter#bucketsFor}; the formula and the loads it gives are in {@link
+ *       CuckooFilter}'s class comment, pinned by {@code CuckooSizingTest}): the threshold load of a
+ *       table fluctuates by about {@code 1/sqrt(slots)}, and a small table is also hurt by keys
+ *       whose two buckets coincide or fall in a small group of buckets; both make the plain {@code
+ *       n / (4 · 0.95)} buckets too few for small {@code n} (measured with {@value #MAX_KICKS}
+ *       kicks: 0.4% of random key sets of 500 and 3% of sets of 64 did not fit; 7 keys then got 2
+ *       buckets). Hence the {@code 1.5 · sqrt(n)} extra buckets ({@code 6 · sqrt(n)} slots), and
+ *       the minimum of {@value CuckooFilter#MIN_BUCKETS} buckets, which keeps a handful of keys
+ *       from sharing a bucket pair.
  * </ul>
  *
  * <h2>The trade-off</h2>
@@ -362,5 +371,37 @@ final class CuckooKernel {
     int i1 = primaryBucket(h, numBuckets);
     return clearOneSlot(words, i1, fp, fingerprintBits)
         || clearOneSlot(words, alternateBucket(i1, fp, numBuckets), fp, fingerprintBits);
+  }
+
+  // ---------------------------------------------------------------- whole tables (cold paths)
+
+  /** Word {@code i} of {@code words}, or of {@code wrapped} (little-endian) if that is null. */
+  static long word(long[] words, ByteBuffer wrapped, int i) {
+    return words != null ? words[i] : wrapped.getLong(i << 3);
+  }
+
+  /** Whether the first {@code n} words of two tables, each on the heap or wrapped, are equal. */
+  static boolean sameWords(long[] a, ByteBuffer aWrapped, long[] b, ByteBuffer bWrapped, int n) {
+    if (a != null && b != null) {
+      return Arrays.equals(a, b);
+    }
+    for (int i = 0; i < n; i++) {
+      if (word(a, aWrapped, i) != word(b, bWrapped, i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@link Arrays#hashCode(long[])} of the first {@code n} words, on the heap or wrapped. */
+  static int hashWords(long[] words, ByteBuffer wrapped, int n) {
+    if (words != null) {
+      return Arrays.hashCode(words);
+    }
+    int h = 1;
+    for (int i = 0; i < n; i++) {
+      h = 31 * h + Long.hashCode(word(words, wrapped, i));
+    }
+    return h;
   }
 }

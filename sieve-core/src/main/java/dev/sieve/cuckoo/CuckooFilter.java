@@ -2,69 +2,50 @@ package dev.sieve.cuckoo;
 
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * A Cuckoo filter (Fan, Andersen, Kaminsky and Mitzenmacher, "Cuckoo Filter: Practically Better
  * Than Bloom", CoNEXT 2014): a filter that supports adding <em>and deleting</em> keys, with 4-slot
  * buckets and {@code f}-bit fingerprints (8, 12 and 16 are the usual widths; 4 to 16 are accepted).
  *
- * <h2>The idea</h2>
+ * <h2>In short</h2>
  *
- * A key hash gives a nonzero {@code f}-bit fingerprint {@code fp} and a bucket {@code i1}; its
- * alternate bucket is {@code i2 = (H(fp) - i1) mod buckets}, computed from the fingerprint alone
- * ("partial-key cuckoo hashing"), so a stored fingerprint can be moved between its two buckets
- * without knowing its key, and {@code i1 = (H(fp) - i2) mod buckets} holds as well (the map is an
- * involution, which works for any number of buckets, not only powers of two). A key is present when
- * either bucket holds its fingerprint. Adding puts the fingerprint in a free slot of either bucket;
- * if both are full, it evicts a slot's fingerprint to that fingerprint's alternate bucket, and so
- * on, for at most {@link #MAX_KICKS} evictions. Deleting clears one slot holding the fingerprint.
+ * A key is present when either of its two buckets holds its nonzero {@code f}-bit fingerprint; an
+ * add that finds both buckets full evicts fingerprints to their other buckets, at most {@value
+ * #MAX_KICKS} times, and a delete clears one slot holding the fingerprint. FPR {@code ≈ 8α / 2^f}
+ * at load {@code α} ({@link FingerprintMath#cuckooFpRate}): at the design load {@value
+ * #DESIGN_LOAD}, 2.9% for 8 bits, 0.19% for 12 and 0.012% for 16, in {@code f / α} bits per key
+ * (8.4, 12.6 and 16.8). Against Bloom filters: deletes, and smaller at FPRs below about 0.4%, but
+ * adds can fail when the table is full and the size is fixed at creation. Against the Xor and
+ * Binary Fuse filters: mutable, but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
+ * query reads two buckets. The derivations, the bit-packed layout and the addressing are in the
+ * package's {@code CuckooKernel}. The key hash is remixed before addressing, so low-entropy hashes
+ * ({@code addHash(0)}, {@code addHash(1)}, ...) keep the capacity; filters serialized before the
+ * remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still read and keep their
+ * addressing, so they answer exactly as before; new filters are version {@value #PAYLOAD_VERSION}.
+ * The same operations give the same bytes.
  *
- * <h2>The math</h2>
+ * <h2>Sizing</h2>
  *
- * <ul>
- *   <li>FPR: an absent key is compared with the occupied slots of two buckets, {@code 2·4·α} on
- *       average at load {@code α}; fingerprints are uniform over the {@code 2^f - 1} nonzero values
- *       (0 marks a free slot), so {@code FPR = 1 - (1 - 1/(2^f - 1))^(8α) ≈ 8α / 2^f} ({@link
- *       FingerprintMath#cuckooFpRate}): at {@code α = 0.95}, 2.9% for 8 bits, 0.19% for 12, 0.012%
- *       for 16.
- *   <li>Space: {@code f / α} bits per key: 8.4, 12.6 and 16.8 bits at the design load 0.95. That is
- *       {@code f / (α · log2(1/FPR))} times the floor: 1.65 for 8 bits, 1.40 for 12, 1.29 for 16;
- *       the overhead falls as the FPR falls, which is why the Cuckoo filter beats a Bloom filter
- *       (1.44) only below about 0.4%.
- *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
- *       succeed up to about 95% of the slots. {@link #createWithFingerprintBits} sizes the table
- *       for {@code expectedKeys = n} at load {@value #DESIGN_LOAD} plus a margin for the randomness
- *       of small tables (below); more keys usually fit too, until an add fails.
- *   <li>Sizing: {@code buckets = max(}{@value #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 ·
- *       sqrt(n)))}. The threshold load of a table fluctuates by about {@code 1/sqrt(slots)}, and a
- *       small table is also hurt by keys whose two buckets coincide or fall in a small group of
- *       buckets; both make the plain {@code n / (4 · 0.95)} buckets too few for small {@code n}
- *       (measured with {@value #MAX_KICKS} kicks: 0.4% of random key sets of 500 and 3% of sets of
- *       64 did not fit; 7 keys then got 2 buckets). The {@code 1.5 · sqrt(n)} extra buckets ({@code
- *       6 · sqrt(n)} slots) and the minimum make the load about 0.125 at {@code n = 8}, 0.55 at 64,
- *       0.76 at 512, 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there; {@code
- *       CuckooSizingTest} pins these figures); in {@code 10^7} random key sets per size of 1 to
- *       16,384 keys none failed to fit. The minimum of {@value #MIN_BUCKETS} buckets keeps a
- *       handful of keys from sharing a bucket pair.
- * </ul>
+ * {@link #createWithFingerprintBits} sizes the table for {@code expectedKeys = n} at load {@value
+ * #DESIGN_LOAD} plus a margin for the randomness of small tables: {@code buckets = max(}{@value
+ * #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 · sqrt(n)))}, a load of about 0.125 at {@code n =
+ * 8}, 0.55 at 64, 0.76 at 512, 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there;
+ * {@code CuckooSizingTest} pins these figures). In {@code 10^7} random key sets per size of 1 to
+ * 16,384 keys none failed to fit; more keys usually fit too, until an add fails.
  *
  * <h2>A full table</h2>
  *
- * When an add runs out of kicks, the filter undoes the evictions of that add, in reverse order
- * (every kicked slot is recorded), so the filter is exactly as before: no key is lost. {@link
- * #addHash} (and every {@code add}) then returns {@code false} — the one case in which it does, as
- * a successful add always stores a copy — and counts the failure in {@link #failedAdds()}, so a
- * caller that ignores the result can still see that a key was not stored. The failed key answers
- * "absent" unless it was present before: check the result (or {@code failedAdds()}) wherever that
- * matters. {@link Builder#build} never fails this way: it grows the table and starts again.
+ * When an add runs out of kicks, it undoes its evictions, newest first, so the filter is exactly as
+ * before and no key is lost. {@link #addHash} (and every {@code add}) then returns {@code false},
+ * the one case in which it does, and {@link #failedAdds()} counts the failure, so a caller that
+ * ignores the result can still see it. The failed key answers "absent" unless it was present
+ * before. {@link Builder#build} never fails this way: it grows the table and starts again.
  *
  * <h2>Multiset semantics and deletes</h2>
  *
@@ -85,34 +66,10 @@ import java.nio.ByteOrder;
  * {@link #addHashIfAbsent} (and {@link #addIfAbsent(long)}, {@link #addIfAbsent(byte[])}) stores
  * the fingerprint only if the filter does not already answer "maybe" for the key, so repeats take
  * no slot and {@code createWithFingerprintBits(n, f)} with {@code n} distinct keys suffices. <b>Its
- * catch: use it only on filters that never delete.</b> A new key that is a false positive (it
- * shares its fingerprint and a bucket with a stored key, probability about {@link
- * #modelledFpRate()}) is skipped, and stays present only through the other key's copy; deleting
- * that other key then makes the skipped key answer "absent", a false negative. Without deletes,
- * skipping is safe: the skipped key answers "maybe" forever. The key count then counts stored
- * fingerprints, slightly fewer than the distinct keys (the skipped false positives).
- *
- * <h2>The trade-off</h2>
- *
- * Against Bloom filters: deletes, and smaller at FPRs below about 0.4%, but adds can fail when the
- * table is full and the size is fixed at creation. Against the Xor and Binary Fuse filters: mutable
- * (add and delete at any time), but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
- * query reads two buckets.
- *
- * <h2>Layout</h2>
- *
- * Bucket {@code b} is the {@code 4f} bits at bit {@code 4f·b} of a {@code long[]} (slot {@code s}
- * at bit {@code 4f·b + f·s}), so 12-bit fingerprints cost 12 bits, not 16. The key hash is first
- * remixed once ({@code h = fmix64(hash + 0x9E3779B97F4A7C15)}, the MurmurHash3 finalizer), then the
- * fingerprint is {@code 1 + floor(lo32(h) · (2^f - 1) / 2^32)} and {@code i1 = floor(hi32(h) ·
- * buckets / 2^32)}; {@code H(fp)} is a 32-bit mix of {@code fp} reduced to the bucket range. The
- * remix makes the filter keep its capacity on low-entropy hashes: without it {@code addHash(0)},
- * {@code addHash(1)}, ... all share one bucket pair and the ninth add fails. Filters serialized
- * before the remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still read and keep the
- * unmixed addressing, so they answer exactly as before; new filters are version {@value
- * #PAYLOAD_VERSION}. A query tests all four slots of a bucket at once with a SWAR zero-lane test.
- * Evictions choose the victim slot from the evicted fingerprint and the kick number, so the filter
- * is deterministic: the same operations give the same bytes.
+ * catch: use it only on filters that never delete.</b> A new key that is a false positive (about
+ * {@link #modelledFpRate()}) is skipped and stays present only through the colliding key's copy, so
+ * deleting that key makes it answer "absent". Without deletes, skipping is safe. The key count then
+ * counts stored fingerprints, slightly fewer than the distinct keys.
  *
  * <h2>Threads</h2>
  *
@@ -123,16 +80,17 @@ import java.nio.ByteOrder;
  */
 public final class CuckooFilter implements MutableFilter {
 
+  // Anatomy (issue 22): this class holds the API, the shape and the counts; CuckooKernel, the
+  // algorithm as static methods over the raw words; CuckooForm, the serialized form (both
+  // versions).
+
   /** Slots per bucket. */
-  public static final int SLOTS_PER_BUCKET = 4;
+  public static final int SLOTS_PER_BUCKET = CuckooKernel.SLOTS_PER_BUCKET;
 
   /** The most evictions one add tries before it gives up. */
-  public static final int MAX_KICKS = 500;
+  public static final int MAX_KICKS = CuckooKernel.MAX_KICKS;
 
-  /**
-   * The load {@link #createWithFingerprintBits} sizes for: {@code expectedKeys / (4 · buckets) ≤
-   * 0.95}.
-   */
+  /** The load {@link #createWithFingerprintBits} sizes for: {@code n / (4 · buckets) ≤ 0.95}. */
   public static final double DESIGN_LOAD = 0.95;
 
   /** The smallest and largest fingerprint widths. */
@@ -140,43 +98,27 @@ public final class CuckooFilter implements MutableFilter {
 
   public static final int MAX_FINGERPRINT_BITS = 16;
 
-  /**
-   * The fewest buckets {@link #createWithFingerprintBits} gives (see the sizing in the class
-   * comment).
-   */
+  /** The fewest buckets {@link #createWithFingerprintBits} gives (see the class comment). */
   public static final int MIN_BUCKETS = 16;
 
-  /**
-   * The extra buckets per square root of the expected keys that {@link #createWithFingerprintBits}
-   * adds.
-   */
+  /** The extra buckets per square root of the expected keys {@link #bucketsFor} adds. */
   public static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
 
   /** The most buckets one filter has. */
   public static final int MAX_BUCKETS = 1 << 30;
 
-  /**
-   * The payload version this code writes (byte 3 of the serialized form): 1, bucket and fingerprint
-   * from the {@linkplain #remix remixed} key hash.
-   */
-  public static final int PAYLOAD_VERSION = 1;
+  /** The payload version this code writes: bucket and fingerprint from the remixed key hash. */
+  public static final int PAYLOAD_VERSION = CuckooForm.VERSION;
 
   /**
-   * The payload version of the filters written before the remix (byte 3 was then a reserved 0):
-   * bucket and fingerprint from the key hash's own high and low 32 bits. Still read, and such a
-   * filter keeps that addressing for its whole life (adds, copies, re-serialization), so it answers
-   * exactly as it did.
+   * The payload version of the filters written before the remix: bucket and fingerprint from the
+   * key hash itself. Still read, and such a filter keeps that addressing for its whole life.
    */
-  public static final int LEGACY_PAYLOAD_VERSION = 0;
+  public static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
 
-  private static final long REMIX_CONSTANT = 0x9E37_79B9_7F4A_7C15L; // 2^64 / golden ratio
-
-  private static final int TYPE_TAG = 0x31;
-  private static final int HEADER_BYTES = 16;
-
-  // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
-  // every cold method reads through one accessor instead.
+  // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
+  // interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2); every cold
+  // method reads through one accessor instead.
   /** The buckets on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}). */
   private final long[] words;
 
@@ -185,23 +127,17 @@ public final class CuckooFilter implements MutableFilter {
 
   private final int numBuckets;
   private final int fingerprintBits;
-  private final int bucketBits;
-  private final long slotMask;
   private final long laneOnes;
   private final long laneHighs;
-  private final int fingerprintRange; // 2^f - 1 nonzero values
-  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private final int hashVersion; // PAYLOAD_VERSION or LEGACY_PAYLOAD_VERSION
+  private final boolean remixed; // hashVersion != LEGACY_PAYLOAD_VERSION
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private long numKeys;
   private long failedAdds;
-  private int[] kickPath; // bucket, slot, old value per kick; allocated on the first kick
+  private int[] kickPath; // CuckooKernel.kick's path; allocated on the first kick
 
-  private CuckooFilter(
-      long[] words, int numBuckets, int fingerprintBits, long numKeys, int hashVersion) {
-    this(words, null, numBuckets, fingerprintBits, numKeys, hashVersion);
-  }
-
-  private CuckooFilter(
+  /** A filter on {@code words}, or on {@code wrapped} (read-only) when {@code words} is null. */
+  CuckooFilter(
       long[] words,
       ByteBuffer wrapped,
       int numBuckets,
@@ -209,19 +145,13 @@ public final class CuckooFilter implements MutableFilter {
       long numKeys,
       int hashVersion) {
     this.hashVersion = hashVersion;
+    this.remixed = hashVersion != LEGACY_PAYLOAD_VERSION;
     this.words = words;
     this.wrapped = wrapped;
     this.numBuckets = numBuckets;
     this.fingerprintBits = fingerprintBits;
-    this.bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
-    this.slotMask = (1L << fingerprintBits) - 1;
-    long ones = 0;
-    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-      ones |= 1L << (s * fingerprintBits);
-    }
-    this.laneOnes = ones;
-    this.laneHighs = ones << (fingerprintBits - 1);
-    this.fingerprintRange = (1 << fingerprintBits) - 1;
+    this.laneOnes = CuckooKernel.laneOnes(fingerprintBits);
+    this.laneHighs = CuckooKernel.laneHighs(fingerprintBits);
     this.numKeys = numKeys;
   }
 
@@ -240,10 +170,6 @@ public final class CuckooFilter implements MutableFilter {
    */
   public static CuckooFilter createWithFingerprintBits(long expectedKeys, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
-    Checks.count(
-        "expected keys",
-        expectedKeys,
-        (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * DESIGN_LOAD));
     return withBuckets(bucketsFor(expectedKeys), fingerprintBits);
   }
 
@@ -293,11 +219,7 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   static {
-    PayloadForms.register(
-        CuckooFilter.class,
-        CuckooFilter::toByteArray,
-        (b, n) -> fromByteArray(b),
-        (b, n) -> wrap(b));
+    CuckooForm.register(); // PayloadForms initializes this class to find the form
   }
 
   /**
@@ -318,15 +240,12 @@ public final class CuckooFilter implements MutableFilter {
       throw new IllegalArgumentException("number of buckets must be at least 1, got 0");
     }
     return new CuckooFilter(
-        new long[wordsFor(numBuckets, fingerprintBits)],
+        new long[CuckooKernel.wordsFor(numBuckets, fingerprintBits)],
+        null,
         numBuckets,
         fingerprintBits,
         0,
         PAYLOAD_VERSION);
-  }
-
-  private static int wordsFor(long numBuckets, int fingerprintBits) {
-    return (int) ((numBuckets * SLOTS_PER_BUCKET * fingerprintBits + 63) >>> 6);
   }
 
   private static void checkFingerprintBits(int fingerprintBits) {
@@ -341,132 +260,16 @@ public final class CuckooFilter implements MutableFilter {
     }
   }
 
-  // ---------------------------------------------------------------- hashing
-
-  /**
-   * The hash that bucket and fingerprint are taken from: the key hash remixed (payload version 1),
-   * or the key hash as it is (version 0, the files written before the remix). The one place the
-   * payload version decides the addressing; {@link #fingerprint} and {@link #primaryBucket} both go
-   * through it.
-   */
-  private long derivationHash(long hash64) {
-    return hashVersion == LEGACY_PAYLOAD_VERSION ? hash64 : remix(hash64);
-  }
-
-  /**
-   * Payload version 1's remix: the key hash plus a constant (so hash 0 does not stay 0) through the
-   * MurmurHash3 64-bit finalizer, a bijection whose every output bit depends on every input bit.
-   * Without it, hashes that differ only in their low bits (sequential {@code addHash(i)}) share
-   * their high 32 bits, hence their bucket pair, and a table of any size refuses the ninth.
-   */
-  private static long remix(long hash64) {
-    long h = hash64 + REMIX_CONSTANT;
-    h = (h ^ (h >>> 33)) * 0xFF51_AFD7_ED55_8CCDL;
-    h = (h ^ (h >>> 33)) * 0xC4CE_B9FE_1A85_EC53L;
-    return h ^ (h >>> 33);
-  }
-
-  /** The fingerprint of a {@link #derivationHash derived hash}. */
-  private int fingerprint(long h) {
-    return 1 + (int) (((h & 0xFFFF_FFFFL) * fingerprintRange) >>> 32);
-  }
-
-  /** The primary bucket of a {@link #derivationHash derived hash}. */
-  private int primaryBucket(long h) {
-    return (int) (((h >>> 32) * numBuckets) >>> 32);
-  }
-
-  private int alternateBucket(int bucket, int fingerprint) {
-    int x = fingerprint * 0x9E37_79B9;
-    x ^= x >>> 16;
-    x *= 0x85EB_CA6B;
-    x ^= x >>> 13;
-    int offset = (int) (((x & 0xFFFF_FFFFL) * numBuckets) >>> 32);
-    int alt = offset - bucket;
-    return alt < 0 ? alt + numBuckets : alt;
-  }
-
-  // ---------------------------------------------------------------- bit-packed slots
-
-  private long bucketBitsAt(int bucket) {
-    long bit = (long) bucket * bucketBits;
-    int w = (int) (bit >>> 6);
-    int s = (int) (bit & 63);
-    long v = words[w] >>> s;
-    if (s + bucketBits > 64) {
-      v |= words[w + 1] << (64 - s);
-    }
-    return bucketBits == 64 ? v : v & ((1L << bucketBits) - 1);
-  }
-
-  /** Bucket {@code bucket} of {@code 4f} bits from little-endian words in {@code data}. */
-  private static long bucketBitsAt(ByteBuffer data, int bucket, int bucketBits) {
-    long bit = (long) bucket * bucketBits;
-    int w = (int) (bit >>> 6);
-    int s = (int) (bit & 63);
-    long v = data.getLong(w << 3) >>> s;
-    if (s + bucketBits > 64) {
-      v |= data.getLong((w + 1) << 3) << (64 - s);
-    }
-    return bucketBits == 64 ? v : v & ((1L << bucketBits) - 1);
-  }
-
-  private int slotAt(int bucket, int slot) {
-    return (int) ((bucketBitsAt(bucket) >>> (slot * fingerprintBits)) & slotMask);
-  }
-
-  private void setSlot(int bucket, int slot, int value) {
-    long bit = (long) bucket * bucketBits + (long) slot * fingerprintBits;
-    int w = (int) (bit >>> 6);
-    int s = (int) (bit & 63);
-    long v = value & slotMask;
-    words[w] = (words[w] & ~(slotMask << s)) | (v << s);
-    int spill = s + fingerprintBits - 64;
-    if (spill > 0) {
-      long lowMask = (1L << spill) - 1;
-      words[w + 1] = (words[w + 1] & ~lowMask) | (v >>> (64 - s));
-    }
-  }
-
-  private boolean bucketHas(long bucket, int fingerprint) {
-    long x = bucket ^ (fingerprint * laneOnes);
-    return ((x - laneOnes) & ~x & laneHighs) != 0;
-  }
-
-  /** Puts {@code fingerprint} in a free slot of {@code bucket}; false if the bucket is full. */
-  private boolean putInFreeSlot(int bucket, int fingerprint) {
-    long b = bucketBitsAt(bucket);
-    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-      if (((b >>> (s * fingerprintBits)) & slotMask) == 0) {
-        setSlot(bucket, s, fingerprint);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private boolean clearOneSlot(int bucket, int fingerprint) {
-    long b = bucketBitsAt(bucket);
-    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-      if (((b >>> (s * fingerprintBits)) & slotMask) == fingerprint) {
-        setSlot(bucket, s, 0);
-        return true;
-      }
-    }
-    return false;
-  }
-
   // ---------------------------------------------------------------- the filter
 
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
-      return wrappedMayContain(hash64);
+      return CuckooKernel.mayContain(
+          wrapped, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
     }
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    return bucketHas(bucketBitsAt(i1), fp) || bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
+    return CuckooKernel.mayContain(
+        words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
   }
 
   /**
@@ -484,31 +287,13 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   private long probeChunk(long[] hashes, int at, int chunk) {
-    long word = 0;
-    for (int i = 0; i < chunk; i++) {
-      long hash64 = hashes[at + i];
-      long h = derivationHash(hash64);
-      int fp = fingerprint(h);
-      int i1 = primaryBucket(h);
-      boolean hit =
-          bucketHas(bucketBitsAt(i1), fp) | bucketHas(bucketBitsAt(alternateBucket(i1, fp)), fp);
-      word |= (hit ? 1L : 0L) << i;
-    }
-    return word;
-  }
-
-  private boolean wrappedMayContain(long hash64) {
-    ByteBuffer data = wrapped;
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    return bucketHas(bucketBitsAt(data, i1, bucketBits), fp)
-        || bucketHas(bucketBitsAt(data, alternateBucket(i1, fp), bucketBits), fp);
+    return CuckooKernel.probeChunk(
+        words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hashes, at, chunk);
   }
 
   /**
-   * {@return whether the filter reads its buckets in place from a buffer ({@link #wrap});
-   * read-only}
+   * {@return whether the filter reads its buckets in place from a buffer (a zero-copy read of its
+   * serialized form); read-only}
    */
   public boolean isWrapped() {
     return words == null;
@@ -562,39 +347,26 @@ public final class CuckooFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     checkMutable();
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    int i2 = alternateBucket(i1, fp);
-    if (putInFreeSlot(i1, fp) || putInFreeSlot(i2, fp)) {
+    long h = CuckooKernel.derivationHash(hash64, remixed);
+    int fp = CuckooKernel.fingerprint(h, fingerprintBits);
+    int i1 = CuckooKernel.primaryBucket(h, numBuckets);
+    int i2 = CuckooKernel.alternateBucket(i1, fp, numBuckets);
+    if (CuckooKernel.putInFreeSlot(words, i1, fp, fingerprintBits)
+        || CuckooKernel.putInFreeSlot(words, i2, fp, fingerprintBits)
+        || CuckooKernel.kick(words, kickPath(), numBuckets, fingerprintBits, fp, i1, i2)) {
       numKeys++;
       return true;
     }
-    if (kickPath == null) {
-      kickPath = new int[3 * MAX_KICKS];
-    }
-    int[] path = kickPath;
-    int bucket = (fp & 1) == 0 ? i1 : i2;
-    int carried = fp;
-    for (int k = 0; k < MAX_KICKS; k++) {
-      int slot = ((carried ^ k) * 0x9E37_79B9) >>> 30;
-      int evicted = slotAt(bucket, slot);
-      setSlot(bucket, slot, carried);
-      path[3 * k] = bucket;
-      path[3 * k + 1] = slot;
-      path[3 * k + 2] = evicted;
-      carried = evicted;
-      bucket = alternateBucket(bucket, carried);
-      if (putInFreeSlot(bucket, carried)) {
-        numKeys++;
-        return true;
-      }
-    }
-    for (int k = MAX_KICKS - 1; k >= 0; k--) { // undo, newest first
-      setSlot(path[3 * k], path[3 * k + 1], path[3 * k + 2]);
-    }
     failedAdds++;
     return false;
+  }
+
+  /** The kick path, allocated on the first add that needs kicks. */
+  private int[] kickPath() {
+    if (kickPath == null) {
+      kickPath = new int[CuckooKernel.KICK_PATH_LENGTH];
+    }
+    return kickPath;
   }
 
   /**
@@ -616,10 +388,7 @@ public final class CuckooFilter implements MutableFilter {
    */
   public boolean removeHash(long hash64) {
     checkMutable();
-    long h = derivationHash(hash64);
-    int fp = fingerprint(h);
-    int i1 = primaryBucket(h);
-    if (clearOneSlot(i1, fp) || clearOneSlot(alternateBucket(i1, fp), fp)) {
+    if (CuckooKernel.remove(words, numBuckets, fingerprintBits, remixed, hash64)) {
       numKeys--;
       return true;
     }
@@ -644,7 +413,7 @@ public final class CuckooFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return (long) numBuckets * bucketBits;
+    return (long) numBuckets * SLOTS_PER_BUCKET * fingerprintBits;
   }
 
   /** {@link FingerprintMath#cuckooFilterFpRate} at the current load. */
@@ -683,198 +452,33 @@ public final class CuckooFilter implements MutableFilter {
 
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public CuckooFilter copy() {
-    long[] out = words != null ? words.clone() : wrappedWords();
-    return new CuckooFilter(out, numBuckets, fingerprintBits, numKeys, hashVersion);
+    long[] out = words != null ? words.clone() : CuckooForm.words(wrapped, numWords());
+    return new CuckooFilter(out, null, numBuckets, fingerprintBits, numKeys, hashVersion);
   }
 
-  private long[] wrappedWords() {
-    long[] out = new long[wordsFor(numBuckets, fingerprintBits)];
-    wrapped.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
-    return out;
+  private int numWords() {
+    return CuckooKernel.wordsFor(numBuckets, fingerprintBits);
   }
 
-  private long word(int i) {
-    return words != null ? words[i] : wrapped.getLong(i << 3);
-  }
-
-  // ---------------------------------------------------------------- serialized form
-
-  /**
-   * The serialized form, little-endian: byte 0 the type tag {@code 0x31}, byte 1 the fingerprint
-   * bits, byte 2 the slots per bucket (4), byte 3 the {@linkplain #payloadVersion() payload
-   * version} (1; 0 for filters read from the pre-remix form, which was written as a reserved 0 and
-   * is written back as 0), bytes 4-7 the number of buckets, bytes 8-15 the number of stored
-   * fingerprints, then {@code ceil(buckets · 4f / 64)} 64-bit words of bit-packed buckets (bits
-   * past the last bucket are 0). Not checksummed.
-   */
+  /** The serialized form ({@link CuckooForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
-    ByteBuffer out =
-        ByteBuffer.allocate(HEADER_BYTES + wordsFor(numBuckets, fingerprintBits) * Long.BYTES)
-            .order(ByteOrder.LITTLE_ENDIAN);
-    out.put((byte) TYPE_TAG).put((byte) fingerprintBits).put((byte) SLOTS_PER_BUCKET);
-    out.put((byte) hashVersion);
-    out.putInt(numBuckets).putLong(numKeys);
-    if (words != null) {
-      for (long w : words) {
-        out.putLong(w);
-      }
-    } else {
-      out.put(wrapped.duplicate());
-    }
-    return out.array();
-  }
-
-  /**
-   * Reads the form {@link #toByteArray()} writes, checking every header field, the length, the zero
-   * padding and that the stored fingerprint count matches the nonzero slots.
-   *
-   * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static CuckooFilter fromByteArray(byte[] bytes) {
-    Form form = check(ByteBuffer.wrap(bytes));
-    long[] words = new long[form.data.remaining() / Long.BYTES];
-    form.data.asLongBuffer().get(words);
-    return new CuckooFilter(words, form.buckets, form.bits, form.numKeys, form.version);
-  }
-
-  /**
-   * Reads the form {@link #toByteArray()} writes from {@code bytes}' position to its limit, in
-   * place: the buckets are not copied, and queries read the buffer (heap, direct or memory-mapped).
-   * The checks are those of {@link #fromByteArray} (including the pass that counts the occupied
-   * slots), with offsets relative to the position. The buffer's position and limit may change
-   * afterwards; its bytes must not while the filter is in use. The filter is read-only: adds and
-   * deletes throw {@link UnsupportedOperationException}; {@link #copy()} gives a mutable one on the
-   * heap.
-   *
-   * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
-   */
-  static CuckooFilter wrap(ByteBuffer bytes) {
-    Form form = check(bytes);
-    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys, form.version);
-  }
-
-  /** A validated serialized form; {@code data} is a little-endian view of its bucket words. */
-  private record Form(int bits, int buckets, long numKeys, ByteBuffer data, int version) {}
-
-  /** The checks of {@link #fromByteArray} and {@link #wrap}, on {@code bytes}' remaining bytes. */
-  private static Form check(ByteBuffer bytes) {
-    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
-    int size = in.remaining();
-    if (size < HEADER_BYTES) {
-      throw new SieveFormatException(
-          size,
-          "truncated cuckoo filter: the header needs " + HEADER_BYTES + " bytes, got " + size);
-    }
-    int tag = in.get(0) & 0xFF;
-    if (tag != TYPE_TAG) {
-      throw new SieveFormatException(
-          0, "not a cuckoo filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x31");
-    }
-    int bits = in.get(1) & 0xFF;
-    if (bits < MIN_FINGERPRINT_BITS || bits > MAX_FINGERPRINT_BITS) {
-      throw new SieveFormatException(1, "fingerprint bits must be in [4, 16], got " + bits);
-    }
-    if ((in.get(2) & 0xFF) != SLOTS_PER_BUCKET) {
-      throw new SieveFormatException(2, "slots per bucket must be 4, got " + (in.get(2) & 0xFF));
-    }
-    int version = in.get(3) & 0xFF;
-    if (version != LEGACY_PAYLOAD_VERSION && version != PAYLOAD_VERSION) {
-      throw new SieveFormatException(
-          3,
-          "cuckoo payload version "
-              + version
-              + " is not supported (this reader reads "
-              + LEGACY_PAYLOAD_VERSION
-              + " and "
-              + PAYLOAD_VERSION
-              + ")");
-    }
-    long buckets = in.getInt(4) & 0xFFFF_FFFFL;
-    if (buckets < 1 || buckets > MAX_BUCKETS) {
-      throw new SieveFormatException(
-          4, "number of buckets must be in [1, " + MAX_BUCKETS + "], got " + buckets);
-    }
-    long numKeys = in.getLong(8);
-    if (numKeys < 0 || numKeys > buckets * SLOTS_PER_BUCKET) {
-      throw new SieveFormatException(
-          8, "stored fingerprints " + numKeys + " outside [0, " + buckets * SLOTS_PER_BUCKET + "]");
-    }
-    long numWords = wordsFor(buckets, bits);
-    long expected = HEADER_BYTES + numWords * Long.BYTES;
-    if (size != expected) {
-      throw new SieveFormatException(
-          Math.min(size, expected),
-          "cuckoo filter of "
-              + buckets
-              + " buckets needs "
-              + expected
-              + " bytes, got "
-              + size
-              + (size < expected ? " (truncated)" : " (trailing bytes)"));
-    }
-    ByteBuffer data =
-        in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    int usedBits = (int) ((buckets * SLOTS_PER_BUCKET * bits) & 63);
-    if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
-      throw new SieveFormatException(
-          expected - Long.BYTES, "nonzero bits past the last bucket in the final word");
-    }
-    int bucketBits = SLOTS_PER_BUCKET * bits;
-    long slotMask = (1L << bits) - 1;
-    long occupied = 0;
-    for (int b = 0; b < buckets; b++) {
-      long bucket = bucketBitsAt(data, b, bucketBits);
-      for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
-        if (((bucket >>> (s * bits)) & slotMask) != 0) {
-          occupied++;
-        }
-      }
-    }
-    if (occupied != numKeys) {
-      throw new SieveFormatException(
-          8, "header says " + numKeys + " stored fingerprints, the table holds " + occupied);
-    }
-    return new Form(bits, (int) buckets, numKeys, data, version);
+    return CuckooForm.write(fingerprintBits, hashVersion, numBuckets, numKeys, words, wrapped);
   }
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof CuckooFilter)) {
-      return false;
-    }
-    CuckooFilter f = (CuckooFilter) o;
-    if (f.fingerprintBits != fingerprintBits
-        || f.hashVersion != hashVersion
-        || f.numBuckets != numBuckets
-        || f.numKeys != numKeys) {
-      return false;
-    }
-    if (f.words != null && words != null) {
-      return java.util.Arrays.equals(f.words, words);
-    }
-    int n = wordsFor(numBuckets, fingerprintBits);
-    for (int i = 0; i < n; i++) {
-      if (f.word(i) != word(i)) {
-        return false;
-      }
-    }
-    return true;
+    return o instanceof CuckooFilter f
+        && f.fingerprintBits == fingerprintBits
+        && f.hashVersion == hashVersion
+        && f.numBuckets == numBuckets
+        && f.numKeys == numKeys
+        && CuckooKernel.sameWords(words, wrapped, f.words, f.wrapped, numWords());
   }
 
   /** {@link java.util.Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
   @Override
   public int hashCode() {
-    int h;
-    if (words != null) {
-      h = java.util.Arrays.hashCode(words);
-    } else {
-      h = 1;
-      int n = wordsFor(numBuckets, fingerprintBits);
-      for (int i = 0; i < n; i++) {
-        h = 31 * h + Long.hashCode(word(i));
-      }
-    }
-    return h * 31 + numBuckets;
+    return CuckooKernel.hashWords(words, wrapped, numWords()) * 31 + numBuckets;
   }
 
   @Override

@@ -154,7 +154,7 @@ class CuckooFilterTest {
     byte[] empty = CuckooFilter.withBuckets(1000, 12).toByteArray();
     assertEquals(CuckooFilter.PAYLOAD_VERSION, empty[3]);
     empty[3] = 0;
-    CuckooFilter legacy = CuckooFilter.fromByteArray(empty);
+    CuckooFilter legacy = CuckooForm.read(empty);
     assertEquals(CuckooFilter.LEGACY_PAYLOAD_VERSION, legacy.payloadVersion());
     long h0 = 0x1234_5678_9ABC_DEF0L;
     legacy.addHash(h0);
@@ -175,10 +175,10 @@ class CuckooFilterTest {
       legacy.addHash(h);
     }
     assertFalse(legacy.addHash(8), "the legacy addressing puts hashes 0..8 in one bucket pair");
-    assertEquals(legacy, CuckooFilter.fromByteArray(legacy.toByteArray()));
+    assertEquals(legacy, CuckooForm.read(legacy.toByteArray()));
     assertEquals(CuckooFilter.LEGACY_PAYLOAD_VERSION, legacy.copy().payloadVersion());
     assertEquals(0, legacy.copy().toByteArray()[3]);
-    CuckooFilter wrapped = CuckooFilter.wrap(ByteBuffer.wrap(legacy.toByteArray()));
+    CuckooFilter wrapped = CuckooForm.wrap(ByteBuffer.wrap(legacy.toByteArray()));
     for (long h = 0; h < 8; h++) {
       assertTrue(wrapped.mayContainHash(h));
     }
@@ -235,7 +235,7 @@ class CuckooFilterTest {
     assertTrue(f.addIfAbsent(-5L) || f.mayContain(-5L));
     assertThrows(
         UnsupportedOperationException.class,
-        () -> CuckooFilter.wrap(ByteBuffer.wrap(f.toByteArray())).addHashIfAbsent(1));
+        () -> CuckooForm.wrap(ByteBuffer.wrap(f.toByteArray())).addHashIfAbsent(1));
 
     // the catch: two hashes with one fingerprint and bucket pair are one key to the filter
     CuckooFilter g = CuckooFilter.withBuckets(64, 8);
@@ -339,17 +339,16 @@ class CuckooFilterTest {
     assertEquals(f.numBuckets(), b.getInt(4));
     assertEquals(900, b.getLong(8));
     assertEquals(16 + 8 * ((f.numBuckets() * 48L + 63) / 64), bytes.length);
-    assertEquals(f, CuckooFilter.fromByteArray(bytes));
+    assertEquals(f, CuckooForm.read(bytes));
 
     for (int len : new int[] {0, 5, 15, 16, bytes.length - 1}) {
       assertThrows(
           SieveFormatException.class,
-          () -> CuckooFilter.fromByteArray(Arrays.copyOf(bytes, len)),
+          () -> CuckooForm.read(Arrays.copyOf(bytes, len)),
           "length " + len);
     }
     assertThrows(
-        SieveFormatException.class,
-        () -> CuckooFilter.fromByteArray(Arrays.copyOf(bytes, bytes.length + 8)));
+        SieveFormatException.class, () -> CuckooForm.read(Arrays.copyOf(bytes, bytes.length + 8)));
     assertOffset(0, with(bytes, 0, 0x21));
     assertOffset(1, with(bytes, 1, 17));
     assertOffset(2, with(bytes, 2, 2));
@@ -374,8 +373,7 @@ class CuckooFilterTest {
   }
 
   private static void assertOffset(long offset, byte[] bytes) {
-    SieveFormatException e =
-        assertThrows(SieveFormatException.class, () -> CuckooFilter.fromByteArray(bytes));
+    SieveFormatException e = assertThrows(SieveFormatException.class, () -> CuckooForm.read(bytes));
     assertEquals(offset, e.offset(), e.getMessage());
   }
 

@@ -126,7 +126,7 @@ class CuckooStatefulPropertiesTest {
         }
       }
     }
-    CuckooFilter copy = CuckooFilter.fromByteArray(filter.toByteArray());
+    CuckooFilter copy = CuckooForm.read(filter.toByteArray());
     assertEquals(filter, copy);
     for (int key : model.keySet()) {
       assertTrue(copy.mayContainHash(hashOf(key)));

@@ -283,32 +283,20 @@ final class ScalableBloomForm {
       if (!(p.fpRate > 0 && p.fpRate < 1)) {
         throw new SieveFormatException(16, "false-positive rate " + p.fpRate + " outside (0, 1)");
       }
-      p.growthFactor = in.getDouble(24);
-      if (!(p.growthFactor >= ScalableBloomFilter.MIN_GROWTH_FACTOR
-          && p.growthFactor <= ScalableBloomFilter.MAX_GROWTH_FACTOR)) {
-        throw new SieveFormatException(
-            24,
-            "growth factor "
-                + p.growthFactor
-                + " outside ["
-                + ScalableBloomFilter.MIN_GROWTH_FACTOR
-                + ", "
-                + ScalableBloomFilter.MAX_GROWTH_FACTOR
-                + "]");
-      }
-      p.tighteningRatio = in.getDouble(32);
-      if (!(p.tighteningRatio >= ScalableBloomFilter.MIN_TIGHTENING_RATIO
-          && p.tighteningRatio <= ScalableBloomFilter.MAX_TIGHTENING_RATIO)) {
-        throw new SieveFormatException(
-            32,
-            "tightening ratio "
-                + p.tighteningRatio
-                + " outside ["
-                + ScalableBloomFilter.MIN_TIGHTENING_RATIO
-                + ", "
-                + ScalableBloomFilter.MAX_TIGHTENING_RATIO
-                + "]");
-      }
+      p.growthFactor =
+          inRange(
+              in.getDouble(24),
+              24,
+              "growth factor",
+              ScalableBloomFilter.MIN_GROWTH_FACTOR,
+              ScalableBloomFilter.MAX_GROWTH_FACTOR);
+      p.tighteningRatio =
+          inRange(
+              in.getDouble(32),
+              32,
+              "tightening ratio",
+              ScalableBloomFilter.MIN_TIGHTENING_RATIO,
+              ScalableBloomFilter.MAX_TIGHTENING_RATIO);
       for (int z = 40; z < HEADER_BYTES; z++) {
         if (in.get(z) != 0) {
           throw new SieveFormatException(z, "reserved header byte is not zero");
@@ -376,5 +364,14 @@ final class ScalableBloomForm {
         }
       }
     }
+  }
+
+  /** {@return value} if it lies in [min, max] (false for NaN), else the typed error at offset. */
+  private static double inRange(double value, int offset, String name, double min, double max) {
+    if (!(value >= min && value <= max)) {
+      throw new SieveFormatException(
+          offset, name + " " + value + " outside [" + min + ", " + max + "]");
+    }
+    return value;
   }
 }

@@ -52,6 +52,33 @@ class ScalableBloomFormTest {
   }
 
   @Test
+  void headerParametersOutOfTheirRangesAreRefusedWithOffsetAndBounds() {
+    byte[] bytes = grown().toByteArray();
+    for (int offset : new int[] {24, 32}) {
+      for (double bad : new double[] {0.01, 1e9, Double.NaN}) {
+        byte[] b = bytes.clone();
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putDouble(offset, bad);
+        dev.sieve.SieveFormatException e =
+            assertThrows(
+                dev.sieve.SieveFormatException.class, () -> ScalableBloomFilter.fromByteArray(b));
+        String name = offset == 24 ? "growth factor " : "tightening ratio ";
+        double min =
+            offset == 24
+                ? ScalableBloomFilter.MIN_GROWTH_FACTOR
+                : ScalableBloomFilter.MIN_TIGHTENING_RATIO;
+        double max =
+            offset == 24
+                ? ScalableBloomFilter.MAX_GROWTH_FACTOR
+                : ScalableBloomFilter.MAX_TIGHTENING_RATIO;
+        assertTrue(
+            e.getMessage().contains(name + bad + " outside [" + min + ", " + max + "]"),
+            e.getMessage());
+        assertTrue(e.getMessage().contains(String.valueOf(offset)), e.getMessage());
+      }
+    }
+  }
+
+  @Test
   void theTableBoundIsTheHeaderAndTheLargestTable() {
     assertEquals(
         ScalableBloomForm.HEADER_BYTES

@@ -118,10 +118,7 @@ final class BlockedBloomForm {
       throw new SieveFormatException(
           0, "FastLocalBloom data length " + dataLen + " is not a multiple of 64");
     }
-    if (dataLen > MAX_DATA_BYTES) {
-      throw new SieveFormatException(
-          0, "FastLocalBloom data length " + dataLen + " over " + MAX_DATA_BYTES);
-    }
+    // an int length is always within MAX_DATA_BYTES (0xffffffc0): no check needed here
     int marker = block.get(base + dataLen) & 0xFF;
     if (marker != 0xFF) {
       throw new SieveFormatException(

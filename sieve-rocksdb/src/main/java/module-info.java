@@ -4,6 +4,8 @@
  * compressed index blocks when verifying tables, on aircompressor (pure-Java Snappy, LZ4 and
  * Zstandard; an automatic module named after its jar).
  */
+// aircompressor ships no module-info; its jar name is stable
+@SuppressWarnings("requires-automatic")
 module dev.sieve.rocksdb {
   requires transitive dev.sieve.core;
   requires aircompressor;

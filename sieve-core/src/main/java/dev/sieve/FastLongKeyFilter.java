@@ -149,11 +149,11 @@ public final class FastLongKeyFilter<F extends Filter> implements Filter {
    * @throws UnsupportedOperationException if the filter inside is static
    */
   public boolean add(long key) {
-    if (!(filter instanceof MutableFilter)) {
+    if (!(filter instanceof MutableFilter mutable)) {
       throw new UnsupportedOperationException(
           filter.getClass().getSimpleName() + " is static: keys cannot be added after the build");
     }
-    return ((MutableFilter) filter).addHash(keyHash.hash(key));
+    return mutable.addHash(keyHash.hash(key));
   }
 
   private UnsupportedOperationException byteKeys() {

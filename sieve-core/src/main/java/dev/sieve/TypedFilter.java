@@ -78,8 +78,8 @@ public final class TypedFilter<T> {
    * @return the number of keys that may be present
    */
   public int mayContainBatch(T[] keys, int off, int len, long[] resultBits) {
-    if (filter instanceof Filter) {
-      return ((Filter) filter).mayContainBatch(keys, encoder, off, len, resultBits);
+    if (filter instanceof Filter f) {
+      return f.mayContainBatch(keys, encoder, off, len, resultBits);
     }
     dev.sieve.internal.BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
     int count = 0;
@@ -101,11 +101,11 @@ public final class TypedFilter<T> {
    * @throws UnsupportedOperationException if the wrapped filter is not a {@link MutableFilter}
    */
   public boolean add(T key) {
-    if (!(filter instanceof MutableFilter)) {
+    if (!(filter instanceof MutableFilter mutable)) {
       throw new UnsupportedOperationException(
           filter.getClass().getSimpleName() + " is static: keys are given when it is built");
     }
-    return ((MutableFilter) filter).add(Objects.requireNonNull(key, "key"), encoder);
+    return mutable.add(Objects.requireNonNull(key, "key"), encoder);
   }
 
   /** {@return the 64-bit key hash of {@code key}, the one the filter probes} */

@@ -235,11 +235,13 @@ public final class BlockedBloomFilter
    * The filter block RocksDB writes for this filter: the data followed by the 5-byte trailer, or,
    * for a filter of zero blocks (built from zero keys), the empty block RocksDB writes then.
    */
+  @Override
   public byte[] toRocksDbFilterBlock() {
     return BlockedBloomForm.toBytes(this);
   }
 
   /** The length of {@link #toRocksDbFilterBlock()}: the data plus the trailer, 0 when empty. */
+  @Override
   public long rocksDbFilterBlockLength() {
     return numBlocks == 0 ? 0 : (long) numBlocks * BLOCK_BYTES + TRAILER_BYTES;
   }
@@ -249,6 +251,7 @@ public final class BlockedBloomFilter
    * any size up to {@link #MAX_DATA_BYTES} (beyond what one {@code byte[]} holds). The channel is
    * not closed.
    */
+  @Override
   public void writeRocksDbFilterBlock(WritableByteChannel out) throws IOException {
     BlockedBloomForm.write(this, out);
   }
@@ -327,6 +330,8 @@ public final class BlockedBloomFilter
   }
 
   @Override
+  // hot probe path: statement switch kept as tuned
+  @SuppressWarnings("StatementSwitchToExpressionSwitch")
   public boolean mayContainHash(long hash64) {
     long[] w = words;
     if (w == null || numBlocks == 0) {
@@ -590,7 +595,7 @@ public final class BlockedBloomFilter
     if (!fullBlock) {
       return sum;
     }
-    double zeroFraction = Math.max(0.5, zeros) / ((double) numBlocks * blockBits);
+    double zeroFraction = Math.max(0.5, (double) zeros) / ((double) numBlocks * blockBits);
     double perKey = -Math.expm1(numProbes * Math.log1p(-1.0 / blockBits)); // 1 - (1 - 1/512)^k
     return Math.max(sum, numBlocks * -Math.log(zeroFraction) / perKey);
   }
@@ -711,9 +716,9 @@ public final class BlockedBloomFilter
   /** Equal when the probes and the data bits are equal (the key count is not compared). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof BlockedBloomFilter
-        && ((BlockedBloomFilter) o).numProbes == numProbes
-        && Arrays.equals(((BlockedBloomFilter) o).heapWords(), heapWords());
+    return o instanceof BlockedBloomFilter other
+        && other.numProbes == numProbes
+        && Arrays.equals(other.heapWords(), heapWords());
   }
 
   @Override

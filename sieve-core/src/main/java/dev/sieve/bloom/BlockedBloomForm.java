@@ -75,7 +75,7 @@ final class BlockedBloomForm {
       return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(view);
-    long dataLen = view.remaining() - TRAILER_BYTES;
+    long dataLen = (long) view.remaining() - TRAILER_BYTES;
     checkEmptyBlockKeys(numKeys, dataLen);
     return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
   }

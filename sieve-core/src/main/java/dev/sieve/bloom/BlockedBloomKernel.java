@@ -126,29 +126,25 @@ final class BlockedBloomKernel {
       (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && VectorGate.MODULE_READABLE;
 
   static int probeForm(String name) {
-    switch (name) {
-      case "early":
-        return FORM_EARLY;
-      case "hybrid":
-        return FORM_HYBRID;
-      case "branchfree":
-        return FORM_BRANCH_FREE;
-      case "loop":
-        return FORM_LOOP;
-      case "auto":
-        return FORM_AUTO;
-      case "vector":
+    return switch (name) {
+      case "early" -> FORM_EARLY;
+      case "hybrid" -> FORM_HYBRID;
+      case "branchfree" -> FORM_BRANCH_FREE;
+      case "loop" -> FORM_LOOP;
+      case "auto" -> FORM_AUTO;
+      case "vector" -> {
         if (!vectorModuleUsable()) {
           throw new IllegalArgumentException(
               "sieve.bloom.probeForm=vector needs the JVM option --add-modules"
                   + " jdk.incubator.vector and 256-bit vectors");
         }
-        return FORM_VECTOR;
-      default:
-        throw new IllegalArgumentException(
-            "sieve.bloom.probeForm must be auto, vector, early, hybrid, branchfree or loop, got "
-                + name);
-    }
+        yield FORM_VECTOR;
+      }
+      default ->
+          throw new IllegalArgumentException(
+              "sieve.bloom.probeForm must be auto, vector, early, hybrid, branchfree or loop, got "
+                  + name);
+    };
   }
 
   /**

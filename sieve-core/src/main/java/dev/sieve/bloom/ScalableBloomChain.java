@@ -110,17 +110,14 @@ final class ScalableBloomChain {
   static final int FORM_LOOP = 2;
 
   static int queryForm(String name) {
-    switch (name) {
-      case "twopass":
-        return FORM_TWO_PASS;
-      case "branchfree":
-        return FORM_BRANCH_FREE;
-      case "loop":
-        return FORM_LOOP;
-      default:
-        throw new IllegalArgumentException(
-            "sieve.scalable.queryForm must be twopass, branchfree or loop, got " + name);
-    }
+    return switch (name) {
+      case "twopass" -> FORM_TWO_PASS;
+      case "branchfree" -> FORM_BRANCH_FREE;
+      case "loop" -> FORM_LOOP;
+      default ->
+          throw new IllegalArgumentException(
+              "sieve.scalable.queryForm must be twopass, branchfree or loop, got " + name);
+    };
   }
 
   // ---------------------------------------------------------------- kernels

@@ -156,6 +156,6 @@ final class ScalableBloomStage {
     return BloomMath.independentProbabilitySum(
         GrowthMath.blockedBloomFpRateWithProbeCollisions(
             (double) filter.sizeInBits() / keys, filter.numProbes(), BloomMath.CACHE_LINE_BITS),
-        BloomMath.fingerprintFpRate(keys, 64));
+        BloomMath.fingerprintFpRate((double) keys, 64));
   }
 }

@@ -537,6 +537,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * @throws IllegalArgumentException if the two filters differ in size (Parquet's filters of one
    *     column are only mergeable at equal size: the block of a value depends on the block count)
    */
+  @Override
   public void union(SplitBlockBloomFilter other) {
     if (words == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
@@ -563,6 +564,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * ({@link BloomMath#splitBlockElementCount}, summed): the way to learn the value count of a
    * filter read from Parquet, which does not store it. One pass over the bitset.
    */
+  @Override
   public double approximateElementCount() {
     double sum = 0;
     for (int b = 0; b < numBlocks; b++) {
@@ -576,6 +578,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /** An independent, mutable copy on the heap. */
+  @Override
   public SplitBlockBloomFilter copy() {
     return new SplitBlockBloomFilter(heapWords(), numKeys());
   }
@@ -636,8 +639,8 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /** Equal when the bitsets are equal (the key count is not compared). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof SplitBlockBloomFilter
-        && Arrays.equals(((SplitBlockBloomFilter) o).heapWords(), heapWords());
+    return o instanceof SplitBlockBloomFilter other
+        && Arrays.equals(other.heapWords(), heapWords());
   }
 
   @Override
@@ -740,7 +743,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
                   + MAX_BYTES
                   + " bytes");
         }
-        return (int) Math.max(1, blocks) * BLOCK_BYTES;
+        return ((int) Math.max(1, blocks)) * BLOCK_BYTES;
       }
       if (numBytes >= 0) {
         return parquetNumBytes(numBytes, maxBytes);

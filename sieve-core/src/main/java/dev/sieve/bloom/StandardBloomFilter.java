@@ -511,10 +511,9 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof StandardBloomFilter)) {
+    if (!(o instanceof StandardBloomFilter other)) {
       return false;
     }
-    StandardBloomFilter other = (StandardBloomFilter) o;
     if (other.numBits != numBits || other.numProbes != numProbes) {
       return false;
     }

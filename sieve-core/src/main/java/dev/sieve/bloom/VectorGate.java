@@ -131,6 +131,9 @@ final class VectorGate {
   private static final Object LOCK = new Object();
   private static final ArrayDeque<VectorGate> QUEUE = new ArrayDeque<>(); // guarded by LOCK
   private static Thread worker; // guarded by LOCK
+
+  // written by the warm-up loops so the JIT cannot drop them as dead code
+  @SuppressWarnings("UnusedVariable")
   private static volatile long sink;
 
   private final String name;
@@ -211,6 +214,7 @@ final class VectorGate {
    * starting that thread if none runs. Cheap after the first call (one volatile read). Call only
    * where {@link #MODULE_READABLE} holds.
    */
+  @SuppressWarnings("ThreadPriorityCheck") // the warm-up thread must yield to application threads
   void start() {
     if (state != IDLE) {
       return;

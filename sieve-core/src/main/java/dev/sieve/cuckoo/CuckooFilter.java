@@ -187,7 +187,7 @@ public final class CuckooFilter implements MutableFilter {
     double buckets =
         Math.ceil(
             expectedKeys / (SLOTS_PER_BUCKET * DESIGN_LOAD)
-                + SLACK_BUCKETS_PER_SQRT_KEY * Math.sqrt(expectedKeys));
+                + SLACK_BUCKETS_PER_SQRT_KEY * Math.sqrt((double) expectedKeys));
     return (int) Math.max(MIN_BUCKETS, Math.min(MAX_BUCKETS, buckets));
   }
 

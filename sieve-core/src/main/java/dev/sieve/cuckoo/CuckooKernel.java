@@ -197,7 +197,8 @@ final class CuckooKernel {
 
   static void setSlot(long[] words, int bucket, int slot, int value, int fingerprintBits) {
     long slotMask = (1L << fingerprintBits) - 1;
-    long bit = (long) bucket * (SLOTS_PER_BUCKET * fingerprintBits) + (long) slot * fingerprintBits;
+    long bit =
+        (long) bucket * (SLOTS_PER_BUCKET * (long) fingerprintBits) + (long) slot * fingerprintBits;
     int w = (int) (bit >>> 6);
     int s = (int) (bit & 63);
     long v = value & slotMask;
@@ -300,6 +301,8 @@ final class CuckooKernel {
    * hashes[at + i]}, {@code chunk ≤ 64}): both candidate buckets of every key are read without a
    * data-dependent branch, so the reads of neighbouring keys overlap.
    */
+  // non-short-circuit | reads both buckets without a data-dependent branch
+  @SuppressWarnings("ShortCircuitBoolean")
   static long probeChunk(
       long[] words,
       int numBuckets,

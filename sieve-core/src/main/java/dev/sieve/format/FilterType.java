@@ -289,13 +289,13 @@ public enum FilterType {
           BumpedRibbonFilter::toByteArray,
           BumpedRibbonFilter::fromByteArray,
           BumpedRibbonFilter::wrap) {
-        /** The number of layers. */
+        /* The number of layers. */
         @Override
         public int parameterA(BumpedRibbonFilter f) {
           return f.numLayers();
         }
 
-        /** The number of blocks of layer 0 (0 for the empty filter). */
+        /* The number of blocks of layer 0 (0 for the empty filter). */
         @Override
         public int parameterB(BumpedRibbonFilter f) {
           return f.numLayers() == 0 ? 0 : f.numBlocks(0);
@@ -319,7 +319,7 @@ public enum FilterType {
           ScalableBloomFilter::toByteArray,
           ScalableBloomFilter::fromByteArray,
           ScalableBloomFilter::wrap) {
-        /** The number of stages. */
+        /* The number of stages. */
         @Override
         public int parameterA(ScalableBloomFilter f) {
           return f.numStages();
@@ -341,7 +341,7 @@ public enum FilterType {
           f.writeTo(out);
         }
 
-        /** Each stage mapped in segments, as a blocked Bloom payload is. */
+        /* Each stage mapped in segments, as a blocked Bloom payload is. */
         @Override
         public ScalableBloomFilter mapLarge(
             FileChannel channel, long payloadOffset, long payloadLength, int shift, long numKeys)
@@ -438,33 +438,19 @@ public enum FilterType {
   private final String cliName;
   private final int traits;
   private final SizeSetting sizeSetting;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless builder factories (method references)
   private final Supplier<? extends FilterBuilder<? extends Filter>> builder;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless builder factories (method references)
   private final DoubleFunction<? extends FilterBuilder<? extends Filter>> sized; // null: NONE
+
   private final Class<? extends Filter> filterClass;
+
+  // stateless codec, resolved once and cached (benign race)
+  @SuppressWarnings("ImmutableEnumChecker")
   private volatile PayloadForm<? extends Filter>
       codec; // resolved at first use when built from a class
-
-  /**
-   * A row whose payload form lives in the filter's own package, registered with {@link
-   * PayloadForms} by the filter class (the one mechanism every type moves to).
-   */
-  FilterType(
-      int id,
-      String cliName,
-      int traits,
-      SizeSetting sizeSetting,
-      Supplier<? extends FilterBuilder<? extends Filter>> builder,
-      DoubleFunction<? extends FilterBuilder<? extends Filter>> sized,
-      Class<? extends Filter> filterClass) {
-    this.id = id;
-    this.cliName = cliName;
-    this.traits = traits;
-    this.sizeSetting = sizeSetting;
-    this.builder = builder;
-    this.sized = sized;
-    this.filterClass = filterClass;
-    this.codec = null;
-  }
 
   /** A row whose codec is still written here (being moved to the families' forms). */
   FilterType(
@@ -581,21 +567,16 @@ public enum FilterType {
 
   /** Why {@link #builder(double)} takes no number for this type, for its message. */
   private String whyNoSizeSetting() {
-    switch (this) {
-      case SCALABLE_BLOOM:
-        return "it grows as keys arrive; its one knob is the rate: builder().fpRate(r)";
-      case SHARDED:
-        return "its size is its shards' (the registry's builder makes 16 Binary Fuse 8 shards);"
-            + " ShardedFilter.builder() takes the shard type and count";
-      case XOR8:
-      case BINARY_FUSE8:
-        return "its 8-bit fingerprints fix its size; use builder()";
-      case XOR16:
-      case BINARY_FUSE16:
-        return "its 16-bit fingerprints fix its size; use builder()";
-      default:
-        return "use builder()";
-    }
+    return switch (this) {
+      case SCALABLE_BLOOM ->
+          "it grows as keys arrive; its one knob is the rate: builder().fpRate(r)";
+      case SHARDED ->
+          "its size is its shards' (the registry's builder makes 16 Binary Fuse 8 shards);"
+              + " ShardedFilter.builder() takes the shard type and count";
+      case XOR8, BINARY_FUSE8 -> "its 8-bit fingerprints fix its size; use builder()";
+      case XOR16, BINARY_FUSE16 -> "its 16-bit fingerprints fix its size; use builder()";
+      default -> "use builder()";
+    };
   }
 
   /**

@@ -163,6 +163,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
    * The validated table of a payload of {@code payloadLength} bytes; {@code paramA}/{@code paramB}
    * are {@code null} for payload version 0, which does not record them.
    */
+  @SuppressWarnings("ArrayRecordComponent") // internal table; arrays by design, never compared
   private record Table(
       FilterType type,
       int entryBytes,

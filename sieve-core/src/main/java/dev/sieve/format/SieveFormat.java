@@ -248,9 +248,8 @@ public final class SieveFormat {
    * stage count, size) and the payload describe the same moment while other threads add.
    */
   private static Filter inner(Filter filter) {
-    Filter f =
-        filter instanceof FastLongKeyFilter ? ((FastLongKeyFilter<?>) filter).filter() : filter;
-    return f instanceof ScalableBloomFilter ? ((ScalableBloomFilter) f).snapshot() : f;
+    Filter f = filter instanceof FastLongKeyFilter<?> fast ? fast.filter() : filter;
+    return f instanceof ScalableBloomFilter scalable ? scalable.snapshot() : f;
   }
 
   private static void writeHeader(

@@ -132,6 +132,8 @@ final class KeyBuffer implements KeySink {
   }
 
   @Override
+  // reads the low surrogate only when the bounds check passed
+  @SuppressWarnings("AssignmentExpression")
   public KeySink putUtf8(CharSequence chars) {
     int n = chars.length();
     ensure(n); // ASCII: one byte a char; more is reserved as needed below

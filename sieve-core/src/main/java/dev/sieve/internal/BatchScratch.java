@@ -131,18 +131,15 @@ public final class BatchScratch {
     for (int done = 0; done < len; done += CHUNK) {
       int chunk = Math.min(CHUNK, len - done);
       switch (hashing) {
-        case MIX64_LONG:
-          dev.sieve.hash.KeyHash.mix64(longKeys, off + done, chunk, hashes, 0);
-          break;
-        case XXPH3_LONG:
-          dev.sieve.hash.KeyHash.hash64(longKeys, off + done, chunk, hashes, 0);
-          break;
-        default:
+        case MIX64_LONG -> dev.sieve.hash.KeyHash.mix64(longKeys, off + done, chunk, hashes, 0);
+        case XXPH3_LONG -> dev.sieve.hash.KeyHash.hash64(longKeys, off + done, chunk, hashes, 0);
+        default -> {
           for (int i = 0; i < chunk; i++) {
             hashes[i] =
                 dev.sieve.hash.KeyHash.hash64(
                     Objects.requireNonNull(byteKeys[off + done + i], "key"));
           }
+        }
       }
       count += filter.mayContainHashes(hashes, 0, chunk, word);
       resultBits[done >>> 6] = word[0];

@@ -146,7 +146,7 @@ public final class BloomMath {
     }
     return independentProbabilitySum(
         cacheLocalFpRate(8.0 * bytes / keys, numProbes, CACHE_LINE_BITS),
-        fingerprintFpRate(keys, hashBits));
+        fingerprintFpRate((double) keys, hashBits));
   }
 
   /**
@@ -163,7 +163,7 @@ public final class BloomMath {
       return 0.0;
     }
     return independentProbabilitySum(
-        standardFpRate((double) bits / keys, numProbes), fingerprintFpRate(keys, 64));
+        standardFpRate((double) bits / keys, numProbes), fingerprintFpRate((double) keys, 64));
   }
 
   /**
@@ -363,7 +363,7 @@ public final class BloomMath {
     double bitsPerKey = 8.0 * dataBytes / keys;
     double filterRate =
         cacheLocalFpRate(bitsPerKey, numProbes, CACHE_LINE_BITS) + 0.1 / (bitsPerKey * 0.75 + 22);
-    return independentProbabilitySum(filterRate, fingerprintFpRate(keys, 32));
+    return independentProbabilitySum(filterRate, fingerprintFpRate((double) keys, 32));
   }
 
   // ---------------------------------------------------------------- exact Poisson averages
@@ -438,7 +438,8 @@ public final class BloomMath {
       return 0.0;
     }
     return independentProbabilitySum(
-        splitBlockFpRate(8.0 * bytes / distinctValues), fingerprintFpRate(distinctValues, 64));
+        splitBlockFpRate(8.0 * bytes / distinctValues),
+        fingerprintFpRate((double) distinctValues, 64));
   }
 
   /**

@@ -59,7 +59,7 @@ public final class FingerprintMath {
       return 0.0;
     }
     return BloomMath.independentProbabilitySum(
-        xorFingerprintFpRate(fingerprintBits), BloomMath.fingerprintFpRate(keys, 64));
+        xorFingerprintFpRate(fingerprintBits), BloomMath.fingerprintFpRate((double) keys, 64));
   }
 
   /**
@@ -178,6 +178,6 @@ public final class FingerprintMath {
     }
     return BloomMath.independentProbabilitySum(
         cuckooFpRate(fingerprintBits, slotsPerBucket, (double) keys / slots),
-        BloomMath.fingerprintFpRate(keys, 64));
+        BloomMath.fingerprintFpRate((double) keys, 64));
   }
 }

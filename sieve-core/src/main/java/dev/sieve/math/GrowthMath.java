@@ -139,10 +139,11 @@ public final class GrowthMath {
               + ", "
               + stage);
     }
+    long cap = Long.MAX_VALUE / 2;
     long c = initialCapacity;
     for (int i = 0; i < stage; i++) {
       double next = Math.ceil(c * growthFactor);
-      c = next >= Long.MAX_VALUE / 2 ? Long.MAX_VALUE / 2 : (long) next;
+      c = next >= cap ? cap : (long) next;
     }
     return c;
   }

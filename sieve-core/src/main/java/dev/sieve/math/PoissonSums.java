@@ -67,12 +67,12 @@ final class PoissonSums {
         if (j > first) {
           logPoisson += Math.log(lambda / j);
         }
-        sum += Math.exp(logPoisson) * g.applyAsDouble(j);
+        sum += Math.exp(logPoisson) * g.applyAsDouble((double) j);
       }
     } else {
       long step = (long) Math.floor(sigma / 8);
       for (long j = first; j <= last; j += step) {
-        sum += Math.exp(logPmf(j, lambda)) * g.applyAsDouble(j);
+        sum += Math.exp(logPmf(j, lambda)) * g.applyAsDouble((double) j);
       }
       sum *= step;
     }

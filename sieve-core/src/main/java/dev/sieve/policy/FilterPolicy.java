@@ -582,7 +582,7 @@ public final class FilterPolicy {
     double fpr =
         BloomMath.independentProbabilitySum(
             RibbonMath.interleavedRibbonFpRate(numBlocks, upper, upperStart),
-            BloomMath.fingerprintFpRate(n, 64));
+            BloomMath.fingerprintFpRate((double) n, 64));
     return new Estimate(bytes + Standard128RibbonFilter.TRAILER_BYTES, fpr);
   }
 

@@ -15,6 +15,8 @@ import java.util.Arrays;
  *     L0 file, and one file per deeper level until the key is found)
  * @param keysPerFilter keys per SST filter, at least 1
  */
+// arrays by design; equals/hashCode/toString are overridden over the contents
+@SuppressWarnings("ArrayRecordComponent")
 public record LsmShape(long[] keysPerLevel, long[] probesPerLevel, long keysPerFilter) {
 
   /**
@@ -99,10 +101,10 @@ public record LsmShape(long[] keysPerLevel, long[] probesPerLevel, long keysPerF
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof LsmShape
-        && Arrays.equals(((LsmShape) o).keysPerLevel, keysPerLevel)
-        && Arrays.equals(((LsmShape) o).probesPerLevel, probesPerLevel)
-        && ((LsmShape) o).keysPerFilter == keysPerFilter;
+    return o instanceof LsmShape other
+        && Arrays.equals(other.keysPerLevel, keysPerLevel)
+        && Arrays.equals(other.probesPerLevel, probesPerLevel)
+        && other.keysPerFilter == keysPerFilter;
   }
 
   @Override

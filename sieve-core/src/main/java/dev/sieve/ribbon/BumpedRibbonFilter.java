@@ -405,15 +405,15 @@ public final class BumpedRibbonFilter implements Filter {
       matched[i] = m / l.numStarts;
     }
     return BloomMath.independentProbabilitySum(
-        RibbonMath.bumpedRibbonFpRate(bumped, matched), BloomMath.fingerprintFpRate(numKeys, 64));
+        RibbonMath.bumpedRibbonFpRate(bumped, matched),
+        BloomMath.fingerprintFpRate((double) numKeys, 64));
   }
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof BumpedRibbonFilter)) {
+    if (!(o instanceof BumpedRibbonFilter other)) {
       return false;
     }
-    BumpedRibbonFilter other = (BumpedRibbonFilter) o;
     return numKeys == other.numKeys
         && seed == other.seed
         && Arrays.equals(toByteArray(), other.toByteArray());
@@ -785,6 +785,7 @@ public final class BumpedRibbonFilter implements Filter {
      * Sizes for a false-positive rate in (0, 1): {@link RibbonMath#ribbonResultBitsForFpRate},
      * clamped to [1, 32] result bits (rates above 1/2 get 1 bit, below 2^-32 get 32).
      */
+    @Override
     public Builder fpRate(double fpRate) {
       Checks.fpRate(fpRate);
       resultBits = Math.max(1.0, Math.min(32.0, RibbonMath.ribbonResultBitsForFpRate(fpRate)));
@@ -801,6 +802,7 @@ public final class BumpedRibbonFilter implements Filter {
     }
 
     /** The hash seed the layer seeds derive from (default 0). */
+    @Override
     public Builder seed(long seed) {
       this.seed = seed;
       return this;

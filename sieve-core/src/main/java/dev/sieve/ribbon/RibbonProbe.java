@@ -170,6 +170,8 @@ final class RibbonProbe {
   }
 
   /** As {@link #buffer} over words of {@code data}, exactly {@code 2 · numSegments} of them. */
+  // columns is a result-bit count (tiny): 2 * columns cannot overflow; probe kept as is
+  @SuppressWarnings("NarrowCalculation")
   static boolean segments(LongSegments data, int upper, int upperStartBlock, int start, long a) {
     int block = start >>> 7;
     int columns = upper - ((block - upperStartBlock) >>> 31);

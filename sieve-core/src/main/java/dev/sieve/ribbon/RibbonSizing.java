@@ -269,7 +269,7 @@ public final class RibbonSizing {
     double upperColumnsFpRate = Math.pow(2.0, -(lowerColumns + 1));
     double lowerPortion = (fpRate - upperColumnsFpRate) / (lowerColumnsFpRate - upperColumnsFpRate);
     double roundingBias = (Integer.toUnsignedLong(roundingBias32) + 0.5) / 4294967296.0;
-    long numStarts = numSlots - SLOTS_PER_BLOCK + 1;
+    long numStarts = (long) numSlots - SLOTS_PER_BLOCK + 1;
     long upperStartBlock = (long) ((lowerPortion * numStarts + roundingBias) / SLOTS_PER_BLOCK);
     long numBlocks = numSlots / SLOTS_PER_BLOCK;
     long numSegments = numBlocks * lowerColumns + (numBlocks - upperStartBlock);

@@ -324,6 +324,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * ({@code FE}, seed, number of blocks in 24 bits little-endian). The empty filter gives RocksDB's
    * 0-byte "no keys" block.
    */
+  @Override
   public byte[] toRocksDbFilterBlock() {
     if (numBlocks == 0) {
       return new byte[0];
@@ -349,6 +350,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   }
 
   /** The length of {@link #toRocksDbFilterBlock()}: the segments plus the trailer, 0 when empty. */
+  @Override
   public long rocksDbFilterBlockLength() {
     return numBlocks == 0 ? 0 : (long) numSegments * RibbonSizing.SEGMENT_BYTES + TRAILER_BYTES;
   }
@@ -357,6 +359,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * Writes {@link #toRocksDbFilterBlock()}'s bytes to {@code out} in 64 KiB chunks, for filters of
    * any size (beyond what one {@code byte[]} holds). The channel is not closed.
    */
+  @Override
   public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
       throws java.io.IOException {
     if (numBlocks == 0) {
@@ -686,15 +689,14 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     }
     return BloomMath.independentProbabilitySum(
         RibbonMath.interleavedRibbonFpRate(numBlocks, upperNumColumns, upperStartBlock),
-        BloomMath.fingerprintFpRate(numKeys, 64));
+        BloomMath.fingerprintFpRate((double) numKeys, 64));
   }
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof Standard128RibbonFilter)) {
+    if (!(o instanceof Standard128RibbonFilter other)) {
       return false;
     }
-    Standard128RibbonFilter other = (Standard128RibbonFilter) o;
     if (other.numBlocks != numBlocks || other.seed != seed || other.numSegments != numSegments) {
       return false;
     }

@@ -334,7 +334,7 @@ public final class ShardedFilter implements Filter {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ShardedFilter && Arrays.equals(shards, ((ShardedFilter) o).shards);
+    return o instanceof ShardedFilter other && Arrays.equals(shards, other.shards);
   }
 
   @Override

@@ -125,6 +125,8 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
    * The serialized form ({@link XorFilterFormat}: a 24-byte header, then the fingerprints,
    * little-endian), the payload of the Sieve container.
    */
+  // XorFilterFormat.start allocates the heap buffer: arrayOffset() is 0
+  @SuppressWarnings("ByteBufferBackingArray")
   final byte[] toByteArray() {
     XorFilterFormat.Header h = shape;
     ByteBuffer out =
@@ -153,6 +155,8 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
 
   /** Equal when the class, the shape and every fingerprint are equal. */
   @Override
+  // an Xor filter must not equal a Binary Fuse filter of the same bytes
+  @SuppressWarnings("EqualsGetClass")
   public final boolean equals(Object o) {
     if (o == null || o.getClass() != getClass()) {
       return false;

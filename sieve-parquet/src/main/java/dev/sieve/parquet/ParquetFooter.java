@@ -135,6 +135,7 @@ final class ParquetFooter {
         Collections.unmodifiableList(leaves), Collections.unmodifiableList(chunks), rowGroups);
   }
 
+  @SuppressWarnings("EnumOrdinal") // PhysicalType is declared in Parquet's Thrift id order
   private PhysicalType physical(int t) {
     if (t < 0 || t >= PhysicalType.values().length) {
       throw r.error("unknown Parquet physical type " + t);
@@ -435,7 +436,7 @@ final class ParquetFooter {
             new Column(
                 List.copyOf(path),
                 physical(e.type()),
-                e.type() == PhysicalType.FIXED_LEN_BYTE_ARRAY.ordinal() ? e.typeLength() : -1,
+                physical(e.type()) == PhysicalType.FIXED_LEN_BYTE_ARRAY ? e.typeLength() : -1,
                 e.annotation()));
       }
     }

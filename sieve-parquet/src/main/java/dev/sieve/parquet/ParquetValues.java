@@ -28,6 +28,7 @@ public final class ParquetValues {
    * @throws IllegalArgumentException naming the value and the column's type if the text is not such
    *     a value
    */
+  @SuppressWarnings("StatementSwitchToExpressionSwitch") // arms with try/catch; statement form kept
   public static long hash(ParquetFile.Column column, String text, boolean hex) {
     String what =
         "'" + text + "' is not a value of column " + column.dottedPath() + ", " + typeName(column);

@@ -170,12 +170,12 @@ final class ThriftCompactReader {
         throw error("Thrift field id " + id + " outside i16");
       }
     }
-    checkType(type, false);
+    checkType(type);
     return new Field(type, id);
   }
 
-  private void checkType(int type, boolean element) {
-    if (type < (element ? BOOL_TRUE : BOOL_TRUE) || type > UUID) {
+  private void checkType(int type) {
+    if (type < BOOL_TRUE || type > UUID) {
       throw error("unknown Thrift compact type " + type);
     }
   }
@@ -187,7 +187,7 @@ final class ThriftCompactReader {
     long at = offset();
     int b = readByte();
     int type = b & 0x0F;
-    checkType(type, true);
+    checkType(type);
     int size = b >>> 4;
     if (size == 15) {
       size = readCount("list size", minBytes(type));
@@ -200,14 +200,11 @@ final class ThriftCompactReader {
 
   /** The fewest bytes one value of {@code type} takes in a list (a struct: its stop byte). */
   private static int minBytes(int type) {
-    switch (type) {
-      case DOUBLE:
-        return 8;
-      case UUID:
-        return 16;
-      default:
-        return 1;
-    }
+    return switch (type) {
+      case DOUBLE -> 8;
+      case UUID -> 16;
+      default -> 1;
+    };
   }
 
   /** Enters a nested struct, list, set or map; refuses nesting past {@link #MAX_DEPTH}. */
@@ -227,6 +224,8 @@ final class ThriftCompactReader {
   }
 
   /** Skips one value of {@code type}; {@code inList} for list elements (booleans take a byte). */
+  // arms with side effects and recursion; statement form kept
+  @SuppressWarnings("StatementSwitchToExpressionSwitch")
   void skip(int type, boolean inList) {
     switch (type) {
       case BOOL_TRUE:
@@ -273,8 +272,8 @@ final class ThriftCompactReader {
             int kv = readByte();
             int k = kv >>> 4;
             int v = kv & 0x0F;
-            checkType(k, true);
-            checkType(v, true);
+            checkType(k);
+            checkType(v);
             for (int i = 0; i < n; i++) {
               skip(k, true);
               skip(v, true);

@@ -79,6 +79,8 @@ public enum ChecksumType {
    * @param lastByte the byte after them (the block trailer's compression type)
    * @return the checksum
    */
+  // block arms with fall-through labels; statement form kept
+  @SuppressWarnings("StatementSwitchToExpressionSwitch")
   public int blockChecksum(byte[] data, int off, int len, byte lastByte) {
     switch (this) {
       case NONE:
@@ -125,20 +127,16 @@ public enum ChecksumType {
   }
 
   private int whole(byte[] data, int off, int len) {
-    switch (this) {
-      case CRC32C:
-        {
-          CRC32C crc = new CRC32C();
-          crc.update(data, off, len);
-          return mask((int) crc.getValue());
-        }
-      case XXHASH32:
-        return XxHash32.hash(data, off, len, 0);
-      case XXHASH64:
-        return (int) XxHash64.hash(data, off, len, 0);
-      default:
-        return 0;
-    }
+    return switch (this) {
+      case CRC32C -> {
+        CRC32C crc = new CRC32C();
+        crc.update(data, off, len);
+        yield mask((int) crc.getValue());
+      }
+      case XXHASH32 -> XxHash32.hash(data, off, len, 0);
+      case XXHASH64 -> (int) XxHash64.hash(data, off, len, 0);
+      default -> 0;
+    };
   }
 
   /** LevelDB's CRC mask: {@code rotr(crc, 15) + 0xa282ead8}. */

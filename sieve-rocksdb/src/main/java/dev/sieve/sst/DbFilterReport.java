@@ -437,6 +437,8 @@ public final class DbFilterReport {
   }
 
   /** The L of {@code ribbonfilter:B:L}, or -2 where the policy names none. */
+  // String.split semantics (trailing empties dropped) are the parsed format
+  @SuppressWarnings("StringSplitter")
   static int policyBloomBeforeLevel(String policy) {
     String[] parts = policy.split(":");
     if (!parts[0].equals("ribbonfilter") || parts.length < 3) {
@@ -450,6 +452,8 @@ public final class DbFilterReport {
   }
 
   /** The B of {@code bloomfilter:B[:…]} / {@code ribbonfilter:B[:…]}, NaN if not a number. */
+  // String.split semantics (trailing empties dropped) are the parsed format
+  @SuppressWarnings("StringSplitter")
   static double policyBits(String policy) {
     String[] parts = policy.split(":");
     try {
@@ -489,7 +493,7 @@ public final class DbFilterReport {
     }
     if (bloomKeys > 0) {
       return new double[] {
-        rocksDbClampBitsPerKey(Math.max(1, Math.round((double) bloomBits / bloomKeys))), 1
+        rocksDbClampBitsPerKey((double) Math.max(1, Math.round((double) bloomBits / bloomKeys))), 1
       };
     }
     if (ribbonKeys > 0 && ribbonFp > 0) {

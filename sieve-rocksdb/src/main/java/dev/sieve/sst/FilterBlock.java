@@ -61,34 +61,28 @@ public final class FilterBlock implements KeyFilter {
 
   /** {@return the Bloom probe count (FastLocalBloom or legacy), or -1 for other kinds} */
   public int numProbes() {
-    if (filter instanceof BlockedBloomFilter) {
-      return ((BlockedBloomFilter) filter).numProbes();
+    if (filter instanceof BlockedBloomFilter blocked) {
+      return blocked.numProbes();
     }
-    if (filter instanceof LegacyLocalityBloomFilter) {
-      return ((LegacyLocalityBloomFilter) filter).numProbes();
+    if (filter instanceof LegacyLocalityBloomFilter legacy) {
+      return legacy.numProbes();
     }
     return -1;
   }
 
   /** {@return the Ribbon hash seed (0..255), or -1 for other kinds} */
   public int ribbonSeed() {
-    return filter instanceof Standard128RibbonFilter
-        ? ((Standard128RibbonFilter) filter).seed()
-        : -1;
+    return filter instanceof Standard128RibbonFilter ribbon ? ribbon.seed() : -1;
   }
 
   /** {@return the number of 128-slot Ribbon blocks, or -1 for other kinds} */
   public int ribbonBlocks() {
-    return filter instanceof Standard128RibbonFilter
-        ? ((Standard128RibbonFilter) filter).numBlocks()
-        : -1;
+    return filter instanceof Standard128RibbonFilter ribbon ? ribbon.numBlocks() : -1;
   }
 
   /** {@return the Ribbon result bits per key (the mean number of solution columns), or NaN} */
   public double ribbonResultBits() {
-    return filter instanceof Standard128RibbonFilter
-        ? ((Standard128RibbonFilter) filter).resultBits()
-        : Double.NaN;
+    return filter instanceof Standard128RibbonFilter ribbon ? ribbon.resultBits() : Double.NaN;
   }
 
   /**
@@ -100,14 +94,11 @@ public final class FilterBlock implements KeyFilter {
    * @return false if the key is definitely absent
    */
   public boolean mayContainKey(byte[] key, int off, int len) {
-    switch (kind) {
-      case ALWAYS_FALSE:
-        return false;
-      case ALWAYS_TRUE:
-        return true;
-      default:
-        return filter.mayContain(key, off, len);
-    }
+    return switch (kind) {
+      case ALWAYS_FALSE -> false;
+      case ALWAYS_TRUE -> true;
+      default -> filter.mayContain(key, off, len);
+    };
   }
 
   @Override
@@ -131,18 +122,17 @@ public final class FilterBlock implements KeyFilter {
    * @throws UnsupportedOperationException for a legacy Bloom block (query it by key bytes)
    */
   public boolean mayContainHash(long hash64) {
-    switch (kind) {
-      case ALWAYS_FALSE:
-        return false;
-      case ALWAYS_TRUE:
-        return true;
-      default:
-        if (!(filter instanceof Filter)) {
+    return switch (kind) {
+      case ALWAYS_FALSE -> false;
+      case ALWAYS_TRUE -> true;
+      default -> {
+        if (!(filter instanceof Filter f)) {
           throw new UnsupportedOperationException(
               kind.label() + " blocks hash keys with their own function: query by key bytes");
         }
-        return ((Filter) filter).mayContainHash(hash64);
-    }
+        yield f.mayContainHash(hash64);
+      }
+    };
   }
 
   /**
@@ -167,27 +157,21 @@ public final class FilterBlock implements KeyFilter {
 
   @Override
   public double modelledFpRate() {
-    switch (kind) {
-      case ALWAYS_FALSE:
-        return 0.0;
-      case ALWAYS_TRUE:
-        return 1.0;
-      default:
-        return filter.modelledFpRate();
-    }
+    return switch (kind) {
+      case ALWAYS_FALSE -> 0.0;
+      case ALWAYS_TRUE -> 1.0;
+      default -> filter.modelledFpRate();
+    };
   }
 
   /** The wrapped filter's rate judged from its data; 0 and 1 for the "always" kinds. */
   @Override
   public double expectedFpRate() {
-    switch (kind) {
-      case ALWAYS_FALSE:
-        return 0.0;
-      case ALWAYS_TRUE:
-        return 1.0;
-      default:
-        return filter.expectedFpRate();
-    }
+    return switch (kind) {
+      case ALWAYS_FALSE -> 0.0;
+      case ALWAYS_TRUE -> 1.0;
+      default -> filter.expectedFpRate();
+    };
   }
 
   /** The wrapped filter's estimate of its key count; the block's count where it has none. */

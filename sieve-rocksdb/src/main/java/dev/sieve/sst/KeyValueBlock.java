@@ -35,6 +35,7 @@ final class KeyValueBlock {
    * One decoded entry; {@code handle} is set for index blocks, {@code valueOff/valueLen} for
    * others.
    */
+  @SuppressWarnings("ArrayRecordComponent") // key bytes held as read, no copy
   record Entry(byte[] key, int valueOff, int valueLen, BlockHandle handle) {}
 
   /**

@@ -116,6 +116,7 @@ public final class Manifest {
    * @param largestSeqno the largest sequence number in it
    * @param epochNumber its epoch number (0 when not recorded), the L0 order from RocksDB 7.10
    */
+  @SuppressWarnings("ArrayRecordComponent") // key bytes held as read, no copy
   public record LiveFile(
       int columnFamily,
       int level,
@@ -159,7 +160,7 @@ public final class Manifest {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof LiveFile && ((LiveFile) o).number == number;
+      return o instanceof LiveFile other && other.number == number;
     }
 
     @Override
@@ -300,6 +301,8 @@ public final class Manifest {
       cfs.put(0, new ColumnFamily(0, "default", null));
     }
 
+    // multi-statement arms with shared state; statement form kept
+    @SuppressWarnings("StatementSwitchToExpressionSwitch")
     void apply(LogReader.Record r) {
       byte[] p = r.payload();
       ByteCursor c = new ByteCursor(p, 0, p.length, r.offset());

@@ -51,12 +51,9 @@ record PrefixExtractor(String name, Type type, int length) {
 
   /** RocksDB's {@code Transform}; call only where {@link #inDomain} holds. */
   byte[] transform(byte[] key) {
-    switch (type) {
-      case FIXED:
-      case CAPPED:
-        return Arrays.copyOf(key, Math.min(length, key.length));
-      default:
-        return key;
-    }
+    return switch (type) {
+      case FIXED, CAPPED -> Arrays.copyOf(key, Math.min(length, key.length));
+      default -> key;
+    };
   }
 }

@@ -42,12 +42,14 @@ import java.util.Objects;
 public final class RocksDbTableFilter {
 
   /** One filter partition: its separator (the user key of its last key) and its block. */
+  // arrays by design; equals/hashCode are overridden over the contents
+  @SuppressWarnings("ArrayRecordComponent")
   public record Partition(byte[] separator, byte[] block) {
     @Override
     public boolean equals(Object o) {
-      return o instanceof Partition
-          && Arrays.equals(separator, ((Partition) o).separator)
-          && Arrays.equals(block, ((Partition) o).block);
+      return o instanceof Partition other
+          && Arrays.equals(separator, other.separator)
+          && Arrays.equals(block, other.block);
     }
 
     @Override

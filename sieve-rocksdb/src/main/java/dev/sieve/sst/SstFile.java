@@ -245,6 +245,7 @@ public final class SstFile {
      * @param compressionType the trailer's compression type byte (RocksDB's {@code
      *     CompressionType}, 0 for none)
      */
+    @SuppressWarnings("ArrayRecordComponent") // block bytes held as read, no copy
     record Stored(byte[] bytes, int compressionType) {}
 
     /**

@@ -50,6 +50,7 @@ public final class SstFilter implements KeyFilter {
    * One filter partition: its separator (a user key as the index stores it, with its timestamp
    * where the table's comparator has one and persists it), its handle and the block read from it.
    */
+  @SuppressWarnings("ArrayRecordComponent") // key bytes held as read, no copy
   public record Partition(byte[] separatorUserKey, BlockHandle handle, FilterBlock block) {}
 
   private final FilterKind kind;

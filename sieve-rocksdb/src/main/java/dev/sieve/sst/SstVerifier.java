@@ -83,7 +83,7 @@ public final class SstVerifier {
     long filter = 0;
     SstFilter f = sst.filter();
     if (f.handle() != null) {
-      filter = 1 + f.partitions().size(); // verified when the filter was read
+      filter = 1L + f.partitions().size(); // verified when the filter was read
     }
     BlockHandle index = footer.indexHandle();
     for (var e : sst.metaIndex().entrySet()) {

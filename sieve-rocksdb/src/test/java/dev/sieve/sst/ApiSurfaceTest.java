@@ -183,9 +183,26 @@ class ApiSurfaceTest {
         out.add(name + ": constructor " + k.toGenericString());
       }
     }
+    Set<String> declared = new TreeSet<>();
     for (Method m : c.getDeclaredMethods()) {
       if (visible(m.getModifiers()) && !m.isSynthetic() && !m.isBridge()) {
         out.add(name + ": method " + m.toGenericString());
+        declared.add(m.getName() + Arrays.toString(m.getParameterTypes()));
+      }
+    }
+    // public methods inherited from a base that is not API itself (a package-private class such as
+    // FingerprintFilter): they are this class's API, but getDeclaredMethods() does not see them.
+    // Listed as if declared here, so moving a method between the class and its hidden base does
+    // not change the list
+    for (Class<?> base = c.getSuperclass();
+        base != null && base != Object.class && !isApi(base);
+        base = base.getSuperclass()) {
+      for (Method m : base.getDeclaredMethods()) {
+        String key = m.getName() + Arrays.toString(m.getParameterTypes());
+        if (visible(m.getModifiers()) && !m.isSynthetic() && !m.isBridge() && declared.add(key)) {
+          out.add(
+              name + ": method " + m.toGenericString().replace(base.getName() + ".", name + "."));
+        }
       }
     }
     for (Field f : c.getDeclaredFields()) {

@@ -112,8 +112,8 @@ public final class MappedSieveFile implements AutoCloseable {
       long size = ch.size();
       ByteBuffer head =
           ChannelReads.readSmall(ch, 0, (int) Math.min(size, SieveFormat.HEADER_BYTES));
-      ContainerHeader h = SieveFormat.readHeader(head, size);
-      SieveFormat.checkTotal(h, size);
+      ContainerHeader h = ContainerHeader.read(head, size);
+      h.checkTotal(size);
       long payloadEnd = SieveFormat.HEADER_BYTES + h.payloadLength();
       Filter filter;
       ByteBuffer headerView;
@@ -135,7 +135,7 @@ public final class MappedSieveFile implements AutoCloseable {
         checksumView =
             ch.map(FileChannel.MapMode.READ_ONLY, payloadEnd, SieveFormat.CHECKSUM_BYTES);
         if (verifyChecksum) {
-          SieveFormat.checkCrc(payloadEnd, crc(payload), storedCrc(checksumView));
+          Crc32c.check(payloadEnd, crc(payload), storedCrc(checksumView));
         }
         try {
           filter =
@@ -147,8 +147,8 @@ public final class MappedSieveFile implements AutoCloseable {
           throw new SieveFormatException(
               SieveFormat.HEADER_BYTES, "payload rejected: " + e.getMessage(), e);
         }
-        SieveFormat.checkAgainstHeader(h, filter);
-        filter = SieveFormat.withFlags(h, filter);
+        ContainerReader.checkAgainstHeader(h, filter);
+        filter = ContainerReader.withFlags(h, filter);
       }
       byte[] headerBytes = new byte[SieveFormat.HEADER_BYTES];
       head.duplicate().position(0).get(headerBytes);

@@ -3,22 +3,17 @@ package dev.sieve.format;
 import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
-import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.AtomicFileWrite;
-import dev.sieve.internal.ChannelWrites;
-import dev.sieve.internal.PayloadForm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Arrays;
 import java.util.Objects;
-import java.util.zip.CRC32C;
 
 /**
  * The Sieve container: one versioned, checksummed file format for every filter type, read from
@@ -108,9 +103,6 @@ public final class SieveFormat {
   /** Segment size for mapping a file larger than one buffer: 1 GiB. */
   static final int SEGMENT_SHIFT = 30;
 
-  /** The first chunk a stream read allocates; chunks double as data arrives. */
-  private static final int FIRST_CHUNK = 1 << 16;
-
   private SieveFormat() {}
 
   // ---------------------------------------------------------------- writing
@@ -121,21 +113,7 @@ public final class SieveFormat {
    * @param outer the filter (a FastLongKeyFilter is written with its key-hash flag)
    */
   public static byte[] toBytes(Filter outer) {
-    Objects.requireNonNull(outer, "filter");
-    int flags = flagsOf(outer);
-    Filter filter = inner(outer);
-    FilterType type = FilterType.of(filter);
-    byte[] payload = type.codec().payload(filter);
-    if (payload.length > MAX_ARRAY_PAYLOAD) {
-      throw new IllegalStateException(
-          "a payload of " + payload.length + " bytes does not fit one byte[] container");
-    }
-    byte[] out = new byte[HEADER_BYTES + payload.length + CHECKSUM_BYTES];
-    writeHeader(ByteBuffer.wrap(out), type, filter, flags, payload.length);
-    System.arraycopy(payload, 0, out, HEADER_BYTES, payload.length);
-    int crc = crc32c(ByteBuffer.wrap(payload));
-    ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(HEADER_BYTES + payload.length, crc);
-    return out;
+    return ContainerWriter.toBytes(outer);
   }
 
   /**
@@ -146,7 +124,7 @@ public final class SieveFormat {
    */
   public static void write(Filter filter, OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
-    write(filter, java.nio.channels.Channels.newChannel(out));
+    write(filter, Channels.newChannel(out));
   }
 
   /**
@@ -158,52 +136,7 @@ public final class SieveFormat {
    * @param out where the container goes; not closed
    */
   public static void write(Filter outer, WritableByteChannel out) throws IOException {
-    Objects.requireNonNull(out, "out");
-    int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
-    Filter filter = inner(outer);
-    FilterType type = FilterType.of(filter);
-    long payloadLength = type.codec().payloadLength(filter);
-    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-    writeHeader(header, type, filter, flags, payloadLength);
-    ChannelWrites.writeFully(out, header.rewind());
-    ChecksummingChannel payloadOut = new ChecksummingChannel(out);
-    type.codec().writePayload(filter, payloadOut);
-    if (payloadOut.written != payloadLength) {
-      throw new IllegalStateException(
-          "wrote " + payloadOut.written + " payload bytes, announced " + payloadLength);
-    }
-    ChannelWrites.writeFully(out, ByteBuffer.wrap(checksumBytes((int) payloadOut.crc.getValue())));
-  }
-
-  /** Passes writes through to a channel, counting them and updating a CRC32C. */
-  private static final class ChecksummingChannel implements WritableByteChannel {
-    private final WritableByteChannel out;
-    private final CRC32C crc = new CRC32C();
-    private long written;
-
-    ChecksummingChannel(WritableByteChannel out) {
-      this.out = out;
-    }
-
-    @Override
-    public int write(ByteBuffer src) throws IOException {
-      ByteBuffer view = src.duplicate();
-      int n = out.write(src);
-      view.limit(view.position() + n);
-      crc.update(view);
-      written += n;
-      return n;
-    }
-
-    @Override
-    public boolean isOpen() {
-      return out.isOpen();
-    }
-
-    @Override
-    public void close() {
-      // the caller owns the underlying channel
-    }
+    ContainerWriter.write(outer, out);
   }
 
   /**
@@ -231,45 +164,6 @@ public final class SieveFormat {
     AtomicFileWrite.write(file, out -> write(filter, out));
   }
 
-  private static byte[] checksumBytes(int crc) {
-    return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
-  }
-
-  /** The container flags a filter is written with. */
-  private static int flagsOf(Filter filter) {
-    return filter instanceof FastLongKeyFilter
-        ? ((FastLongKeyFilter<?>) filter).keyHash().containerFlag()
-        : 0;
-  }
-
-  /**
-   * The filter whose payload is written: the one inside a {@link FastLongKeyFilter}; for a scalable
-   * filter its {@link ScalableBloomFilter#snapshot()}, taken once, so that the header (key count,
-   * stage count, size) and the payload describe the same moment while other threads add.
-   */
-  private static Filter inner(Filter filter) {
-    Filter f = filter instanceof FastLongKeyFilter<?> fast ? fast.filter() : filter;
-    return f instanceof ScalableBloomFilter scalable ? scalable.snapshot() : f;
-  }
-
-  private static void writeHeader(
-      ByteBuffer at, FilterType type, Filter f, int flags, long payloadLength) {
-    ByteBuffer h = at.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    h.putLong(0, MAGIC);
-    h.putShort(VERSION_OFFSET, (short) VERSION);
-    h.putShort(TYPE_OFFSET, (short) type.id());
-    h.putInt(FLAGS_OFFSET, flags);
-    h.putLong(KEYS_OFFSET, f.numKeys());
-    h.putLong(PAYLOAD_LENGTH_OFFSET, payloadLength);
-    h.putInt(PARAM_A_OFFSET, type.codec().parameterA(f));
-    h.putInt(PARAM_B_OFFSET, type.codec().parameterB(f));
-    h.putLong(SIZE_OFFSET, f.sizeInBits());
-    for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
-      h.put(i, (byte) 0);
-    }
-    h.putInt(HEADER_CRC_OFFSET, crc32c(h.duplicate().position(0).limit(HEADER_CRC_OFFSET)));
-  }
-
   // ---------------------------------------------------------------- reading
 
   /**
@@ -280,13 +174,7 @@ public final class SieveFormat {
    * @throws SieveFormatException if the bytes are not one valid container (trailing bytes included)
    */
   public static Filter read(byte[] bytes) {
-    ContainerHeader header = readHeader(ByteBuffer.wrap(bytes), bytes.length);
-    checkTotal(header, bytes.length);
-    ByteBuffer payload = ByteBuffer.wrap(bytes, HEADER_BYTES, (int) header.payloadLength());
-    verifyPayload(header, payload.slice(), storedPayloadCrc(ByteBuffer.wrap(bytes), header));
-    byte[] copy =
-        Arrays.copyOfRange(bytes, HEADER_BYTES, HEADER_BYTES + (int) header.payloadLength());
-    return decode(header, () -> header.type().codec().read(copy, header.numKeys()));
+    return ContainerReader.read(bytes);
   }
 
   /**
@@ -299,7 +187,7 @@ public final class SieveFormat {
    * @throws SieveFormatException if the bytes are invalid or hold another filter type
    */
   public static <F extends Filter> F read(byte[] bytes, Class<F> expected) {
-    return as(read(bytes), expected);
+    return ContainerReader.as(read(bytes), expected);
   }
 
   /**
@@ -313,28 +201,7 @@ public final class SieveFormat {
    * @throws IOException if reading fails
    */
   public static Filter read(InputStream in) throws IOException {
-    byte[] head = in.readNBytes(HEADER_BYTES);
-    ContainerHeader header = readHeader(ByteBuffer.wrap(head), Long.MAX_VALUE); // length unknown
-    if (header.payloadLength() > MAX_ARRAY_PAYLOAD) {
-      throw new SieveFormatException(
-          PAYLOAD_LENGTH_OFFSET,
-          "payload length "
-              + header.payloadLength()
-              + " exceeds what a stream read holds ("
-              + MAX_ARRAY_PAYLOAD
-              + " bytes); map the file instead");
-    }
-    int length = (int) header.payloadLength();
-    byte[] payload = readBounded(in, length);
-    byte[] crc = in.readNBytes(CHECKSUM_BYTES);
-    if (crc.length < CHECKSUM_BYTES) {
-      throw new SieveFormatException(
-          HEADER_BYTES + (long) length + crc.length,
-          "stream ends inside the payload checksum (truncated)");
-    }
-    int stored = ByteBuffer.wrap(crc).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    verifyPayload(header, ByteBuffer.wrap(payload), stored);
-    return decode(header, () -> header.type().codec().read(payload, header.numKeys()));
+    return ContainerReader.read(in);
   }
 
   /**
@@ -350,29 +217,7 @@ public final class SieveFormat {
    * @throws IOException if reading fails
    */
   public static <F extends Filter> F read(InputStream in, Class<F> expected) throws IOException {
-    return as(read(in), expected);
-  }
-
-  private static byte[] readBounded(InputStream in, int length) throws IOException {
-    byte[] buf = new byte[Math.min(length, FIRST_CHUNK)];
-    int filled = 0;
-    while (filled < length) {
-      if (filled == buf.length) {
-        buf = Arrays.copyOf(buf, (int) Math.min(length, 2L * buf.length));
-      }
-      int n = in.read(buf, filled, buf.length - filled);
-      if (n < 0) {
-        throw new SieveFormatException(
-            HEADER_BYTES + (long) filled,
-            "stream ends after "
-                + filled
-                + " of the "
-                + length
-                + " payload bytes the header claims (truncated)");
-      }
-      filled += n;
-    }
-    return buf;
+    return ContainerReader.as(read(in), expected);
   }
 
   /**
@@ -397,18 +242,7 @@ public final class SieveFormat {
    * @return the filter, reading the buffer in place
    */
   public static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
-    ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
-    int size = in.remaining();
-    ContainerHeader header = readHeader(in, size);
-    checkTotal(header, size);
-    ByteBuffer payload = in.duplicate().position(HEADER_BYTES);
-    payload.limit(HEADER_BYTES + (int) header.payloadLength());
-    payload = payload.slice();
-    if (verifyChecksum) {
-      verifyPayload(header, payload.duplicate(), storedPayloadCrc(in, header));
-    }
-    ByteBuffer view = payload;
-    return decode(header, () -> header.type().codec().wrap(view, header.numKeys()));
+    return ContainerReader.wrap(buffer, verifyChecksum);
   }
 
   /**
@@ -420,7 +254,7 @@ public final class SieveFormat {
    * @return the filter, reading the buffer in place
    */
   public static <F extends Filter> F wrap(ByteBuffer buffer, Class<F> expected) {
-    return as(wrap(buffer), expected);
+    return ContainerReader.as(wrap(buffer), expected);
   }
 
   /**
@@ -457,7 +291,7 @@ public final class SieveFormat {
    * @throws IOException if the file cannot be read
    */
   public static <F extends Filter> F map(Path file, Class<F> expected) throws IOException {
-    return as(map(file), expected);
+    return ContainerReader.as(map(file), expected);
   }
 
   /**
@@ -489,211 +323,6 @@ public final class SieveFormat {
    * @return the validated header
    */
   public static ContainerHeader readHeader(ByteBuffer buffer, long available) {
-    ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
-    int have = in.remaining();
-    if (have < 8 || in.getLong(0) != MAGIC) {
-      int magicBytes = Math.min(have, 8);
-      for (int i = 0; i < magicBytes; i++) {
-        if (in.get(i) != (byte) (MAGIC >>> (8 * i))) {
-          throw new SieveFormatException(i, "not a Sieve container: wrong magic byte " + i);
-        }
-      }
-      throw new SieveFormatException(
-          have, "truncated: " + have + " bytes, the header needs " + HEADER_BYTES);
-    }
-    if (have < HEADER_BYTES) {
-      throw new SieveFormatException(
-          have, "truncated: " + have + " bytes, the header needs " + HEADER_BYTES);
-    }
-    int version = in.getShort(VERSION_OFFSET) & 0xFFFF;
-    if (version != VERSION) {
-      throw new SieveFormatException(
-          VERSION_OFFSET,
-          "format version " + version + " is not supported (this reader reads " + VERSION + ")");
-    }
-    int headerCrc = crc32c(in.duplicate().position(0).limit(HEADER_CRC_OFFSET));
-    checkCrc(HEADER_CRC_OFFSET, headerCrc, in.getInt(HEADER_CRC_OFFSET));
-    int typeId = in.getShort(TYPE_OFFSET) & 0xFFFF;
-    FilterType type = FilterType.byId(typeId);
-    if (type == null) {
-      throw new SieveFormatException(
-          TYPE_OFFSET, "unknown filter type id " + typeId + " (known: " + knownTypes() + ")");
-    }
-    int flags = in.getInt(FLAGS_OFFSET);
-    if ((flags & ~KNOWN_FLAGS) != 0) {
-      throw new SieveFormatException(
-          FLAGS_OFFSET,
-          "unknown flags 0x"
-              + Integer.toHexString(flags & ~KNOWN_FLAGS)
-              + " set; version 1 defines 0x1 (long keys hashed by mix64) and 0x2 (long keys as"
-              + " their own hashes)");
-    }
-    if (flags == KNOWN_FLAGS) {
-      throw new SieveFormatException(
-          FLAGS_OFFSET, "flags 0x1 and 0x2 both set: a filter has one long-key hash");
-    }
-    for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
-      if (in.get(i) != 0) {
-        throw new SieveFormatException(i, "reserved header byte is not zero");
-      }
-    }
-    long numKeys = in.getLong(KEYS_OFFSET);
-    if (numKeys < 0) {
-      throw new SieveFormatException(KEYS_OFFSET, "negative key count " + numKeys);
-    }
-    long payloadLength = in.getLong(PAYLOAD_LENGTH_OFFSET);
-    long room = available - HEADER_BYTES - CHECKSUM_BYTES;
-    if (payloadLength < 0 || payloadLength > room) {
-      throw new SieveFormatException(
-          PAYLOAD_LENGTH_OFFSET,
-          "payload length "
-              + payloadLength
-              + " does not fit the input of "
-              + available
-              + " bytes (at most "
-              + Math.max(0, room)
-              + ")");
-    }
-    long sizeInBits = in.getLong(SIZE_OFFSET);
-    if (sizeInBits < 0 || (sizeInBits >>> 3) > payloadLength) {
-      throw new SieveFormatException(
-          SIZE_OFFSET,
-          "filter size " + sizeInBits + " bits exceeds the payload's " + payloadLength + " bytes");
-    }
-    if (sizeInBits == 0 && numKeys != 0) {
-      // a filter of no bits answers "absent" for everything: it cannot hold a key
-      throw new SieveFormatException(
-          KEYS_OFFSET, "key count " + numKeys + " for an empty filter (0 bits), which holds none");
-    }
-    return new ContainerHeader(
-        version,
-        type,
-        numKeys,
-        payloadLength,
-        in.getInt(PARAM_A_OFFSET),
-        in.getInt(PARAM_B_OFFSET),
-        sizeInBits,
-        flags);
-  }
-
-  private static String knownTypes() {
-    StringBuilder s = new StringBuilder();
-    for (FilterType t : FilterType.values()) {
-      s.append(s.length() == 0 ? "" : ", ").append(t.id()).append('=').append(t);
-    }
-    return s.toString();
-  }
-
-  static void checkTotal(ContainerHeader header, long size) {
-    long total = header.totalLength();
-    if (size != total) {
-      throw new SieveFormatException(
-          total, "the container is " + total + " bytes but the input has " + size + " (trailing)");
-    }
-  }
-
-  private static int storedPayloadCrc(ByteBuffer container, ContainerHeader header) {
-    return container
-        .duplicate()
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .getInt(HEADER_BYTES + (int) header.payloadLength());
-  }
-
-  private static void verifyPayload(ContainerHeader header, ByteBuffer payload, int stored) {
-    checkCrc(HEADER_BYTES + header.payloadLength(), crc32c(payload), stored);
-  }
-
-  static void checkCrc(long offset, int computed, int stored) {
-    if (computed != stored) {
-      throw new SieveFormatException(
-          offset,
-          "checksum mismatch: stored CRC32C 0x"
-              + Integer.toHexString(stored)
-              + ", computed 0x"
-              + Integer.toHexString(computed)
-              + " (the data is corrupt)");
-    }
-  }
-
-  private static int crc32c(ByteBuffer data) {
-    CRC32C crc = new CRC32C();
-    crc.update(data);
-    return (int) crc.getValue();
-  }
-
-  /** Decodes the payload, turning the type reader's payload-relative offsets into file offsets. */
-  private static Filter decode(ContainerHeader header, java.util.function.Supplier<Filter> reader) {
-    Filter f;
-    try {
-      f = reader.get();
-    } catch (SieveFormatException e) {
-      throw new SieveFormatException(
-          HEADER_BYTES + e.offset(), "in the " + header.type() + " payload, " + e.getMessage(), e);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      throw new SieveFormatException(
-          HEADER_BYTES, header.type() + " payload rejected: " + e.getMessage(), e);
-    }
-    checkAgainstHeader(header, f);
-    return withFlags(header, f);
-  }
-
-  /** The filter as the header's flags say to query it. */
-  static Filter withFlags(ContainerHeader header, Filter f) {
-    for (LongKeyHash keyHash : LongKeyHash.values()) {
-      if (header.flags() == keyHash.containerFlag()) {
-        try {
-          return FastLongKeyFilter.of(f, keyHash);
-        } catch (IllegalArgumentException e) {
-          throw new SieveFormatException(FLAGS_OFFSET, e.getMessage(), e);
-        }
-      }
-    }
-    return f;
-  }
-
-  static void checkAgainstHeader(ContainerHeader header, Filter f) {
-    PayloadForm<Filter> codec = header.type().codec();
-    int a = codec.parameterA(f);
-    if (a != header.parameterA()) {
-      throw new SieveFormatException(
-          PARAM_A_OFFSET, "header parameter A " + header.parameterA() + ", payload says " + a);
-    }
-    int b = codec.parameterB(f);
-    if (b != header.parameterB()) {
-      throw new SieveFormatException(
-          PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
-    }
-    if (f.sizeInBits() != header.sizeInBits()) {
-      throw new SieveFormatException(
-          SIZE_OFFSET,
-          "header size " + header.sizeInBits() + " bits, payload holds " + f.sizeInBits());
-    }
-    if (f.numKeys() != header.numKeys()) {
-      throw new SieveFormatException(
-          KEYS_OFFSET, "header key count " + header.numKeys() + ", payload holds " + f.numKeys());
-    }
-  }
-
-  private static <F extends Filter> F as(Filter f, Class<F> expected) {
-    if (f instanceof FastLongKeyFilter && !expected.isInstance(f)) {
-      throw new SieveFormatException(
-          FLAGS_OFFSET,
-          "the container holds a "
-              + ((FastLongKeyFilter<?>) f).filter().getClass().getSimpleName()
-              + " over long keys hashed by "
-              + ((FastLongKeyFilter<?>) f).keyHash()
-              + ": read it as FastLongKeyFilter, not "
-              + expected.getSimpleName()
-              + ", or its XXPH3 queries would miss every key");
-    }
-    if (!expected.isInstance(f)) {
-      throw new SieveFormatException(
-          TYPE_OFFSET,
-          "the container holds a "
-              + f.getClass().getSimpleName()
-              + ", expected "
-              + expected.getSimpleName());
-    }
-    return expected.cast(f);
+    return ContainerHeader.read(buffer, available);
   }
 }

@@ -2,15 +2,9 @@ package dev.sieve.policy;
 
 import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.math.BloomMath;
-import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
-import java.util.function.LongFunction;
 
 /**
  * RocksDB's built-in filter policies, the one home of their rules: {@code BloomFilterPolicy}
@@ -129,7 +123,7 @@ public final class FilterPolicy {
   public static final int ALWAYS_BLOOM = Integer.MAX_VALUE;
 
   /** The 5-byte metadata trailer of both filter blocks (and of RocksDB's SST block trailer). */
-  private static final int TRAILER_BYTES = 5;
+  static final int TRAILER_BYTES = 5;
 
   /** RocksDB's compaction styles, as far as they matter for the level threshold. */
   public enum CompactionStyle {
@@ -358,136 +352,24 @@ public final class FilterPolicy {
   public RocksDbFilter build(int levelish, long[] hashes, int count) {
     Objects.requireNonNull(hashes, "hashes");
     Objects.checkFromIndexSize(0, count, hashes.length);
-    return usesRibbon(levelish) ? buildRibbon(hashes, count) : buildBloom(hashes, count);
+    return usesRibbon(levelish)
+        ? PolicyBuild.ribbon(this, hashes, count)
+        : PolicyBuild.bloom(this, hashes, count);
   }
 
-  private BlockedBloomFilter buildBloom(long[] hashes, int count) {
-    BlockedBloomFilter planned = BlockedBloomFilter.buildRocksDb(hashes, count, millibitsPerKey);
-    if (!optimizeFiltersForMemory || count == 0) {
-      return planned;
-    }
-    return withProbesForAllocatedLength(planned, hashes, count);
-  }
-
-  private RocksDbFilter buildRibbon(long[] hashes, int count) {
-    long[] entries = dedupConsecutive(hashes, count);
-    int n = entries.length;
-    if (n == 0) {
-      return Standard128RibbonFilter.builder().build(); // the empty filter: RocksDB's 0-byte block
-    }
-    if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
-      return buildBloom(entries, n);
-    }
-    return buildRibbonAtSlots(entries, n, RibbonSizing.numSlotsForKeys(n), true);
-  }
-
-  /**
-   * RocksDB's Ribbon path for {@code n ≥ 1} de-duplicated entries at {@code numSlots} slots: the
-   * Bloom comparison for small filters (when {@code compareWithBloom}), then the solve, Bloom if
-   * all 256 seeds fail. Tests call it with an undersized {@code numSlots} to force the fallback.
-   */
+  /** {@link PolicyBuild#ribbonAtSlots}, for the tests that force the Bloom fallback. */
   RocksDbFilter buildRibbonAtSlots(long[] entries, int n, int numSlots, boolean compareWithBloom) {
-    int bias = (int) (entries[0] >>> 32);
-    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
-    if (compareWithBloom
-        && numSlots < RibbonSizing.BLOOM_COMPARISON_SLOTS
-        && bloomBlockBytes(n, millibitsPerKey) < bytes + Standard128RibbonFilter.TRAILER_BYTES) {
-      return buildBloom(entries, n);
-    }
-    return Standard128RibbonFilter.solveRocksDb(entries, n, numSlots, bytes)
-        .<RocksDbFilter>map(r -> r)
-        .orElseGet(() -> buildBloom(entries, n));
+    return PolicyBuild.ribbonAtSlots(this, entries, n, numSlots, compareWithBloom);
   }
 
-  private static long[] dedupConsecutive(long[] hashes, int count) {
-    long[] out = new long[count];
-    int n = 0;
-    for (int i = 0; i < count; i++) {
-      if (n == 0 || hashes[i] != out[n - 1]) {
-        out[n++] = hashes[i];
-      }
-    }
-    return n == count ? out : Arrays.copyOf(out, n);
-  }
-
-  /**
-   * RocksDB's FastLocalBloom block length for the fallback ({@code CalculateSpace}): data rounded
-   * up to 64 bytes plus the 5-byte trailer.
-   */
-  static long bloomBlockBytes(long numKeys, int millibitsPerKey) {
-    return BlockedBloomFilter.rocksDbDataBytes(numKeys, millibitsPerKey) + TRAILER_BYTES;
-  }
-
-  /**
-   * Whether RocksDB builds FastLocalBloom instead of Ribbon for {@code numKeys ≥ 1} keys on a
-   * Ribbon level: too many keys for Ribbon, or a small filter (fewer than 1024 slots) whose Bloom
-   * block would be strictly smaller than the Ribbon block at this rounding bias (the upper half of
-   * the first key's hash).
-   */
-  boolean bloomIsSmaller(long numKeys, int roundingBias32) {
-    if (numKeys > RibbonSizing.MAX_RIBBON_ENTRIES) {
-      return true;
-    }
-    int numSlots = RibbonSizing.numSlotsForKeys((int) numKeys);
-    if (numSlots >= RibbonSizing.BLOOM_COMPARISON_SLOTS) {
-      return false;
-    }
-    long ribbonBlock =
-        RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, roundingBias32)
-            + Standard128RibbonFilter.TRAILER_BYTES;
-    return bloomBlockBytes(numKeys, millibitsPerKey) < ribbonBlock;
-  }
-
-  /**
-   * The FastLocalBloom filter RocksDB writes with {@code optimize_filters_for_memory}: the length
-   * after {@link #allocatedLength} and the probe count for the bits per key that length gives.
-   */
-  private static BlockedBloomFilter withProbesForAllocatedLength(
-      BlockedBloomFilter planned, long[] hashes, int count) {
-    long entries = planned.numKeys(); // distinct consecutive hashes, as RocksDB counts them
-    long dataBytes =
-        allocatedLength(planned.sizeInBits() / 8 + TRAILER_BYTES, BlockedBloomFilter.BLOCK_BYTES)
-            - TRAILER_BYTES;
-    int probes =
-        BlockedBloomFilter.chooseNumProbes(
-            (int) (dataBytes * 8000L / Math.max(1L, entries))); // RocksDB's GetNumProbes
-    if (probes == planned.numProbes() && dataBytes == planned.sizeInBits() / 8) {
-      return planned;
-    }
-    BlockedBloomFilter f = BlockedBloomFilter.withShape(dataBytes, probes);
-    for (int i = 0; i < count; i++) {
-      if (i == 0 || hashes[i] != hashes[i - 1]) {
-        f.addHash(hashes[i]);
-      }
-    }
-    return f;
-  }
-
-  /**
-   * The filter length (trailer included) RocksDB's {@code AllocateMaybeRounding} settles on for a
-   * target length, with a fresh policy's balance of 0 and glibc's {@code malloc_usable_size}: the
-   * request is the target plus the 5-byte block trailer; a usable size more than a third above it
-   * is ignored; otherwise the usable size less the block trailer, rounded down to {@code
-   * granularity} after the filter trailer, is the length.
-   */
+  /** {@link MemoryRounding#allocatedLength}, where the tests reach it. */
   static long allocatedLength(long targetWithTrailer, int granularity) {
-    long requested = targetWithTrailer + TRAILER_BYTES;
-    long usable = glibcUsableSize(requested);
-    if (usable - usable / 4 > requested || usable <= requested) {
-      return targetWithTrailer;
-    }
-    long data = Math.min(usable - TRAILER_BYTES - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES);
-    return (data & -(long) granularity) + TRAILER_BYTES;
+    return MemoryRounding.allocatedLength(targetWithTrailer, granularity);
   }
 
-  /**
-   * glibc malloc's usable size of a heap chunk for {@code request} bytes on 64-bit Linux: chunks
-   * are the request plus an 8-byte header rounded up to 16 bytes, at least 32; the usable part is
-   * the chunk less its header.
-   */
+  /** {@link MemoryRounding#glibcUsableSize}, where the tests reach it. */
   static long glibcUsableSize(long request) {
-    long chunk = Math.max(32, (request + 8 + 15) & ~15L);
-    return chunk - 8;
+    return MemoryRounding.glibcUsableSize(request);
   }
 
   // ---------------------------------------------------------------- partition sizing
@@ -502,103 +384,12 @@ public final class FilterPolicy {
    * @return the number of entries
    */
   public long approximateNumEntries(long bytes, int levelish) {
-    if (!usesRibbon(levelish)) {
-      return bloomApproximateNumEntries(bytes, millibitsPerKey);
-    }
-    long dataBytes = (Math.max(bytes, TRAILER_BYTES) - TRAILER_BYTES) & ~15L;
-    double oneInFp = oneInFpRate;
-    if (!(oneInFp > 1.0)) {
-      return RibbonSizing.MAX_RIBBON_ENTRIES;
-    }
-    double minBitsPerSlot;
-    if (oneInFp >= 4294967296.0) {
-      minBitsPerSlot = 32.0;
-    } else {
-      // columns alternate between b and b + 1: slightly below log2(1 / fp rate) bits a slot
-      long rounded = (long) oneInFp;
-      int upperBits = 64 - Long.numberOfLeadingZeros(rounded);
-      double upperRate = Math.pow(2.0, -upperBits);
-      minBitsPerSlot = upperBits - (1.0 / oneInFp - upperRate) / upperRate;
-    }
-    double maxSlots = dataBytes * 8.0 / minBitsPerSlot;
-    if (!(maxSlots < RibbonSizing.numSlotsForKeys(RibbonSizing.MAX_RIBBON_ENTRIES))) {
-      return RibbonSizing.MAX_RIBBON_ENTRIES;
-    }
-    long slots = RibbonSizing.roundUpNumSlots((long) maxSlots);
-    for (int i = 0; slots > 0; i++) {
-      if (RibbonSizing.bytesForOneInFpRate((int) slots, oneInFp, 0) <= dataBytes || i >= 2) {
-        break;
-      }
-      slots = (slots - 1) / RibbonSizing.SLOTS_PER_BLOCK * RibbonSizing.SLOTS_PER_BLOCK;
-      if (slots == RibbonSizing.SLOTS_PER_BLOCK) {
-        slots = 0; // one start position is never used
-      }
-    }
-    long entries = RibbonSizing.numKeysForSlots((int) slots);
-    if (slots < RibbonSizing.BLOOM_COMPARISON_SLOTS) {
-      return Math.max(entries, bloomApproximateNumEntries(bytes, millibitsPerKey));
-    }
-    return Math.min(entries, RibbonSizing.MAX_RIBBON_ENTRIES);
-  }
-
-  private static long bloomApproximateNumEntries(long bytes, int millibits) {
-    long data =
-        bytes >= TRAILER_BYTES
-            ? Math.min(bytes - TRAILER_BYTES, BlockedBloomFilter.MAX_DATA_BYTES) & ~63L
-            : 0;
-    return 8000L * data / millibits;
+    return usesRibbon(levelish)
+        ? PartitionSizing.ribbonEntries(bytes, oneInFpRate, millibitsPerKey)
+        : PartitionSizing.bloomEntries(bytes, millibitsPerKey);
   }
 
   // ---------------------------------------------------------------- the LSM report
-
-  /** Bytes and modelled FPR of one RocksDB filter block over {@code n} keys. */
-  private record Estimate(long bytes, double fpRate) {}
-
-  private Estimate bloomEstimate(long n) {
-    if (n == 0) {
-      return new Estimate(0, 0.0);
-    }
-    long data = BlockedBloomFilter.rocksDbDataBytes(n, millibitsPerKey);
-    double fpr =
-        BloomMath.fastLocalBloomFpRate(
-            n, data, BlockedBloomFilter.chooseNumProbes(millibitsPerKey), 64);
-    return new Estimate(data + TRAILER_BYTES, fpr);
-  }
-
-  private Estimate ribbonEstimate(long n) {
-    if (n == 0) {
-      return new Estimate(0, 0.0);
-    }
-    int bias = Integer.MIN_VALUE; // 2^31 unsigned: the mean of RocksDB's first-key bias
-    if (bloomIsSmaller(n, bias)) {
-      return bloomEstimate(n);
-    }
-    int numSlots = RibbonSizing.numSlotsForKeys((int) n);
-    long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
-    int numBlocks = numSlots / RibbonSizing.SLOTS_PER_BLOCK;
-    long segments = Math.min(bytes / RibbonSizing.SEGMENT_BYTES, 32L * numBlocks);
-    int upper = (int) ((segments + numBlocks - 1) / numBlocks);
-    long upperStart = (long) upper * numBlocks - segments;
-    double fpr =
-        BloomMath.independentProbabilitySum(
-            RibbonMath.interleavedRibbonFpRate(numBlocks, upper, upperStart),
-            BloomMath.fingerprintFpRate((double) n, 64));
-    return new Estimate(bytes + Standard128RibbonFilter.TRAILER_BYTES, fpr);
-  }
-
-  /** Sums {@code estimate} over a level's filters: bytes, and the key-weighted FPR. */
-  private static Estimate level(long keys, long keysPerFilter, LongFunction<Estimate> one) {
-    if (keys == 0) {
-      return new Estimate(0, 0.0);
-    }
-    long full = keys / keysPerFilter;
-    long rest = keys % keysPerFilter;
-    Estimate f = one.apply(keysPerFilter);
-    Estimate r = one.apply(rest);
-    long bytes = full * f.bytes() + r.bytes();
-    double fpr = (full * keysPerFilter * f.fpRate() + rest * r.fpRate()) / keys;
-    return new Estimate(bytes, fpr);
-  }
 
   /**
    * The memory and expected false-positive probes of this policy, level by level, on {@code shape},
@@ -612,36 +403,7 @@ public final class FilterPolicy {
    */
   public LsmFilterReport report(LsmShape shape) {
     Objects.requireNonNull(shape, "shape");
-    long[] keys = shape.keysPerLevel();
-    long[] probes = shape.probesPerLevel();
-    long perFilter = shape.keysPerFilter();
-    List<LsmFilterReport.Level> levels = new ArrayList<>();
-    for (int i = 0; i < keys.length; i++) {
-      int levelish = i == 0 ? FLUSH : i;
-      Estimate bloom = level(keys[i], perFilter, this::bloomEstimate);
-      Estimate ribbon = level(keys[i], perFilter, this::ribbonEstimate);
-      boolean useRibbon = usesRibbon(levelish);
-      Estimate chosen = useRibbon ? ribbon : bloom;
-      long filters = keys[i] == 0 ? 0 : (keys[i] + perFilter - 1) / perFilter;
-      levels.add(
-          new LsmFilterReport.Level(
-              i,
-              levelish,
-              useRibbon
-                  ? LsmFilterReport.FilterType.STANDARD128_RIBBON
-                  : LsmFilterReport.FilterType.FAST_LOCAL_BLOOM,
-              keys[i],
-              filters,
-              chosen.bytes(),
-              chosen.fpRate(),
-              probes[i],
-              probes[i] * chosen.fpRate(),
-              bloom.bytes(),
-              ribbon.bytes(),
-              bloom.fpRate(),
-              ribbon.fpRate()));
-    }
-    return new LsmFilterReport(levels);
+    return LsmReportModel.report(this, shape);
   }
 
   @Override

@@ -1,0 +1,202 @@
+package dev.sieve.format;
+
+import static dev.sieve.format.SieveFormat.CHECKSUM_BYTES;
+import static dev.sieve.format.SieveFormat.FLAGS_OFFSET;
+import static dev.sieve.format.SieveFormat.HEADER_BYTES;
+import static dev.sieve.format.SieveFormat.KEYS_OFFSET;
+import static dev.sieve.format.SieveFormat.MAX_ARRAY_PAYLOAD;
+import static dev.sieve.format.SieveFormat.PARAM_A_OFFSET;
+import static dev.sieve.format.SieveFormat.PARAM_B_OFFSET;
+import static dev.sieve.format.SieveFormat.PAYLOAD_LENGTH_OFFSET;
+import static dev.sieve.format.SieveFormat.SIZE_OFFSET;
+import static dev.sieve.format.SieveFormat.TYPE_OFFSET;
+
+import dev.sieve.FastLongKeyFilter;
+import dev.sieve.Filter;
+import dev.sieve.SieveFormatException;
+import dev.sieve.hash.LongKeyHash;
+import dev.sieve.internal.PayloadForm;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+/**
+ * Reads a container from a {@code byte[]}, a stream or a buffer: header, length and payload
+ * checksum checked before anything is decoded, then the type's payload decoded and checked against
+ * the header. The reading half of {@link SieveFormat}; {@link MappedSieveFile} maps files and
+ * shares {@link #checkAgainstHeader} and {@link #withFlags}.
+ */
+final class ContainerReader {
+  /** The first chunk a stream read allocates; chunks double as data arrives. */
+  private static final int FIRST_CHUNK = 1 << 16;
+
+  private ContainerReader() {}
+
+  /** {@link SieveFormat#read(byte[])}. */
+  static Filter read(byte[] bytes) {
+    ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(bytes), bytes.length);
+    header.checkTotal(bytes.length);
+    ByteBuffer payload = ByteBuffer.wrap(bytes, HEADER_BYTES, (int) header.payloadLength());
+    verifyPayload(header, payload.slice(), storedPayloadCrc(ByteBuffer.wrap(bytes), header));
+    byte[] copy =
+        Arrays.copyOfRange(bytes, HEADER_BYTES, HEADER_BYTES + (int) header.payloadLength());
+    return decode(header, () -> header.type().codec().read(copy, header.numKeys()));
+  }
+
+  /** {@link SieveFormat#read(InputStream)}. */
+  static Filter read(InputStream in) throws IOException {
+    byte[] head = in.readNBytes(HEADER_BYTES);
+    ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(head), Long.MAX_VALUE);
+    if (header.payloadLength() > MAX_ARRAY_PAYLOAD) {
+      throw new SieveFormatException(
+          PAYLOAD_LENGTH_OFFSET,
+          "payload length "
+              + header.payloadLength()
+              + " exceeds what a stream read holds ("
+              + MAX_ARRAY_PAYLOAD
+              + " bytes); map the file instead");
+    }
+    int length = (int) header.payloadLength();
+    byte[] payload = readBounded(in, length);
+    byte[] crc = in.readNBytes(CHECKSUM_BYTES);
+    if (crc.length < CHECKSUM_BYTES) {
+      throw new SieveFormatException(
+          HEADER_BYTES + (long) length + crc.length,
+          "stream ends inside the payload checksum (truncated)");
+    }
+    int stored = ByteBuffer.wrap(crc).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    verifyPayload(header, ByteBuffer.wrap(payload), stored);
+    return decode(header, () -> header.type().codec().read(payload, header.numKeys()));
+  }
+
+  /** Reads {@code length} bytes in chunks that grow as data arrives, never trusting the length. */
+  private static byte[] readBounded(InputStream in, int length) throws IOException {
+    byte[] buf = new byte[Math.min(length, FIRST_CHUNK)];
+    int filled = 0;
+    while (filled < length) {
+      if (filled == buf.length) {
+        buf = Arrays.copyOf(buf, (int) Math.min(length, 2L * buf.length));
+      }
+      int n = in.read(buf, filled, buf.length - filled);
+      if (n < 0) {
+        throw new SieveFormatException(
+            HEADER_BYTES + (long) filled,
+            "stream ends after "
+                + filled
+                + " of the "
+                + length
+                + " payload bytes the header claims (truncated)");
+      }
+      filled += n;
+    }
+    return buf;
+  }
+
+  /** {@link SieveFormat#wrap(ByteBuffer, boolean)}. */
+  static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
+    ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int size = in.remaining();
+    ContainerHeader header = ContainerHeader.read(in, size);
+    header.checkTotal(size);
+    ByteBuffer payload = in.duplicate().position(HEADER_BYTES);
+    payload.limit(HEADER_BYTES + (int) header.payloadLength());
+    payload = payload.slice();
+    if (verifyChecksum) {
+      verifyPayload(header, payload.duplicate(), storedPayloadCrc(in, header));
+    }
+    ByteBuffer view = payload;
+    return decode(header, () -> header.type().codec().wrap(view, header.numKeys()));
+  }
+
+  private static int storedPayloadCrc(ByteBuffer container, ContainerHeader header) {
+    return container
+        .duplicate()
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .getInt(HEADER_BYTES + (int) header.payloadLength());
+  }
+
+  private static void verifyPayload(ContainerHeader header, ByteBuffer payload, int stored) {
+    Crc32c.check(HEADER_BYTES + header.payloadLength(), Crc32c.of(payload), stored);
+  }
+
+  /** Decodes the payload, turning the type reader's payload-relative offsets into file offsets. */
+  private static Filter decode(ContainerHeader header, Supplier<Filter> reader) {
+    Filter f;
+    try {
+      f = reader.get();
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(
+          HEADER_BYTES + e.offset(), "in the " + header.type() + " payload, " + e.getMessage(), e);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new SieveFormatException(
+          HEADER_BYTES, header.type() + " payload rejected: " + e.getMessage(), e);
+    }
+    checkAgainstHeader(header, f);
+    return withFlags(header, f);
+  }
+
+  /** The filter as the header's flags say to query it. */
+  static Filter withFlags(ContainerHeader header, Filter f) {
+    for (LongKeyHash keyHash : LongKeyHash.values()) {
+      if (header.flags() == keyHash.containerFlag()) {
+        try {
+          return FastLongKeyFilter.of(f, keyHash);
+        } catch (IllegalArgumentException e) {
+          throw new SieveFormatException(FLAGS_OFFSET, e.getMessage(), e);
+        }
+      }
+    }
+    return f;
+  }
+
+  /** Checks that the decoded filter has the header's parameters, size and key count. */
+  static void checkAgainstHeader(ContainerHeader header, Filter f) {
+    PayloadForm<Filter> codec = header.type().codec();
+    int a = codec.parameterA(f);
+    if (a != header.parameterA()) {
+      throw new SieveFormatException(
+          PARAM_A_OFFSET, "header parameter A " + header.parameterA() + ", payload says " + a);
+    }
+    int b = codec.parameterB(f);
+    if (b != header.parameterB()) {
+      throw new SieveFormatException(
+          PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
+    }
+    if (f.sizeInBits() != header.sizeInBits()) {
+      throw new SieveFormatException(
+          SIZE_OFFSET,
+          "header size " + header.sizeInBits() + " bits, payload holds " + f.sizeInBits());
+    }
+    if (f.numKeys() != header.numKeys()) {
+      throw new SieveFormatException(
+          KEYS_OFFSET, "header key count " + header.numKeys() + ", payload holds " + f.numKeys());
+    }
+  }
+
+  /** The filter as {@code expected}, or the exception naming what the container holds. */
+  static <F extends Filter> F as(Filter f, Class<F> expected) {
+    if (f instanceof FastLongKeyFilter && !expected.isInstance(f)) {
+      throw new SieveFormatException(
+          FLAGS_OFFSET,
+          "the container holds a "
+              + ((FastLongKeyFilter<?>) f).filter().getClass().getSimpleName()
+              + " over long keys hashed by "
+              + ((FastLongKeyFilter<?>) f).keyHash()
+              + ": read it as FastLongKeyFilter, not "
+              + expected.getSimpleName()
+              + ", or its XXPH3 queries would miss every key");
+    }
+    if (!expected.isInstance(f)) {
+      throw new SieveFormatException(
+          TYPE_OFFSET,
+          "the container holds a "
+              + f.getClass().getSimpleName()
+              + ", expected "
+              + expected.getSimpleName());
+    }
+    return expected.cast(f);
+  }
+}

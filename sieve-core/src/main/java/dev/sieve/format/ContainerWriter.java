@@ -1,0 +1,114 @@
+package dev.sieve.format;
+
+import static dev.sieve.format.SieveFormat.CHECKSUM_BYTES;
+import static dev.sieve.format.SieveFormat.HEADER_BYTES;
+import static dev.sieve.format.SieveFormat.MAX_ARRAY_PAYLOAD;
+
+import dev.sieve.FastLongKeyFilter;
+import dev.sieve.Filter;
+import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.internal.ChannelWrites;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+
+/**
+ * Writes a container: header, the type's payload and the payload checksum, into one {@code byte[]}
+ * or streamed to a channel. The writing half of {@link SieveFormat}.
+ */
+final class ContainerWriter {
+  private ContainerWriter() {}
+
+  /** {@link SieveFormat#toBytes(Filter)}. */
+  static byte[] toBytes(Filter outer) {
+    Objects.requireNonNull(outer, "filter");
+    int flags = flagsOf(outer);
+    Filter filter = inner(outer);
+    FilterType type = FilterType.of(filter);
+    byte[] payload = type.codec().payload(filter);
+    if (payload.length > MAX_ARRAY_PAYLOAD) {
+      throw new IllegalStateException(
+          "a payload of " + payload.length + " bytes does not fit one byte[] container");
+    }
+    byte[] out = new byte[HEADER_BYTES + payload.length + CHECKSUM_BYTES];
+    ContainerHeader.of(type, filter, flags, payload.length).write(ByteBuffer.wrap(out));
+    System.arraycopy(payload, 0, out, HEADER_BYTES, payload.length);
+    int crc = Crc32c.of(ByteBuffer.wrap(payload));
+    ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).putInt(HEADER_BYTES + payload.length, crc);
+    return out;
+  }
+
+  /** {@link SieveFormat#write(Filter, WritableByteChannel)}. */
+  static void write(Filter outer, WritableByteChannel out) throws IOException {
+    Objects.requireNonNull(out, "out");
+    int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
+    Filter filter = inner(outer);
+    FilterType type = FilterType.of(filter);
+    long payloadLength = type.codec().payloadLength(filter);
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    ContainerHeader.of(type, filter, flags, payloadLength).write(header);
+    ChannelWrites.writeFully(out, header.rewind());
+    ChecksummingChannel payloadOut = new ChecksummingChannel(out);
+    type.codec().writePayload(filter, payloadOut);
+    if (payloadOut.written != payloadLength) {
+      throw new IllegalStateException(
+          "wrote " + payloadOut.written + " payload bytes, announced " + payloadLength);
+    }
+    ChannelWrites.writeFully(out, ByteBuffer.wrap(checksumBytes((int) payloadOut.crc.getValue())));
+  }
+
+  /** Passes writes through to a channel, counting them and updating a CRC32C. */
+  private static final class ChecksummingChannel implements WritableByteChannel {
+    private final WritableByteChannel out;
+    private final CRC32C crc = new CRC32C();
+    private long written;
+
+    ChecksummingChannel(WritableByteChannel out) {
+      this.out = out;
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      ByteBuffer view = src.duplicate();
+      int n = out.write(src);
+      view.limit(view.position() + n);
+      crc.update(view);
+      written += n;
+      return n;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return out.isOpen();
+    }
+
+    @Override
+    public void close() {
+      // the caller owns the underlying channel
+    }
+  }
+
+  private static byte[] checksumBytes(int crc) {
+    return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
+  }
+
+  /** The container flags a filter is written with. */
+  private static int flagsOf(Filter filter) {
+    return filter instanceof FastLongKeyFilter
+        ? ((FastLongKeyFilter<?>) filter).keyHash().containerFlag()
+        : 0;
+  }
+
+  /**
+   * The filter whose payload is written: the one inside a {@link FastLongKeyFilter}; for a scalable
+   * filter its {@link ScalableBloomFilter#snapshot()}, taken once, so that the header (key count,
+   * stage count, size) and the payload describe the same moment while other threads add.
+   */
+  private static Filter inner(Filter filter) {
+    Filter f = filter instanceof FastLongKeyFilter<?> fast ? fast.filter() : filter;
+    return f instanceof ScalableBloomFilter scalable ? scalable.snapshot() : f;
+  }
+}

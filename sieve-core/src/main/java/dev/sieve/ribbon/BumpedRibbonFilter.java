@@ -232,7 +232,7 @@ public final class BumpedRibbonFilter implements Filter {
       if (bit < ((thresholds >>> (t << 3)) & 0xFF)) {
         return -1;
       }
-      long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
+      long a = h * RibbonKernel.COEFF_AND_RESULT_FACTOR;
       final long[] data = this.data;
       boolean match =
           data != null
@@ -684,19 +684,19 @@ public final class BumpedRibbonFilter implements Filter {
     long[] tmp = new long[n];
     int[] count = new int[Math.max(128, numBlocks) + 1];
     for (int k = 0; k < n; k++) {
-      count[(Standard128RibbonFilter.start(layerHash(keys[k], ls), numStarts) & 127) + 1]++;
+      count[(RibbonKernel.start(layerHash(keys[k], ls), numStarts) & 127) + 1]++;
     }
     for (int i = 1; i <= 128; i++) {
       count[i] += count[i - 1];
     }
     for (int k = 0; k < n; k++) {
-      int off = Standard128RibbonFilter.start(layerHash(keys[k], ls), numStarts) & 127;
+      int off = RibbonKernel.start(layerHash(keys[k], ls), numStarts) & 127;
       tmp[count[off]++] = keys[k];
     }
     long[] sorted = new long[n];
     Arrays.fill(count, 0);
     for (int k = 0; k < n; k++) {
-      count[(Standard128RibbonFilter.start(layerHash(tmp[k], ls), numStarts) >>> 7) + 1]++;
+      count[(RibbonKernel.start(layerHash(tmp[k], ls), numStarts) >>> 7) + 1]++;
     }
     int maxBucket = 0;
     for (int i = 1; i <= numBlocks; i++) {
@@ -706,7 +706,7 @@ public final class BumpedRibbonFilter implements Filter {
     // count[b] is now the first index of block b; keep a copy of the starts
     int[] begin = Arrays.copyOf(count, numBlocks + 1);
     for (int k = 0; k < n; k++) {
-      int blk = Standard128RibbonFilter.start(layerHash(tmp[k], ls), numStarts) >>> 7;
+      int blk = RibbonKernel.start(layerHash(tmp[k], ls), numStarts) >>> 7;
       sorted[count[blk]++] = tmp[k];
     }
     tmp = null;
@@ -723,14 +723,9 @@ public final class BumpedRibbonFilter implements Filter {
       int threshold = 0;
       for (int k = hi - 1; k >= lo; k--) {
         long h = layerHash(sorted[k], ls);
-        int start = Standard128RibbonFilter.start(h, numStarts);
-        long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
-        int slot =
-            band.insert(
-                start,
-                Standard128RibbonFilter.coeffLow(a),
-                a,
-                Standard128RibbonFilter.resultRow(a));
+        int start = RibbonKernel.start(h, numStarts);
+        long a = h * RibbonKernel.COEFF_AND_RESULT_FACTOR;
+        int slot = band.insert(start, RibbonKernel.coeffLow(a), a, RibbonKernel.resultRow(a));
         int offset = start & 127;
         if (slot != RibbonBanding.INCONSISTENT) {
           logSlot[logged] = slot;
@@ -754,7 +749,7 @@ public final class BumpedRibbonFilter implements Filter {
       if (threshold > 0) {
         for (int k = lo; k < hi; k++) {
           long key = sorted[k];
-          if ((Standard128RibbonFilter.start(layerHash(key, ls), numStarts) & 127) >= threshold) {
+          if ((RibbonKernel.start(layerHash(key, ls), numStarts) & 127) >= threshold) {
             break;
           }
           bumped.add(key);

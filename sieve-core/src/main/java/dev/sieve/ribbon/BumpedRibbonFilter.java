@@ -2,14 +2,11 @@ package dev.sieve.ribbon;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.LongList;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
+import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -144,105 +141,6 @@ public final class BumpedRibbonFilter implements Filter {
 
   static final int DEFAULT_T2 = 32;
 
-  private static final int HEADER_BYTES = 24;
-  private static final int LAYER_DESCRIPTOR_BYTES = 8;
-  private static final long M1 = 0x9E3779B97F4A7C15L;
-  private static final long M2 = 0xD6E8FEB86659FD93L;
-
-  /** One layer: its shape, its metadata and its solution (heap or in a buffer). */
-  static final class Layer {
-    final long seed;
-    final int numBlocks;
-    final int numStarts;
-    final int numSegments;
-    final int upperNumColumns;
-    final int upperStartBlock;
-    final long[] meta; // null when wrapped
-    final long[] data; // segments then 2·upperNumColumns zero words; null when wrapped
-    final ByteBuffer buf; // little-endian, wrapped form; null on the heap
-    final LongBuffer words; // buf's words (the payload is whole words); null on the heap
-    final int metaOffset;
-    final int dataOffset;
-
-    Layer(long seed, int numBlocks, int numSegments, long[] meta, long[] data) {
-      this.seed = seed;
-      this.numBlocks = numBlocks;
-      this.numStarts = numBlocks * 128 - 127;
-      this.numSegments = numSegments;
-      this.upperNumColumns = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
-      this.upperStartBlock = (int) ((long) upperNumColumns * numBlocks - numSegments);
-      this.meta = meta;
-      int padded = 2 * numSegments + 2 * upperNumColumns;
-      this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
-      this.buf = null;
-      this.words = null;
-      this.metaOffset = 0;
-      this.dataOffset = 0;
-    }
-
-    Layer(long seed, int numBlocks, int numSegments, ByteBuffer buf, int metaOffset) {
-      this.seed = seed;
-      this.numBlocks = numBlocks;
-      this.numStarts = numBlocks * 128 - 127;
-      this.numSegments = numSegments;
-      this.upperNumColumns = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
-      this.upperStartBlock = (int) ((long) upperNumColumns * numBlocks - numSegments);
-      this.meta = null;
-      this.data = null;
-      this.buf = buf;
-      this.words = buf.duplicate().position(0).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
-      this.metaOffset = metaOffset;
-      this.dataOffset = metaOffset + 8 * metaWords(numBlocks);
-    }
-
-    long metaWord(int i) {
-      return meta != null ? meta[i] : buf.getLong(metaOffset + 8 * i);
-    }
-
-    long word(int i) {
-      if (data != null) {
-        return data[i];
-      }
-      return i < 2 * numSegments ? buf.getLong(dataOffset + 8 * i) : 0L;
-    }
-
-    int threshold(int block, int thresholds) {
-      int t = (int) (metaWord(block >>> 5) >>> ((block & 31) << 1)) & 3;
-      return (thresholds >>> (t << 3)) & 0xFF;
-    }
-
-    int columns(int block) {
-      return upperNumColumns - ((block - upperStartBlock) >>> 31);
-    }
-
-    /** 1: the key matches, 0: it does not, -1: it was bumped to the next layer. */
-    int probe(long hash64, int thresholds) {
-      long h = layerHash(hash64, seed);
-      int start = RibbonProbe.start(h, numStarts);
-      int block = start >>> 7;
-      int bit = start & 127;
-      final long[] meta = this.meta;
-      int t =
-          (int)
-                  ((meta != null
-                          ? meta[block >>> 5]
-                          : words.get((metaOffset >>> 3) + (block >>> 5)))
-                      >>> ((block & 31) << 1))
-              & 3;
-      if (bit < ((thresholds >>> (t << 3)) & 0xFF)) {
-        return -1;
-      }
-      long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
-      final long[] data = this.data;
-      boolean match =
-          data != null
-              ? RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a)
-              : RibbonProbe.buffer(
-                  words, dataOffset >>> 3, upperNumColumns, upperStartBlock, start, a);
-      return match ? 1 : 0;
-    }
-  }
-
   private final long seed;
   private final long numKeys;
   private final int t1;
@@ -251,34 +149,14 @@ public final class BumpedRibbonFilter implements Filter {
   private final Layer[] layers;
   private final Layer first; // layers[0], or null for the empty filter
 
-  private BumpedRibbonFilter(long seed, long numKeys, int t1, int t2, Layer[] layers) {
+  BumpedRibbonFilter(long seed, long numKeys, int t1, int t2, Layer[] layers) {
     this.seed = seed;
     this.numKeys = numKeys;
     this.t1 = t1;
     this.t2 = t2;
-    this.thresholds = packThresholds(t1, t2);
+    this.thresholds = BumpedRibbonKernel.packThresholds(t1, t2);
     this.layers = layers;
     this.first = layers.length == 0 ? null : layers[0];
-  }
-
-  private static int packThresholds(int t1, int t2) {
-    return (t1 << 8) | (t2 << 16) | (128 << 24);
-  }
-
-  // ---------------------------------------------------------------- hashing
-
-  /** The seed of layer {@code layer}: one SplitMix64 output per layer from the filter's seed. */
-  static long layerSeed(long seed, int layer) {
-    long z = seed + (layer + 1) * 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
-
-  /** The layer's hash of a key hash: {@code x = (k ^ σ)·M1; h = (x ^ x >>> 32)·M2}. */
-  static long layerHash(long hash64, long layerSeed) {
-    long x = (hash64 ^ layerSeed) * M1;
-    return (x ^ (x >>> 32)) * M2;
   }
 
   // ---------------------------------------------------------------- queries
@@ -440,47 +318,20 @@ public final class BumpedRibbonFilter implements Filter {
 
   // ---------------------------------------------------------------- serialized form
 
-  private static int metaWords(int numBlocks) {
-    return (numBlocks + 31) >>> 5;
-  }
-
   /** The length of {@link #toByteArray()}. */
   public long serializedLength() {
-    long len = HEADER_BYTES + (long) LAYER_DESCRIPTOR_BYTES * layers.length;
-    for (Layer l : layers) {
-      len += 8L * metaWords(l.numBlocks) + 16L * l.numSegments;
-    }
-    return len;
+    return BumpedRibbonForm.serializedLength(layers);
   }
 
   /** The payload described in the class Javadoc. */
   public byte[] toByteArray() {
-    long len = serializedLength();
-    if (len > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a Bumped Ribbon payload of " + len + " bytes does not fit one byte[]");
-    }
-    ByteBuffer b = ByteBuffer.allocate((int) len).order(ByteOrder.LITTLE_ENDIAN);
-    b.put((byte) VERSION).put((byte) t1).put((byte) t2).put((byte) layers.length).putInt(0);
-    b.putLong(seed).putLong(numKeys);
-    for (Layer l : layers) {
-      b.putInt(l.numBlocks).putInt(l.numSegments);
-    }
-    for (Layer l : layers) {
-      for (int i = 0; i < metaWords(l.numBlocks); i++) {
-        b.putLong(l.metaWord(i));
-      }
-      for (int i = 0; i < 2 * l.numSegments; i++) {
-        b.putLong(l.word(i));
-      }
-    }
-    return b.array();
+    return BumpedRibbonForm.toBytes(t1, t2, seed, numKeys, layers);
   }
 
   /** Reads {@link #toByteArray()}'s form; the data is copied onto the heap. */
   public static BumpedRibbonFilter fromByteArray(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
-    return read(ByteBuffer.wrap(bytes), false);
+    return BumpedRibbonForm.read(ByteBuffer.wrap(bytes), false);
   }
 
   /**
@@ -490,130 +341,7 @@ public final class BumpedRibbonFilter implements Filter {
    */
   public static BumpedRibbonFilter wrap(ByteBuffer buffer) {
     Objects.requireNonNull(buffer, "buffer");
-    return read(buffer.slice(), true);
-  }
-
-  /**
-   * Every field is checked before anything is allocated from it; a {@link SieveFormatException}
-   * names the offset, the problem and the limit.
-   */
-  private static BumpedRibbonFilter read(ByteBuffer in, boolean inPlace) {
-    ByteBuffer b = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    int len = b.remaining();
-    if (len < HEADER_BYTES) {
-      throw new SieveFormatException(
-          len, "truncated: " + len + " bytes, a Bumped Ribbon payload has at least 24");
-    }
-    int version = b.get(0) & 0xFF;
-    if (version != VERSION) {
-      throw new SieveFormatException(
-          0, "unknown Bumped Ribbon payload version " + version + " (only 1 is defined)");
-    }
-    int t1 = b.get(1) & 0xFF;
-    int t2 = b.get(2) & 0xFF;
-    if (!(0 < t1 && t1 < t2 && t2 < 128)) {
-      throw new SieveFormatException(
-          1, "thresholds " + t1 + ", " + t2 + " are not 0 < T1 < T2 < 128");
-    }
-    int numLayers = b.get(3) & 0xFF;
-    if (numLayers > MAX_LAYERS) {
-      throw new SieveFormatException(
-          3, "number of layers " + numLayers + " is more than " + MAX_LAYERS);
-    }
-    if (b.getInt(4) != 0) {
-      throw new SieveFormatException(4, "reserved bytes 4..7 are not zero");
-    }
-    long seed = b.getLong(8);
-    long numKeys = b.getLong(16);
-    if (numKeys < 0) {
-      throw new SieveFormatException(16, "number of keys " + numKeys + " is negative");
-    }
-    if ((numKeys == 0) != (numLayers == 0)) {
-      throw new SieveFormatException(
-          3,
-          numLayers
-              + " layers for "
-              + numKeys
-              + " keys (a filter has layers exactly when it has keys)");
-    }
-    long at = HEADER_BYTES + (long) LAYER_DESCRIPTOR_BYTES * numLayers;
-    if (at > len) {
-      throw new SieveFormatException(
-          len, "truncated: " + numLayers + " layer descriptors need " + at + " bytes");
-    }
-    int[] blocks = new int[numLayers];
-    int[] segments = new int[numLayers];
-    long expected = at;
-    for (int i = 0; i < numLayers; i++) {
-      int d = HEADER_BYTES + LAYER_DESCRIPTOR_BYTES * i;
-      int nb = b.getInt(d);
-      int ns = b.getInt(d + 4);
-      if (nb < 2 || nb > MAX_BLOCKS) {
-        throw new SieveFormatException(
-            d, "layer " + i + ": number of blocks " + nb + " is not in [2, " + MAX_BLOCKS + "]");
-      }
-      if (ns < nb || ns > 32L * nb) {
-        throw new SieveFormatException(
-            d + 4,
-            "layer "
-                + i
-                + ": "
-                + ns
-                + " segments over "
-                + nb
-                + " blocks is not 1 to 32 result columns per block");
-      }
-      blocks[i] = nb;
-      segments[i] = ns;
-      expected += 8L * metaWords(nb) + 16L * ns;
-      if (expected > len) {
-        throw new SieveFormatException(
-            len,
-            "truncated: the layers need at least " + expected + " bytes, the payload has " + len);
-      }
-    }
-    if (expected != len) {
-      throw new SieveFormatException(
-          expected, "payload is " + len + " bytes, its layers describe exactly " + expected);
-    }
-    Layer[] layers = new Layer[numLayers];
-    int off = (int) at;
-    for (int i = 0; i < numLayers; i++) {
-      int nb = blocks[i];
-      int words = metaWords(nb);
-      for (int w = 0; w < words; w++) {
-        long word = b.getLong(off + 8 * w);
-        int used = Math.min(32, nb - 32 * w);
-        long unusedMask = used == 32 ? 0L : -1L << (2 * used);
-        if ((word & unusedMask) != 0) {
-          throw new SieveFormatException(
-              off + 8 * w, "layer " + i + ": metadata bits past block " + (nb - 1) + " are set");
-        }
-        if (i == numLayers - 1 && word != 0) {
-          throw new SieveFormatException(
-              off + 8 * w, "the last layer bumps keys (nonzero threshold) but no layer follows it");
-        }
-      }
-      long ls = layerSeed(seed, i);
-      if (inPlace) {
-        layers[i] = new Layer(ls, nb, segments[i], b, off);
-      } else {
-        long[] meta = new long[words];
-        for (int w = 0; w < words; w++) {
-          meta[w] = b.getLong(off + 8 * w);
-        }
-        int dataAt = off + 8 * words;
-        int ns = segments[i];
-        int upper = (int) (((long) ns + nb - 1) / nb);
-        long[] data = new long[2 * ns + 2 * upper];
-        for (int w = 0; w < 2 * ns; w++) {
-          data[w] = b.getLong(dataAt + 8 * w);
-        }
-        layers[i] = new Layer(ls, nb, ns, meta, data);
-      }
-      off += 8 * words + 16 * segments[i];
-    }
-    return new BumpedRibbonFilter(seed, numKeys, t1, t2, layers);
+    return BumpedRibbonForm.read(buffer.slice(), true);
   }
 
   // ---------------------------------------------------------------- construction
@@ -621,152 +349,6 @@ public final class BumpedRibbonFilter implements Filter {
   /** A builder: result bits from a target FPR or given directly, a seed. */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** The result of banding one layer: the band, its thresholds, the keys bumped from it. */
-  private static final class LayerBand {
-    RibbonBanding band;
-    long[] meta;
-    long[] bumped;
-    int numBumped;
-  }
-
-  static BumpedRibbonFilter build(
-      long[] hashes, int count, double resultBits, long seed, int t1, int t2) {
-    return build(hashes, count, resultBits, seed, t1, t2, LOAD);
-  }
-
-  /** As the builder does, with the thresholds and the load (keys per slot) given, for tuning. */
-  static BumpedRibbonFilter build(
-      long[] hashes, int count, double resultBits, long seed, int t1, int t2, double load) {
-    if (count == 0) {
-      return new BumpedRibbonFilter(seed, 0, t1, t2, new Layer[0]);
-    }
-    int thresholds = packThresholds(t1, t2);
-    java.util.List<Layer> layers = new java.util.ArrayList<>();
-    long[] keys = hashes;
-    int n = count;
-    double slotsPerKey = 1.0 / load;
-    for (int i = 0; n > 0; i++) {
-      if (i >= MAX_LAYERS) {
-        throw new IllegalStateException(
-            "Bumped Ribbon: " + n + " keys still bumped after " + MAX_LAYERS + " layers");
-      }
-      long want = (long) Math.ceil(n * slotsPerKey / 128.0);
-      if (want > MAX_BLOCKS) {
-        throw new IllegalArgumentException(
-            n + " keys need " + want + " blocks in one layer, more than " + MAX_BLOCKS);
-      }
-      int numBlocks = (int) Math.max(2, want);
-      long ls = layerSeed(seed, i);
-      LayerBand lb = band(keys, n, numBlocks, ls, thresholds);
-      int numSegments =
-          (int) Math.min(32L * numBlocks, Math.max(numBlocks, Math.round(numBlocks * resultBits)));
-      int upper = (numSegments + numBlocks - 1) / numBlocks;
-      int upperStart = upper * numBlocks - numSegments;
-      long[] data = lb.band.backSubstitute(numSegments, upper, upperStart);
-      lb.band = null;
-      if (lb.numBumped == n) {
-        slotsPerKey *= 2; // no progress (never seen): give the next layer twice the room
-      }
-      layers.add(new Layer(ls, numBlocks, numSegments, lb.meta, data));
-      keys = lb.bumped;
-      n = lb.numBumped;
-    }
-    return new BumpedRibbonFilter(seed, count, t1, t2, layers.toArray(new Layer[0]));
-  }
-
-  /** Bands the first {@code n} keys into one layer of {@code numBlocks} blocks. */
-  private static LayerBand band(long[] keys, int n, int numBlocks, long ls, int thresholds) {
-    int numSlots = numBlocks * 128;
-    int numStarts = numSlots - 127;
-    // two counting-sort passes: by offset within the block, then (stable) by block
-    long[] tmp = new long[n];
-    int[] count = new int[Math.max(128, numBlocks) + 1];
-    for (int k = 0; k < n; k++) {
-      count[(Standard128RibbonFilter.start(layerHash(keys[k], ls), numStarts) & 127) + 1]++;
-    }
-    for (int i = 1; i <= 128; i++) {
-      count[i] += count[i - 1];
-    }
-    for (int k = 0; k < n; k++) {
-      int off = Standard128RibbonFilter.start(layerHash(keys[k], ls), numStarts) & 127;
-      tmp[count[off]++] = keys[k];
-    }
-    long[] sorted = new long[n];
-    Arrays.fill(count, 0);
-    for (int k = 0; k < n; k++) {
-      count[(Standard128RibbonFilter.start(layerHash(tmp[k], ls), numStarts) >>> 7) + 1]++;
-    }
-    int maxBucket = 0;
-    for (int i = 1; i <= numBlocks; i++) {
-      maxBucket = Math.max(maxBucket, count[i]);
-      count[i] += count[i - 1];
-    }
-    // count[b] is now the first index of block b; keep a copy of the starts
-    int[] begin = Arrays.copyOf(count, numBlocks + 1);
-    for (int k = 0; k < n; k++) {
-      int blk = Standard128RibbonFilter.start(layerHash(tmp[k], ls), numStarts) >>> 7;
-      sorted[count[blk]++] = tmp[k];
-    }
-    tmp = null;
-
-    RibbonBanding band = new RibbonBanding(numSlots);
-    long[] meta = new long[metaWords(numBlocks)];
-    LongList bumped = new LongList(16);
-    int[] logSlot = new int[maxBucket];
-    int[] logOffset = new int[maxBucket];
-    for (int blk = 0; blk < numBlocks; blk++) {
-      int lo = begin[blk];
-      int hi = begin[blk + 1];
-      int logged = 0;
-      int threshold = 0;
-      for (int k = hi - 1; k >= lo; k--) {
-        long h = layerHash(sorted[k], ls);
-        int start = Standard128RibbonFilter.start(h, numStarts);
-        long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
-        int slot =
-            band.insert(
-                start,
-                Standard128RibbonFilter.coeffLow(a),
-                a,
-                Standard128RibbonFilter.resultRow(a));
-        int offset = start & 127;
-        if (slot != RibbonBanding.INCONSISTENT) {
-          logSlot[logged] = slot;
-          logOffset[logged++] = offset;
-          continue;
-        }
-        int t = 1;
-        while (((thresholds >>> (t << 3)) & 0xFF) <= offset) {
-          t++;
-        }
-        threshold = (thresholds >>> (t << 3)) & 0xFF;
-        while (logged > 0 && logOffset[logged - 1] < threshold) {
-          int s = logSlot[--logged];
-          if (s >= 0) {
-            band.clearSlot(s);
-          }
-        }
-        meta[blk >>> 5] |= (long) t << ((blk & 31) << 1);
-        break;
-      }
-      if (threshold > 0) {
-        for (int k = lo; k < hi; k++) {
-          long key = sorted[k];
-          if ((Standard128RibbonFilter.start(layerHash(key, ls), numStarts) & 127) >= threshold) {
-            break;
-          }
-          bumped.add(key);
-        }
-      }
-    }
-    LayerBand out = new LayerBand();
-    out.band = band;
-    out.meta = meta;
-    out.bumped = bumped.array();
-    out.numBumped = bumped.size();
-    return out;
   }
 
   /**
@@ -815,7 +397,7 @@ public final class BumpedRibbonFilter implements Filter {
 
     @Override
     protected BumpedRibbonFilter buildFromHashes(long[] hashes, int count) {
-      return BumpedRibbonFilter.build(hashes, count, resultBits, seed, DEFAULT_T1, DEFAULT_T2);
+      return BumpedRibbonBanding.build(hashes, count, resultBits, seed, DEFAULT_T1, DEFAULT_T2);
     }
   }
 }

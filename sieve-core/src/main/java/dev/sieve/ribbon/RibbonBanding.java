@@ -32,6 +32,10 @@ package dev.sieve.ribbon;
  * build allocates these arrays once (cleared for each seed tried) and no per-key objects. Past
  * {@link #SORT_MIN_SLOTS} slots the keys are added in order of their start, which gives the same
  * band (see above) with sequential instead of random accesses.
+ *
+ * <p>The static {@link #solve}, {@link #solveGrowing} and {@link #build} turn a banding into a
+ * {@link Standard128RibbonFilter}: RocksDB's seed search, Sieve's growing fallback and the
+ * builder's build.
  */
 final class RibbonBanding {
 
@@ -59,6 +63,97 @@ final class RibbonBanding {
     return numSlots;
   }
 
+  // ---------------------------------------------------------------- solving a filter
+
+  /**
+   * The Ribbon-only builder's filter ({@link Standard128RibbonFilter.Builder}): the hashes without
+   * consecutive duplicates (RocksDB's {@code AddKey}), at RocksDB's size ({@link
+   * RibbonSizing#numSlotsForKeys}), grown until a seed solves ({@link #solveGrowing}).
+   */
+  static Standard128RibbonFilter build(long[] hashes, int count, double oneInFpRate) {
+    long[] entries = dedupConsecutive(hashes, count);
+    int n = entries.length;
+    if (n == 0) {
+      return Standard128RibbonFilter.EMPTY;
+    }
+    if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
+      throw new IllegalArgumentException(
+          "a Standard128Ribbon filter holds at most "
+              + RibbonSizing.MAX_RIBBON_ENTRIES
+              + " keys (RocksDB builds Bloom above), got "
+              + n);
+    }
+    return solveGrowing(entries, n, RibbonSizing.numSlotsForKeys(n), oneInFpRate);
+  }
+
+  private static long[] dedupConsecutive(long[] hashes, int count) {
+    long[] out = new long[count];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+      if (n == 0 || hashes[i] != out[n - 1]) {
+        out[n++] = hashes[i];
+      }
+    }
+    return n == count ? out : java.util.Arrays.copyOf(out, n);
+  }
+
+  /**
+   * Sieve's own final fallback, for the Ribbon-only builder: solve at {@code numSlots}; if all 256
+   * seeds fail, grow by one block in eight and solve again, until a seed works.
+   */
+  static Standard128RibbonFilter solveGrowing(
+      long[] entries, int n, int numSlots, double oneInFpRate) {
+    int bias = (int) (entries[0] >>> 32);
+    int firstSeed = (int) entries[0] & 255;
+    for (; ; ) {
+      long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
+      Standard128RibbonFilter f = solve(entries, n, numSlots, bytes, firstSeed);
+      if (f != null) {
+        return f;
+      }
+      int numBlocks = numSlots / RibbonSizing.SLOTS_PER_BLOCK;
+      int grown = numBlocks + Math.max(1, numBlocks / 8);
+      if (grown > RibbonSizing.MAX_BLOCKS) {
+        throw new IllegalStateException(
+            "no seed solves " + n + " keys in up to " + numBlocks + " blocks");
+      }
+      numSlots = grown * RibbonSizing.SLOTS_PER_BLOCK;
+    }
+  }
+
+  /**
+   * Solves for {@code numSlots} slots and {@code dataBytes} bytes of solution, trying ordinal seeds
+   * from {@code firstSeed} on; {@code null} if all 256 fail.
+   */
+  static Standard128RibbonFilter solve(
+      long[] hashes, int count, int numSlots, long dataBytes, int firstSeed) {
+    RibbonBanding banding = new RibbonBanding(numSlots);
+    int seed = banding.findSeedToSolve(hashes, count, firstSeed);
+    if (seed < 0) {
+      return null;
+    }
+    return fromBanding(banding, dataBytes, seed, count);
+  }
+
+  private static Standard128RibbonFilter fromBanding(
+      RibbonBanding banding, long dataBytes, int seed, long numKeys) {
+    int numBlocks = banding.numSlots() / RibbonSizing.SLOTS_PER_BLOCK;
+    int numSegments = clampSegments(dataBytes / RibbonSizing.SEGMENT_BYTES, numBlocks);
+    Standard128RibbonFilter shape =
+        new Standard128RibbonFilter(new long[0], null, null, numBlocks, numSegments, seed, numKeys);
+    long[] data =
+        banding.backSubstitute(numSegments, shape.upperNumColumns(), shape.upperStartBlock());
+    return new Standard128RibbonFilter(data, null, null, numBlocks, numSegments, seed, numKeys);
+  }
+
+  /** RocksDB's cap at 32 columns: extra segments are unused. */
+  private static int clampSegments(long numSegments, int numBlocks) {
+    long max = (long) numBlocks * RibbonSizing.MAX_COLUMNS;
+    return (int) Math.min(numSegments, max);
+  }
+
+  // ---------------------------------------------------------------- banding
+
   void clear() {
     java.util.Arrays.fill(coeff, 0L);
     java.util.Arrays.fill(result, 0);
@@ -71,16 +166,16 @@ final class RibbonBanding {
    *     unchanged)
    */
   boolean add(long hash64, int rawSeed) {
-    return addRehashed(Standard128RibbonFilter.rehash(hash64, rawSeed));
+    return addRehashed(RibbonKernel.rehash(hash64, rawSeed));
   }
 
-  /** Adds the key whose seeded hash ({@link Standard128RibbonFilter#rehash}) is {@code h}. */
+  /** Adds the key whose seeded hash ({@link RibbonKernel#rehash}) is {@code h}. */
   private boolean addRehashed(long h) {
-    int i = Standard128RibbonFilter.start(h, numStarts);
-    long a = h * Standard128RibbonFilter.COEFF_AND_RESULT_FACTOR;
-    long lo = Standard128RibbonFilter.coeffLow(a);
+    int i = RibbonKernel.start(h, numStarts);
+    long a = h * RibbonKernel.COEFF_AND_RESULT_FACTOR;
+    long lo = RibbonKernel.coeffLow(a);
     long hi = a;
-    int rr = Standard128RibbonFilter.resultRow(a);
+    int rr = RibbonKernel.resultRow(a);
     final long[] coeff = this.coeff;
     for (; ; ) {
       int at = 2 * i;
@@ -199,7 +294,7 @@ final class RibbonBanding {
       long[] hashes, int count, int rawSeed, long[] out, int[] buckets) {
     java.util.Arrays.fill(buckets, 0);
     for (int k = 0; k < count; k++) {
-      buckets[(int) (Standard128RibbonFilter.rehash(hashes[k], rawSeed) >>> (64 - SORT_BITS))]++;
+      buckets[(int) (RibbonKernel.rehash(hashes[k], rawSeed) >>> (64 - SORT_BITS))]++;
     }
     int sum = 0;
     for (int b = 0; b < buckets.length; b++) {
@@ -208,7 +303,7 @@ final class RibbonBanding {
       sum += c;
     }
     for (int k = 0; k < count; k++) {
-      long h = Standard128RibbonFilter.rehash(hashes[k], rawSeed);
+      long h = RibbonKernel.rehash(hashes[k], rawSeed);
       out[buckets[(int) (h >>> (64 - SORT_BITS))]++] = h;
     }
   }
@@ -234,7 +329,7 @@ final class RibbonBanding {
     int[] buckets = sorted != null ? new int[1 << SORT_BITS] : null;
     int seed = firstSeed & 255;
     do {
-      int rawSeed = Standard128RibbonFilter.rawSeed(seed);
+      int rawSeed = RibbonKernel.rawSeed(seed);
       boolean solved;
       if (sorted != null) {
         sortByStart(hashes, count, rawSeed, sorted, buckets);

@@ -1,18 +1,19 @@
 package dev.sieve.ribbon;
 
+import static dev.sieve.ribbon.RibbonKernel.COEFF_AND_RESULT_FACTOR;
+import static dev.sieve.ribbon.RibbonKernel.REHASH_FACTOR;
+
 import dev.sieve.FilterBuilder;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -45,35 +46,15 @@ import java.util.Optional;
  * RibbonMath#interleavedRibbonFpRate}), i.e. {@code 2^-r} interpolated linearly at the fractional
  * {@link #resultBits()} {@code r = c + 1 - p}.
  *
- * <h2>Hashing (RocksDB util/ribbon_impl.h, StandardRehasher + StandardHasher)</h2>
+ * <h2>Where the parts are</h2>
  *
- * From the 64-bit key hash {@code k} and the 8-bit ordinal seed {@code σ}: the raw seed is {@code t
- * = σ · 0xc78219a23eeadd03}, {@code t ^= (t & 0xf0f0f0f0f0f0f0f0) >>> 4}, truncated to 32 bits; the
- * rehashed key is {@code h = (k ^ rawSeed) · 0x6193d459236a3a0d}. The start is {@code
- * FastRange64(h, numStarts)} (the high half of the 128-bit product), {@code numStarts = numSlots -
- * 127}. With {@code a = h · 0xc28f82822b650bed}: the coefficient row is {@code a} in the high 64
- * bits and {@code (a ^ 0xc367844a6e52731d) | 1} in the low 64; the result row is the low 32 bits of
- * {@code byteswap(a)} (the top bytes of {@code a}, the most independent of the start).
- *
- * <h2>Layout (RocksDB SerializableInterleavedSolution)</h2>
- *
- * The data is a sequence of 16-byte little-endian segments, each one column of one 128-slot block.
- * With {@code numBlocks} blocks and {@code numSegments = dataLength / 16}: {@code upperNumColumns =
- * ceil(numSegments / numBlocks)} (at most 32) and {@code upperStartBlock = upperNumColumns ·
- * numBlocks - numSegments}; blocks before {@code upperStartBlock} hold {@code upperNumColumns - 1}
- * columns, the rest {@code upperNumColumns}, block after block. A query starting at slot {@code s}
- * reads block {@code s / 128} and, unless {@code s} is block-aligned, the next one: column {@code
- * j}'s bit is the parity of {@code (seg_j(b) & c << (s % 128)) ^ (seg_j(b+1) & c >>> (128 - s %
- * 128))}. The query ({@code RibbonProbe}) computes the same answer as RocksDB's column loop without
- * key-dependent branches but one: it runs every block's {@code upperNumColumns} columns under a
- * mask and leaves after the first two columns when they disagree (three in four negative keys), so
- * a negative query is cheaper than a positive one and a positive one is never mispredicted.
- *
- * <h2>Trailer</h2>
- *
- * Five bytes after the data: {@code 0xFE} (−2, Standard128Ribbon), the ordinal seed, and {@code
- * numBlocks} as 24-bit little-endian. Zero keys give RocksDB's empty (0-byte) filter block, which
- * RocksDB reads as "always false".
+ * This class is the filter's API. The hashing (RocksDB's {@code StandardRehasher} and {@code
+ * StandardHasher}) and the batch probe are in {@code RibbonKernel}; the column probe over heap or
+ * wrapped data, with its single early exit, in {@code RibbonProbe}; the block's layout ({@code
+ * SerializableInterleavedSolution}, 16-byte column segments, fractional result bits) and its 5-byte
+ * trailer ({@code 0xFE}, the seed, the number of blocks) in {@code RibbonBlockForm}; the banding
+ * and the seed search in {@code RibbonBanding}. Zero keys give RocksDB's empty (0-byte) filter
+ * block, which RocksDB reads as "always false".
  *
  * <h2>The trade-off</h2>
  *
@@ -98,14 +79,9 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   /** The number of ordinal seeds tried before a build gives up on Ribbon. */
   public static final int NUM_SEEDS = 256;
 
-  static final long COEFF_AND_RESULT_FACTOR = 0xc28f82822b650bedL;
-  private static final long COEFF_XOR_64 = 0xc367844a6e52731dL;
-  private static final long SEED_MIX_MASK = 0xf0f0f0f0f0f0f0f0L;
-  private static final long TO_RAW_SEED_FACTOR = 0xc78219a23eeadd03L;
-  private static final long REHASH_FACTOR = 0x6193d459236a3a0dL;
-
-  private static final Standard128RibbonFilter EMPTY =
-      new Standard128RibbonFilter(new long[0], 0, 0, 0, 0);
+  /** The filter of no keys (RocksDB's 0-byte block). */
+  static final Standard128RibbonFilter EMPTY =
+      new Standard128RibbonFilter(new long[0], null, null, 0, 0, 0, 0);
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
@@ -144,12 +120,23 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   private final long numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private Standard128RibbonFilter(
-      long[] data, int numBlocks, int numSegments, int seed, long numKeys) {
+  /**
+   * A filter over heap {@code data} (segments, with or without the padding, added when missing), or
+   * reading its segments in place from {@code wrapped} ({@code data} null; {@code buffer} its one
+   * buffer's words, null when they span several buffers).
+   */
+  Standard128RibbonFilter(
+      long[] data,
+      LongSegments wrapped,
+      LongBuffer buffer,
+      int numBlocks,
+      int numSegments,
+      int seed,
+      long numKeys) {
     this.numSegments = numSegments;
     this.numBlocks = numBlocks;
     this.seed = seed;
-    this.rawSeed64 = rawSeed(seed) & 0xFFFFFFFFL;
+    this.rawSeed64 = RibbonKernel.rawSeed(seed) & 0xFFFFFFFFL;
     this.numKeys = numKeys;
     if (numBlocks == 0) {
       this.numStarts = 0;
@@ -165,61 +152,8 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     // starting at the first slot of the last block
     int padded = 2 * numSegments + 2 * upperNumColumns;
     this.data = data == null ? null : data.length == padded ? data : Arrays.copyOf(data, padded);
-    this.wrapped = null;
-    this.buffer = null;
-  }
-
-  private Standard128RibbonFilter(
-      LongSegments wrapped,
-      LongBuffer buffer,
-      int numBlocks,
-      int numSegments,
-      int seed,
-      long numKeys) {
-    this.numSegments = numSegments;
-    this.numBlocks = numBlocks;
-    this.seed = seed;
-    this.rawSeed64 = rawSeed(seed) & 0xFFFFFFFFL;
-    this.numKeys = numKeys;
-    this.numStarts = numBlocks * RibbonSizing.SLOTS_PER_BLOCK - RibbonSizing.SLOTS_PER_BLOCK + 1;
-    int upper = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
-    this.upperNumColumns = upper;
-    this.upperStartBlock = (int) ((long) upper * numBlocks - numSegments);
-    this.data = null;
     this.wrapped = wrapped;
     this.buffer = buffer;
-  }
-
-  // ---------------------------------------------------------------- hashing (static, shared)
-
-  /** RocksDB's ordinal → raw seed pre-mixing ({@code StandardHasher::SetOrdinalSeed}). */
-  static int rawSeed(int ordinalSeed) {
-    long t = (ordinalSeed & 0xFFFFFFFFL) * TO_RAW_SEED_FACTOR;
-    t ^= (t & SEED_MIX_MASK) >>> 4;
-    return (int) t;
-  }
-
-  /** RocksDB's {@code StandardRehasher}: a 1-to-1 seeded remix of an existing 64-bit hash. */
-  static long rehash(long hash64, int rawSeed) {
-    return (hash64 ^ (rawSeed & 0xFFFFFFFFL)) * REHASH_FACTOR;
-  }
-
-  /**
-   * {@code FastRange64(h, numStarts)}: the high 64 bits of the unsigned 128-bit product ({@link
-   * RibbonProbe#start}).
-   */
-  static int start(long h, int numStarts) {
-    return RibbonProbe.start(h, numStarts);
-  }
-
-  /** The low 64 bits of the coefficient row for {@code a = h · COEFF_AND_RESULT_FACTOR}. */
-  static long coeffLow(long a) {
-    return (a ^ COEFF_XOR_64) | 1L;
-  }
-
-  /** The 32-bit result row for {@code a = h · COEFF_AND_RESULT_FACTOR}. */
-  static int resultRow(long a) {
-    return (int) Long.reverseBytes(a);
   }
 
   // ---------------------------------------------------------------- creation
@@ -249,72 +183,8 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     if (n < 1) {
       throw new IllegalArgumentException("at least one entry is needed, got " + n);
     }
-    return Optional.ofNullable(solve(entries, n, numSlots, dataBytes, (int) entries[0] & 255));
-  }
-
-  /**
-   * Sieve's own final fallback, for the Ribbon-only builder: solve at {@code numSlots}; if all 256
-   * seeds fail, grow by one block in eight and solve again, until a seed works.
-   */
-  static Standard128RibbonFilter solveGrowing(
-      long[] entries, int n, int numSlots, double oneInFpRate) {
-    int bias = (int) (entries[0] >>> 32);
-    int firstSeed = (int) entries[0] & 255;
-    for (; ; ) {
-      long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, oneInFpRate, bias);
-      Standard128RibbonFilter f = solve(entries, n, numSlots, bytes, firstSeed);
-      if (f != null) {
-        return f;
-      }
-      int numBlocks = numSlots / RibbonSizing.SLOTS_PER_BLOCK;
-      int grown = numBlocks + Math.max(1, numBlocks / 8);
-      if (grown > RibbonSizing.MAX_BLOCKS) {
-        throw new IllegalStateException(
-            "no seed solves " + n + " keys in up to " + numBlocks + " blocks");
-      }
-      numSlots = grown * RibbonSizing.SLOTS_PER_BLOCK;
-    }
-  }
-
-  /**
-   * Solves for {@code numSlots} slots and {@code dataBytes} bytes of solution, trying ordinal seeds
-   * from {@code firstSeed} on; {@code null} if all 256 fail.
-   */
-  static Standard128RibbonFilter solve(
-      long[] hashes, int count, int numSlots, long dataBytes, int firstSeed) {
-    RibbonBanding banding = new RibbonBanding(numSlots);
-    int seed = banding.findSeedToSolve(hashes, count, firstSeed);
-    if (seed < 0) {
-      return null;
-    }
-    return fromBanding(banding, dataBytes, seed, count);
-  }
-
-  private static Standard128RibbonFilter fromBanding(
-      RibbonBanding banding, long dataBytes, int seed, long numKeys) {
-    int numBlocks = banding.numSlots() / RibbonSizing.SLOTS_PER_BLOCK;
-    int numSegments = clampSegments(dataBytes / RibbonSizing.SEGMENT_BYTES, numBlocks);
-    Standard128RibbonFilter shape =
-        new Standard128RibbonFilter(new long[0], numBlocks, numSegments, seed, numKeys);
-    long[] data = banding.backSubstitute(numSegments, shape.upperNumColumns, shape.upperStartBlock);
-    return new Standard128RibbonFilter(data, numBlocks, numSegments, seed, numKeys);
-  }
-
-  /** RocksDB's cap at 32 columns: extra segments are unused. */
-  private static int clampSegments(long numSegments, int numBlocks) {
-    long max = (long) numBlocks * RibbonSizing.MAX_COLUMNS;
-    return (int) Math.min(numSegments, max);
-  }
-
-  private static long[] dedupConsecutive(long[] hashes, int count) {
-    long[] out = new long[count];
-    int n = 0;
-    for (int i = 0; i < count; i++) {
-      if (n == 0 || hashes[i] != out[n - 1]) {
-        out[n++] = hashes[i];
-      }
-    }
-    return n == count ? out : Arrays.copyOf(out, n);
+    return Optional.ofNullable(
+        RibbonBanding.solve(entries, n, numSlots, dataBytes, (int) entries[0] & 255));
   }
 
   // ---------------------------------------------------------------- RocksDB filter blocks
@@ -326,27 +196,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    */
   @Override
   public byte[] toRocksDbFilterBlock() {
-    if (numBlocks == 0) {
-      return new byte[0];
-    }
-    if (rocksDbFilterBlockLength() > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a filter block of "
-              + rocksDbFilterBlockLength()
-              + " bytes does not fit one byte[]; use writeRocksDbFilterBlock");
-    }
-    int dataLen = numSegments * RibbonSizing.SEGMENT_BYTES;
-    byte[] out = new byte[dataLen + TRAILER_BYTES];
-    ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    for (int i = 0; i < 2 * numSegments; i++) {
-      buf.putLong(word(i));
-    }
-    out[dataLen] = MARKER;
-    out[dataLen + 1] = (byte) seed;
-    out[dataLen + 2] = (byte) numBlocks;
-    out[dataLen + 3] = (byte) (numBlocks >>> 8);
-    out[dataLen + 4] = (byte) (numBlocks >>> 16);
-    return out;
+    return RibbonBlockForm.toBytes(this);
   }
 
   /** The length of {@link #toRocksDbFilterBlock()}: the segments plus the trailer, 0 when empty. */
@@ -362,16 +212,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   @Override
   public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
       throws java.io.IOException {
-    if (numBlocks == 0) {
-      return;
-    }
-    ChannelWrites.writeWords(
-        out,
-        2L * numSegments,
-        i -> word((int) i),
-        new byte[] {
-          MARKER, (byte) seed, (byte) numBlocks, (byte) (numBlocks >>> 8), (byte) (numBlocks >>> 16)
-        });
+    RibbonBlockForm.write(this, out);
   }
 
   /**
@@ -383,15 +224,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    */
   public static Standard128RibbonFilter wrapData(
       ByteBuffer[] segments, int segmentShift, long dataBytes, ByteBuffer trailer, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    if (trailer.remaining() != TRAILER_BYTES) {
-      throw new IllegalArgumentException(
-          "trailer must be " + TRAILER_BYTES + " bytes, got " + trailer.remaining());
-    }
-    BlockShape shape = checkShape(trailer, trailer.position(), dataBytes);
-    LongSegments data = LongSegments.of(segments, segmentShift, 2 * shape.numSegments);
-    return new Standard128RibbonFilter(
-        data, null, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+    return RibbonBlockForm.wrapData(segments, segmentShift, dataBytes, trailer, numKeys);
   }
 
   /** As {@link #fromRocksDbFilterBlock(byte[], long)} with the number of keys unknown (0). */
@@ -433,21 +266,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    */
   public static Standard128RibbonFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
     Objects.requireNonNull(block, "block");
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    if (block.length == 0) {
-      checkEmptyBlockKeys(numKeys);
-      return EMPTY;
-    }
-    BlockShape shape = checkBlock(ByteBuffer.wrap(block));
-    int dataLen = block.length - TRAILER_BYTES;
-    int upper = (int) ((shape.numSegments + shape.numBlocks - 1) / shape.numBlocks);
-    long[] data = new long[dataLen / Long.BYTES + 2 * upper];
-    ByteBuffer.wrap(block, 0, dataLen)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .asLongBuffer()
-        .get(data, 0, dataLen / Long.BYTES);
-    return new Standard128RibbonFilter(
-        data, shape.numBlocks, (int) shape.numSegments, shape.seed, numKeys);
+    return RibbonBlockForm.read(block, numKeys);
   }
 
   /**
@@ -458,91 +277,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    */
   public static Standard128RibbonFilter wrapRocksDbFilterBlock(ByteBuffer block, long numKeys) {
     Objects.requireNonNull(block, "block");
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    ByteBuffer view = block.slice();
-    if (!view.hasRemaining()) {
-      checkEmptyBlockKeys(numKeys);
-      return EMPTY;
-    }
-    BlockShape shape = checkBlock(view);
-    LongSegments segments = LongSegments.of(view, 2 * shape.numSegments);
-    return new Standard128RibbonFilter(
-        segments,
-        view.duplicate().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer(),
-        shape.numBlocks,
-        (int) shape.numSegments,
-        shape.seed,
-        numKeys);
-  }
-
-  /** RocksDB's 0-byte block answers "absent" for every key: refuse a claim that it has some. */
-  private static void checkEmptyBlockKeys(long numKeys) {
-    if (numKeys > 0) {
-      throw new SieveFormatException(
-          0,
-          "a 0-byte Ribbon block (RocksDB's block for zero keys) cannot hold the "
-              + numKeys
-              + " keys given: it answers \"absent\" for every key");
-    }
-  }
-
-  /** What a filter block's trailer and length say. */
-  private record BlockShape(int seed, int numBlocks, long numSegments) {}
-
-  /** Validates a non-empty block (the buffer's remaining bytes); see fromRocksDbFilterBlock. */
-  private static BlockShape checkBlock(ByteBuffer block) {
-    int length = block.remaining();
-    if (length <= TRAILER_BYTES) {
-      throw new SieveFormatException(
-          0,
-          "filter block of "
-              + length
-              + " bytes is not longer than its 5-byte trailer (RocksDB reads it as 'always"
-              + " false', i.e. no keys; refused as truncated)");
-    }
-    int dataLen = length - TRAILER_BYTES;
-    return checkShape(block, block.position() + dataLen, dataLen);
-  }
-
-  /**
-   * Validates the trailer at {@code trailerAt} in {@code buf} for {@code dataLen} data bytes before
-   * it (offsets in the messages are relative to the block's first byte).
-   */
-  private static BlockShape checkShape(ByteBuffer buf, int trailerAt, long dataLen) {
-    if (buf.get(trailerAt) != MARKER) {
-      throw new SieveFormatException(
-          dataLen,
-          "trailer marker is "
-              + buf.get(trailerAt)
-              + ", expected -2 (Standard128Ribbon); -1 is FastLocalBloom, 0 RocksDB's 'always"
-              + " true', >= 1 legacy Bloom");
-    }
-    int seed = buf.get(trailerAt + 1) & 0xFF;
-    int numBlocks =
-        (buf.get(trailerAt + 2) & 0xFF)
-            | (buf.get(trailerAt + 3) & 0xFF) << 8
-            | (buf.get(trailerAt + 4) & 0xFF) << 16;
-    if (numBlocks < 2) {
-      throw new SieveFormatException(
-          dataLen + 2,
-          "number of blocks is "
-              + numBlocks
-              + ", at least 2 required (RocksDB reads such a block as 'always true')");
-    }
-    if (dataLen <= 0 || dataLen % RibbonSizing.SEGMENT_BYTES != 0) {
-      throw new SieveFormatException(
-          dataLen, "data length " + dataLen + " is not a positive multiple of the 16-byte segment");
-    }
-    long numSegments = dataLen / RibbonSizing.SEGMENT_BYTES;
-    if (numSegments > (long) numBlocks * RibbonSizing.MAX_COLUMNS) {
-      throw new SieveFormatException(
-          dataLen,
-          numSegments
-              + " segments over "
-              + numBlocks
-              + " blocks is more than 32 result columns per block");
-    }
-    return new BlockShape(seed, numBlocks, numSegments);
+    return RibbonBlockForm.wrap(block, numKeys);
   }
 
   // ---------------------------------------------------------------- the filter
@@ -583,29 +318,12 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   }
 
   private long probeChunk(long[] hashes, int at, int chunk) {
-    final long[] data = this.data;
-    BatchScratch scratch = BatchScratch.get();
-    long[] touched = scratch.loaded;
-    for (int i = 0; i < chunk; i++) {
-      long h = (hashes[at + i] ^ rawSeed64) * REHASH_FACTOR;
-      int block = start(h, numStarts) >>> 7;
-      int columns = upperNumColumns - ((block - upperStartBlock) >>> 31);
-      int first = 2 * (block * upperNumColumns - Math.min(block, upperStartBlock));
-      // kept in the scratch array so the loads are not dead: they bring both blocks into cache
-      touched[i] = data[first] ^ data[first + 2 * columns];
-    }
-    long word = 0;
-    for (int i = 0; i < chunk; i++) {
-      long h = (hashes[at + i] ^ rawSeed64) * REHASH_FACTOR;
-      int start = RibbonProbe.start(h, numStarts);
-      long a = h * COEFF_AND_RESULT_FACTOR;
-      word |= (long) RibbonProbe.heapAll(data, upperNumColumns, upperStartBlock, start, a) << i;
-    }
-    return word;
+    return RibbonKernel.probeChunk(
+        data, numStarts, rawSeed64, upperNumColumns, upperStartBlock, hashes, at, chunk);
   }
 
   /** Data word {@code i} of either storage; 0 past the segments (the padding). */
-  private long word(int i) {
+  long word(int i) {
     if (data != null) {
       return data[i];
     }
@@ -818,19 +536,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
     @Override
     protected Standard128RibbonFilter buildFromHashes(long[] hashes, int count) {
-      long[] entries = dedupConsecutive(hashes, count);
-      int n = entries.length;
-      if (n == 0) {
-        return EMPTY;
-      }
-      if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
-        throw new IllegalArgumentException(
-            "a Standard128Ribbon filter holds at most "
-                + RibbonSizing.MAX_RIBBON_ENTRIES
-                + " keys (RocksDB builds Bloom above), got "
-                + n);
-      }
-      return solveGrowing(entries, n, RibbonSizing.numSlotsForKeys(n), oneInFpRate);
+      return RibbonBanding.build(hashes, count, oneInFpRate);
     }
   }
 }

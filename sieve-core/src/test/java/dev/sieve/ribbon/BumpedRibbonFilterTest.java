@@ -173,7 +173,7 @@ class BumpedRibbonFilterTest {
   private static byte[] valid() {
     // overloaded (1.1 keys per slot), so that keys are bumped to further layers
     long[] h = randomHashes(3, 3000);
-    return BumpedRibbonFilter.build(
+    return BumpedRibbonBanding.build(
             h, h.length, 7, 2, BumpedRibbonFilter.DEFAULT_T1, BumpedRibbonFilter.DEFAULT_T2, 1.1)
         .toByteArray();
   }

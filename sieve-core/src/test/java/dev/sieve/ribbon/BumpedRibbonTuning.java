@@ -20,7 +20,7 @@ public final class BumpedRibbonTuning {
       for (int[] t : ts) {
         for (double load : loads) {
           long t0 = System.nanoTime();
-          BumpedRibbonFilter f = BumpedRibbonFilter.build(keys, n, 7, 0, t[0], t[1], load);
+          BumpedRibbonFilter f = BumpedRibbonBanding.build(keys, n, 7, 0, t[0], t[1], load);
           long ns = System.nanoTime() - t0;
           System.out.printf(
               "T=%d,%d load=%.2f layers=%d slots/key=%.5f bits/key=%.4f overhead=%.5f fpr=%.5f"

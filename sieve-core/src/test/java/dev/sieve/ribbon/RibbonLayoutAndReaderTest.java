@@ -57,7 +57,7 @@ class RibbonLayoutAndReaderTest {
     int upper = (numSegments + numBlocks - 1) / numBlocks;
     int upperStart = upper * numBlocks - numSegments;
     int numStarts = numBlocks * 128 - 127;
-    long h = Standard128RibbonFilter.rehash(hash64, Standard128RibbonFilter.rawSeed(seed));
+    long h = RibbonKernel.rehash(hash64, RibbonKernel.rawSeed(seed));
     int start =
         new java.math.BigInteger(Long.toUnsignedString(h))
             .multiply(java.math.BigInteger.valueOf(numStarts))
@@ -104,9 +104,8 @@ class RibbonLayoutAndReaderTest {
       assertEquals(naiveQuery(block, h), fast, "hash " + h);
       positives += fast ? 1 : 0;
       int start =
-          Standard128RibbonFilter.start(
-              Standard128RibbonFilter.rehash(h, Standard128RibbonFilter.rawSeed(f.seed())),
-              (int) f.numSlots() - 127);
+          RibbonKernel.start(
+              RibbonKernel.rehash(h, RibbonKernel.rawSeed(f.seed())), (int) f.numSlots() - 127);
       if (start % 128 == 0) {
         aligned++;
       } else {
@@ -122,9 +121,8 @@ class RibbonLayoutAndReaderTest {
     int foundAligned = aligned;
     for (long h = 0; foundAligned < 20; h++) {
       int start =
-          Standard128RibbonFilter.start(
-              Standard128RibbonFilter.rehash(h, Standard128RibbonFilter.rawSeed(f.seed())),
-              (int) f.numSlots() - 127);
+          RibbonKernel.start(
+              RibbonKernel.rehash(h, RibbonKernel.rawSeed(f.seed())), (int) f.numSlots() - 127);
       if (start % 128 == 0) {
         assertEquals(naiveQuery(block, h), f.mayContainHash(h));
         foundAligned++;
@@ -143,11 +141,10 @@ class RibbonLayoutAndReaderTest {
               .buildFromHashes(randomHashes(n, n));
       byte[] block = f.toRocksDbFilterBlock();
       int numStarts = (int) f.numSlots() - 127;
-      int rawSeed = Standard128RibbonFilter.rawSeed(f.seed());
+      int rawSeed = RibbonKernel.rawSeed(f.seed());
       int found = 0;
       for (long h = 0; found < 30; h++) {
-        if (Standard128RibbonFilter.start(Standard128RibbonFilter.rehash(h, rawSeed), numStarts)
-            == numStarts - 1) {
+        if (RibbonKernel.start(RibbonKernel.rehash(h, rawSeed), numStarts) == numStarts - 1) {
           assertEquals(naiveQuery(block, h), f.mayContainHash(h), "hash " + h);
           found++;
         }
@@ -164,7 +161,7 @@ class RibbonLayoutAndReaderTest {
     RibbonBanding sorted = new RibbonBanding(numSlots);
     int seed = sorted.findSeedToSolve(h, n, 7);
     RibbonBanding inOrder = new RibbonBanding(numSlots);
-    assertTrue(inOrder.addAll(h, n, Standard128RibbonFilter.rawSeed(seed)));
+    assertTrue(inOrder.addAll(h, n, RibbonKernel.rawSeed(seed)));
     int segments = 7 * numSlots / 128 - 3;
     assertArrayEquals(
         inOrder.backSubstitute(segments, 7, 3), sorted.backSubstitute(segments, 7, 3));
@@ -312,11 +309,11 @@ class RibbonLayoutAndReaderTest {
     }
     int firstSeed = (int) h[0] & 255;
     RibbonBanding banding = new RibbonBanding(1024);
-    assertFalse(banding.addAll(h, h.length, Standard128RibbonFilter.rawSeed(firstSeed)));
+    assertFalse(banding.addAll(h, h.length, RibbonKernel.rawSeed(firstSeed)));
     int seed = banding.findSeedToSolve(h, h.length, firstSeed);
     assertEquals(169, seed);
     long bytes = RibbonSizing.bytesForOneInFpRate(1024, 104.9, 0);
-    Standard128RibbonFilter f = Standard128RibbonFilter.solve(h, h.length, 1024, bytes, firstSeed);
+    Standard128RibbonFilter f = RibbonBanding.solve(h, h.length, 1024, bytes, firstSeed);
     assertEquals(169, f.seed());
     for (long x : h) {
       assertTrue(f.mayContainHash(x));
@@ -331,11 +328,11 @@ class RibbonLayoutAndReaderTest {
     for (int i = 0; i < h.length; i++) {
       h[i] = rnd.next();
     }
-    assertNull(Standard128RibbonFilter.solve(h, h.length, 1024, 880, 0));
+    assertNull(RibbonBanding.solve(h, h.length, 1024, 880, 0));
     Filter rocks = RocksDbBuilds.ribbonAtSlots(h, h.length, 10, 1024, false);
     BlockedBloomFilter bloom = (BlockedBloomFilter) rocks;
     assertEquals(6, bloom.numProbes());
-    Standard128RibbonFilter grown = Standard128RibbonFilter.solveGrowing(h, h.length, 1024, 104.9);
+    Standard128RibbonFilter grown = RibbonBanding.solveGrowing(h, h.length, 1024, 104.9);
     assertEquals(9, grown.numBlocks());
     for (long x : h) {
       assertTrue(bloom.mayContainHash(x));
@@ -353,7 +350,7 @@ class RibbonLayoutAndReaderTest {
       h[i] = distinct[(i * 7) % 2000];
     }
     RibbonBanding banding = new RibbonBanding(RibbonSizing.numSlotsForKeys(2000));
-    assertTrue(banding.addAll(h, h.length, Standard128RibbonFilter.rawSeed(3)));
+    assertTrue(banding.addAll(h, h.length, RibbonKernel.rawSeed(3)));
     Filter f = RocksDbBuilds.ribbonLevel(h, h.length, 10);
     Standard128RibbonFilter r = (Standard128RibbonFilter) f;
     assertEquals((int) h[0] & 255, r.seed());

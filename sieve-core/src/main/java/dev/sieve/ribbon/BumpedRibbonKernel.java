@@ -1,0 +1,141 @@
+package dev.sieve.ribbon;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+
+/**
+ * The kernel of {@link BumpedRibbonFilter}: the layers' hashing and the {@link Layer}, one layer's
+ * shape, 2-bit thresholds and interleaved solution, on the heap or read in place from the payload's
+ * buffer, with its probe (the two storages side by side behind one null check). The column probe
+ * itself is {@link RibbonProbe}'s, shared with {@link Standard128RibbonFilter}; the payload is
+ * {@link BumpedRibbonForm}'s and the construction {@link BumpedRibbonBanding}'s. The hashing
+ * ({@link #layerSeed}, {@link #layerHash}) is described in the filter's class Javadoc.
+ */
+final class BumpedRibbonKernel {
+  private BumpedRibbonKernel() {}
+
+  private static final long M1 = 0x9E3779B97F4A7C15L;
+  private static final long M2 = 0xD6E8FEB86659FD93L;
+
+  /** The seed of layer {@code layer}: one SplitMix64 output per layer from the filter's seed. */
+  static long layerSeed(long seed, int layer) {
+    long z = seed + (layer + 1) * 0x9E3779B97F4A7C15L;
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** The layer's hash of a key hash: {@code x = (k ^ σ)·M1; h = (x ^ x >>> 32)·M2}. */
+  static long layerHash(long hash64, long layerSeed) {
+    long x = (hash64 ^ layerSeed) * M1;
+    return (x ^ (x >>> 32)) * M2;
+  }
+
+  /**
+   * The thresholds {@code 0, T1, T2, 128} packed one per byte, as {@link Layer#probe} reads them.
+   */
+  static int packThresholds(int t1, int t2) {
+    return (t1 << 8) | (t2 << 16) | (128 << 24);
+  }
+
+  /** The metadata words of a layer of {@code numBlocks} blocks: 2 bits per block. */
+  static int metaWords(int numBlocks) {
+    return (numBlocks + 31) >>> 5;
+  }
+
+  /** One layer: its shape, its metadata and its solution (heap or in a buffer). */
+  static final class Layer {
+    final long seed;
+    final int numBlocks;
+    final int numStarts;
+    final int numSegments;
+    final int upperNumColumns;
+    final int upperStartBlock;
+    final long[] meta; // null when wrapped
+    final long[] data; // segments then 2·upperNumColumns zero words; null when wrapped
+    final ByteBuffer buf; // little-endian, wrapped form; null on the heap
+    final LongBuffer words; // buf's words (the payload is whole words); null on the heap
+    final int metaOffset;
+    final int dataOffset;
+
+    Layer(long seed, int numBlocks, int numSegments, long[] meta, long[] data) {
+      this.seed = seed;
+      this.numBlocks = numBlocks;
+      this.numStarts = numBlocks * 128 - 127;
+      this.numSegments = numSegments;
+      this.upperNumColumns = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
+      this.upperStartBlock = (int) ((long) upperNumColumns * numBlocks - numSegments);
+      this.meta = meta;
+      int padded = 2 * numSegments + 2 * upperNumColumns;
+      this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
+      this.buf = null;
+      this.words = null;
+      this.metaOffset = 0;
+      this.dataOffset = 0;
+    }
+
+    Layer(long seed, int numBlocks, int numSegments, ByteBuffer buf, int metaOffset) {
+      this.seed = seed;
+      this.numBlocks = numBlocks;
+      this.numStarts = numBlocks * 128 - 127;
+      this.numSegments = numSegments;
+      this.upperNumColumns = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
+      this.upperStartBlock = (int) ((long) upperNumColumns * numBlocks - numSegments);
+      this.meta = null;
+      this.data = null;
+      this.buf = buf;
+      this.words = buf.duplicate().position(0).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+      this.metaOffset = metaOffset;
+      this.dataOffset = metaOffset + 8 * metaWords(numBlocks);
+    }
+
+    long metaWord(int i) {
+      return meta != null ? meta[i] : buf.getLong(metaOffset + 8 * i);
+    }
+
+    long word(int i) {
+      if (data != null) {
+        return data[i];
+      }
+      return i < 2 * numSegments ? buf.getLong(dataOffset + 8 * i) : 0L;
+    }
+
+    int threshold(int block, int thresholds) {
+      int t = (int) (metaWord(block >>> 5) >>> ((block & 31) << 1)) & 3;
+      return (thresholds >>> (t << 3)) & 0xFF;
+    }
+
+    int columns(int block) {
+      return upperNumColumns - ((block - upperStartBlock) >>> 31);
+    }
+
+    /** 1: the key matches, 0: it does not, -1: it was bumped to the next layer. */
+    int probe(long hash64, int thresholds) {
+      long h = layerHash(hash64, seed);
+      int start = RibbonProbe.start(h, numStarts);
+      int block = start >>> 7;
+      int bit = start & 127;
+      final long[] meta = this.meta;
+      int t =
+          (int)
+                  ((meta != null
+                          ? meta[block >>> 5]
+                          : words.get((metaOffset >>> 3) + (block >>> 5)))
+                      >>> ((block & 31) << 1))
+              & 3;
+      if (bit < ((thresholds >>> (t << 3)) & 0xFF)) {
+        return -1;
+      }
+      long a = h * RibbonKernel.COEFF_AND_RESULT_FACTOR;
+      final long[] data = this.data;
+      boolean match =
+          data != null
+              ? RibbonProbe.heap(data, upperNumColumns, upperStartBlock, start, a)
+              : RibbonProbe.buffer(
+                  words, dataOffset >>> 3, upperNumColumns, upperStartBlock, start, a);
+      return match ? 1 : 0;
+    }
+  }
+}

@@ -41,4 +41,20 @@ public final class LongList {
   public long[] array() {
     return values;
   }
+
+  /**
+   * The first {@code count} of {@code hashes} without consecutive repeats (a key added twice in a
+   * row), as RocksDB's filter builders drop them before solving a Ribbon or sizing a Bloom block: a
+   * new array, or one of length {@code count} when nothing repeats.
+   */
+  public static long[] dedupConsecutive(long[] hashes, int count) {
+    long[] out = new long[count];
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+      if (n == 0 || hashes[i] != out[n - 1]) {
+        out[n++] = hashes[i];
+      }
+    }
+    return n == count ? out : Arrays.copyOf(out, n);
+  }
 }

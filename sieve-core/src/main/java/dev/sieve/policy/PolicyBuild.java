@@ -2,9 +2,9 @@ package dev.sieve.policy;
 
 import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.internal.LongList;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
-import java.util.Arrays;
 
 /**
  * The filters a {@link FilterPolicy} builds: FastLocalBloom on a Bloom level, and on a Ribbon level
@@ -26,7 +26,7 @@ final class PolicyBuild {
 
   /** Standard128Ribbon over the hashes, or its Bloom fallback. */
   static RocksDbFilter ribbon(FilterPolicy policy, long[] hashes, int count) {
-    long[] entries = dedupConsecutive(hashes, count);
+    long[] entries = LongList.dedupConsecutive(hashes, count);
     int n = entries.length;
     if (n == 0) {
       return Standard128RibbonFilter.builder().build(); // the empty filter: RocksDB's 0-byte block
@@ -55,17 +55,6 @@ final class PolicyBuild {
     return Standard128RibbonFilter.solveRocksDb(entries, n, numSlots, bytes)
         .<RocksDbFilter>map(r -> r)
         .orElseGet(() -> bloom(policy, entries, n));
-  }
-
-  private static long[] dedupConsecutive(long[] hashes, int count) {
-    long[] out = new long[count];
-    int n = 0;
-    for (int i = 0; i < count; i++) {
-      if (n == 0 || hashes[i] != out[n - 1]) {
-        out[n++] = hashes[i];
-      }
-    }
-    return n == count ? out : Arrays.copyOf(out, n);
   }
 
   /**

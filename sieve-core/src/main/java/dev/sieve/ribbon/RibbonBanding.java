@@ -1,5 +1,7 @@
 package dev.sieve.ribbon;
 
+import dev.sieve.internal.LongList;
+
 /**
  * The banding of a Standard128Ribbon build: on-the-fly Gaussian elimination over GF(2) into an
  * upper-triangular band of 128-bit coefficient rows, then back-substitution into RocksDB's
@@ -71,7 +73,7 @@ final class RibbonBanding {
    * RibbonSizing#numSlotsForKeys}), grown until a seed solves ({@link #solveGrowing}).
    */
   static Standard128RibbonFilter build(long[] hashes, int count, double oneInFpRate) {
-    long[] entries = dedupConsecutive(hashes, count);
+    long[] entries = LongList.dedupConsecutive(hashes, count);
     int n = entries.length;
     if (n == 0) {
       return Standard128RibbonFilter.EMPTY;
@@ -84,17 +86,6 @@ final class RibbonBanding {
               + n);
     }
     return solveGrowing(entries, n, RibbonSizing.numSlotsForKeys(n), oneInFpRate);
-  }
-
-  private static long[] dedupConsecutive(long[] hashes, int count) {
-    long[] out = new long[count];
-    int n = 0;
-    for (int i = 0; i < count; i++) {
-      if (n == 0 || hashes[i] != out[n - 1]) {
-        out[n++] = hashes[i];
-      }
-    }
-    return n == count ? out : java.util.Arrays.copyOf(out, n);
   }
 
   /**

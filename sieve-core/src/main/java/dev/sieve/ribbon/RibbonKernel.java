@@ -22,7 +22,10 @@ final class RibbonKernel {
   private RibbonKernel() {}
 
   static final long COEFF_AND_RESULT_FACTOR = 0xc28f82822b650bedL;
-  private static final long COEFF_XOR_64 = 0xc367844a6e52731dL;
+
+  /** RocksDB's {@code kCoeffXor64}: a key's low coefficient word is {@code (hash ^ this) | 1}. */
+  static final long COEFF_XOR_64 = 0xc367844a6e52731dL;
+
   private static final long SEED_MIX_MASK = 0xf0f0f0f0f0f0f0f0L;
   private static final long TO_RAW_SEED_FACTOR = 0xc78219a23eeadd03L;
   static final long REHASH_FACTOR = 0x6193d459236a3a0dL;

@@ -56,7 +56,7 @@ import java.nio.LongBuffer;
 final class RibbonProbe {
   private RibbonProbe() {}
 
-  private static final long COEFF_XOR_64 = 0xc367844a6e52731dL;
+  private static final long COEFF_XOR_64 = RibbonKernel.COEFF_XOR_64;
 
   /** {@code FastRange64(h, numStarts)}: the high half of the unsigned 128-bit product. */
   static int start(long h, int numStarts) {

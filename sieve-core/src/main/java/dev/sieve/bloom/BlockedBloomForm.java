@@ -275,7 +275,7 @@ final class BlockedBloomForm {
     }
   }
 
-  private static long countConsecutiveDistinct(long[] hashes, int count) {
+  static long countConsecutiveDistinct(long[] hashes, int count) {
     long n = 0;
     for (int i = 0; i < count; i++) {
       if (i == 0 || hashes[i] != hashes[i - 1]) {

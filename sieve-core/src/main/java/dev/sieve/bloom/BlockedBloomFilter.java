@@ -507,10 +507,7 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the number of blocks is odd or below 2
    */
   public BlockedBloomFilter fold() {
-    if (numBlocks < 2 || (numBlocks & 1) != 0) {
-      throw new IllegalStateException(
-          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
-    }
+    checkFoldable();
     return new BlockedBloomFilter(data.foldPairs(WORDS_PER_BLOCK), numProbes, numKeys());
   }
 
@@ -521,11 +518,15 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the filter cannot fold (an odd number of blocks, or one)
    */
   public double foldedFpRate() {
+    checkFoldable();
+    return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
+  }
+
+  private void checkFoldable() {
     if (numBlocks < 2 || (numBlocks & 1) != 0) {
       throw new IllegalStateException(
           "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
     }
-    return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
   }
 
   /**
@@ -558,22 +559,7 @@ public final class BlockedBloomFilter
    */
   @Override
   public double approximateElementCount() {
-    double sum = 0;
-    long zeros = 0;
-    boolean fullBlock = false;
-    int blockBits = BLOCK_BYTES * Byte.SIZE;
-    for (int b = 0; b < numBlocks; b++) {
-      int set = blockBitsSet(b);
-      zeros += blockBits - set;
-      fullBlock |= set == blockBits;
-      sum += BloomMath.blockedBloomBlockElementCount(set, blockBits, numProbes);
-    }
-    if (!fullBlock) {
-      return sum;
-    }
-    double zeroFraction = Math.max(0.5, (double) zeros) / ((double) numBlocks * blockBits);
-    double perKey = -Math.expm1(numProbes * Math.log1p(-1.0 / blockBits)); // 1 - (1 - 1/512)^k
-    return Math.max(sum, numBlocks * -Math.log(zeroFraction) / perKey);
+    return BlockedBloomKernel.approximateElementCount(data, numBlocks, numProbes);
   }
 
   /**
@@ -585,15 +571,7 @@ public final class BlockedBloomFilter
    */
   @Override
   public double expectedFpRate() {
-    if (numBlocks == 0) {
-      return 0.0;
-    }
-    double sum = 0;
-    double blockBits = BLOCK_BYTES * Byte.SIZE;
-    for (int b = 0; b < numBlocks; b++) {
-      sum += Math.pow(blockBitsSet(b) / blockBits, numProbes);
-    }
-    return sum / numBlocks;
+    return BlockedBloomKernel.expectedFpRate(data, numBlocks, numProbes);
   }
 
   /** Fewer zero bits than this in the whole filter make it {@linkplain #isSaturated saturated}. */
@@ -606,16 +584,7 @@ public final class BlockedBloomFilter
    * ({@link #expectedFpRate()} close to 1).
    */
   public boolean isSaturated() {
-    long zeros = 0;
-    for (int b = 0; b < numBlocks && zeros < SATURATION_ZERO_BITS; b++) {
-      zeros += BLOCK_BYTES * Byte.SIZE - blockBitsSet(b);
-    }
-    return numBlocks > 0 && zeros < SATURATION_ZERO_BITS;
-  }
-
-  private int blockBitsSet(int block) {
-    long base = (long) block * WORDS_PER_BLOCK;
-    return (int) data.bitCount(base, base + WORDS_PER_BLOCK);
+    return BlockedBloomKernel.hasFewerZeroBits(data, numBlocks, SATURATION_ZERO_BITS);
   }
 
   /** An independent, mutable copy of this filter on the heap. */

@@ -19,7 +19,6 @@ import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
@@ -27,8 +26,6 @@ import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
-import java.util.Arrays;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A cache-local ("blocked") Bloom filter, bit for bit RocksDB's FastLocalBloom (the default filter
@@ -65,9 +62,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class BlockedBloomFilter
     implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
-  // This class holds the API, the storage and the key count. The probe and add loops over raw
-  // storage (and the layout's math) are BlockedBloomKernel's; the RocksDB block's bytes, its
-  // trailer checks and RocksDB's sizing are BlockedBloomForm's.
+  // This class holds the API. The words and the key count are BloomWords'; the probe and add
+  // loops over raw storage (and the layout's math) are BlockedBloomKernel's; the RocksDB block's
+  // bytes, its trailer checks and RocksDB's sizing are BlockedBloomForm's.
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -83,9 +80,12 @@ public final class BlockedBloomFilter
 
   public static final double MAX_BITS_PER_KEY = 100.0;
 
+  /** The words and the key count, for the cold operations (union, copy, equals, bytes). */
+  private final BloomWords data;
+
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
-  // every cold method reads through one accessor instead.
+  // so the probes read these raw fields (data's storage), and every cold method goes to data.
   /** The data on the heap; {@code null} when the filter wraps buffers ({@link #wrapped}). */
   private final long[] words;
 
@@ -94,33 +94,25 @@ public final class BlockedBloomFilter
 
   private final int numBlocks;
   private final int numProbes;
-  private final LongAdder numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   /** Whether the {@code auto} probe form tests this filter branch-free (small enough). */
   private final boolean branchFreeQueries;
 
   BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
-    if (VECTOR_PROBE) {
-      VectorGate.BLOCKED_BLOOM.start(); // the warm-up of the SIMD path, once per JVM
-    }
-    this.words = words;
-    this.wrapped = null;
-    this.numBlocks = words.length / WORDS_PER_BLOCK;
-    this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
-    this.numProbes = numProbes;
-    this.numKeys = new LongAdder();
-    this.numKeys.add(numKeys);
+    this(BloomWords.onHeap(words, numKeys), numProbes);
   }
 
-  BlockedBloomFilter(LongSegments wrapped, int numProbes, long numKeys) {
-    this.words = null;
-    this.wrapped = wrapped;
-    this.numBlocks = (int) (wrapped.numWords() / WORDS_PER_BLOCK);
+  BlockedBloomFilter(BloomWords data, int numProbes) {
+    this.data = data;
+    this.words = data.heapOrNull();
+    this.wrapped = data.wrappedOrNull();
+    if (VECTOR_PROBE && words != null) {
+      VectorGate.BLOCKED_BLOOM.start(); // the warm-up of the SIMD path, once per JVM
+    }
+    this.numBlocks = (int) (data.numWords() / WORDS_PER_BLOCK);
     this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
     this.numProbes = numProbes;
-    this.numKeys = new LongAdder();
-    this.numKeys.add(numKeys);
   }
 
   // ---------------------------------------------------------------- creation
@@ -454,7 +446,7 @@ public final class BlockedBloomFilter
     int h = (int) (hash64 >>> 32);
     boolean changed = BlockedBloomKernel.add(words, base, h, numProbes);
     if (changed) {
-      numKeys.increment();
+      data.countKey();
     }
     return changed;
   }
@@ -474,9 +466,7 @@ public final class BlockedBloomFilter
    */
   @Override
   public void union(BlockedBloomFilter other) {
-    if (words == null) {
-      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
-    }
+    data.checkMutable();
     if (other.numBlocks != numBlocks || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "
@@ -489,13 +479,7 @@ public final class BlockedBloomFilter
               + other.numProbes
               + " probes");
     }
-    long otherKeys = other.numKeys();
-    for (int i = 0; i < words.length; i++) {
-      AtomicBits.orWord(words, i, other.word(i));
-    }
-    long mine = numKeys.sum();
-    long estimate = Math.round(approximateElementCount());
-    numKeys.add(Math.max(Math.max(mine, otherKeys), estimate) - mine);
+    data.union(other.data, this::approximateElementCount);
   }
 
   /**
@@ -523,19 +507,8 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the number of blocks is odd or below 2
    */
   public BlockedBloomFilter fold() {
-    if (numBlocks < 2 || (numBlocks & 1) != 0) {
-      throw new IllegalStateException(
-          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
-    }
-    long[] out = new long[numBlocks / 2 * WORDS_PER_BLOCK];
-    for (int j = 0; j < numBlocks / 2; j++) {
-      int to = j * WORDS_PER_BLOCK;
-      int from = 2 * j * WORDS_PER_BLOCK;
-      for (int w = 0; w < WORDS_PER_BLOCK; w++) {
-        out[to + w] = word(from + w) | word(from + WORDS_PER_BLOCK + w);
-      }
-    }
-    return new BlockedBloomFilter(out, numProbes, numKeys());
+    checkFoldable();
+    return new BlockedBloomFilter(data.foldPairs(WORDS_PER_BLOCK), numProbes, numKeys());
   }
 
   /**
@@ -545,11 +518,15 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the filter cannot fold (an odd number of blocks, or one)
    */
   public double foldedFpRate() {
+    checkFoldable();
+    return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
+  }
+
+  private void checkFoldable() {
     if (numBlocks < 2 || (numBlocks & 1) != 0) {
       throw new IllegalStateException(
           "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
     }
-    return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
   }
 
   /**
@@ -582,22 +559,7 @@ public final class BlockedBloomFilter
    */
   @Override
   public double approximateElementCount() {
-    double sum = 0;
-    long zeros = 0;
-    boolean fullBlock = false;
-    int blockBits = BLOCK_BYTES * Byte.SIZE;
-    for (int b = 0; b < numBlocks; b++) {
-      int set = blockBitsSet(b);
-      zeros += blockBits - set;
-      fullBlock |= set == blockBits;
-      sum += BloomMath.blockedBloomBlockElementCount(set, blockBits, numProbes);
-    }
-    if (!fullBlock) {
-      return sum;
-    }
-    double zeroFraction = Math.max(0.5, (double) zeros) / ((double) numBlocks * blockBits);
-    double perKey = -Math.expm1(numProbes * Math.log1p(-1.0 / blockBits)); // 1 - (1 - 1/512)^k
-    return Math.max(sum, numBlocks * -Math.log(zeroFraction) / perKey);
+    return BlockedBloomKernel.approximateElementCount(data, numBlocks, numProbes);
   }
 
   /**
@@ -609,15 +571,7 @@ public final class BlockedBloomFilter
    */
   @Override
   public double expectedFpRate() {
-    if (numBlocks == 0) {
-      return 0.0;
-    }
-    double sum = 0;
-    double blockBits = BLOCK_BYTES * Byte.SIZE;
-    for (int b = 0; b < numBlocks; b++) {
-      sum += Math.pow(blockBitsSet(b) / blockBits, numProbes);
-    }
-    return sum / numBlocks;
+    return BlockedBloomKernel.expectedFpRate(data, numBlocks, numProbes);
   }
 
   /** Fewer zero bits than this in the whole filter make it {@linkplain #isSaturated saturated}. */
@@ -630,26 +584,13 @@ public final class BlockedBloomFilter
    * ({@link #expectedFpRate()} close to 1).
    */
   public boolean isSaturated() {
-    long zeros = 0;
-    for (int b = 0; b < numBlocks && zeros < SATURATION_ZERO_BITS; b++) {
-      zeros += BLOCK_BYTES * Byte.SIZE - blockBitsSet(b);
-    }
-    return numBlocks > 0 && zeros < SATURATION_ZERO_BITS;
-  }
-
-  private int blockBitsSet(int block) {
-    int set = 0;
-    int base = block * WORDS_PER_BLOCK;
-    for (int i = 0; i < WORDS_PER_BLOCK; i++) {
-      set += Long.bitCount(word(base + i));
-    }
-    return set;
+    return BlockedBloomKernel.hasFewerZeroBits(data, numBlocks, SATURATION_ZERO_BITS);
   }
 
   /** An independent, mutable copy of this filter on the heap. */
   @Override
   public BlockedBloomFilter copy() {
-    return new BlockedBloomFilter(heapWords(), numProbes, numKeys());
+    return new BlockedBloomFilter(data.copy(), numProbes);
   }
 
   /**
@@ -660,16 +601,9 @@ public final class BlockedBloomFilter
     return words == null;
   }
 
-  long word(int index) {
-    return words != null ? AtomicBits.getVolatile(words, index) : wrapped.get(index);
-  }
-
-  /** A snapshot of the data as a fresh heap array. */
-  long[] heapWords() {
-    if (words == null) {
-      return wrapped.toArray();
-    }
-    return AtomicBits.snapshot(words);
+  /** {@return the words and the key count} */
+  BloomWords data() {
+    return data;
   }
 
   /** {@return the number of probes per key} */
@@ -690,7 +624,7 @@ public final class BlockedBloomFilter
    */
   @Override
   public long numKeys() {
-    return numKeys.sum();
+    return data.numKeys();
   }
 
   @Override
@@ -705,12 +639,7 @@ public final class BlockedBloomFilter
 
   /** {@return the fraction of bits that are set} */
   public double fractionOfBitsSet() {
-    long set = 0;
-    long numWords = (long) numBlocks * WORDS_PER_BLOCK;
-    for (int i = 0; i < numWords; i++) {
-      set += Long.bitCount(word(i));
-    }
-    return numWords == 0 ? 0.0 : (double) set / sizeInBits();
+    return numBlocks == 0 ? 0.0 : (double) data.bitCount() / sizeInBits();
   }
 
   /** Equal when the probes and the data bits are equal (the key count is not compared). */
@@ -718,12 +647,12 @@ public final class BlockedBloomFilter
   public boolean equals(Object o) {
     return o instanceof BlockedBloomFilter other
         && other.numProbes == numProbes
-        && Arrays.equals(other.heapWords(), heapWords());
+        && other.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return 31 * Arrays.hashCode(heapWords()) + numProbes;
+    return 31 * data.wordsHash() + numProbes;
   }
 
   @Override

@@ -3,18 +3,14 @@ package dev.sieve.bloom;
 import static dev.sieve.bloom.BlockedBloomFilter.BLOCK_BYTES;
 import static dev.sieve.bloom.BlockedBloomFilter.MAX_DATA_BYTES;
 import static dev.sieve.bloom.BlockedBloomFilter.TRAILER_BYTES;
-import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
 import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
@@ -58,9 +54,7 @@ final class BlockedBloomForm {
     int probes = checkTrailer(ByteBuffer.wrap(block));
     int dataLen = block.length - TRAILER_BYTES;
     checkEmptyBlockKeys(numKeys, dataLen);
-    long[] words = new long[dataLen / Long.BYTES];
-    ByteBuffer.wrap(block, 0, dataLen).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
-    return new BlockedBloomFilter(words, probes, numKeys);
+    return new BlockedBloomFilter(BloomWords.copyOf(block, 0, dataLen, numKeys), probes);
   }
 
   /**
@@ -77,7 +71,7 @@ final class BlockedBloomForm {
     int probes = checkTrailer(view);
     long dataLen = (long) view.remaining() - TRAILER_BYTES;
     checkEmptyBlockKeys(numKeys, dataLen);
-    return new BlockedBloomFilter(LongSegments.of(view, dataLen / Long.BYTES), probes, numKeys);
+    return new BlockedBloomFilter(BloomWords.wrap(view, dataLen / Long.BYTES, numKeys), probes);
   }
 
   /** The filter of data split over buffers (see {@link BlockedBloomFilter#wrapData}). */
@@ -89,7 +83,7 @@ final class BlockedBloomForm {
     }
     checkProbes(numProbes);
     return new BlockedBloomFilter(
-        LongSegments.of(segments, segmentShift, dataBytes / Long.BYTES), numProbes, numKeys);
+        BloomWords.wrap(segments, segmentShift, dataBytes / Long.BYTES, numKeys), numProbes);
   }
 
   /**
@@ -158,13 +152,8 @@ final class BlockedBloomForm {
               + length
               + " bytes does not fit one byte[]; use writeRocksDbFilterBlock");
     }
-    long[] data = filter.heapWords();
-    int dataLen = data.length * Long.BYTES;
-    byte[] out = new byte[dataLen + TRAILER_BYTES];
-    ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN);
-    for (long w : data) {
-      buf.putLong(w);
-    }
+    byte[] out = filter.data().toBytes(0, TRAILER_BYTES);
+    int dataLen = out.length - TRAILER_BYTES;
     out[dataLen] = (byte) 0xFF;
     out[dataLen + 1] = 0;
     out[dataLen + 2] = (byte) filter.numProbes();
@@ -176,11 +165,7 @@ final class BlockedBloomForm {
     if (filter.numBlocks() == 0) {
       return;
     }
-    ChannelWrites.writeWords(
-        out,
-        (long) filter.numBlocks() * WORDS_PER_BLOCK,
-        i -> filter.word((int) i),
-        new byte[] {(byte) 0xFF, 0, (byte) filter.numProbes(), 0, 0});
+    filter.data().writeTo(out, new byte[] {(byte) 0xFF, 0, (byte) filter.numProbes(), 0, 0});
   }
 
   // ---------------------------------------------------------------- sizing and building
@@ -290,7 +275,7 @@ final class BlockedBloomForm {
     }
   }
 
-  private static long countConsecutiveDistinct(long[] hashes, int count) {
+  static long countConsecutiveDistinct(long[] hashes, int count) {
     long n = 0;
     for (int i = 0; i < count; i++) {
       if (i == 0 || hashes[i] != hashes[i - 1]) {

@@ -2,12 +2,14 @@ package dev.sieve.bloom;
 
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.math.BloomMath;
 
 /**
  * The probe and add loops of {@link BlockedBloomFilter} over raw storage, heap ({@code long[]}) and
  * wrapped ({@link LongSegments}) side by side: pure static math, as RocksDB's {@code
  * FastLocalBloomImpl} in util/bloom_impl.h is, with the filter (sizing, bytes, key count) around
- * it. Static methods only, so a query inlines them into its own loop.
+ * it. Static methods only, so a query inlines them into its own loop. Beside them, the cold counts
+ * over the blocks (the key estimate, the FPR from the bits, saturation) read {@link BloomWords}.
  *
  * <h2>The idea</h2>
  *
@@ -302,5 +304,61 @@ final class BlockedBloomKernel {
       w[base + (bitpos >>> 6)] |= 1L << bitpos;
       h *= GOLDEN32;
     }
+  }
+
+  // ---------------------------------------------------------------- counts over the blocks (cold)
+
+  /** The bits per block: 512. */
+  private static final int BLOCK_BITS = BlockedBloomFilter.BLOCK_BYTES * Byte.SIZE;
+
+  /**
+   * The distinct keys estimated from the set bits (see {@link
+   * BlockedBloomFilter#approximateElementCount}): block by block, or from the zero bits of all
+   * blocks pooled once some block is full.
+   */
+  static double approximateElementCount(BloomWords data, int numBlocks, int numProbes) {
+    double sum = 0;
+    long zeros = 0;
+    boolean fullBlock = false;
+    int blockBits = BLOCK_BITS;
+    for (int b = 0; b < numBlocks; b++) {
+      int set = blockBitsSet(data, b);
+      zeros += blockBits - set;
+      fullBlock |= set == blockBits;
+      sum += BloomMath.blockedBloomBlockElementCount(set, blockBits, numProbes);
+    }
+    if (!fullBlock) {
+      return sum;
+    }
+    double zeroFraction = Math.max(0.5, (double) zeros) / ((double) numBlocks * blockBits);
+    double perKey = -Math.expm1(numProbes * Math.log1p(-1.0 / blockBits)); // 1 - (1 - 1/512)^k
+    return Math.max(sum, numBlocks * -Math.log(zeroFraction) / perKey);
+  }
+
+  /** The mean over the blocks of {@code (bits set / 512)^k}; 0 for no blocks. */
+  static double expectedFpRate(BloomWords data, int numBlocks, int numProbes) {
+    if (numBlocks == 0) {
+      return 0.0;
+    }
+    double sum = 0;
+    double blockBits = BLOCK_BITS;
+    for (int b = 0; b < numBlocks; b++) {
+      sum += Math.pow(blockBitsSet(data, b) / blockBits, numProbes);
+    }
+    return sum / numBlocks;
+  }
+
+  /** Whether there are blocks and fewer than {@code limit} zero bits in all of them. */
+  static boolean hasFewerZeroBits(BloomWords data, int numBlocks, int limit) {
+    long zeros = 0;
+    for (int b = 0; b < numBlocks && zeros < limit; b++) {
+      zeros += BLOCK_BITS - blockBitsSet(data, b);
+    }
+    return numBlocks > 0 && zeros < limit;
+  }
+
+  private static int blockBitsSet(BloomWords data, int block) {
+    long base = (long) block * WORDS_PER_BLOCK;
+    return (int) data.bitCount(base, base + WORDS_PER_BLOCK);
   }
 }

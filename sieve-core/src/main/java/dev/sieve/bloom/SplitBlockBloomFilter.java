@@ -1,5 +1,7 @@
 package dev.sieve.bloom;
 
+import static dev.sieve.bloom.SplitBlockKernel.blockBase;
+
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
@@ -10,9 +12,6 @@ import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.Arrays;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Parquet's split-block Bloom filter (SBBF), bit for bit: the column filter that parquet-java,
@@ -107,18 +106,15 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /** Parquet's default false-positive rate ({@code parquet.bloom.filter.fpp}). */
   public static final double DEFAULT_FP_RATE = 0.01;
 
-  private static final int LONGS_PER_BLOCK = BLOCK_BYTES / Long.BYTES;
+  // This class holds the API. The words and the key count are BloomWords'; the probe and add
+  // loops over raw storage (and Parquet's salts) are SplitBlockKernel's; the bitset's bytes, its
+  // checks and parquet-java's sizing are SplitBlockForm's.
 
-  // Parquet's eight salts, one per 32-bit word of a block
-  private static final int S0 = 0x47b6137b;
-  private static final int S1 = 0x44974d91;
-  private static final int S2 = 0x8824ad5b;
-  private static final int S3 = 0xa2b7289d;
-  private static final int S4 = 0x705495c7;
-  private static final int S5 = 0x2df1424b;
-  private static final int S6 = 0x9efc4947;
-  private static final int S7 = 0x5c6bfb31;
+  /** The bitset and the key count, for the cold operations (union, copy, equals, bytes). */
+  private final BloomWords data;
 
+  // heap and wrapped storage keep separate probes (one path over a storage interface measured
+  // 5-60% slower on heap queries, docs/notes.md): the probes read these raw fields, data's storage
   /** The bitset on the heap; {@code null} when the filter wraps a buffer. */
   private final long[] words;
 
@@ -126,30 +122,22 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   private final LongSegments wrapped;
 
   private final int numBlocks;
-  private final LongAdder numKeys = new LongAdder();
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   /** Whether single lookups test all four words without a branch (a filter in cache). */
   private final boolean branchFreeQueries;
 
-  private SplitBlockBloomFilter(long[] words, long numKeys) {
-    if (VECTOR_PROBE) {
+  SplitBlockBloomFilter(BloomWords data) {
+    this.data = data;
+    this.words = data.heapOrNull();
+    this.wrapped = data.wrappedOrNull();
+    if (VECTOR_PROBE && words != null) {
       VectorGate.SPLIT_BLOCK.start(); // the warm-up of the SIMD path, once per JVM
     }
-    this.words = words;
-    this.wrapped = null;
-    this.numBlocks = words.length / LONGS_PER_BLOCK;
+    this.numBlocks = (int) (data.numWords() / SplitBlockKernel.LONGS_PER_BLOCK);
     this.branchFreeQueries =
-        (long) numBlocks * BLOCK_BYTES <= BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
-    this.numKeys.add(numKeys);
-  }
-
-  private SplitBlockBloomFilter(LongSegments wrapped, long numKeys) {
-    this.words = null;
-    this.wrapped = wrapped;
-    this.numBlocks = (int) (wrapped.numWords() / LONGS_PER_BLOCK);
-    this.branchFreeQueries = true; // the wrapped path is always branch-free
-    this.numKeys.add(numKeys);
+        words == null // the wrapped path is always branch-free
+            || (long) numBlocks * BLOCK_BYTES <= BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
   }
 
   // ---------------------------------------------------------------- creation and sizing
@@ -164,18 +152,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * #MAX_BYTES}, not rounded (Parquet's writers use powers of two; see the class comment).
    */
   public static SplitBlockBloomFilter withNumBytes(int numBytes) {
-    checkNumBytes(numBytes);
-    return new SplitBlockBloomFilter(new long[numBytes / Long.BYTES], 0);
-  }
-
-  private static void checkNumBytes(int numBytes) {
-    if (numBytes < MIN_BYTES || numBytes > MAX_BYTES || numBytes % BLOCK_BYTES != 0) {
-      throw new IllegalArgumentException(
-          "split-block Bloom filter bytes must be a multiple of 32 in [32, "
-              + MAX_BYTES
-              + "], got "
-              + numBytes);
-    }
+    return SplitBlockForm.withNumBytes(numBytes);
   }
 
   /**
@@ -190,20 +167,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    *     fpRate} is not in (0, 1)
    */
   public static int parquetOptimalNumOfBits(long distinctValues, double fpRate) {
-    // parquet-java computes -8 * n in long arithmetic, which overflows past 2^60 values; Sieve
-    // refuses such counts, so it agrees with parquet-java wherever parquet-java is well-defined
-    Checks.count("distinct values", distinctValues, MAX_DISTINCT_VALUES);
-    Checks.fpRate(fpRate);
-    double m = BloomMath.parquetSplitBlockBits(distinctValues, fpRate);
-    int numBits = (int) m;
-    if (numBits > MAX_BYTES << 3 || m < 0) {
-      numBits = MAX_BYTES << 3;
-    }
-    numBits = (numBits + 256 - 1) & ~256;
-    if (numBits < MIN_BYTES << 3) {
-      numBits = MIN_BYTES << 3;
-    }
-    return numBits;
+    return SplitBlockForm.optimalNumOfBits(distinctValues, fpRate);
   }
 
   /**
@@ -213,15 +177,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * outside (32, 128 MiB) means 128 MiB, as in parquet-java.
    */
   public static int parquetNumBytes(int requestedBytes, int maxBytes) {
-    int max = maxBytes > MIN_BYTES && maxBytes < MAX_BYTES ? maxBytes : MAX_BYTES;
-    int n = Math.max(requestedBytes, MIN_BYTES);
-    if ((n & (n - 1)) != 0) {
-      n = Integer.highestOneBit(n) << 1;
-    }
-    if (n > max || n < 0) {
-      n = max;
-    }
-    return n;
+    return SplitBlockForm.numBytes(requestedBytes, maxBytes);
   }
 
   /**
@@ -251,11 +207,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static SplitBlockBloomFilter fromParquetBitset(byte[] bitset, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    checkBitsetLength(bitset.length);
-    long[] words = new long[bitset.length / Long.BYTES];
-    ByteBuffer.wrap(bitset).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
-    return new SplitBlockBloomFilter(words, numKeys);
+    return SplitBlockForm.read(bitset, numKeys);
   }
 
   /** {@link #fromParquetBitset(byte[], long)} with an unknown (0) value count. */
@@ -272,30 +224,12 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * @throws SieveFormatException as {@link #fromParquetBitset(byte[], long)}
    */
   public static SplitBlockBloomFilter wrapParquetBitset(ByteBuffer bitset, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    ByteBuffer view = bitset.slice();
-    checkBitsetLength(view.remaining());
-    return new SplitBlockBloomFilter(LongSegments.of(view, view.remaining() / Long.BYTES), numKeys);
-  }
-
-  private static void checkBitsetLength(long length) {
-    if (length < MIN_BYTES || length > MAX_BYTES || length % BLOCK_BYTES != 0) {
-      throw new SieveFormatException(
-          0,
-          "split-block Bloom bitset of "
-              + length
-              + " bytes: must be a multiple of 32 in [32, "
-              + MAX_BYTES
-              + "]");
-    }
+    return SplitBlockForm.wrap(bitset, numKeys);
   }
 
   /** The bitset exactly as Parquet stores it after the {@code BloomFilterHeader}. */
   public byte[] toParquetBitset() {
-    long[] data = heapWords();
-    byte[] out = new byte[data.length * Long.BYTES];
-    ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(data);
-    return out;
+    return SplitBlockForm.toBytes(this);
   }
 
   // ---------------------------------------------------------------- Parquet-hashed values
@@ -362,15 +296,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   // ---------------------------------------------------------------- the filter
 
-  /** The mask of long {@code j} of a block: bits of words {@code 2j} (low) and {@code 2j+1}. */
-  private static long mask(int key, int saltLow, int saltHigh) {
-    return (1L << ((key * saltLow) >>> 27)) | (1L << (32 + ((key * saltHigh) >>> 27)));
-  }
-
-  private int blockBase(long hash64) {
-    return (int) (((hash64 >>> 32) * numBlocks) >>> 32) * LONGS_PER_BLOCK;
-  }
-
   /**
    * {@inheritDoc}
    *
@@ -388,36 +313,17 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   @Override
   public boolean mayContainHash(long hash64) {
     if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
-      return SplitBlockVectorProbe.mayContain(words, blockBase(hash64), (int) hash64);
+      return SplitBlockVectorProbe.mayContain(words, blockBase(hash64, numBlocks), (int) hash64);
     }
-    int base = blockBase(hash64);
+    int base = blockBase(hash64, numBlocks);
     int key = (int) hash64;
     long[] w = words;
     if (w == null) {
-      return wrappedMayContain(base, key);
+      return SplitBlockKernel.mayContain(wrapped, base, key);
     }
     // heap and wrapped storage keep separate reads: one path over a storage interface measured
-    // 5-60% slower on heap queries (docs/notes.md). In cache all four words are tested without a
-    // branch; out of cache an absent key usually leaves at the first word (see above), before
-    // the other three masks are computed
-    long missing = ~w[base] & mask(key, S0, S1);
-    if (!branchFreeQueries && missing != 0) {
-      return false;
-    }
-    missing |=
-        (~w[base + 1] & mask(key, S2, S3))
-            | (~w[base + 2] & mask(key, S4, S5))
-            | (~w[base + 3] & mask(key, S6, S7));
-    return missing == 0;
-  }
-
-  private boolean wrappedMayContain(int base, int key) {
-    LongSegments d = wrapped;
-    return ((~d.get(base) & mask(key, S0, S1))
-            | (~d.get(base + 1) & mask(key, S2, S3))
-            | (~d.get(base + 2) & mask(key, S4, S5))
-            | (~d.get(base + 3) & mask(key, S6, S7)))
-        == 0;
+    // 5-60% slower on heap queries (docs/notes.md)
+    return SplitBlockKernel.mayContain(w, base, key, branchFreeQueries);
   }
 
   /**
@@ -446,31 +352,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   private long probeChunk(long[] hashes, int at, int chunk) {
-    long[] w = words;
-    BatchScratch scratch = BatchScratch.get();
-    int[] bases = scratch.positions;
-    long[] touched = scratch.loaded;
-    long blocks = numBlocks;
-    // pass 1: request the chunk's lines; the store into the scratch keeps the loads (the value is
-    // not needed: pass 2 reads the words again, from cache)
-    for (int i = 0; i < chunk; i++) {
-      int base = (int) (((hashes[at + i] >>> 32) * blocks) >>> 32) * LONGS_PER_BLOCK;
-      bases[i] = base;
-      touched[i] = w[base] ^ w[base + LONGS_PER_BLOCK - 1];
-    }
-    // pass 2: the branch-free test of each block
-    long word = 0;
-    for (int i = 0; i < chunk; i++) {
-      int base = bases[i];
-      int key = (int) hashes[at + i];
-      long missing =
-          (~w[base] & mask(key, S0, S1))
-              | (~w[base + 1] & mask(key, S2, S3))
-              | (~w[base + 2] & mask(key, S4, S5))
-              | (~w[base + 3] & mask(key, S6, S7));
-      word |= (missing == 0 ? 1L : 0L) << i;
-    }
-    return word;
+    return SplitBlockKernel.probeChunk(words, numBlocks, hashes, at, chunk);
   }
 
   /**
@@ -510,20 +392,10 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     if (words == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
     }
-    boolean changed = setBits(words, hash64);
+    boolean changed = SplitBlockKernel.add(words, blockBase(hash64, numBlocks), (int) hash64);
     if (changed) {
-      numKeys.increment();
+      data.countKey();
     }
-    return changed;
-  }
-
-  private boolean setBits(long[] w, long hash64) {
-    int base = blockBase(hash64);
-    int key = (int) hash64;
-    boolean changed = AtomicBits.orWord(w, base, mask(key, S0, S1));
-    changed |= AtomicBits.orWord(w, base + 1, mask(key, S2, S3));
-    changed |= AtomicBits.orWord(w, base + 2, mask(key, S4, S5));
-    changed |= AtomicBits.orWord(w, base + 3, mask(key, S6, S7));
     return changed;
   }
 
@@ -539,9 +411,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public void union(SplitBlockBloomFilter other) {
-    if (words == null) {
-      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
-    }
+    data.checkMutable();
     if (other.numBlocks != numBlocks) {
       throw new IllegalArgumentException(
           "cannot union split-block Bloom filters of different shapes (sizes): "
@@ -550,13 +420,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
               + other.sizeInBytes()
               + " bytes");
     }
-    long otherKeys = other.numKeys();
-    for (int i = 0; i < words.length; i++) {
-      AtomicBits.orWord(words, i, other.word(i));
-    }
-    long mine = numKeys.sum();
-    long estimate = Math.round(approximateElementCount());
-    numKeys.add(Math.max(Math.max(mine, otherKeys), estimate) - mine);
+    data.union(other.data, this::approximateElementCount);
   }
 
   /**
@@ -567,12 +431,11 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   @Override
   public double approximateElementCount() {
     double sum = 0;
-    for (int b = 0; b < numBlocks; b++) {
-      int set = 0;
-      for (int i = 0; i < LONGS_PER_BLOCK; i++) {
-        set += Long.bitCount(word(b * LONGS_PER_BLOCK + i));
-      }
-      sum += BloomMath.splitBlockElementCount(set);
+    for (long b = 0; b < numBlocks; b++) {
+      long base = b * SplitBlockKernel.LONGS_PER_BLOCK;
+      sum +=
+          BloomMath.splitBlockElementCount(
+              (int) data.bitCount(base, base + SplitBlockKernel.LONGS_PER_BLOCK));
     }
     return sum;
   }
@@ -580,7 +443,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /** An independent, mutable copy on the heap. */
   @Override
   public SplitBlockBloomFilter copy() {
-    return new SplitBlockBloomFilter(heapWords(), numKeys());
+    return new SplitBlockBloomFilter(data.copy());
   }
 
   /** Whether the filter reads its bitset in place from a buffer. */
@@ -588,15 +451,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     return words == null;
   }
 
-  private long word(int index) {
-    return words != null ? AtomicBits.getVolatile(words, index) : wrapped.get(index);
-  }
-
-  private long[] heapWords() {
-    if (words == null) {
-      return wrapped.toArray();
-    }
-    return AtomicBits.snapshot(words);
+  /** {@return the bitset and the key count} */
+  BloomWords data() {
+    return data;
   }
 
   /** The number of 32-byte blocks. */
@@ -612,7 +469,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public long numKeys() {
-    return numKeys.sum();
+    return data.numKeys();
   }
 
   @Override
@@ -628,24 +485,18 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   /** The fraction of bits that are set. */
   public double fractionOfBitsSet() {
-    long set = 0;
-    int n = numBlocks * LONGS_PER_BLOCK;
-    for (int i = 0; i < n; i++) {
-      set += Long.bitCount(word(i));
-    }
-    return (double) set / sizeInBits();
+    return (double) data.bitCount() / sizeInBits();
   }
 
   /** Equal when the bitsets are equal (the key count is not compared). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof SplitBlockBloomFilter other
-        && Arrays.equals(other.heapWords(), heapWords());
+    return o instanceof SplitBlockBloomFilter other && other.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(heapWords());
+    return data.wordsHash();
   }
 
   @Override
@@ -733,17 +584,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      */
     public int numBytesFor(long distinctValues) {
       if (bitsPerKey > 0) {
-        double blocks = Math.ceil(distinctValues * bitsPerKey / (BLOCK_BYTES * 8.0));
-        if (blocks * BLOCK_BYTES > MAX_BYTES) {
-          throw new IllegalArgumentException(
-              distinctValues
-                  + " values at "
-                  + bitsPerKey
-                  + " bits/value need more than the split-block Bloom limit of "
-                  + MAX_BYTES
-                  + " bytes");
-        }
-        return ((int) Math.max(1, blocks)) * BLOCK_BYTES;
+        return SplitBlockForm.numBytesAt(distinctValues, bitsPerKey);
       }
       if (numBytes >= 0) {
         return parquetNumBytes(numBytes, maxBytes);
@@ -759,7 +600,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      */
     @Override
     public SplitBlockBloomFilter create() {
-      return new SplitBlockBloomFilter(new long[numBytesFor(expectedKeys()) / Long.BYTES], 0);
+      return SplitBlockForm.empty(numBytesFor(expectedKeys()));
     }
 
     /**
@@ -775,8 +616,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
             "give expectedKeys(n) (with fpRate or bitsPerKey) or numBytes(b) to build an empty"
                 + " filter");
       }
-      return new SplitBlockBloomFilter(
-          new long[numBytesFor(Math.max(0, expectedKeys)) / Long.BYTES], 0);
+      return SplitBlockForm.empty(numBytesFor(Math.max(0, expectedKeys)));
     }
 
     /**
@@ -789,26 +629,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      */
     @Override
     protected SplitBlockBloomFilter buildFromHashes(long[] hashes, int count) {
-      long distinct = 0;
-      for (int i = 0; i < count; i++) {
-        if (i == 0 || hashes[i] != hashes[i - 1]) {
-          distinct++;
-        }
-      }
-      int bytes = numBytesFor(expectedKeys >= 0 ? expectedKeys : distinct);
-      long[] words = new long[bytes / Long.BYTES];
-      long blocks = bytes / BLOCK_BYTES;
-      for (int i = 0; i < count; i++) {
-        long h = hashes[i];
-        int base = (int) (((h >>> 32) * blocks) >>> 32) * LONGS_PER_BLOCK;
-        int key = (int) h;
-        // plain writes: the filter is not published yet
-        words[base] |= mask(key, S0, S1);
-        words[base + 1] |= mask(key, S2, S3);
-        words[base + 2] |= mask(key, S4, S5);
-        words[base + 3] |= mask(key, S6, S7);
-      }
-      return new SplitBlockBloomFilter(words, distinct);
+      long distinct = BlockedBloomForm.countConsecutiveDistinct(hashes, count);
+      return SplitBlockForm.build(
+          hashes, count, numBytesFor(expectedKeys >= 0 ? expectedKeys : distinct), distinct);
     }
   }
 }

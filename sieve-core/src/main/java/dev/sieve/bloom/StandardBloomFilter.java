@@ -3,15 +3,12 @@ package dev.sieve.bloom;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The standard Bloom filter (Bloom 1970): {@code m} bits, {@code k} probes per key anywhere in the
@@ -65,9 +62,15 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   /** The length of the header of {@link #toByteArray()}. */
   public static final int HEADER_BYTES = 16;
 
+  // This class holds the API. The words and the key count are BloomWords'; the probe and add
+  // loops over raw storage are StandardBloomKernel's; the serialized form is StandardBloomForm's.
+
+  /** The words and the key count, for the cold operations (union, copy, equals, bytes). */
+  private final BloomWords data;
+
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
-  // every cold method reads through one accessor instead.
+  // so the probes read these raw fields (data's storage), and every cold method goes to data.
   /** The data on the heap; {@code null} when the filter wraps buffers. */
   private final long[] words;
 
@@ -76,22 +79,14 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   private final long numBits;
   private final int numProbes;
-  private final LongAdder numKeys = new LongAdder();
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private StandardBloomFilter(long numBits, int numProbes) {
+  StandardBloomFilter(BloomWords data, long numBits, int numProbes) {
+    this.data = data;
+    this.words = data.heapOrNull();
+    this.wrapped = data.wrappedOrNull();
     this.numBits = numBits;
     this.numProbes = numProbes;
-    this.words = new long[(int) ((numBits + 63) >>> 6)];
-    this.wrapped = null;
-  }
-
-  private StandardBloomFilter(LongSegments wrapped, long numBits, int numProbes, long numKeys) {
-    this.numBits = numBits;
-    this.numProbes = numProbes;
-    this.words = null;
-    this.wrapped = wrapped;
-    this.numKeys.add(numKeys);
   }
 
   /**
@@ -100,19 +95,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * (The versioned, checksummed Sieve container wraps this as its payload.)
    */
   byte[] toByteArray() {
-    long numWords = (numBits + 63) >>> 6;
-    if (HEADER_BYTES + numWords * Long.BYTES > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a filter of " + numBits + " bits does not fit one byte[]; write it in segments");
-    }
-    ByteBuffer out =
-        ByteBuffer.allocate((int) (HEADER_BYTES + numWords * Long.BYTES))
-            .order(ByteOrder.LITTLE_ENDIAN);
-    out.putLong(numBits).put((byte) numProbes).put(new byte[7]);
-    for (long i = 0; i < numWords; i++) {
-      out.putLong(word(i));
-    }
-    return out.array();
+    return StandardBloomForm.toBytes(this);
   }
 
   /**
@@ -127,16 +110,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   static StandardBloomFilter fromByteArray(byte[] bytes, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    long numWords = checkHeader(in);
-    StandardBloomFilter filter = new StandardBloomFilter(in.getLong(0), in.get(8));
-    in.position(HEADER_BYTES);
-    for (int i = 0; i < numWords; i++) {
-      filter.words[i] = in.getLong();
-    }
-    filter.numKeys.add(numKeys);
-    return filter;
+    return StandardBloomForm.read(bytes, numKeys);
   }
 
   /**
@@ -151,13 +125,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   static StandardBloomFilter wrap(ByteBuffer bytes, long numKeys) {
-    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
-    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
-    long numWords = checkHeader(in);
-    long bits = in.getLong(0);
-    int probes = in.get(8);
-    in.position(HEADER_BYTES);
-    return new StandardBloomFilter(LongSegments.of(in.slice(), numWords), bits, probes, numKeys);
+    return StandardBloomForm.wrap(bytes, numKeys);
   }
 
   /**
@@ -166,61 +134,12 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    */
   public static StandardBloomFilter wrapData(
       ByteBuffer[] segments, int segmentShift, long numBits, int numProbes, long numKeys) {
-    withShapeCheck(numBits, numProbes);
-    return new StandardBloomFilter(
-        LongSegments.of(segments, segmentShift, (numBits + 63) >>> 6), numBits, numProbes, numKeys);
+    return StandardBloomForm.wrapData(segments, segmentShift, numBits, numProbes, numKeys);
   }
 
-  private static long checkHeader(ByteBuffer in) {
-    if (in.remaining() < HEADER_BYTES) {
-      throw new SieveFormatException(
-          0,
-          "standard Bloom form of " + in.remaining() + " bytes is shorter than its 16-byte header");
-    }
-    long bits = in.getLong(0);
-    if (bits < 1 || bits > MAX_BITS) {
-      throw new SieveFormatException(
-          0, "number of bits " + bits + " outside [1, " + MAX_BITS + "]");
-    }
-    int probes = in.get(8);
-    if (probes < 1 || probes > MAX_PROBES) {
-      throw new SieveFormatException(
-          8, "number of probes " + probes + " outside [1, " + MAX_PROBES + "]");
-    }
-    for (int i = 9; i < HEADER_BYTES; i++) {
-      if (in.get(i) != 0) {
-        throw new SieveFormatException(i, "reserved header byte is not zero");
-      }
-    }
-    long numWords = (bits + 63) >>> 6;
-    long expected = HEADER_BYTES + numWords * Long.BYTES;
-    if (in.remaining() != expected) {
-      throw new SieveFormatException(
-          HEADER_BYTES,
-          "data of "
-              + (in.remaining() - HEADER_BYTES)
-              + " bytes, expected "
-              + (expected - HEADER_BYTES)
-              + " for "
-              + bits
-              + " bits");
-    }
-    return numWords;
-  }
-
-  private static void withShapeCheck(long numBits, int numProbes) {
-    if (numBits < 1 || numBits > MAX_BITS) {
-      throw new IllegalArgumentException(
-          "number of bits must be in [1, " + MAX_BITS + "], got " + numBits);
-    }
-    if (numProbes < 1 || numProbes > MAX_PROBES) {
-      throw new IllegalArgumentException(
-          "number of probes must be in [1, " + MAX_PROBES + "], got " + numProbes);
-    }
-  }
-
-  private long word(long index) {
-    return words != null ? AtomicBits.getVolatile(words, (int) index) : wrapped.get(index);
+  /** {@return the words and the key count} */
+  BloomWords data() {
+    return data;
   }
 
   /** {@return whether the filter reads its data in place from buffers} */
@@ -246,8 +165,8 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * probes (1 to {@link #MAX_PROBES}).
    */
   public static StandardBloomFilter withShape(long numBits, int numProbes) {
-    withShapeCheck(numBits, numProbes);
-    return new StandardBloomFilter(numBits, numProbes);
+    StandardBloomForm.checkShape(numBits, numProbes);
+    return StandardBloomForm.empty(numBits, numProbes);
   }
 
   /**
@@ -268,21 +187,11 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   @Override
   public boolean mayContainHash(long hash64) {
-    long x = hash64;
-    long y = mixSecond(hash64);
     long[] w = words;
     if (w == null) {
-      return wrappedMayContain(x, y);
+      return StandardBloomKernel.mayContain(wrapped, numBits, numProbes, hash64);
     }
-    for (int i = 0; i < numProbes; i++) {
-      long bit = reduce(x);
-      if ((w[(int) (bit >>> 6)] & (1L << bit)) == 0) {
-        return false;
-      }
-      x += y;
-      y += i;
-    }
-    return true;
+    return StandardBloomKernel.mayContain(w, numBits, numProbes, hash64);
   }
 
   /**
@@ -301,41 +210,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   }
 
   private long probeChunk(long[] hashes, int at, int chunk) {
-    long[] w = words;
-    BatchScratch scratch = BatchScratch.get();
-    long[] xs = scratch.loaded;
-    long[] ys = scratch.state;
-    for (int i = 0; i < chunk; i++) {
-      long hash = hashes[at + i];
-      xs[i] = hash;
-      ys[i] = mixSecond(hash);
-    }
-    long alive = chunk == 64 ? -1L : (1L << chunk) - 1;
-    for (int j = 0; j < numProbes && alive != 0; j++) {
-      for (long m = alive; m != 0; m &= m - 1) {
-        int i = Long.numberOfTrailingZeros(m);
-        long x = xs[i];
-        long bit = reduce(x);
-        long hit = w[(int) (bit >>> 6)] >>> bit;
-        alive &= ~((~hit & 1L) << i);
-        xs[i] = x + ys[i];
-        ys[i] += j;
-      }
-    }
-    return alive;
-  }
-
-  private boolean wrappedMayContain(long x, long y) {
-    LongSegments data = wrapped;
-    for (int i = 0; i < numProbes; i++) {
-      long bit = reduce(x);
-      if ((data.get(bit >>> 6) & (1L << bit)) == 0) {
-        return false;
-      }
-      x += y;
-      y += i;
-    }
-    return true;
+    return StandardBloomKernel.probeChunk(words, numBits, numProbes, hashes, at, chunk);
   }
 
   @Override
@@ -343,42 +218,11 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     if (words == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
     }
-    long x = hash64;
-    long y = mixSecond(hash64);
-    boolean changed = false;
-    for (int i = 0; i < numProbes; i++) {
-      long bit = reduce(x);
-      changed |= AtomicBits.setBit(words, (int) (bit >>> 6), (int) (bit & 63));
-      x += y;
-      y += i;
-    }
+    boolean changed = StandardBloomKernel.add(words, numBits, numProbes, hash64);
     if (changed) {
-      numKeys.increment();
+      data.countKey();
     }
     return changed;
-  }
-
-  /** Single-threaded add used by the builder before the filter is published. */
-  private void setPlain(long hash64) {
-    long x = hash64;
-    long y = mixSecond(hash64);
-    long[] w = words;
-    for (int i = 0; i < numProbes; i++) {
-      long bit = reduce(x);
-      w[(int) (bit >>> 6)] |= 1L << bit;
-      x += y;
-      y += i;
-    }
-  }
-
-  /** The second hash of double hashing: the halves swapped and remixed, forced odd. */
-  private static long mixSecond(long hash64) {
-    return (Long.rotateLeft(hash64, 32) * 0x9E3779B97F4A7C15L) | 1L;
-  }
-
-  /** {@code (x · numBits) >>> 64} over unsigned {@code x}: a uniform index in {@code [0, m)}. */
-  private long reduce(long x) {
-    return Math.multiplyHigh(x, numBits) + ((x >> 63) & numBits);
   }
 
   /**
@@ -396,9 +240,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    */
   @Override
   public void union(StandardBloomFilter other) {
-    if (words == null) {
-      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
-    }
+    data.checkMutable();
     if (other.numBits != numBits || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "
@@ -411,13 +253,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
               + other.numProbes
               + " probes");
     }
-    long otherKeys = other.numKeys();
-    for (int i = 0; i < words.length; i++) {
-      AtomicBits.orWord(words, i, other.word(i));
-    }
-    long mine = numKeys.sum();
-    long estimate = Math.round(approximateElementCount());
-    numKeys.add(Math.max(Math.max(mine, otherKeys), estimate) - mine);
+    data.union(other.data, this::approximateElementCount);
   }
 
   /**
@@ -461,12 +297,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   /** An independent copy of this filter. */
   @Override
   public StandardBloomFilter copy() {
-    StandardBloomFilter copy = new StandardBloomFilter(numBits, numProbes);
-    for (int i = 0; i < copy.words.length; i++) {
-      copy.words[i] = word(i);
-    }
-    copy.numKeys.add(numKeys());
-    return copy;
+    return new StandardBloomFilter(data.copy(), numBits, numProbes);
   }
 
   /** {@return the number of probes per key} */
@@ -481,7 +312,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    */
   @Override
   public long numKeys() {
-    return numKeys.sum();
+    return data.numKeys();
   }
 
   @Override
@@ -501,12 +332,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   /** The number of set bits in words {@code fromWord} and up (for tests of the index range). */
   long bitsSetFromWord(int fromWord) {
-    long set = 0;
-    long numWords = (numBits + 63) >>> 6;
-    for (long i = fromWord; i < numWords; i++) {
-      set += Long.bitCount(word(i));
-    }
-    return set;
+    return data.bitCount(fromWord, data.numWords());
   }
 
   @Override
@@ -514,26 +340,12 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     if (!(o instanceof StandardBloomFilter other)) {
       return false;
     }
-    if (other.numBits != numBits || other.numProbes != numProbes) {
-      return false;
-    }
-    long numWords = (numBits + 63) >>> 6;
-    for (long i = 0; i < numWords; i++) {
-      if (word(i) != other.word(i)) {
-        return false;
-      }
-    }
-    return true;
+    return other.numBits == numBits && other.numProbes == numProbes && other.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    long h = numBits * 31 + numProbes;
-    long numWords = (numBits + 63) >>> 6;
-    for (long i = 0; i < numWords; i++) {
-      h = h * 31 + word(i);
-    }
-    return Long.hashCode(h);
+    return Long.hashCode(data.wordsHash(numBits * 31 + numProbes));
   }
 
   @Override
@@ -643,16 +455,17 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
                 + MAX_BITS);
       }
       int k = numProbes > 0 ? numProbes : BloomMath.optimalNumProbes(bitsPerKey);
-      return new StandardBloomFilter(bits, Math.min(k, MAX_PROBES));
+      return StandardBloomForm.empty(bits, Math.min(k, MAX_PROBES));
     }
 
     @Override
     protected StandardBloomFilter buildFromHashes(long[] hashes, int count) {
       StandardBloomFilter filter = createEmpty(count);
+      long[] w = filter.words;
       for (int i = 0; i < count; i++) {
-        filter.setPlain(hashes[i]);
+        StandardBloomKernel.addPlain(w, filter.numBits, filter.numProbes, hashes[i]);
       }
-      filter.numKeys.add(count);
+      filter.data.countKeys(count);
       return filter;
     }
   }

@@ -1,0 +1,150 @@
+package dev.sieve.bloom;
+
+import static dev.sieve.bloom.SplitBlockBloomFilter.BLOCK_BYTES;
+import static dev.sieve.bloom.SplitBlockBloomFilter.MAX_BYTES;
+import static dev.sieve.bloom.SplitBlockBloomFilter.MAX_DISTINCT_VALUES;
+import static dev.sieve.bloom.SplitBlockBloomFilter.MIN_BYTES;
+
+import dev.sieve.SieveFormatException;
+import dev.sieve.internal.Checks;
+import dev.sieve.math.BloomMath;
+import java.nio.ByteBuffer;
+
+/**
+ * Parquet's split-block bitset and sizing for {@link SplitBlockBloomFilter}: what parquet-java's
+ * {@code BlockSplitBloomFilter} reads, writes and sizes, around the bit math of {@link
+ * SplitBlockKernel}.
+ *
+ * <h2>The bitset</h2>
+ *
+ * The words' little-endian bytes, as a {@code .parquet} file stores them after the {@code
+ * BloomFilterHeader}: a positive multiple of 32 bytes, at most {@link
+ * SplitBlockBloomFilter#MAX_BYTES}, with no header, value count or checksum of its own. Reading
+ * ({@link #read}, a copy) and wrapping ({@link #wrap}, in place) check the length once, here.
+ *
+ * <h2>Sizing</h2>
+ *
+ * parquet-java's: {@code m = -8n/ln(1 - p^(1/8))} bits ({@link BloomMath#parquetSplitBlockBits}),
+ * rounded as parquet-java rounds it ({@link #optimalNumOfBits}), then at least 32 bytes, up to a
+ * power of two and at most the cap ({@link #numBytes}).
+ */
+final class SplitBlockForm {
+
+  private SplitBlockForm() {}
+
+  // ---------------------------------------------------------------- reading, wrapping, writing
+
+  /**
+   * The filter of a bitset's bytes, copied (see {@link SplitBlockBloomFilter#fromParquetBitset}).
+   */
+  static SplitBlockBloomFilter read(byte[] bitset, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
+    checkBitsetLength(bitset.length);
+    return new SplitBlockBloomFilter(BloomWords.copyOf(bitset, 0, bitset.length, numKeys));
+  }
+
+  /**
+   * The filter of the bitset in a buffer's remaining bytes, read in place (see {@link
+   * SplitBlockBloomFilter#wrapParquetBitset}).
+   */
+  static SplitBlockBloomFilter wrap(ByteBuffer bitset, long numKeys) {
+    Checks.count("number of keys", numKeys, Long.MAX_VALUE);
+    ByteBuffer view = bitset.slice();
+    checkBitsetLength(view.remaining());
+    return new SplitBlockBloomFilter(BloomWords.wrap(view, view.remaining() / Long.BYTES, numKeys));
+  }
+
+  /** The bitset's bytes (see {@link SplitBlockBloomFilter#toParquetBitset}). */
+  static byte[] toBytes(SplitBlockBloomFilter filter) {
+    return filter.data().toBytes(0, 0);
+  }
+
+  private static void checkBitsetLength(long length) {
+    if (length < MIN_BYTES || length > MAX_BYTES || length % BLOCK_BYTES != 0) {
+      throw new SieveFormatException(
+          0,
+          "split-block Bloom bitset of "
+              + length
+              + " bytes: must be a multiple of 32 in [32, "
+              + MAX_BYTES
+              + "]");
+    }
+  }
+
+  // ---------------------------------------------------------------- sizing and building
+
+  /**
+   * An empty filter of exactly {@code numBytes} (see {@link SplitBlockBloomFilter#withNumBytes}).
+   */
+  static SplitBlockBloomFilter withNumBytes(int numBytes) {
+    if (numBytes < MIN_BYTES || numBytes > MAX_BYTES || numBytes % BLOCK_BYTES != 0) {
+      throw new IllegalArgumentException(
+          "split-block Bloom filter bytes must be a multiple of 32 in [32, "
+              + MAX_BYTES
+              + "], got "
+              + numBytes);
+    }
+    return empty(numBytes);
+  }
+
+  /** An empty filter of {@code numBytes} (a checked size). */
+  static SplitBlockBloomFilter empty(int numBytes) {
+    return new SplitBlockBloomFilter(BloomWords.onHeap(new long[numBytes / Long.BYTES], 0));
+  }
+
+  /** The filter of {@code count} hashes in a bitset of {@code numBytes}, counting {@code keys}. */
+  static SplitBlockBloomFilter build(long[] hashes, int count, int numBytes, long keys) {
+    long[] words = new long[numBytes / Long.BYTES];
+    SplitBlockKernel.addPlain(words, hashes, count);
+    return new SplitBlockBloomFilter(BloomWords.onHeap(words, keys));
+  }
+
+  /** parquet-java's bits (see {@link SplitBlockBloomFilter#parquetOptimalNumOfBits}). */
+  static int optimalNumOfBits(long distinctValues, double fpRate) {
+    // parquet-java computes -8 * n in long arithmetic, which overflows past 2^60 values; Sieve
+    // refuses such counts, so it agrees with parquet-java wherever parquet-java is well-defined
+    Checks.count("distinct values", distinctValues, MAX_DISTINCT_VALUES);
+    Checks.fpRate(fpRate);
+    double m = BloomMath.parquetSplitBlockBits(distinctValues, fpRate);
+    int numBits = (int) m;
+    if (numBits > MAX_BYTES << 3 || m < 0) {
+      numBits = MAX_BYTES << 3;
+    }
+    numBits = (numBits + 256 - 1) & ~256;
+    if (numBits < MIN_BYTES << 3) {
+      numBits = MIN_BYTES << 3;
+    }
+    return numBits;
+  }
+
+  /** parquet-java's bitset size (see {@link SplitBlockBloomFilter#parquetNumBytes(int, int)}). */
+  static int numBytes(int requestedBytes, int maxBytes) {
+    int max = maxBytes > MIN_BYTES && maxBytes < MAX_BYTES ? maxBytes : MAX_BYTES;
+    int n = Math.max(requestedBytes, MIN_BYTES);
+    if ((n & (n - 1)) != 0) {
+      n = Integer.highestOneBit(n) << 1;
+    }
+    if (n > max || n < 0) {
+      n = max;
+    }
+    return n;
+  }
+
+  /**
+   * The bitset at exactly {@code bitsPerKey} bits per value, in whole blocks (see {@link
+   * SplitBlockBloomFilter.Builder#bitsPerKey}).
+   */
+  static int numBytesAt(long distinctValues, double bitsPerKey) {
+    double blocks = Math.ceil(distinctValues * bitsPerKey / (BLOCK_BYTES * 8.0));
+    if (blocks * BLOCK_BYTES > MAX_BYTES) {
+      throw new IllegalArgumentException(
+          distinctValues
+              + " values at "
+              + bitsPerKey
+              + " bits/value need more than the split-block Bloom limit of "
+              + MAX_BYTES
+              + " bytes");
+    }
+    return ((int) Math.max(1, blocks)) * BLOCK_BYTES;
+  }
+}

@@ -20,6 +20,7 @@ public final class Structures {
     all.addAll(ExactBaselines.kinds());
     all.addAll(RawRandomRead.kinds());
     all.addAll(Diagnostics.kinds());
+    all.addAll(ProbeForms.kinds());
     for (StructureKind kind : all) {
       if (map.put(kind.name(), kind) != null) {
         throw new IllegalStateException("duplicate structure name " + kind.name());

@@ -1,18 +1,12 @@
 package dev.sieve.bloom;
 
 import static dev.sieve.bloom.BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
-import static dev.sieve.bloom.BlockedBloomKernel.FORM_AUTO;
-import static dev.sieve.bloom.BlockedBloomKernel.FORM_BRANCH_FREE;
-import static dev.sieve.bloom.BlockedBloomKernel.FORM_EARLY;
-import static dev.sieve.bloom.BlockedBloomKernel.FORM_HYBRID;
-import static dev.sieve.bloom.BlockedBloomKernel.PROBE_FORM;
 import static dev.sieve.bloom.BlockedBloomKernel.VECTOR_PROBE;
 import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 import static dev.sieve.bloom.BlockedBloomKernel.branchFree;
 import static dev.sieve.bloom.BlockedBloomKernel.early6;
 import static dev.sieve.bloom.BlockedBloomKernel.earlyLoop;
-import static dev.sieve.bloom.BlockedBloomKernel.hybrid;
 import static dev.sieve.bloom.BlockedBloomKernel.upTo8;
 
 import dev.sieve.MergeableFilter;
@@ -96,7 +90,7 @@ public final class BlockedBloomFilter
   private final int numProbes;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  /** Whether the {@code auto} probe form tests this filter branch-free (small enough). */
+  /** Whether heap queries test this filter branch-free (small enough: in cache). */
   private final boolean branchFreeQueries;
 
   BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
@@ -290,8 +284,7 @@ public final class BlockedBloomFilter
    * Whether this JVM's queries of heap-resident blocked Bloom filters take the SIMD line test
    * (eight probes per vector operation through {@code jdk.incubator.vector}) once it is warm: true
    * when the JVM runs with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit
-   * vectors and the system property {@code sieve.bloom.probeForm} is unset, {@code auto} or {@code
-   * vector}. The answers are the same either way; only the speed differs (docs/notes.md, section
+   * vectors. The answers are the same either way; only the speed differs (docs/notes.md, section
    * 6).
    *
    * <p><b>Warm-up.</b> Interpreted, the vector code costs about 100 µs a lookup (C1-compiled about
@@ -322,8 +315,6 @@ public final class BlockedBloomFilter
   }
 
   @Override
-  // hot probe path: statement switch kept as tuned
-  @SuppressWarnings("StatementSwitchToExpressionSwitch")
   public boolean mayContainHash(long hash64) {
     long[] w = words;
     if (w == null || numBlocks == 0) {
@@ -345,21 +336,10 @@ public final class BlockedBloomFilter
       // loop without calls, which C2 optimizes as the vector side alone (see upTo8)
       return k <= 8 ? upTo8(w, base, h, k) : earlyLoop(w, base, h, k);
     }
-    switch (PROBE_FORM) {
-      case FORM_AUTO:
-        if (branchFreeQueries) {
-          return (branchFree(w, base, h, numProbes) & 1) != 0;
-        }
-        return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
-      case FORM_EARLY:
-        return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
-      case FORM_HYBRID:
-        return hybrid(w, base, h, numProbes);
-      case FORM_BRANCH_FREE:
-        return (branchFree(w, base, h, numProbes) & 1) != 0;
-      default:
-        return earlyLoop(w, base, h, numProbes);
+    if (branchFreeQueries) {
+      return (branchFree(w, base, h, numProbes) & 1) != 0;
     }
+    return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
   }
 
   /** The heap data itself (not a copy), or {@code null} for a wrapped filter; for the chains. */

@@ -47,14 +47,17 @@ import dev.sieve.math.BloomMath;
  *
  * <h2>The probe forms</h2>
  *
- * The answers are identical in every form; only the speed differs, and {@link #PROBE_FORM} picks
- * one (docs/notes.md, section 6): {@link #early6} (unrolled, exits at the first clear bit), {@link
- * #earlyLoop} (the plain early-exit loop), {@link #hybrid} (branches on the first probe only),
- * {@link #branchFree} (ANDs every probe: no mispredicted exit for absent keys, best in cache) and
- * {@link #upTo8} (straight-line, the scalar side of the SIMD gate; the SIMD line test itself is
- * {@link VectorLineProbe}). Wrapped storage has one form, {@link #earlyLoop(LongSegments, int, int,
- * int)}: one loop over a storage interface measured 5-60% slower on heap queries (api-and-house.md,
- * 2), so each storage keeps its own loop.
+ * The answers are identical in every form; only the speed differs. A heap query takes {@link
+ * #branchFree} (ANDs every probe: no mispredicted exit for absent keys, best in cache) for a filter
+ * of at most {@link #BRANCH_FREE_MAX_BYTES}, and {@link #early6} (unrolled, exits at the first
+ * clear bit) or {@link #earlyLoop} above, where the early exit lets the core run ahead into the
+ * next lookups past a few MiB (TLB misses, L3); {@link #upTo8} (straight-line) is the scalar side
+ * of the SIMD gate, and the SIMD line test itself is {@link VectorLineProbe}. These are the
+ * measured winners of docs/notes.md, section 6; the other forms measured there (a hybrid that
+ * branches on the first probe only, the plain loop at every size) live in sieve-bench ({@code
+ * dev.sieve.bench.ProbeForms}, script {@code probe-forms.sh}). Wrapped storage has one form, {@link
+ * #earlyLoop(LongSegments, int, int, int)}: one loop over a storage interface measured 5-60% slower
+ * on heap queries (api-and-house.md, 2), so each storage keeps its own loop.
  *
  * <h2>Folding ({@link BlockedBloomFilter#fold()})</h2>
  *
@@ -90,64 +93,16 @@ final class BlockedBloomKernel {
 
   // ---------------------------------------------------------------- which probe form runs
 
-  /**
-   * The form of the single-key probe on the heap, chosen from measurements (docs/notes.md, section
-   * 6): {@code early} exits at the first clear bit (unrolled for 6 probes), {@code hybrid} branches
-   * on the first probe only and ANDs the rest, {@code branchfree} ANDs all probes, {@code loop} is
-   * the plain early-exit loop, and {@code auto} (the default) takes {@code branchfree} for a filter
-   * of at most {@link #BRANCH_FREE_MAX_BYTES} and {@code early} above: in cache the branch-free
-   * test saves the mispredicted exit of absent keys, while past a few MiB (TLB misses, L3) the
-   * early exit lets the core run ahead into the next lookups; when the JVM runs with {@code
-   * --add-modules jdk.incubator.vector}, {@code auto} takes the SIMD line test of {@link
-   * VectorLineProbe} instead once its warm-up has seen it compiled ({@link
-   * BlockedBloomFilter#usesVectorProbe()}; {@code vector} selects it too, under the same warm-up).
-   * Read once at class initialization from the system property {@code sieve.bloom.probeForm}, so
-   * the JIT folds the choice away; it exists so the benchmark can measure every form in one run.
-   * The answers are identical in every form.
-   */
-  static final int PROBE_FORM = probeForm(System.getProperty("sieve.bloom.probeForm", "auto"));
-
-  /** The largest filter {@code auto} queries branch-free: 4 MiB of data. */
+  /** The largest filter a heap query tests branch-free ({@link #branchFree}): 4 MiB of data. */
   static final long BRANCH_FREE_MAX_BYTES = 4L << 20;
-
-  static final int FORM_EARLY = 0;
-  static final int FORM_HYBRID = 1;
-  static final int FORM_BRANCH_FREE = 2;
-  static final int FORM_LOOP = 3;
-  static final int FORM_AUTO = 4;
-  static final int FORM_VECTOR = 5;
 
   /**
    * Whether heap-resident queries (single and batch) may run the SIMD line test of {@link
-   * VectorLineProbe}: the probe form is {@code auto} or {@code vector} and the module {@code
-   * jdk.incubator.vector} is readable ({@link VectorGate#MODULE_READABLE}; no incubator class is
-   * loaded for it). They run it once {@link VectorGate#BLOCKED_BLOOM} is open, the scalar probe
-   * before.
+   * VectorLineProbe}: the module {@code jdk.incubator.vector} is readable ({@link
+   * VectorGate#MODULE_READABLE}; no incubator class is loaded for it). They run it once {@link
+   * VectorGate#BLOCKED_BLOOM} is open, the scalar probe before.
    */
-  static final boolean VECTOR_PROBE =
-      (PROBE_FORM == FORM_AUTO || PROBE_FORM == FORM_VECTOR) && VectorGate.MODULE_READABLE;
-
-  static int probeForm(String name) {
-    return switch (name) {
-      case "early" -> FORM_EARLY;
-      case "hybrid" -> FORM_HYBRID;
-      case "branchfree" -> FORM_BRANCH_FREE;
-      case "loop" -> FORM_LOOP;
-      case "auto" -> FORM_AUTO;
-      case "vector" -> {
-        if (!vectorModuleUsable()) {
-          throw new IllegalArgumentException(
-              "sieve.bloom.probeForm=vector needs the JVM option --add-modules"
-                  + " jdk.incubator.vector and 256-bit vectors");
-        }
-        yield FORM_VECTOR;
-      }
-      default ->
-          throw new IllegalArgumentException(
-              "sieve.bloom.probeForm must be auto, vector, early, hybrid, branchfree or loop, got "
-                  + name);
-    };
-  }
+  static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
 
   /**
    * Whether the SIMD line test can run: the module {@code jdk.incubator.vector} is in the boot
@@ -245,15 +200,6 @@ final class BlockedBloomKernel {
       h *= GOLDEN32;
     }
     return true;
-  }
-
-  /** Branches on the first probe (most absent keys stop there), then ANDs the others. */
-  static boolean hybrid(long[] w, int base, int h, int numProbes) {
-    int p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
-      return false;
-    }
-    return (branchFree(w, base, h * GOLDEN32, numProbes - 1) & 1) != 0;
   }
 
   /** Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set. */

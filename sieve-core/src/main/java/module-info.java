@@ -10,16 +10,15 @@ module dev.sieve.core {
   exports dev.sieve.hash;
   exports dev.sieve.math;
   exports dev.sieve.bloom;
-  // ribbon (branch ribbon)
+  // Ribbon filters
   exports dev.sieve.ribbon;
-
-  // branch family: Xor, Binary Fuse and Cuckoo filters
+  // Xor, Binary Fuse and Cuckoo filters
   exports dev.sieve.xor;
   exports dev.sieve.cuckoo;
-  // branch format: the Sieve container
+  // the Sieve container
   exports dev.sieve.format;
   // RocksDB's filter policies: level choice, Bloom fallback, LSM report
   exports dev.sieve.policy;
-  // branch spark: sharded static filters
+  // sharded static filters
   exports dev.sieve.shard;
 }

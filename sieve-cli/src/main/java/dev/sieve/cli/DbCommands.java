@@ -1,5 +1,6 @@
 package dev.sieve.cli;
 
+import dev.sieve.internal.ProgressBar;
 import dev.sieve.sst.DbFilterReport;
 import dev.sieve.sst.DbView;
 import dev.sieve.sst.Manifest;
@@ -30,7 +31,9 @@ final class DbCommands {
    * Opens the database, with a progress bar on a console; prints the one-line error if it fails.
    */
   static DbView open(CommandLine cmd, String command, Path dir, int threads, boolean verify) {
-    ProgressBar bar = ProgressBar.onConsole("reading " + dir.getFileName());
+    // silent unless a console is attached and the total is large
+    ProgressBar bar =
+        ProgressBar.counter(System.err, "reading " + dir.getFileName(), System.console() != null);
     try {
       return DbView.open(dir, threads, verify, bar::update);
     } catch (Exception e) {

@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,16 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ModulePathTest {
 
-  /**
-   * The class-path entry (classes directory or jar) of the module whose path contains {@code m}.
-   */
-  private static String entry(String m) {
-    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(e -> e.contains(m + File.separator) || e.contains(File.separator + m + "-"))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError(m + " is not on the test class path"));
-  }
-
   @Test
   void aModuleRequiringDevSieveRocksdbCompilesAndRuns(@TempDir Path dir)
       throws IOException, InterruptedException {
@@ -49,61 +40,72 @@ class ModulePathTest {
             entry("sieve-core"),
             entry("sieve-rocksdb"),
             entry("aircompressor"));
-    Path src = dir.resolve("src");
-    Files.createDirectories(src.resolve("smoke"));
-    Files.writeString(
-        src.resolve("module-info.java"), "module smoke { requires dev.sieve.rocksdb; }\n");
-    Files.writeString(
-        src.resolve("smoke/Smoke.java"),
-        String.join(
-            "\n",
-            "package smoke;",
-            "import dev.sieve.policy.FilterPolicy;",
-            "import dev.sieve.sst.FilterBlockReader;",
-            "import dev.sieve.sst.RocksDbFilterPolicy;",
-            "import java.nio.charset.StandardCharsets;",
-            "import java.util.List;",
-            "public class Smoke {",
-            "  public static void main(String[] a) {",
-            "    byte[] key = \"user:7\".getBytes(StandardCharsets.UTF_8);",
-            "    byte[] block = RocksDbFilterPolicy.parse(\"ribbon:10\")",
-            "        .buildFilterBlock(List.of(key), 7, FilterPolicy.UNKNOWN_LEVEL);",
-            "    boolean found = FilterBlockReader.read(block, 1).mayContain(key);",
-            "    System.out.println(found ? \"ok \" + block.length : \"false negative\");",
-            "  }",
-            "}",
-            ""));
-    Path out = dir.resolve("out");
+    String output =
+        compileAndRun(
+            dir,
+            modulePath,
+            "module smoke { requires dev.sieve.rocksdb; }\n",
+            """
+            package smoke;
+            import dev.sieve.policy.FilterPolicy;
+            import dev.sieve.sst.FilterBlockReader;
+            import dev.sieve.sst.RocksDbFilterPolicy;
+            import java.nio.charset.StandardCharsets;
+            import java.util.List;
+            public class Smoke {
+              public static void main(String[] a) {
+                byte[] key = "user:7".getBytes(StandardCharsets.UTF_8);
+                byte[] block = RocksDbFilterPolicy.parse("ribbon:10")
+                    .buildFilterBlock(List.of(key), 7, FilterPolicy.UNKNOWN_LEVEL);
+                boolean found = FilterBlockReader.read(block, 1).mayContain(key);
+                System.out.println(found ? "ok " + block.length : "false negative");
+              }
+            }
+            """);
+    assertTrue(output.startsWith("ok "), output);
+  }
+
+  // The launcher below stands, the same, in sieve-cli's and sieve-parquet's ModulePathTest. It is
+  // not shared: no module publishes a test-jar, and one would be a new test dependency of both.
+
+  /** The main classes directory or jar of the module {@code m} on the test class path. */
+  private static String entry(String m) {
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(e -> !e.endsWith("test-classes"))
+        .filter(e -> e.contains(m + File.separator) || e.contains(File.separator + m + "-"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(m + " is not on the test class path"));
+  }
+
+  /**
+   * Compiles the module {@code smoke} ({@code moduleInfo} and {@code smoke.Smoke}'s {@code source})
+   * against {@code modulePath} alone, runs {@code smoke.Smoke} with {@code args} on it and returns
+   * what it printed; fails if either step does.
+   */
+  private static String compileAndRun(
+      Path dir, String modulePath, String moduleInfo, String source, String... args)
+      throws IOException, InterruptedException {
+    Path src = Files.createDirectories(dir.resolve("src/smoke")).getParent();
+    Path info = Files.writeString(src.resolve("module-info.java"), moduleInfo);
+    Path smoke = Files.writeString(src.resolve("smoke/Smoke.java"), source);
+    String out = dir.resolve("out").toString();
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     assertNotNull(javac, "a JDK (javac) is needed");
-    StringWriter errors = new StringWriter();
-    boolean compiled =
-        javac
-            .getTask(
-                errors,
-                null,
-                null,
-                List.of("--module-path", modulePath, "-d", out.toString(), "-proc:none"),
-                null,
-                javac
-                    .getStandardFileManager(null, null, StandardCharsets.UTF_8)
-                    .getJavaFileObjects(
-                        src.resolve("module-info.java"), src.resolve("smoke/Smoke.java")))
-            .call();
-    assertTrue(compiled, "the module does not compile:\n" + errors);
+    ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    String[] options = {
+      "--module-path", modulePath, "-d", out, "-proc:none", info.toString(), smoke.toString()
+    };
+    assertEquals(
+        0, javac.run(null, errors, errors, options), "the module does not compile:\n" + errors);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p =
-        new ProcessBuilder(
-                java,
-                "--module-path",
-                out + File.pathSeparator + modulePath,
-                "-m",
-                "smoke/smoke.Smoke")
-            .redirectErrorStream(true)
-            .start();
+    String path = out + File.pathSeparator + modulePath;
+    List<String> command =
+        new ArrayList<>(List.of(java, "--module-path", path, "-m", "smoke/smoke.Smoke"));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
     assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the module run timed out");
     assertEquals(0, p.exitValue(), output);
-    assertTrue(output.startsWith("ok "), output);
+    return output;
   }
 }

@@ -216,22 +216,14 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * Asks the stages newest first (see the class comment for why), by default each stage's own
-   * lookup in turn. The other query forms (system property {@code sieve.scalable.queryForm}, for
-   * measurement) give the same answers.
+   * Asks the stages newest first (see the class comment for why), each stage's own lookup in turn.
    */
   @Override
   public boolean mayContainHash(long hash64) {
-    ScalableBloomChain c = chain;
-    if (c.words == null || ScalableBloomChain.QUERY_FORM == ScalableBloomChain.FORM_LOOP) {
-      return ScalableBloomChain.loopMayContain(c, hash64);
-    }
-    return ScalableBloomChain.QUERY_FORM == ScalableBloomChain.FORM_BRANCH_FREE
-        ? ScalableBloomChain.branchFreeMayContain(c, hash64)
-        : ScalableBloomChain.twoPassMayContain(c, hash64);
+    return ScalableBloomChain.loopMayContain(chain, hash64);
   }
 
-  /** The stages as they are now, for the kernels' test. */
+  /** The stages as they are now, for the tests. */
   ScalableBloomChain chain() {
     return chain;
   }

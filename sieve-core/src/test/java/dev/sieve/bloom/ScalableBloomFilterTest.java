@@ -2,7 +2,6 @@ package dev.sieve.bloom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,9 +114,12 @@ class ScalableBloomFilterTest {
     assertTrue(GrowthMath.scalableChainFpRateBound(0.02, 0.8, 64) < 0.02);
   }
 
-  /** The three query forms (stage loop, two passes, branch-free) give the same answers. */
+  /**
+   * A grown heap filter finds every key and few others, its lookup being the stage loop (the two
+   * other query forms, now sieve-bench's {@code ScalableQueryForms}, are checked against it there).
+   */
   @Test
-  void everyQueryFormAnswersAlike() {
+  void aGrownFilterAnswersByTheStageLoop() {
     ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(64).build();
     SplittableRandom random = new SplittableRandom(21);
     long[] added = random.longs(30_000).toArray();
@@ -126,14 +128,16 @@ class ScalableBloomFilterTest {
     }
     assertTrue(filter.numStages() >= 9);
     ScalableBloomChain chain = filter.chain();
-    assertNotNull(chain.words, "a heap filter's chain has every stage's words");
     int maybe = 0;
     for (int i = 0; i < 300_000; i++) {
       long h = i < added.length ? added[i] : random.nextLong();
       boolean answer = filter.mayContainHash(h);
       assertEquals(answer, ScalableBloomChain.loopMayContain(chain, h), "hash " + h);
-      assertEquals(answer, ScalableBloomChain.twoPassMayContain(chain, h), "hash " + h);
-      assertEquals(answer, ScalableBloomChain.branchFreeMayContain(chain, h), "hash " + h);
+      boolean anyStage = false;
+      for (ScalableBloomStage stage : chain.stages) {
+        anyStage |= stage.filter.mayContainHash(h);
+      }
+      assertEquals(answer, anyStage, "hash " + h);
       maybe += answer ? 1 : 0;
     }
     assertTrue(maybe >= added.length && maybe < added.length + 3_000, "maybe: " + maybe);

@@ -2,7 +2,6 @@ package dev.sieve.bloom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,27 +87,15 @@ class ScalableBloomFormTest {
   }
 
   @Test
-  void aWrappedChainHasNoHeapWordsAndQueriesByTheLoop() {
+  void aWrappedFilterQueriesByTheLoopAsTheHeapOne() {
     ScalableBloomFilter filter = grown();
     ScalableBloomFilter wrapped = ScalableBloomFilter.wrap(ByteBuffer.wrap(filter.toByteArray()));
-    assertNull(wrapped.chain().words);
+    assertTrue(wrapped.isWrapped());
     SplittableRandom random = new SplittableRandom(8);
     for (int i = 0; i < 20_000; i++) {
       long h = random.nextLong();
       assertEquals(filter.mayContainHash(h), wrapped.mayContainHash(h));
       assertEquals(filter.mayContainHash(h), ScalableBloomChain.loopMayContain(wrapped.chain(), h));
-    }
-  }
-
-  @Test
-  void queryFormNames() {
-    assertEquals(ScalableBloomChain.FORM_LOOP, ScalableBloomChain.queryForm("loop"));
-    assertEquals(ScalableBloomChain.FORM_TWO_PASS, ScalableBloomChain.queryForm("twopass"));
-    assertEquals(ScalableBloomChain.FORM_BRANCH_FREE, ScalableBloomChain.queryForm("branchfree"));
-    assertThrows(IllegalArgumentException.class, () -> ScalableBloomChain.queryForm("vector"));
-    String unset = System.getProperty("sieve.scalable.queryForm");
-    if (unset == null) {
-      assertEquals(ScalableBloomChain.FORM_LOOP, ScalableBloomChain.QUERY_FORM);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.sieve.bench.jmh;
 
 import dev.sieve.MutableFilter;
+import dev.sieve.bench.ScalableQueryForms;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import java.util.SplittableRandom;
@@ -24,6 +25,10 @@ import org.openjdk.jmh.annotations.State;
  * Present and absent keys, {@value #BATCH} independent lookups per invocation from a pre-drawn
  * stream. Run: {@code java -cp sieve-bench/target/sieve-bench-all.jar org.openjdk.jmh.Main
  * GrowthQueryBenchmark -p n=100000000 -jvmArgs -Xmx6g -f 1 -wi 3 -i 5}.
+ *
+ * <p>The experiment {@code -p structure=scalable -p queryForm=loop,twopass,branchfree} asks the
+ * grown filter's stages by the two query forms that were measured and not shipped ({@link
+ * ScalableQueryForms}) besides the library's own stage loop ({@code loop}, the default).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -46,13 +51,25 @@ public class GrowthQueryBenchmark {
   @Param("1000")
   public long guess;
 
+  /**
+   * {@code loop} (the library's lookup), or {@code twopass} or {@code branchfree}: scalable only.
+   */
+  @Param(ScalableQueryForms.LOOP)
+  public String queryForm;
+
   private MutableFilter filter;
+  private ScalableQueryForms forms; // null for the loop
+  private boolean twoPass;
   private long[] present;
   private long[] absent;
   private int cursor;
 
   @Setup(Level.Trial)
   public void setUp() {
+    String form = ScalableQueryForms.form(queryForm);
+    if (!form.equals(ScalableQueryForms.LOOP) && !structure.equals("scalable")) {
+      throw new IllegalArgumentException("queryForm=" + form + " is for structure=scalable");
+    }
     filter =
         structure.equals("scalable")
             ? ScalableBloomFilter.builder().expectedKeys(guess).fpRate(fpRate).build()
@@ -81,6 +98,10 @@ public class GrowthQueryBenchmark {
       present[j] = t;
     }
     absent = new SplittableRandom(3).longs(STREAM).toArray();
+    if (!form.equals(ScalableQueryForms.LOOP)) {
+      forms = ScalableQueryForms.of((ScalableBloomFilter) filter);
+      twoPass = form.equals(ScalableQueryForms.TWO_PASS);
+    }
   }
 
   @Benchmark
@@ -96,10 +117,27 @@ public class GrowthQueryBenchmark {
   }
 
   private int run(long[] stream) {
+    if (forms != null) {
+      return runForms(stream);
+    }
     int c = cursor;
     int hits = 0;
     for (int i = 0; i < BATCH; i++) {
       if (filter.mayContainHash(stream[(c + i) & (STREAM - 1)])) {
+        hits++;
+      }
+    }
+    cursor = (c + BATCH) & (STREAM - 1);
+    return hits;
+  }
+
+  /** {@link #run} by one of the experiment's forms (a branch every lookup, always predicted). */
+  private int runForms(long[] stream) {
+    int c = cursor;
+    int hits = 0;
+    for (int i = 0; i < BATCH; i++) {
+      long h = stream[(c + i) & (STREAM - 1)];
+      if (twoPass ? forms.twoPassMayContain(h) : forms.branchFreeMayContain(h)) {
         hits++;
       }
     }

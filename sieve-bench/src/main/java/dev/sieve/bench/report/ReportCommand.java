@@ -5,6 +5,7 @@ import dev.sieve.bench.SieveAdapters;
 import dev.sieve.bench.StructureKind;
 import dev.sieve.bench.Structures;
 import dev.sieve.bench.Workload;
+import dev.sieve.internal.ProgressBar;
 import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -471,7 +472,7 @@ public final class ReportCommand implements Callable<Integer> {
       List<Timer.Job> jobs = new ArrayList<>();
       // measure, rounds, experiments, cold start + writing
       int steps = measureSteps * (1 + rounds) + 7;
-      ProgressBar bar = new ProgressBar(console, steps, !noProgress && System.console() != null);
+      ProgressBar bar = ProgressBar.steps(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);
         Workload workload = Workload.create(n, seed);

@@ -114,7 +114,7 @@ public final class ScalableQueryForms {
     for (int i = m - 1; i >= 0; i--) {
       if ((first >>> i & 1) != 0) {
         int base = (int) ((low * blocks[i]) >>> 32) << 3;
-        if ((branchFree(words[i], base, next, probes[i] - 1) & 1) != 0) {
+        if ((ProbeForms.branchFree(words[i], base, next, probes[i] - 1) & 1) != 0) {
           return true;
         }
       }
@@ -132,22 +132,8 @@ public final class ScalableQueryForms {
     long any = 0;
     for (int i = words.length - 1; i >= 0; i--) {
       int base = (int) ((low * blocks[i]) >>> 32) << 3;
-      any |= branchFree(words[i], base, h, probes[i]);
+      any |= ProbeForms.branchFree(words[i], base, h, probes[i]);
     }
     return (any & 1) != 0;
-  }
-
-  /**
-   * Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set in the 512-bit
-   * block at word {@code base} (sieve-core's {@code BlockedBloomKernel.branchFree}).
-   */
-  private static long branchFree(long[] w, int base, int h, int numProbes) {
-    long all = 1;
-    for (int i = 0; i < numProbes; i++) {
-      int p = h >>> 23;
-      all &= w[base + (p >>> 6)] >>> p;
-      h *= GOLDEN32;
-    }
-    return all;
   }
 }

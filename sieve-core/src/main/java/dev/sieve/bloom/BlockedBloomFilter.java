@@ -342,11 +342,6 @@ public final class BlockedBloomFilter
     return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
   }
 
-  /** The heap data itself (not a copy), or {@code null} for a wrapped filter; for the chains. */
-  long[] heapDataOrNull() {
-    return words;
-  }
-
   private boolean wrappedOrEmptyMayContain(long hash64) {
     if (numBlocks == 0) {
       return false; // built from zero keys

@@ -104,17 +104,6 @@ final class BlockedBloomKernel {
    */
   static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
 
-  /**
-   * Whether the SIMD line test can run: the module {@code jdk.incubator.vector} is in the boot
-   * layer (the JVM runs with {@code --add-modules jdk.incubator.vector}), this module reads it (the
-   * read edge is added at run time, {@link VectorGate#MODULE_READABLE}), and the platform has
-   * 256-bit vectors (which loads the vector classes). Without the module this touches no incubator
-   * class.
-   */
-  static boolean vectorModuleUsable() {
-    return VectorGate.BLOCKED_BLOOM.supported();
-  }
-
   /** The first word of the key's block: {@code FastRange32(h1, numBlocks) · 8}. */
   static int blockBase(long hash64, int numBlocks) {
     long block = ((hash64 & 0xFFFFFFFFL) * numBlocks) >>> 32;

@@ -27,12 +27,12 @@ class VectorProbeTest {
   @Test
   void theVectorPathIsUsedExactlyWhenTheModuleIsThere() {
     assertEquals(EXPECTED, BlockedBloomFilter.usesVectorProbe());
-    assertEquals(EXPECTED, BlockedBloomKernel.vectorModuleUsable());
+    assertEquals(EXPECTED, VectorGate.BLOCKED_BLOOM.supported());
   }
 
   @Test
   void everyLineAnswersAsTheScalarLoopOnceCompiled() {
-    assumeTrue(BlockedBloomKernel.vectorModuleUsable(), "runs in the vector-probe execution");
+    assumeTrue(VectorGate.BLOCKED_BLOOM.supported(), "runs in the vector-probe execution");
     SplittableRandom random = new SplittableRandom(43);
     long[] w = ProbeFormsTest.linesFromFullToEmpty(random);
     int maybes = 0;

@@ -60,35 +60,49 @@ final class BumpedRibbonKernel {
     final int metaOffset;
     final int dataOffset;
 
+    /** A layer on the heap: its metadata and its segment data (padded here if it is not yet). */
     Layer(long seed, int numBlocks, int numSegments, long[] meta, long[] data) {
-      this.seed = seed;
-      this.numBlocks = numBlocks;
-      this.numStarts = numBlocks * 128 - 127;
-      this.numSegments = numSegments;
-      this.upperNumColumns = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
-      this.upperStartBlock = (int) ((long) upperNumColumns * numBlocks - numSegments);
-      this.meta = meta;
-      int padded = 2 * numSegments + 2 * upperNumColumns;
-      this.data = data.length == padded ? data : Arrays.copyOf(data, padded);
-      this.buf = null;
-      this.words = null;
-      this.metaOffset = 0;
-      this.dataOffset = 0;
+      this(seed, numBlocks, numSegments, meta, padded(data, numSegments, numBlocks), null, 0);
     }
 
+    /** A layer read in place from {@code buf}, its metadata at byte {@code metaOffset}. */
     Layer(long seed, int numBlocks, int numSegments, ByteBuffer buf, int metaOffset) {
+      this(seed, numBlocks, numSegments, null, null, buf, metaOffset);
+    }
+
+    private Layer(
+        long seed,
+        int numBlocks,
+        int numSegments,
+        long[] meta,
+        long[] data,
+        ByteBuffer buf,
+        int metaOffset) {
       this.seed = seed;
       this.numBlocks = numBlocks;
       this.numStarts = numBlocks * 128 - 127;
       this.numSegments = numSegments;
-      this.upperNumColumns = (int) (((long) numSegments + numBlocks - 1) / numBlocks);
+      this.upperNumColumns = upperNumColumns(numSegments, numBlocks);
       this.upperStartBlock = (int) ((long) upperNumColumns * numBlocks - numSegments);
-      this.meta = null;
-      this.data = null;
+      this.meta = meta;
+      this.data = data;
       this.buf = buf;
-      this.words = buf.duplicate().position(0).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
+      this.words =
+          buf == null
+              ? null
+              : buf.duplicate().position(0).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
       this.metaOffset = metaOffset;
-      this.dataOffset = metaOffset + 8 * metaWords(numBlocks);
+      this.dataOffset = buf == null ? 0 : metaOffset + 8 * metaWords(numBlocks);
+    }
+
+    private static int upperNumColumns(int numSegments, int numBlocks) {
+      return (int) (((long) numSegments + numBlocks - 1) / numBlocks);
+    }
+
+    /** The segments then {@code 2 · upperNumColumns} zero words the probe may read past the end. */
+    private static long[] padded(long[] data, int numSegments, int numBlocks) {
+      int padded = 2 * numSegments + 2 * upperNumColumns(numSegments, numBlocks);
+      return data.length == padded ? data : Arrays.copyOf(data, padded);
     }
 
     long metaWord(int i) {

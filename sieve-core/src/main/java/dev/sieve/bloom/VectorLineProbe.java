@@ -66,7 +66,7 @@ final class VectorLineProbe {
     }
     MULTIPLIERS = IntVector.fromArray(INTS, m, 0);
     GROUP_STEP = x;
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation in Java
     VectorMask<Integer>[] unused = new VectorMask[9];
     for (int c = 0; c <= 8; c++) {
       boolean[] lanes = new boolean[8];

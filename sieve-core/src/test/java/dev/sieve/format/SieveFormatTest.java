@@ -10,6 +10,7 @@ import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.registry.FilterType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -311,7 +312,7 @@ class SieveFormatTest {
     Files.write(empty, new byte[0]);
     assertEquals(
         0, assertThrows(SieveFormatException.class, () -> SieveFormat.map(empty)).offset());
-    assertTrue(FilterType.CUCKOO.zeroCopy());
-    assertTrue(FilterType.BLOCKED_BLOOM.zeroCopy());
+    assertTrue(SieveFormat.readsInPlace(FilterType.CUCKOO));
+    assertTrue(SieveFormat.readsInPlace(FilterType.BLOCKED_BLOOM));
   }
 }

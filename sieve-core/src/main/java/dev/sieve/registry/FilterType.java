@@ -18,17 +18,13 @@ import dev.sieve.xor.Xor8Filter;
 import java.util.function.Supplier;
 
 /**
- * The registry of Sieve's filter types, one row each: its container type id (bytes 10-11 of the
- * header), a stable name ({@link #cliName()}), its traits ({@link #isMutable()}, {@link
- * #isMergeable()}, {@link #isRocksDbCompatible()}, {@link #isShardable()}), its builder ({@link
- * #builder()}, whose one uniform knob is {@link FilterBuilder#fpRate(double)}; the typed builders
- * hold each type's own size settings) and its filter class. The CLI, the benchmark and the tests
- * take their list of filters from here, so adding a type is one row (and its class, form and
- * tests). How a type's payload is written is its family's business: the container ({@code
- * dev.sieve.format.SieveFormat}) finds the form by the class named here.
- *
- * <p>The ids are part of the file format and never change or get reused; {@code docs/format.md}
- * lists them. The RocksDB-compatible types' payload is the RocksDB filter block itself.
+ * The registry of Sieve's filter types, one row each: the container type id (bytes 10-11 of the
+ * header, part of the format: never changed or reused; {@code docs/format.md} lists them), a stable
+ * name ({@link #cliName()}), the traits ({@link #isMutable()}, {@link #isMergeable()}, {@link
+ * #isRocksDbCompatible()}, {@link #isShardable()}), the filter class and the builder, whose one
+ * uniform knob is {@link FilterBuilder#fpRate(double)} (each class's own builder has its size
+ * settings). The CLI, the benchmark and the tests take their list of filters from here. How a
+ * payload is written is its family's form's; the container finds it by the class named here.
  */
 public enum FilterType {
   /** {@link BlockedBloomFilter}, RocksDB's FastLocalBloom. */
@@ -178,13 +174,7 @@ public enum FilterType {
     return (traits & Traits.SHARDABLE) != 0;
   }
 
-  /**
-   * A new builder of this type at its defaults; {@link FilterBuilder#fpRate(double)} is the knob
-   * every type has (each class's own builder, e.g. {@code BlockedBloomFilter.builder()}, has its
-   * size settings).
-   *
-   * @return a new builder
-   */
+  /** {@return a new builder of this type at its defaults, with {@code fpRate} for every type} */
   public FilterBuilder<? extends Filter> builder() {
     return builder.get();
   }

@@ -112,6 +112,33 @@ class SieveFormatTest {
     assertEquals(bytes.length - 4, e.offset());
   }
 
+  /**
+   * The mapped path checks a payload as the heap and buffer readers do, by the same check in the
+   * type's form (issue 22: one validation per form), and names the file offset of the bad byte.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = FilterType.class,
+      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM", "RIBBON"})
+  void aMappedPayloadIsCheckedByItsFormAtFileOffsets(FilterType type) throws IOException {
+    byte[] bytes = SieveFormat.toBytes(TestFilters.build(type, KEYS));
+    int payloadLength = bytes.length - SieveFormat.HEADER_BYTES - SieveFormat.CHECKSUM_BYTES;
+    // the standard Bloom form's first reserved header byte; the RocksDB blocks' trailer marker
+    int at = SieveFormat.HEADER_BYTES + (type == FilterType.STANDARD_BLOOM ? 9 : payloadLength - 5);
+    bytes[at] ^= 0x01;
+    Path file = dir.resolve("bad.sieve");
+    Files.write(file, bytes);
+    SieveFormatException mapped =
+        assertThrows(SieveFormatException.class, () -> SieveFormat.map(file, false, 10, 0));
+    assertEquals(at, mapped.offset(), mapped.getMessage());
+    SieveFormatException wrapped =
+        assertThrows(
+            SieveFormatException.class, () -> SieveFormat.wrap(ByteBuffer.wrap(bytes), false));
+    assertTrue(
+        wrapped.getMessage().contains(mapped.getMessage().replaceFirst("^at offset \\d+: ", "")),
+        wrapped.getMessage() + " / " + mapped.getMessage());
+  }
+
   @Test
   void zeroCopyWrapReadsTheBufferInPlace() {
     BlockedBloomFilter filter = BlockedBloomFilter.builder().bitsPerKey(10).build(KEYS);

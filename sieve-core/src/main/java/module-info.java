@@ -17,6 +17,8 @@ module dev.sieve.core {
   exports dev.sieve.cuckoo;
   // the Sieve container
   exports dev.sieve.format;
+  // the registry of filter types
+  exports dev.sieve.registry;
   // RocksDB's filter policies: level choice, Bloom fallback, LSM report
   exports dev.sieve.policy;
   // sharded static filters

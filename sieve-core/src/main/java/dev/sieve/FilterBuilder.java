@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 /**
  * Builds a filter of one type from a key set, with one vocabulary for every type (each filter class
  * has its own concrete builder, e.g. {@code BlockedBloomFilter.builder()}, and {@link
- * dev.sieve.format.FilterType#builder()} gives any of them by name):
+ * dev.sieve.registry.FilterType#builder()} gives any of them by name):
  *
  * <ul>
  *   <li>{@link #fpRate(double)}: the target false-positive rate, meaning the same in every class:

@@ -6,7 +6,7 @@ package dev.sieve;
  * of that shape built from both key sets would (the Bloom filters: the union of the bit arrays is
  * the bit array of the union). Filters whose answers depend on where each key's fingerprint sits
  * (Cuckoo) or on solving for the whole key set (Ribbon, Xor, Binary Fuse) cannot be merged; {@link
- * dev.sieve.format.FilterType#isMergeable()} says which types can.
+ * dev.sieve.registry.FilterType#isMergeable()} says which types can.
  *
  * @param <F> the filter type itself
  */

@@ -3,8 +3,8 @@ package dev.sieve;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.format.FilterType;
 import dev.sieve.hash.KeyEncoder;
+import dev.sieve.registry.FilterType;
 import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor8Filter;
 import java.util.List;

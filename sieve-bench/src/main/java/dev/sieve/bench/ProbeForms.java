@@ -69,7 +69,8 @@ public final class ProbeForms {
 
     Rows(BlockedBloomFilter filter, Form form) {
       byte[] block = filter.toRocksDbFilterBlock();
-      int dataBytes = block.length - BlockedBloomFilter.TRAILER_BYTES;
+      int dataBytes =
+          filter.numBlocks() * BlockedBloomFilter.BLOCK_BYTES; // the block less its trailer
       this.words = new long[dataBytes / Long.BYTES];
       ByteBuffer.wrap(block, 0, dataBytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
       this.numBlocks = words.length / 8;

@@ -3,19 +3,26 @@ package dev.sieve.bench;
 import dev.sieve.FastLongKeyFilter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.bench.SieveFilterMembership.Mode;
-import dev.sieve.format.FilterType;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.SplitBlockBloomFilter;
+import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.registry.FilterType;
+import dev.sieve.ribbon.BumpedRibbonFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleFunction;
 
 /**
  * The Sieve filters under test, taken from the one registry of filter types ({@link FilterType}):
- * every type, one adapter per row, all built through the registry's builders from {@code long} keys
+ * every type, one adapter per row, all built from {@code long} keys through the type's own builder
  * (so the build includes hashing every key with Sieve's key hash). A type sized by bits per key
- * takes the report's bits/key setting; a type sized by fingerprint bits (Cuckoo) is timed at the
- * fingerprint widths of the FastFilter peers it is read against ({@link #FINGERPRINT_WIDTHS}),
- * named {@code sieve-<name><bits>}; a fixed-size type (Xor, Binary Fuse) ignores the setting. The
- * bench holds no list of filters of its own: a type added to the registry gets its rows here.
+ * (the Bloom filters; Ribbon's Bloom-equivalent bits per key) takes the report's bits/key setting;
+ * a type sized by fingerprint bits (Cuckoo) is timed at the fingerprint widths of the FastFilter
+ * peers it is read against ({@link #FINGERPRINT_WIDTHS}), named {@code sieve-<name><bits>}; a
+ * fixed-size type (Xor, Binary Fuse) ignores the setting. The bench holds no list of filters of its
+ * own: a type added to the registry gets its rows here.
  */
 public final class SieveAdapters {
   private SieveAdapters() {}
@@ -33,38 +40,46 @@ public final class SieveAdapters {
     for (FilterType type : FilterType.values()) {
       String name = "sieve-" + type.cliName();
       String description = "Sieve " + type.filterClass().getSimpleName();
-      switch (type.sizeSetting()) {
-        case BITS_PER_KEY -> add(kinds, name, description, true, type::builder);
-        case BLOOM_EQUIVALENT_BITS_PER_KEY ->
-            add(kinds, name, description + " (bits/key = bloom-equivalent)", true, type::builder);
-        case FINGERPRINT_BITS -> {
-          if (type == FilterType.BUMPED_RIBBON) {
+      switch (type) {
+        case BLOCKED_BLOOM ->
+            add(kinds, name, description, true, b -> BlockedBloomFilter.builder().bitsPerKey(b));
+        case STANDARD_BLOOM ->
+            add(kinds, name, description, true, b -> StandardBloomFilter.builder().bitsPerKey(b));
+        case SPLIT_BLOCK_BLOOM ->
+            add(kinds, name, description, true, b -> SplitBlockBloomFilter.builder().bitsPerKey(b));
+        case RIBBON ->
+            add(
+                kinds,
+                name,
+                description + " (bits/key = bloom-equivalent)",
+                true,
+                b -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(b));
+        case BUMPED_RIBBON ->
             // 7 whole result bits (FPR 1/128), beside Ribbon's ~1% at 10 bloom-equivalent bits
             add(
                 kinds,
                 name,
                 description + " (BuRR, 7 result bits: FPR 1/128; not RocksDB's format)",
                 false,
-                b -> type.builder(7));
-            continue;
-          }
+                b -> BumpedRibbonFilter.builder().resultBits(7));
+        case CUCKOO -> {
           for (int bits : FINGERPRINT_WIDTHS) {
             add(
                 kinds,
                 name + bits,
                 description + " (" + bits + "-bit fingerprints)",
                 false,
-                b -> type.builder(bits));
+                b -> CuckooFilter.builder().fingerprintBits(bits));
           }
         }
-        case NONE -> add(kinds, name, description, false, b -> type.builder());
-        case FP_RATE ->
+        case SCALABLE_BLOOM ->
             add(
                 kinds,
                 name,
                 description + " (grows from a guess; at its default 1%)",
                 false,
                 b -> type.builder());
+        default -> add(kinds, name, description, false, b -> type.builder()); // fixed size
       }
     }
     return kinds;

@@ -2,9 +2,9 @@ package dev.sieve.cli;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.format.FilterType;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.policy.FilterPolicy;
+import dev.sieve.registry.FilterType;
 import dev.sieve.sst.RocksDbFilterPolicy;
 import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
@@ -457,7 +457,7 @@ public final class BuildCommand implements Callable<Integer> {
     }
     FilterBuilder<? extends Filter> builder;
     try {
-      builder = setting != null ? t.builder(setting) : t.builder();
+      builder = setting != null ? SizeSettings.builder(t, setting) : t.builder();
       if (fpRate != null) {
         builder = builder.fpRate(fpRate);
       }
@@ -525,7 +525,7 @@ public final class BuildCommand implements Callable<Integer> {
                 keys.size(),
                 t.cliName(),
                 setting != null
-                    ? " " + t.sizeSetting().name().toLowerCase(Locale.ROOT) + " " + setting
+                    ? SizeSettings.describe(t, setting)
                     : fpRate != null ? " fp-rate " + fpRate : "",
                 filter.bitsPerKey(),
                 100 * filter.modelledFpRate(),

@@ -2,8 +2,8 @@ package dev.sieve.cli;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.format.FilterType;
 import dev.sieve.math.BloomMath;
+import dev.sieve.registry.FilterType;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +73,7 @@ public final class CompareCommand implements Callable<Integer> {
     List<FilterType> types = new ArrayList<>();
     if (names == null || names.isEmpty()) {
       for (FilterType t : FilterType.values()) {
-        if (t.sizeSetting() == FilterType.SizeSetting.BITS_PER_KEY) {
+        if (SizeSettings.isBitsPerKey(t)) {
           types.add(t);
         }
       }
@@ -89,7 +89,7 @@ public final class CompareCommand implements Callable<Integer> {
 
   /** The builder of {@code type} at setting {@code b}, or its only builder if it has no setting. */
   static FilterBuilder<? extends Filter> builder(FilterType type, double b) {
-    return type.hasSizeSetting() ? type.builder(b) : type.builder();
+    return SizeSettings.has(type) ? SizeSettings.builder(type, b) : type.builder();
   }
 
   @Override
@@ -154,7 +154,7 @@ public final class CompareCommand implements Callable<Integer> {
     for (int bi = 0; bi < bitsPerKey.length; bi++) {
       double b = bitsPerKey[bi];
       for (FilterType kind : types) {
-        if (bi > 0 && !kind.hasSizeSetting()) {
+        if (bi > 0 && !SizeSettings.has(kind)) {
           continue; // no size setting: one row
         }
         long t0 = System.nanoTime();
@@ -178,7 +178,7 @@ public final class CompareCommand implements Callable<Integer> {
             Locale.ROOT,
             row,
             kind.cliName(),
-            kind.hasSizeSetting() ? number("%.2f", b) : "-", // fixed size or self-sizing: none
+            SizeSettings.has(kind) ? number("%.2f", b) : "-", // fixed size or self-sizing: none
             number("%.3f", filter.bitsPerKey()),
             number("%.4f", fpr * 100),
             number("%.4f", filter.modelledFpRate() * 100),

@@ -1,8 +1,8 @@
 package dev.sieve.cli;
 
 import dev.sieve.Filter;
-import dev.sieve.format.FilterType;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.registry.FilterType;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.format.FilterType;
+import dev.sieve.registry.FilterType;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class CompareCommandTest {
     assertEquals("0", r[0], r[2]);
     for (FilterType type : FilterType.values()) {
       long rows = r[1].lines().filter(l -> l.startsWith(type.cliName() + " ")).count();
-      long expected = type.hasSizeSetting() ? 2 : 1;
+      long expected = SizeSettings.has(type) ? 2 : 1;
       assertEquals(expected, rows, type.cliName() + " rows in:\n" + r[1]);
     }
   }
@@ -94,7 +94,7 @@ class CompareCommandTest {
       String row =
           table.stream().filter(l -> l.startsWith(t.cliName() + " ")).findFirst().orElseThrow();
       String set = row.trim().split(" +")[1];
-      assertEquals(t.hasSizeSetting() ? "8.00" : "-", set, row);
+      assertEquals(SizeSettings.has(t) ? "8.00" : "-", set, row);
     }
   }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
-import dev.sieve.format.FilterType;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,7 +43,7 @@ class ContainerBuildAndInputsTest {
       Path out = dir.resolve(t.cliName() + ".sieve");
       List<String> args =
           new ArrayList<>(List.of("build", "--keys", keys.toString(), "--type", t.cliName()));
-      if (t.hasSizeSetting()) {
+      if (SizeSettings.has(t)) {
         args.addAll(List.of("--setting", t == FilterType.CUCKOO ? "12" : "10"));
       }
       args.addAll(List.of("-o", out.toString()));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.cuckoo.CuckooFilter;
-import dev.sieve.format.FilterType;
+import dev.sieve.registry.FilterType;
 import dev.sieve.xor.Xor16Filter;
 import dev.sieve.xor.Xor8Filter;
 import java.io.IOException;
@@ -105,7 +105,7 @@ class ReadmeExampleTest {
   @Test
   void readmeListsEveryRegistryName() throws IOException {
     String text = readme().replaceAll("\\s+", " ");
-    String intro = "`dev.sieve.format.FilterType` names every type (";
+    String intro = "`dev.sieve.registry.FilterType` names every type (";
     int at = text.indexOf(intro);
     assertTrue(at >= 0, "README: " + intro);
     String list = text.substring(at + intro.length(), text.indexOf(';', at));

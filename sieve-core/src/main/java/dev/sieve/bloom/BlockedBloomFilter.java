@@ -16,6 +16,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -67,7 +68,7 @@ public final class BlockedBloomFilter
   public static final int BLOCK_BYTES = 64;
 
   /** The length of RocksDB's filter-block trailer. */
-  public static final int TRAILER_BYTES = 5;
+  static final int TRAILER_BYTES = 5;
 
   /** The smallest and largest bits/key the builders accept. */
   public static final double MIN_BITS_PER_KEY = 1.0;
@@ -107,6 +108,10 @@ public final class BlockedBloomFilter
     this.numBlocks = (int) (data.numWords() / WORDS_PER_BLOCK);
     this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
     this.numProbes = numProbes;
+  }
+
+  static {
+    PayloadForms.register(new BlockedBloomForm.Payload()); // the container's form of type id 1
   }
 
   // ---------------------------------------------------------------- creation
@@ -204,17 +209,6 @@ public final class BlockedBloomFilter
    */
   public static BlockedBloomFilter wrapRocksDbFilterBlock(ByteBuffer block, long numKeys) {
     return BlockedBloomForm.wrap(block, numKeys);
-  }
-
-  /**
-   * Wraps FastLocalBloom data split over several buffers without copying, for filters larger than
-   * one buffer holds (e.g. a file mapped in 1 GiB pieces): every buffer but the last holds exactly
-   * {@code 2^segmentShift} bytes from its position, the last the rest of {@code dataBytes}. The
-   * trailer is not part of the data; its probe count is given.
-   */
-  public static BlockedBloomFilter wrapData(
-      ByteBuffer[] segments, int segmentShift, long dataBytes, int numProbes, long numKeys) {
-    return BlockedBloomForm.wrapData(segments, segmentShift, dataBytes, numProbes, numKeys);
   }
 
   /**

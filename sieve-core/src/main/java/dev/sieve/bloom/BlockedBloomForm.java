@@ -7,10 +7,13 @@ import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.Objects;
 
@@ -74,7 +77,7 @@ final class BlockedBloomForm {
     return new BlockedBloomFilter(BloomWords.wrap(view, dataLen / Long.BYTES, numKeys), probes);
   }
 
-  /** The filter of data split over buffers (see {@link BlockedBloomFilter#wrapData}). */
+  /** The filter of data split over buffers of {@code 2^segmentShift} bytes, read in place. */
   static BlockedBloomFilter wrapData(
       ByteBuffer[] segments, int segmentShift, long dataBytes, int numProbes, long numKeys) {
     if (dataBytes < 0 || dataBytes % BLOCK_BYTES != 0 || dataBytes > MAX_DATA_BYTES) {
@@ -101,29 +104,44 @@ final class BlockedBloomForm {
 
   /** Validates the trailer of the block in {@code block}'s remaining bytes; returns the probes. */
   private static int checkTrailer(ByteBuffer block) {
-    int base = block.position();
     int len = block.remaining();
     if (len < TRAILER_BYTES) {
       throw new SieveFormatException(
           0, "FastLocalBloom block of " + len + " bytes is shorter than its 5-byte trailer");
     }
     int dataLen = len - TRAILER_BYTES;
+    checkDataLength(dataLen);
+    return checkTrailer(block, block.position() + dataLen, dataLen);
+  }
+
+  /** Validates a data length: a multiple of 64 up to {@link BlockedBloomFilter#MAX_DATA_BYTES}. */
+  private static void checkDataLength(long dataLen) {
     if (dataLen % BLOCK_BYTES != 0) {
       throw new SieveFormatException(
           0, "FastLocalBloom data length " + dataLen + " is not a multiple of 64");
     }
-    // an int length is always within MAX_DATA_BYTES (0xffffffc0): no check needed here
-    int marker = block.get(base + dataLen) & 0xFF;
+    if (dataLen > MAX_DATA_BYTES) {
+      throw new SieveFormatException(
+          0, "FastLocalBloom data length " + dataLen + " exceeds " + MAX_DATA_BYTES);
+    }
+  }
+
+  /**
+   * Validates the 5 trailer bytes at index {@code at} of {@code in}, which follow {@code dataLen}
+   * data bytes (the offsets reported); returns the probes.
+   */
+  private static int checkTrailer(ByteBuffer in, int at, long dataLen) {
+    int marker = in.get(at) & 0xFF;
     if (marker != 0xFF) {
       throw new SieveFormatException(
           dataLen, "trailer marker is " + marker + ", expected 0xFF (newer Bloom)");
     }
-    int subImpl = block.get(base + dataLen + 1) & 0xFF;
+    int subImpl = in.get(at + 1) & 0xFF;
     if (subImpl != 0) {
       throw new SieveFormatException(
           dataLen + 1, "Bloom sub-implementation " + subImpl + " is not FastLocalBloom (0)");
     }
-    int blockAndProbes = block.get(base + dataLen + 2) & 0xFF;
+    int blockAndProbes = in.get(at + 2) & 0xFF;
     if ((blockAndProbes >>> 5) != 0) {
       throw new SieveFormatException(
           dataLen + 2, "block size code " + (blockAndProbes >>> 5) + " is not 0 (64-byte blocks)");
@@ -132,10 +150,44 @@ final class BlockedBloomForm {
     if (probes < 1 || probes > 30) {
       throw new SieveFormatException(dataLen + 2, "number of probes " + probes + " outside 1..30");
     }
-    if (block.get(base + dataLen + 3) != 0 || block.get(base + dataLen + 4) != 0) {
+    if (in.get(at + 3) != 0 || in.get(at + 4) != 0) {
       throw new SieveFormatException(dataLen + 3, "reserved trailer bytes are not zero");
     }
     return probes;
+  }
+
+  /**
+   * Maps the block of {@code blockLength} bytes at {@code offset} of {@code channel} in segments of
+   * {@code 2^segmentShift} bytes, for blocks over one buffer (also each stage of a large scalable
+   * filter); the length and trailer are checked as {@link #wrap} checks them.
+   *
+   * @throws SieveFormatException with file offsets
+   */
+  static BlockedBloomFilter map(
+      FileChannel channel, long offset, long blockLength, int segmentShift, long numKeys)
+      throws IOException {
+    if (blockLength == 0) {
+      return read(new byte[0], numKeys); // RocksDB's block for zero keys, as wrap reads it
+    }
+    long dataLen = blockLength - TRAILER_BYTES;
+    try {
+      if (dataLen < 0) {
+        throw new SieveFormatException(
+            0, "FastLocalBloom block of " + blockLength + " bytes is shorter than its trailer");
+      }
+      checkDataLength(dataLen);
+      ByteBuffer trailer = ChannelReads.readSmall(channel, offset + dataLen, TRAILER_BYTES);
+      int probes = checkTrailer(trailer, 0, dataLen);
+      checkEmptyBlockKeys(numKeys, dataLen);
+      return wrapData(
+          ChannelReads.mapSegments(channel, offset, dataLen, segmentShift),
+          segmentShift,
+          dataLen,
+          probes,
+          numKeys);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(offset + e.offset(), e.getMessage(), e);
+    }
   }
 
   // ---------------------------------------------------------------- writing
@@ -288,6 +340,66 @@ final class BlockedBloomForm {
   private static void checkProbes(int numProbes) {
     if (numProbes < 1 || numProbes > 30) {
       throw new IllegalArgumentException("number of probes must be in [1, 30], got " + numProbes);
+    }
+  }
+
+  // ---------------------------------------------------------------- the container's payload form
+
+  /**
+   * The container's payload form (type id 1): the block itself; parameter A the probes (0 for the
+   * empty filter, whose block is RocksDB's 0-byte block), B 0. Read in place, past 2 GiB in
+   * segments ({@link #map}). Registered by {@link BlockedBloomFilter}'s static initializer.
+   */
+  static final class Payload extends PayloadForm<BlockedBloomFilter> {
+    Payload() {
+      super(BlockedBloomFilter.class);
+    }
+
+    @Override
+    public byte[] payload(BlockedBloomFilter f) {
+      return toBytes(f);
+    }
+
+    @Override
+    public long payloadLength(BlockedBloomFilter f) {
+      return f.rocksDbFilterBlockLength();
+    }
+
+    @Override
+    public void writePayload(BlockedBloomFilter f, WritableByteChannel out) throws IOException {
+      write(f, out);
+    }
+
+    @Override
+    public int parameterA(BlockedBloomFilter f) {
+      return f.numBlocks() == 0 ? 0 : f.numProbes();
+    }
+
+    @Override
+    public int parameterB(BlockedBloomFilter f) {
+      return 0;
+    }
+
+    @Override
+    public BlockedBloomFilter read(byte[] payload, long numKeys) {
+      return BlockedBloomForm.read(payload, numKeys);
+    }
+
+    @Override
+    public BlockedBloomFilter wrap(ByteBuffer payload, long numKeys) {
+      return BlockedBloomForm.wrap(payload, numKeys);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
+
+    @Override
+    public BlockedBloomFilter mapLarge(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException {
+      return map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.GrowthMath;
 import java.io.IOException;
@@ -161,6 +162,10 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   // ---------------------------------------------------------------- creation
+
+  static {
+    PayloadForms.register(new ScalableBloomForm.Payload()); // the container's form of type id 11
+  }
 
   /** A builder: {@code builder().expectedKeys(n0).fpRate(f).build()} gives an empty filter. */
   public static Builder builder() {
@@ -345,7 +350,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    * The length of {@link #toByteArray()}. Like the other serializations, take it from a quiescent
    * filter (no adds in flight), or the counts and bits written may be of different moments.
    */
-  public long serializedLength() {
+  long serializedLength() {
     return ScalableBloomForm.length(chain.stages);
   }
 
@@ -360,7 +365,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /** Writes {@link #toByteArray()}'s bytes to {@code out} in chunks, for any size; not closed. */
-  public void writeTo(WritableByteChannel out) throws IOException {
+  void writeTo(WritableByteChannel out) throws IOException {
     ScalableBloomForm.writeTo(this, chain.stages, out);
   }
 
@@ -384,38 +389,6 @@ public final class ScalableBloomFilter implements MutableFilter {
    */
   public static ScalableBloomFilter wrap(ByteBuffer buffer) {
     return ScalableBloomForm.read(buffer.slice(), true);
-  }
-
-  /** Maps one stage's filter block in place, for {@link #wrapStages}. */
-  @FunctionalInterface
-  public interface StageMapper {
-    /**
-     * The read-only filter of the FastLocalBloom block of {@code blockLength} bytes at {@code
-     * blockOffset} (from the payload's start), holding {@code keys} keys; the zero padding from
-     * {@code blockOffset + blockLength} to {@code paddedEnd} is the mapper's to check.
-     */
-    BlockedBloomFilter map(int stage, long blockOffset, long blockLength, long paddedEnd, long keys)
-        throws IOException;
-  }
-
-  /**
-   * The number of leading payload bytes {@link #wrapStages} needs to see: the header and the
-   * largest stage table.
-   */
-  public static final int MAX_TABLE_BYTES =
-      ScalableBloomForm.HEADER_BYTES + ScalableBloomForm.STAGE_ENTRY_BYTES * MAX_STAGES;
-
-  /**
-   * Reads a payload too large for one buffer (over 2 GiB, as {@code SieveFormat.map} meets it):
-   * {@code head} holds the payload's first {@code min(payloadLength, MAX_TABLE_BYTES)} bytes, and
-   * {@code mapper} maps each stage's block in place. Checked as {@link #fromByteArray}; the filter
-   * is read-only.
-   *
-   * @throws SieveFormatException with offsets from the payload's start
-   */
-  public static ScalableBloomFilter wrapStages(
-      ByteBuffer head, long payloadLength, StageMapper mapper) throws IOException {
-    return ScalableBloomForm.wrapStages(head, payloadLength, mapper);
   }
 
   // ---------------------------------------------------------------- builder

@@ -1,17 +1,21 @@
 package dev.sieve.bloom;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.GrowthMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
  * The payload format of {@link ScalableBloomFilter} (the Sieve container's type id 11): writing it,
- * and reading it from a {@code byte[]}, a buffer or, past 2 GiB, a head buffer and a {@link
- * ScalableBloomFilter.StageMapper}, each checked once here.
+ * and reading it from a {@code byte[]}, a buffer or, past 2 GiB, a file channel (each stage mapped
+ * by {@link BlockedBloomForm#map}), each checked once here; {@link Payload} is the container's form
+ * of it.
  *
  * <p>Little-endian, every offset from the payload's start: a 64-byte header ({@code u32} payload
  * version 2, {@code u32} stage count {@code m}, {@code u64} initial capacity {@code n0}, {@code
@@ -166,28 +170,61 @@ final class ScalableBloomForm {
     return p.filter(stages, inPlace);
   }
 
-  /** {@link ScalableBloomFilter#wrapStages}: a payload over 2 GiB, each stage mapped in place. */
-  static ScalableBloomFilter wrapStages(
-      ByteBuffer head, long payloadLength, ScalableBloomFilter.StageMapper mapper)
+  /** The number of leading payload bytes {@link #map} reads: the header and the largest table. */
+  static final int MAX_TABLE_BYTES =
+      HEADER_BYTES + STAGE_ENTRY_BYTES * ScalableBloomFilter.MAX_STAGES;
+
+  /**
+   * Maps the payload of {@code payloadLength} bytes at {@code payloadOffset} of {@code channel}, a
+   * payload over one buffer: the header and table are read onto the heap and each stage's block is
+   * mapped in segments of {@code 2^segmentShift} bytes ({@link BlockedBloomForm#map}). Checked as
+   * {@link #read}; the filter is read-only.
+   *
+   * @throws SieveFormatException with file offsets
+   */
+  static ScalableBloomFilter map(
+      FileChannel channel, long payloadOffset, long payloadLength, int segmentShift)
       throws IOException {
-    ByteBuffer in = head.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-    Parameters p = Parameters.read(in, Math.min(payloadLength, in.remaining()), payloadLength);
-    ScalableBloomStage[] stages = new ScalableBloomStage[p.numStages];
-    long at = tableEnd(p.numStages);
-    for (int i = 0; i < p.numStages; i++) {
-      int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
-      long blockLength = in.getLong(entry + 16);
-      long keys = in.getLong(entry + 8);
-      if (blockLength > payloadLength - at || align64(at + blockLength) > payloadLength) {
-        throw blockPastEnd(i, entry, blockLength, at, payloadLength);
+    try {
+      ByteBuffer head =
+          ChannelReads.readSmall(
+              channel, payloadOffset, (int) Math.min(payloadLength, MAX_TABLE_BYTES));
+      ByteBuffer in = head.order(ByteOrder.LITTLE_ENDIAN);
+      Parameters p = Parameters.read(in, Math.min(payloadLength, in.remaining()), payloadLength);
+      ScalableBloomStage[] stages = new ScalableBloomStage[p.numStages];
+      long at = tableEnd(p.numStages);
+      for (int i = 0; i < p.numStages; i++) {
+        int entry = HEADER_BYTES + STAGE_ENTRY_BYTES * i;
+        long blockLength = in.getLong(entry + 16);
+        long keys = in.getLong(entry + 8);
+        long end = at + blockLength;
+        if (blockLength > payloadLength - at || align64(end) > payloadLength) {
+          throw blockPastEnd(i, entry, blockLength, at, payloadLength);
+        }
+        int pad = (int) (align64(end) - end);
+        ByteBuffer padding = ChannelReads.readSmall(channel, payloadOffset + end, pad);
+        for (int z = 0; z < pad; z++) {
+          if (padding.get(z) != 0) {
+            throw new SieveFormatException(end + z, "padding after stage " + i + " is not zero");
+          }
+        }
+        BlockedBloomFilter filter;
+        try {
+          filter =
+              BlockedBloomForm.map(channel, payloadOffset + at, blockLength, segmentShift, keys);
+        } catch (SieveFormatException e) {
+          throw new SieveFormatException(
+              e.offset() - payloadOffset, "stage " + i + " filter block: " + e.getMessage(), e);
+        }
+        p.checkProbes(i, filter);
+        stages[i] = new ScalableBloomStage(filter, in.getLong(entry), keys);
+        at = align64(end);
       }
-      BlockedBloomFilter filter = mapper.map(i, at, blockLength, align64(at + blockLength), keys);
-      p.checkProbes(i, filter);
-      stages[i] = new ScalableBloomStage(filter, in.getLong(entry), keys);
-      at = align64(at + blockLength);
+      checkEnd(at, payloadLength, p.numStages);
+      return p.filter(stages, true);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(payloadOffset + e.offset(), e.getMessage(), e);
     }
-    checkEnd(at, payloadLength, p.numStages);
-    return p.filter(stages, true);
   }
 
   private static SieveFormatException blockPastEnd(
@@ -373,5 +410,63 @@ final class ScalableBloomForm {
           offset, name + " " + value + " outside [" + min + ", " + max + "]");
     }
     return value;
+  }
+
+  /**
+   * The container's payload form (type id 11): this format; parameter A the number of stages, B 0.
+   * Read in place, past 2 GiB too ({@link ScalableBloomForm#map}). Registered by {@link
+   * ScalableBloomFilter}'s static initializer.
+   */
+  static final class Payload extends PayloadForm<ScalableBloomFilter> {
+    Payload() {
+      super(ScalableBloomFilter.class);
+    }
+
+    @Override
+    public byte[] payload(ScalableBloomFilter f) {
+      return f.toByteArray();
+    }
+
+    @Override
+    public long payloadLength(ScalableBloomFilter f) {
+      return f.serializedLength();
+    }
+
+    @Override
+    public void writePayload(ScalableBloomFilter f, WritableByteChannel out) throws IOException {
+      f.writeTo(out);
+    }
+
+    @Override
+    public int parameterA(ScalableBloomFilter f) {
+      return f.numStages();
+    }
+
+    @Override
+    public int parameterB(ScalableBloomFilter f) {
+      return 0;
+    }
+
+    @Override
+    public ScalableBloomFilter read(byte[] payload, long numKeys) {
+      return ScalableBloomFilter.fromByteArray(payload);
+    }
+
+    @Override
+    public ScalableBloomFilter wrap(ByteBuffer payload, long numKeys) {
+      return ScalableBloomFilter.wrap(payload);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
+
+    @Override
+    public ScalableBloomFilter mapLarge(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException {
+      return map(channel, payloadOffset, payloadLength, segmentShift);
+    }
   }
 }

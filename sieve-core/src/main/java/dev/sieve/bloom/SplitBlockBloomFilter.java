@@ -10,6 +10,7 @@ import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -141,6 +142,10 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   // ---------------------------------------------------------------- creation and sizing
+
+  static {
+    PayloadForms.register(new SplitBlockForm.Payload()); // the container's form of type id 9
+  }
 
   /** A builder sizing the filter as parquet-java does (see the class comment). */
   public static Builder builder() {

@@ -7,6 +7,7 @@ import static dev.sieve.bloom.SplitBlockBloomFilter.MIN_BYTES;
 
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -146,5 +147,49 @@ final class SplitBlockForm {
               + " bytes");
     }
     return ((int) Math.max(1, blocks)) * BLOCK_BYTES;
+  }
+
+  // ---------------------------------------------------------------- the container's payload form
+
+  /**
+   * The container's payload form (type id 9): the raw bitset, exactly the bytes a {@code .parquet}
+   * file stores after its {@code BloomFilterHeader}; parameter A the bits set per value (8), B the
+   * block size in bits (256). Read in place. Registered by {@link SplitBlockBloomFilter}'s static
+   * initializer.
+   */
+  static final class Payload extends PayloadForm<SplitBlockBloomFilter> {
+    Payload() {
+      super(SplitBlockBloomFilter.class);
+    }
+
+    @Override
+    public byte[] payload(SplitBlockBloomFilter f) {
+      return toBytes(f);
+    }
+
+    @Override
+    public int parameterA(SplitBlockBloomFilter f) {
+      return 8;
+    }
+
+    @Override
+    public int parameterB(SplitBlockBloomFilter f) {
+      return BLOCK_BYTES * Byte.SIZE;
+    }
+
+    @Override
+    public SplitBlockBloomFilter read(byte[] payload, long numKeys) {
+      return SplitBlockForm.read(payload, numKeys);
+    }
+
+    @Override
+    public SplitBlockBloomFilter wrap(ByteBuffer payload, long numKeys) {
+      return SplitBlockForm.wrap(payload, numKeys);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
   }
 }

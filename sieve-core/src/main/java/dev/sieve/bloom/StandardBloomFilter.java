@@ -60,7 +60,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   public static final double MAX_BITS_PER_KEY = 1000.0;
 
   /** The length of the header of {@link #toByteArray()}. */
-  public static final int HEADER_BYTES = 16;
+  static final int HEADER_BYTES = 16;
 
   // This class holds the API. The words and the key count are BloomWords'; the probe and add
   // loops over raw storage are StandardBloomKernel's; the serialized form is StandardBloomForm's.
@@ -128,15 +128,6 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return StandardBloomForm.wrap(bytes, numKeys);
   }
 
-  /**
-   * Wraps data words split over several buffers without copying (filters beyond one buffer's 2
-   * GiB): every buffer but the last holds exactly {@code 2^segmentShift} bytes.
-   */
-  public static StandardBloomFilter wrapData(
-      ByteBuffer[] segments, int segmentShift, long numBits, int numProbes, long numKeys) {
-    return StandardBloomForm.wrapData(segments, segmentShift, numBits, numProbes, numKeys);
-  }
-
   /** {@return the words and the key count} */
   BloomWords data() {
     return data;
@@ -148,11 +139,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   }
 
   static {
-    PayloadForms.register(
-        StandardBloomFilter.class,
-        StandardBloomFilter::toByteArray,
-        (b, n) -> fromByteArray(b, n),
-        (b, n) -> wrap(b, n));
+    PayloadForms.register(new StandardBloomForm.Payload()); // the container's form of type id 2
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */

@@ -5,9 +5,13 @@ import static dev.sieve.bloom.StandardBloomFilter.MAX_BITS;
 import static dev.sieve.bloom.StandardBloomFilter.MAX_PROBES;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForm;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 
 /**
  * The serialized form of {@link StandardBloomFilter}, the payload the Sieve container wraps: a
@@ -56,7 +60,36 @@ final class StandardBloomForm {
     return new StandardBloomFilter(BloomWords.wrap(in.slice(), numWords, numKeys), bits, probes);
   }
 
-  /** The filter of data words over buffers (see {@link StandardBloomFilter#wrapData}). */
+  /**
+   * Maps the form of {@code length} bytes at {@code offset} of {@code channel}, its data in
+   * segments of {@code 2^segmentShift} bytes, for forms over one buffer; the header is checked as
+   * {@link #wrap} checks it.
+   *
+   * @throws SieveFormatException with file offsets
+   */
+  static StandardBloomFilter map(
+      FileChannel channel, long offset, long length, int segmentShift, long numKeys)
+      throws IOException {
+    ByteBuffer header;
+    long numWords;
+    try {
+      header =
+          ChannelReads.readSmall(channel, offset, (int) Math.min(length, HEADER_BYTES))
+              .order(ByteOrder.LITTLE_ENDIAN);
+      numWords = checkHeader(header, length);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(offset + e.offset(), e.getMessage(), e);
+    }
+    return wrapData(
+        ChannelReads.mapSegments(
+            channel, offset + HEADER_BYTES, numWords * Long.BYTES, segmentShift),
+        segmentShift,
+        header.getLong(0),
+        header.get(8),
+        numKeys);
+  }
+
+  /** The filter of data words over buffers of {@code 2^segmentShift} bytes, read in place. */
   static StandardBloomFilter wrapData(
       ByteBuffer[] segments, int segmentShift, long numBits, int numProbes, long numKeys) {
     checkShape(numBits, numProbes);
@@ -66,10 +99,17 @@ final class StandardBloomForm {
 
   /** Validates the header of the form in {@code in} (from index 0); returns the number of words. */
   private static long checkHeader(ByteBuffer in) {
-    if (in.remaining() < HEADER_BYTES) {
+    return checkHeader(in, in.remaining());
+  }
+
+  /**
+   * Validates the header at index 0 of {@code in} of a form of {@code length} bytes; returns the
+   * number of words.
+   */
+  private static long checkHeader(ByteBuffer in, long length) {
+    if (length < HEADER_BYTES) {
       throw new SieveFormatException(
-          0,
-          "standard Bloom form of " + in.remaining() + " bytes is shorter than its 16-byte header");
+          0, "standard Bloom form of " + length + " bytes is shorter than its 16-byte header");
     }
     long bits = in.getLong(0);
     if (bits < 1 || bits > MAX_BITS) {
@@ -88,11 +128,11 @@ final class StandardBloomForm {
     }
     long numWords = (bits + 63) >>> 6;
     long expected = HEADER_BYTES + numWords * Long.BYTES;
-    if (in.remaining() != expected) {
+    if (length != expected) {
       throw new SieveFormatException(
           HEADER_BYTES,
           "data of "
-              + (in.remaining() - HEADER_BYTES)
+              + (length - HEADER_BYTES)
               + " bytes, expected "
               + (expected - HEADER_BYTES)
               + " for "
@@ -118,5 +158,53 @@ final class StandardBloomForm {
   static StandardBloomFilter empty(long numBits, int numProbes) {
     return new StandardBloomFilter(
         BloomWords.onHeap(new long[(int) ((numBits + 63) >>> 6)], 0), numBits, numProbes);
+  }
+
+  /**
+   * The container's payload form (type id 2): this form; parameter A the probes, B 0. Read in
+   * place, past 2 GiB in segments ({@link #map}). Registered by {@link StandardBloomFilter}'s
+   * static initializer.
+   */
+  static final class Payload extends PayloadForm<StandardBloomFilter> {
+    Payload() {
+      super(StandardBloomFilter.class);
+    }
+
+    @Override
+    public byte[] payload(StandardBloomFilter f) {
+      return toBytes(f);
+    }
+
+    @Override
+    public int parameterA(StandardBloomFilter f) {
+      return f.numProbes();
+    }
+
+    @Override
+    public int parameterB(StandardBloomFilter f) {
+      return 0;
+    }
+
+    @Override
+    public StandardBloomFilter read(byte[] payload, long numKeys) {
+      return StandardBloomForm.read(payload, numKeys);
+    }
+
+    @Override
+    public StandardBloomFilter wrap(ByteBuffer payload, long numKeys) {
+      return StandardBloomForm.wrap(payload, numKeys);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
+
+    @Override
+    public StandardBloomFilter mapLarge(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException {
+      return map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
+    }
   }
 }

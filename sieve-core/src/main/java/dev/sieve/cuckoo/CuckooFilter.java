@@ -5,6 +5,7 @@ import dev.sieve.MutableFilterBuilder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -26,9 +27,8 @@ import java.nio.ByteBuffer;
  * query reads two buckets. The derivations, the bit-packed layout and the addressing are in the
  * package's {@code CuckooKernel}. The key hash is remixed before addressing, so low-entropy hashes
  * ({@code addHash(0)}, {@code addHash(1)}, ...) keep the capacity; filters serialized before the
- * remix (payload version {@value #LEGACY_PAYLOAD_VERSION}) are still read and keep their
- * addressing, so they answer exactly as before; new filters are version {@value #PAYLOAD_VERSION}.
- * The same operations give the same bytes.
+ * remix (payload version 0) are still read and keep their addressing, so they answer exactly as
+ * before; new filters are version 1. The same operations give the same bytes.
  *
  * <h2>Sizing</h2>
  *
@@ -108,13 +108,13 @@ public final class CuckooFilter implements MutableFilter {
   public static final int MAX_BUCKETS = 1 << 30;
 
   /** The payload version this code writes: bucket and fingerprint from the remixed key hash. */
-  public static final int PAYLOAD_VERSION = CuckooForm.VERSION;
+  static final int PAYLOAD_VERSION = CuckooForm.VERSION;
 
   /**
    * The payload version of the filters written before the remix: bucket and fingerprint from the
    * key hash itself. Still read, and such a filter keeps that addressing for its whole life.
    */
-  public static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
+  static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
 
   // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
   // interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2); every cold
@@ -219,7 +219,7 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   static {
-    CuckooForm.register(); // PayloadForms initializes this class to find the form
+    PayloadForms.register(new CuckooForm.Payload()); // the container's form of type id 8
   }
 
   /**
@@ -446,7 +446,7 @@ public final class CuckooFilter implements MutableFilter {
    * for every filter this code creates, {@value #LEGACY_PAYLOAD_VERSION} for one read from a form
    * written before the remix.
    */
-  public int payloadVersion() {
+  int payloadVersion() {
     return hashVersion;
   }
 

@@ -3,13 +3,13 @@ package dev.sieve.cuckoo;
 import static dev.sieve.cuckoo.CuckooKernel.SLOTS_PER_BUCKET;
 
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.PayloadForm;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
  * The Cuckoo filter's serialized form, both versions; the container's payload for {@link
- * CuckooFilter} ({@link #register}).
+ * CuckooFilter} ({@link Payload}).
  *
  * <p>Little-endian: byte 0 the type tag {@code 0x31}, byte 1 the fingerprint bits (4 to 16), byte 2
  * the slots per bucket (4), byte 3 the payload version, bytes 4-7 the number of buckets, bytes 8-15
@@ -39,15 +39,6 @@ final class CuckooForm {
   static final int HEADER_BYTES = 16;
 
   private CuckooForm() {}
-
-  /**
-   * Registers this form as {@link CuckooFilter}'s with {@link PayloadForms}; called from the filter
-   * class's static initializer, which {@link PayloadForms#of} runs.
-   */
-  static void register() {
-    PayloadForms.register(
-        CuckooFilter.class, CuckooFilter::toByteArray, (b, n) -> read(b), (b, n) -> wrap(b));
-  }
 
   /**
    * The form of a filter: its header, then its bucket words from {@code words}, or from {@code
@@ -217,5 +208,46 @@ final class CuckooForm {
           expected - Long.BYTES, "nonzero bits past the last bucket in the final word");
     }
     return data;
+  }
+
+  /**
+   * The container's payload form (type id 8): this form; parameter A the fingerprint bits, B the
+   * slots per bucket. Read in place (a wrapped filter is read-only). Registered by {@link
+   * CuckooFilter}'s static initializer.
+   */
+  static final class Payload extends PayloadForm<CuckooFilter> {
+    Payload() {
+      super(CuckooFilter.class);
+    }
+
+    @Override
+    public byte[] payload(CuckooFilter f) {
+      return f.toByteArray();
+    }
+
+    @Override
+    public int parameterA(CuckooFilter f) {
+      return f.fingerprintBits();
+    }
+
+    @Override
+    public int parameterB(CuckooFilter f) {
+      return SLOTS_PER_BUCKET;
+    }
+
+    @Override
+    public CuckooFilter read(byte[] payload, long numKeys) {
+      return CuckooForm.read(payload);
+    }
+
+    @Override
+    public CuckooFilter wrap(ByteBuffer payload, long numKeys) {
+      return CuckooForm.wrap(payload);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
   }
 }

@@ -18,6 +18,7 @@ import static dev.sieve.format.SieveFormat.VERSION_OFFSET;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.registry.FilterType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -58,8 +59,8 @@ public record ContainerHeader(
   /** The header a container of {@code f} (of {@code type}) is written with. */
   static ContainerHeader of(FilterType type, Filter f, int flags, long payloadLength) {
     long numKeys = f.numKeys();
-    int a = type.codec().parameterA(f);
-    int b = type.codec().parameterB(f);
+    int a = TypeForms.of(type).parameterA(f);
+    int b = TypeForms.of(type).parameterB(f);
     return new ContainerHeader(VERSION, type, numKeys, payloadLength, a, b, f.sizeInBits(), flags);
   }
 
@@ -111,7 +112,7 @@ public record ContainerHeader(
     int headerCrc = Crc32c.of(in.duplicate().position(0).limit(HEADER_CRC_OFFSET));
     Crc32c.check(HEADER_CRC_OFFSET, headerCrc, in.getInt(HEADER_CRC_OFFSET));
     int typeId = in.getShort(TYPE_OFFSET) & 0xFFFF;
-    FilterType type = FilterType.byId(typeId);
+    FilterType type = FilterType.forId(typeId);
     if (type == null) {
       throw new SieveFormatException(
           TYPE_OFFSET, "unknown filter type id " + typeId + " (known: " + knownTypes() + ")");

@@ -43,7 +43,7 @@ final class ContainerReader {
     verifyPayload(header, payload.slice(), storedPayloadCrc(ByteBuffer.wrap(bytes), header));
     byte[] copy =
         Arrays.copyOfRange(bytes, HEADER_BYTES, HEADER_BYTES + (int) header.payloadLength());
-    return decode(header, () -> header.type().codec().read(copy, header.numKeys()));
+    return decode(header, () -> TypeForms.of(header.type()).read(copy, header.numKeys()));
   }
 
   /** {@link SieveFormat#read(InputStream)}. */
@@ -69,7 +69,7 @@ final class ContainerReader {
     }
     int stored = ByteBuffer.wrap(crc).order(ByteOrder.LITTLE_ENDIAN).getInt();
     verifyPayload(header, ByteBuffer.wrap(payload), stored);
-    return decode(header, () -> header.type().codec().read(payload, header.numKeys()));
+    return decode(header, () -> TypeForms.of(header.type()).read(payload, header.numKeys()));
   }
 
   /** Reads {@code length} bytes in chunks that grow as data arrives, never trusting the length. */
@@ -108,7 +108,7 @@ final class ContainerReader {
       verifyPayload(header, payload.duplicate(), storedPayloadCrc(in, header));
     }
     ByteBuffer view = payload;
-    return decode(header, () -> header.type().codec().wrap(view, header.numKeys()));
+    return decode(header, () -> TypeForms.of(header.type()).wrap(view, header.numKeys()));
   }
 
   private static int storedPayloadCrc(ByteBuffer container, ContainerHeader header) {
@@ -154,7 +154,7 @@ final class ContainerReader {
 
   /** Checks that the decoded filter has the header's parameters, size and key count. */
   static void checkAgainstHeader(ContainerHeader header, Filter f) {
-    PayloadForm<Filter> codec = header.type().codec();
+    PayloadForm<Filter> codec = TypeForms.of(header.type());
     int a = codec.parameterA(f);
     if (a != header.parameterA()) {
       throw new SieveFormatException(

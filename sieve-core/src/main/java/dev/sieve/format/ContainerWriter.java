@@ -8,6 +8,7 @@ import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -28,7 +29,7 @@ final class ContainerWriter {
     int flags = flagsOf(outer);
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
-    byte[] payload = type.codec().payload(filter);
+    byte[] payload = TypeForms.of(type).payload(filter);
     if (payload.length > MAX_ARRAY_PAYLOAD) {
       throw new IllegalStateException(
           "a payload of " + payload.length + " bytes does not fit one byte[] container");
@@ -47,12 +48,12 @@ final class ContainerWriter {
     int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
-    long payloadLength = type.codec().payloadLength(filter);
+    long payloadLength = TypeForms.of(type).payloadLength(filter);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
     ContainerHeader.of(type, filter, flags, payloadLength).write(header);
     ChannelWrites.writeFully(out, header.rewind());
     ChecksummingChannel payloadOut = new ChecksummingChannel(out);
-    type.codec().writePayload(filter, payloadOut);
+    TypeForms.of(type).writePayload(filter, payloadOut);
     if (payloadOut.written != payloadLength) {
       throw new IllegalStateException(
           "wrote " + payloadOut.written + " payload bytes, announced " + payloadLength);

@@ -139,8 +139,7 @@ public final class MappedSieveFile implements AutoCloseable {
         }
         try {
           filter =
-              h.type()
-                  .codec()
+              TypeForms.of(h.type())
                   .mapLarge(
                       ch, SieveFormat.HEADER_BYTES, h.payloadLength(), segmentShift, h.numKeys());
         } catch (IllegalArgumentException e) {

@@ -5,6 +5,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.PayloadForm;
+import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -70,7 +71,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
 
   /** The shards' payload offsets and lengths: {@code [2i]} offset, {@code [2i+1]} length. */
   private static long[] layout(ShardedFilter f) {
-    PayloadForm<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
     int s = f.shardCount();
     long[] out = new long[2 * s];
     long at = align(TABLE_OFFSET + (long) ENTRY_BYTES * s);
@@ -90,7 +91,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     b.putInt(0, s);
     b.putShort(4, (short) shardType(f).id());
     b.putShort(VERSION_OFFSET, (short) PAYLOAD_VERSION);
-    PayloadForm<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
     for (int i = 0; i < s; i++) {
       int e = TABLE_OFFSET + ENTRY_BYTES * i;
       b.putLong(e, layout[2 * i]);
@@ -120,7 +121,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     byte[] out = new byte[(int) length];
     ByteBuffer table = tableBytes(f, l);
     table.get(0, out, 0, table.capacity());
-    PayloadForm<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
     for (int i = 0; i < f.shardCount(); i++) {
       byte[] p = codec.payload(f.shard(i));
       System.arraycopy(p, 0, out, (int) l[2 * i], p.length);
@@ -134,7 +135,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     ByteBuffer table = tableBytes(f, l);
     ChannelWrites.writeFully(out, table);
     long at = table.capacity();
-    PayloadForm<Filter> codec = shardType(f).codec();
+    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
     for (int i = 0; i < f.shardCount(); i++) {
       if (l[2 * i] > at) {
         ChannelWrites.writeFully(out, ByteBuffer.allocate((int) (l[2 * i] - at)));
@@ -190,8 +191,8 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
           "shard count " + s + " is not a power of two in [1, " + ShardedFilter.MAX_SHARDS + "]");
     }
     int typeId = b.getShort(4) & 0xFFFF;
-    FilterType type = FilterType.byId(typeId);
-    if (type == null || !ShardedFilter.isShardClass(type.filterClass())) {
+    FilterType type = FilterType.forId(typeId);
+    if (type == null || !type.isShardable()) {
       throw new SieveFormatException(
           4,
           "shard type id "
@@ -291,7 +292,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
   private static Filter decodeShard(Table t, int i, ShardDecoder decoder) throws IOException {
     Filter f;
     try {
-      f = decoder.decode(t.type.codec(), t.offsets[i], t.lengths[i], t.keys[i]);
+      f = decoder.decode(TypeForms.of(t.type), t.offsets[i], t.lengths[i], t.keys[i]);
     } catch (SieveFormatException e) {
       throw new SieveFormatException(
           t.offsets[i] + e.offset(), "in shard " + i + ", " + e.getMessage(), e);
@@ -306,13 +307,13 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
           "shard " + i + " table key count " + t.keys[i] + ", its payload holds " + f.numKeys());
     }
     if (t.paramA != null) {
-      int a = t.type.codec().parameterA(f);
+      int a = TypeForms.of(t.type).parameterA(f);
       if (a != t.paramA[i]) {
         throw new SieveFormatException(
             entry + 24,
             "shard " + i + " table parameter A " + t.paramA[i] + ", its payload says " + a);
       }
-      int b = t.type.codec().parameterB(f);
+      int b = TypeForms.of(t.type).parameterB(f);
       if (b != t.paramB[i]) {
         throw new SieveFormatException(
             entry + 28,

@@ -5,6 +5,7 @@ import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.AtomicFileWrite;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,9 +53,9 @@ import java.util.Objects;
  * <h2>Zero copy</h2>
  *
  * {@link #wrap(ByteBuffer)} and {@link #map(Path)} query every filter type in place from the buffer
- * or the mapped file, without copying its data onto the heap ({@link FilterType#zeroCopy()} says so
- * per type; docs/format.md lists the limits: Bloom filters in 1 GiB segments past one buffer's 2
- * GiB, Ribbon segmented too, the fingerprint filters up to 2 GiB).
+ * or the mapped file, without copying its data onto the heap ({@link #readsInPlace(FilterType)}
+ * says so per type; docs/format.md lists the limits: Bloom filters in 1 GiB segments past one
+ * buffer's 2 GiB, Ribbon segmented too, the fingerprint filters up to 2 GiB).
  */
 public final class SieveFormat {
   /** The magic: {@code 89 53 49 45 56 45 0D 0A}, as PNG's, catching text-mode mangling. */
@@ -221,10 +222,21 @@ public final class SieveFormat {
   }
 
   /**
+   * Whether {@link #wrap} and {@link #map} read a filter of {@code type} in place, without copying
+   * its data onto the heap (every current type; a type whose form cannot would be copied).
+   *
+   * @param type the filter type
+   * @return whether its payload is read zero-copy
+   */
+  public static boolean readsInPlace(FilterType type) {
+    return TypeForms.of(type).zeroCopy();
+  }
+
+  /**
    * Wraps a container held in {@code buffer} from its position to its limit, verifying both
    * checksums. The filter is queried in place, <em>without copying</em> its data (the bytes must
-   * not change while the filter is used; {@link FilterType#zeroCopy()} names the types that do).
-   * The buffer's position is not changed.
+   * not change while the filter is used; {@link #readsInPlace(FilterType)} names the types that
+   * do). The buffer's position is not changed.
    *
    * @param buffer a whole container (its remaining bytes)
    * @return the filter, reading the buffer in place

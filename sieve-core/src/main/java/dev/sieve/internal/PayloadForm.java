@@ -11,9 +11,11 @@ import java.nio.channels.WritableByteChannel;
  * A filter type's payload form: how its payload is written and read inside the Sieve container,
  * validated once, for {@code byte[]}, buffers and (past one buffer's 2 GiB) mapped segments. Each
  * family keeps its form package-private beside its filter class and registers it with {@link
- * PayloadForms} when the class initializes; the registry ({@code dev.sieve.format.FilterType})
- * reaches every type's form through {@link PayloadForms#form(Class)} and nothing else. Not API:
- * this package is not exported.
+ * PayloadForms} when the class initializes; the container ({@code dev.sieve.format}) reaches every
+ * type's form through {@link PayloadForms#form(Class)}, by the class the registry ({@code
+ * dev.sieve.registry.FilterType}) names for the header's type id, and nothing else (the sharded
+ * type's form is the container's own nesting, {@code format.ShardedCodec}). Not API: this package
+ * is not exported.
  *
  * @param <F> the filter class
  */

@@ -6,7 +6,6 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.RibbonSizing;
-import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -86,7 +85,7 @@ final class LsmReportModel {
         BloomMath.independentProbabilitySum(
             RibbonMath.interleavedRibbonFpRate(numBlocks, upper, upperStart),
             BloomMath.fingerprintFpRate((double) n, 64));
-    return new Estimate(bytes + Standard128RibbonFilter.TRAILER_BYTES, fpr);
+    return new Estimate(bytes + TRAILER_BYTES, fpr);
   }
 
   /** Sums {@code estimate} over a level's filters: bytes, and the key-weighted FPR. */

@@ -48,8 +48,7 @@ final class PolicyBuild {
     long bytes = RibbonSizing.bytesForOneInFpRate(numSlots, policy.oneInFpRate(), bias);
     if (compareWithBloom
         && numSlots < RibbonSizing.BLOOM_COMPARISON_SLOTS
-        && bloomBlockBytes(n, policy.millibitsPerKey())
-            < bytes + Standard128RibbonFilter.TRAILER_BYTES) {
+        && bloomBlockBytes(n, policy.millibitsPerKey()) < bytes + FilterPolicy.TRAILER_BYTES) {
       return bloom(policy, entries, n);
     }
     return Standard128RibbonFilter.solveRocksDb(entries, n, numSlots, bytes)
@@ -82,7 +81,7 @@ final class PolicyBuild {
     }
     long ribbonBlock =
         RibbonSizing.bytesForOneInFpRate(numSlots, policy.oneInFpRate(), roundingBias32)
-            + Standard128RibbonFilter.TRAILER_BYTES;
+            + FilterPolicy.TRAILER_BYTES;
     return bloomBlockBytes(numKeys, policy.millibitsPerKey()) < ribbonBlock;
   }
 }

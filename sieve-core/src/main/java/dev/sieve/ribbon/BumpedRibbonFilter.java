@@ -3,6 +3,7 @@ package dev.sieve.ribbon;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
@@ -319,7 +320,7 @@ public final class BumpedRibbonFilter implements Filter {
   // ---------------------------------------------------------------- serialized form
 
   /** The length of {@link #toByteArray()}. */
-  public long serializedLength() {
+  long serializedLength() {
     return BumpedRibbonForm.serializedLength(layers);
   }
 
@@ -345,6 +346,10 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   // ---------------------------------------------------------------- construction
+
+  static {
+    PayloadForms.register(new BumpedRibbonForm.Payload()); // the container's form of type id 10
+  }
 
   /** A builder: result bits from a target FPR or given directly, a seed. */
   public static Builder builder() {

@@ -7,6 +7,7 @@ import static dev.sieve.ribbon.BumpedRibbonKernel.layerSeed;
 import static dev.sieve.ribbon.BumpedRibbonKernel.metaWords;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -179,5 +180,46 @@ final class BumpedRibbonForm {
       off += 8 * words + 16 * segments[i];
     }
     return new BumpedRibbonFilter(seed, numKeys, t1, t2, layers);
+  }
+
+  /**
+   * The container's payload form (type id 10): this format; parameter A the number of layers, B the
+   * number of blocks of layer 0 (0 for the empty filter). Read in place (up to one buffer's 2 GiB).
+   * Registered by {@link BumpedRibbonFilter}'s static initializer.
+   */
+  static final class Payload extends PayloadForm<BumpedRibbonFilter> {
+    Payload() {
+      super(BumpedRibbonFilter.class);
+    }
+
+    @Override
+    public byte[] payload(BumpedRibbonFilter f) {
+      return f.toByteArray();
+    }
+
+    @Override
+    public int parameterA(BumpedRibbonFilter f) {
+      return f.numLayers();
+    }
+
+    @Override
+    public int parameterB(BumpedRibbonFilter f) {
+      return f.numLayers() == 0 ? 0 : f.numBlocks(0);
+    }
+
+    @Override
+    public BumpedRibbonFilter read(byte[] payload, long numKeys) {
+      return BumpedRibbonFilter.fromByteArray(payload);
+    }
+
+    @Override
+    public BumpedRibbonFilter wrap(ByteBuffer payload, long numKeys) {
+      return BumpedRibbonFilter.wrap(payload);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
   }
 }

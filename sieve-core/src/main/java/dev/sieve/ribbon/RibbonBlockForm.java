@@ -4,12 +4,15 @@ import static dev.sieve.ribbon.Standard128RibbonFilter.MARKER;
 import static dev.sieve.ribbon.Standard128RibbonFilter.TRAILER_BYTES;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.PayloadForm;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -139,9 +142,30 @@ final class RibbonBlockForm {
   }
 
   /**
-   * The filter of data split over several buffers, read in place (see {@link
-   * Standard128RibbonFilter#wrapData}).
+   * Maps the block of {@code blockLength} bytes at {@code offset} of {@code channel}, its data in
+   * segments of {@code 2^segmentShift} bytes, for blocks over one buffer; the trailer is read and
+   * checked as {@link #wrap} checks it.
+   *
+   * @throws SieveFormatException with file offsets
    */
+  static Standard128RibbonFilter map(
+      FileChannel channel, long offset, long blockLength, int segmentShift, long numKeys)
+      throws IOException {
+    long dataLen = blockLength - TRAILER_BYTES;
+    try {
+      ByteBuffer trailer = ChannelReads.readSmall(channel, offset + dataLen, TRAILER_BYTES);
+      return wrapData(
+          ChannelReads.mapSegments(channel, offset, dataLen, segmentShift),
+          segmentShift,
+          dataLen,
+          trailer,
+          numKeys);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(offset + e.offset(), e.getMessage(), e);
+    }
+  }
+
+  /** The filter of data split over buffers of {@code 2^segmentShift} bytes, read in place. */
   static Standard128RibbonFilter wrapData(
       ByteBuffer[] segments, int segmentShift, long dataBytes, ByteBuffer trailer, long numKeys) {
     Checks.count("number of keys", numKeys, Long.MAX_VALUE);
@@ -225,5 +249,66 @@ final class RibbonBlockForm {
               + " blocks is more than 32 result columns per block");
     }
     return new BlockShape(seed, numBlocks, numSegments);
+  }
+
+  // ---------------------------------------------------------------- the container's payload form
+
+  /**
+   * The container's payload form (type id 3): the block itself; parameter A the seed, B the number
+   * of blocks. Read in place, past 2 GiB in segments ({@link #map}). Registered by {@link
+   * Standard128RibbonFilter}'s static initializer.
+   */
+  static final class Payload extends PayloadForm<Standard128RibbonFilter> {
+    Payload() {
+      super(Standard128RibbonFilter.class);
+    }
+
+    @Override
+    public byte[] payload(Standard128RibbonFilter f) {
+      return toBytes(f);
+    }
+
+    @Override
+    public long payloadLength(Standard128RibbonFilter f) {
+      return f.rocksDbFilterBlockLength();
+    }
+
+    @Override
+    public void writePayload(Standard128RibbonFilter f, WritableByteChannel out)
+        throws IOException {
+      write(f, out);
+    }
+
+    @Override
+    public int parameterA(Standard128RibbonFilter f) {
+      return f.seed();
+    }
+
+    @Override
+    public int parameterB(Standard128RibbonFilter f) {
+      return f.numBlocks();
+    }
+
+    @Override
+    public Standard128RibbonFilter read(byte[] payload, long numKeys) {
+      return RibbonBlockForm.read(payload, numKeys);
+    }
+
+    @Override
+    public Standard128RibbonFilter wrap(ByteBuffer payload, long numKeys) {
+      return RibbonBlockForm.wrap(payload, numKeys);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
+
+    @Override
+    public Standard128RibbonFilter mapLarge(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException {
+      return map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
+    }
   }
 }

@@ -11,6 +11,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
@@ -71,7 +72,7 @@ import java.util.Optional;
 public final class Standard128RibbonFilter implements RocksDbFilter {
 
   /** RocksDB's trailer length. */
-  public static final int TRAILER_BYTES = 5;
+  static final int TRAILER_BYTES = 5;
 
   /** The trailer marker byte of Standard128Ribbon ({@code (byte) -2}). */
   public static final byte MARKER = (byte) 0xFE;
@@ -101,8 +102,8 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
   /**
    * The words {@link #wrapped} reads, as one little-endian {@code long} view of its buffer, for the
-   * query to read directly; {@code null} on the heap and for data split over several buffers
-   * ({@link #wrapData}).
+   * query to read directly; {@code null} on the heap and for data split over several buffers (a
+   * block past 2 GiB, mapped by the container).
    */
   private final LongBuffer buffer;
 
@@ -157,6 +158,10 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   }
 
   // ---------------------------------------------------------------- creation
+
+  static {
+    PayloadForms.register(new RibbonBlockForm.Payload()); // the container's form of type id 3
+  }
 
   /** {@return a builder sized by a bloom-equivalent bits/key (default 10) or a target FPR} */
   public static Builder builder() {
@@ -213,18 +218,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
       throws java.io.IOException {
     RibbonBlockForm.write(this, out);
-  }
-
-  /**
-   * Wraps Standard128Ribbon data split over several buffers without copying, for filters larger
-   * than one buffer holds (a file mapped in pieces): every buffer but the last holds exactly {@code
-   * 2^segmentShift} bytes from its position, the last the rest of the {@code dataBytes} before the
-   * trailer; {@code trailer} holds the block's 5 trailer bytes. Checks as {@link
-   * #fromRocksDbFilterBlock(byte[], long)}.
-   */
-  public static Standard128RibbonFilter wrapData(
-      ByteBuffer[] segments, int segmentShift, long dataBytes, ByteBuffer trailer, long numKeys) {
-    return RibbonBlockForm.wrapData(segments, segmentShift, dataBytes, trailer, numKeys);
   }
 
   /** As {@link #fromRocksDbFilterBlock(byte[], long)} with the number of keys unknown (0). */

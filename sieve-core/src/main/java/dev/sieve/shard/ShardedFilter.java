@@ -5,6 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -83,16 +84,6 @@ public final class ShardedFilter implements Filter {
   /** The largest shard count, {@code 2^16}. */
   public static final int MAX_SHARDS = 1 << 16;
 
-  /** The shard classes a sharded filter may hold: the static Sieve filters. */
-  private static final List<Class<? extends Filter>> SHARD_CLASSES =
-      List.of(
-          BlockedBloomFilter.class,
-          Standard128RibbonFilter.class,
-          Xor8Filter.class,
-          Xor16Filter.class,
-          BinaryFuse8Filter.class,
-          BinaryFuse16Filter.class);
-
   private static final ThreadLocal<long[][]> SCRATCH =
       ThreadLocal.withInitial(() -> new long[][] {new long[BatchScratch.CHUNK], new long[1]});
 
@@ -134,7 +125,7 @@ public final class ShardedFilter implements Filter {
       if (f == null) {
         throw new IllegalArgumentException("shard " + i + " is null");
       }
-      if (!SHARD_CLASSES.contains(f.getClass())) {
+      if (!isShardClass(f.getClass())) {
         throw new IllegalArgumentException(
             "shard "
                 + i
@@ -160,15 +151,18 @@ public final class ShardedFilter implements Filter {
     return new ShardedFilter(copy);
   }
 
-  /** Whether {@code cls} may be the class of a shard. */
-  public static boolean isShardClass(Class<?> cls) {
-    return SHARD_CLASSES.contains(cls);
+  /** Whether {@code cls} may be the class of a shard: the registry's shardable types. */
+  private static boolean isShardClass(Class<?> cls) {
+    FilterType type = FilterType.forClass(cls);
+    return type != null && type.isShardable();
   }
 
   private static String shardClassNames() {
     StringBuilder s = new StringBuilder();
-    for (Class<?> c : SHARD_CLASSES) {
-      s.append(s.length() == 0 ? "" : ", ").append(c.getSimpleName());
+    for (FilterType t : FilterType.values()) {
+      if (t.isShardable()) {
+        s.append(s.length() == 0 ? "" : ", ").append(t.filterClass().getSimpleName());
+      }
     }
     return s.toString();
   }
@@ -449,7 +443,7 @@ public final class ShardedFilter implements Filter {
       }
       int distinct = sortDistinct(mixed, count);
       Filter f = newShardBuilder().buildFromHashes(Arrays.copyOf(mixed, distinct));
-      if (!SHARD_CLASSES.contains(f.getClass())) {
+      if (!isShardClass(f.getClass())) {
         throw new IllegalArgumentException(
             "the shard builder made a "
                 + f.getClass().getName()

@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.Filter;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.FingerprintMath;
@@ -214,7 +215,8 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
    * The cold code of one fingerprint class, written once for the four: the construction from key
    * hashes ({@link #build}), and the serialized form ({@link XorFilterFormat}) with its header
    * check, heap reader ({@link #fromByteArray}) and in-place reader ({@link #wrap}), registered
-   * with {@link PayloadForms} when the class initializes. Nothing here runs on a query.
+   * with {@link PayloadForms} as the container's form ({@link Payload}) when the class initializes.
+   * Nothing here runs on a query.
    *
    * @param <A> the heap fingerprint array, {@code byte[]} or {@code short[]}
    * @param <F> the filter class
@@ -248,8 +250,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
       this.assign = assign;
       this.newArray = newArray;
       this.maker = maker;
-      PayloadForms.register(
-          cls, FingerprintFilter::toByteArray, (b, n) -> fromByteArray(b), (b, n) -> wrap(b));
+      PayloadForms.register(new Payload<>(cls, this));
     }
 
     /**
@@ -360,6 +361,52 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
 
     private XorFilterFormat.Header check(ByteBuffer bytes) {
       return XorFilterFormat.read(bytes, formatType, fingerprintBits, fuse, name);
+    }
+  }
+
+  /**
+   * The container's payload form of one fingerprint class (type ids 4 to 7): the class's own form
+   * ({@link XorFilterFormat}); parameter A the fingerprint bits, B the arity (3 for Xor). Read in
+   * place. Registered by each class's {@link Form}, which its static initializer creates.
+   *
+   * @param <F> the filter class
+   */
+  static final class Payload<F extends FingerprintFilter> extends PayloadForm<F> {
+    private final Form<?, F> form;
+
+    Payload(Class<F> cls, Form<?, F> form) {
+      super(cls);
+      this.form = form;
+    }
+
+    @Override
+    public byte[] payload(F filter) {
+      return filter.toByteArray();
+    }
+
+    @Override
+    public int parameterA(F filter) {
+      return form.fingerprintBits;
+    }
+
+    @Override
+    public int parameterB(F filter) {
+      return form.fuse ? filter.shape().arity() : 3;
+    }
+
+    @Override
+    public F read(byte[] payload, long numKeys) {
+      return form.fromByteArray(payload);
+    }
+
+    @Override
+    public F wrap(ByteBuffer payload, long numKeys) {
+      return form.wrap(payload);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
     }
   }
 }

@@ -53,7 +53,7 @@ class BloomZeroCopyTest {
     assertEquals(heap, wrapped);
     assertThrows(UnsupportedOperationException.class, () -> wrapped.add(1L));
     BlockedBloomFilter segmented =
-        BlockedBloomFilter.wrapData(
+        BlockedBloomForm.wrapData(
             segments(block, 0, block.length - 5, 10),
             10,
             block.length - 5,
@@ -105,7 +105,7 @@ class BloomZeroCopyTest {
     assertThrows(UnsupportedOperationException.class, () -> wrapped.add(1L));
     int dataLen = form.length - StandardBloomFilter.HEADER_BYTES;
     StandardBloomFilter segmented =
-        StandardBloomFilter.wrapData(
+        StandardBloomForm.wrapData(
             segments(form, StandardBloomFilter.HEADER_BYTES, dataLen, 9),
             9,
             heap.sizeInBits(),

@@ -82,8 +82,8 @@ class ScalableBloomFormTest {
     assertEquals(
         ScalableBloomForm.HEADER_BYTES
             + ScalableBloomForm.STAGE_ENTRY_BYTES * ScalableBloomFilter.MAX_STAGES,
-        ScalableBloomFilter.MAX_TABLE_BYTES);
-    assertEquals(64 + 32 * 64, ScalableBloomFilter.MAX_TABLE_BYTES);
+        ScalableBloomForm.MAX_TABLE_BYTES);
+    assertEquals(64 + 32 * 64, ScalableBloomForm.MAX_TABLE_BYTES);
   }
 
   @Test

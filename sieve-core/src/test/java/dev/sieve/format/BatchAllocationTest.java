@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.registry.FilterType;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;

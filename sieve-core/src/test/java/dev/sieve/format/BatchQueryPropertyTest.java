@@ -8,6 +8,7 @@ import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.registry.FilterType;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

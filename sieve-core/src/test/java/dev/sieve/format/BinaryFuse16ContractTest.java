@@ -1,5 +1,7 @@
 package dev.sieve.format;
 
+import dev.sieve.registry.FilterType;
+
 /** The {@link FilterContract} for {@link FilterType#BINARY_FUSE16}. */
 class BinaryFuse16ContractTest extends FilterContract {
 

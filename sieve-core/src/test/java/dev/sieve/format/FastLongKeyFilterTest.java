@@ -14,6 +14,7 @@ import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.hash.LongKeyHash;
 import dev.sieve.math.BloomMath;
+import dev.sieve.registry.FilterType;
 import dev.sieve.xor.Xor8Filter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -13,6 +13,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.PayloadForm;
+import dev.sieve.registry.FilterType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,7 +53,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       unused result bits, the word after the result untouched; on the heap filter and the
  *       container's wrapped and mapped readings.
  *   <li><b>Forms round-trip</b> ({@link #payloadFormRoundTrips}, {@link #containerRoundTrips}): the
- *       type's payload form ({@link FilterType#codec()}) read from an array and, where the type is
+ *       type's payload form ({@code TypeForms.of(type)}) read from an array and, where the type is
  *       zero-copy, wrapped from heap and direct buffers; the container written as bytes, to a
  *       stream and to a file, read from bytes and a stream, wrapped (heap, direct, at a non-zero
  *       position) and mapped. Each reading answers every key and 4096 random hashes as the original
@@ -364,7 +365,7 @@ abstract class FilterContract {
 
   @Test
   void payloadFormRoundTrips() throws IOException {
-    PayloadForm<Filter> form = type().codec();
+    PayloadForm<Filter> form = TypeForms.of(type());
     for (Built built : roundTripFilters()) {
       Filter f = built.filter();
       long[] keyHashes = built.keyHashes();
@@ -379,7 +380,7 @@ abstract class FilterContract {
       assertSame(f.getClass(), read.getClass(), what);
       assertSameAnswers(f, read, keyHashes, what + " read");
       assertArrayEquals(payload, form.payload(read), what + ": read re-serialized");
-      if (type().zeroCopy()) {
+      if (SieveFormat.readsInPlace(type())) {
         ByteBuffer heap = ByteBuffer.wrap(payload.clone());
         ByteBuffer direct = ByteBuffer.allocateDirect(payload.length).put(payload).flip();
         for (ByteBuffer b : List.of(heap, direct)) {
@@ -418,7 +419,7 @@ abstract class FilterContract {
       readers.add(
           () -> {
             try {
-              return type().read(new ByteArrayInputStream(bytes));
+              return SieveFormat.read(new ByteArrayInputStream(bytes), type().filterClass());
             } catch (IOException e) {
               throw new AssertionError(e);
             }
@@ -539,7 +540,7 @@ abstract class FilterContract {
     long[] keys = longKeys(500, 8000);
     Filter f = builder().build(keys);
     byte[] container = SieveFormat.toBytes(f);
-    PayloadForm<Filter> form = type().codec();
+    PayloadForm<Filter> form = TypeForms.of(type());
     byte[] payload = form.payload(f);
     long n = f.numKeys();
     SplittableRandom r = new SplittableRandom(seed(8001));
@@ -583,7 +584,7 @@ abstract class FilterContract {
       String whatPayload = what("payload mutation " + m + " (kind " + kind[0] + ")");
       List<Outcome> outcomes = new ArrayList<>();
       outcomes.add(attempt(() -> form.read(badPayload.clone(), n), whatPayload + " read"));
-      if (type().zeroCopy()) {
+      if (SieveFormat.readsInPlace(type())) {
         outcomes.add(
             attempt(
                 () ->

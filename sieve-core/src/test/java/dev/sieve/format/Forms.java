@@ -9,21 +9,10 @@ import java.nio.ByteBuffer;
 final class Forms {
   private Forms() {}
 
-  /** The class's container payload form, or null while it still registers the old byte form. */
-  private static <F extends Filter> PayloadForm<F> payloadForm(Class<F> cls) {
-    try {
-      return PayloadForms.form(cls);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
-  }
-
   @SuppressWarnings("unchecked")
   static <F extends Filter> byte[] toBytes(F filter) {
-    PayloadForm<F> form = payloadForm((Class<F>) filter.getClass());
-    return form != null
-        ? form.payload(filter)
-        : PayloadForms.of((Class<F>) filter.getClass()).write(filter);
+    PayloadForm<F> form = PayloadForms.form((Class<F>) filter.getClass());
+    return form.payload(filter);
   }
 
   static <F extends Filter> F read(Class<F> cls, byte[] bytes) {
@@ -31,8 +20,7 @@ final class Forms {
   }
 
   static <F extends Filter> F read(Class<F> cls, byte[] bytes, long numKeys) {
-    PayloadForm<F> form = payloadForm(cls);
-    return form != null ? form.read(bytes, numKeys) : PayloadForms.of(cls).read(bytes, numKeys);
+    return PayloadForms.form(cls).read(bytes, numKeys);
   }
 
   static <F extends Filter> F wrap(Class<F> cls, ByteBuffer bytes) {
@@ -40,7 +28,6 @@ final class Forms {
   }
 
   static <F extends Filter> F wrap(Class<F> cls, ByteBuffer bytes, long numKeys) {
-    PayloadForm<F> form = payloadForm(cls);
-    return form != null ? form.wrap(bytes, numKeys) : PayloadForms.of(cls).wrap(bytes, numKeys);
+    return PayloadForms.form(cls).wrap(bytes, numKeys);
   }
 }

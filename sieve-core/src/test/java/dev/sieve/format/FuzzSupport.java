@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.registry.FilterType;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 

@@ -1,5 +1,6 @@
 package dev.sieve.format;
 
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

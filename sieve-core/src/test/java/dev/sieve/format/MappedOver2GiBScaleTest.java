@@ -68,7 +68,7 @@ class MappedOver2GiBScaleTest {
 
   @Test
   void aContainerOver2GiBIsMappedInSegmentsAndAnswersAsTheHeapFilter() throws IOException {
-    long payloadLength = DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES;
+    long payloadLength = DATA_BYTES + 5; // the data and the FastLocalBloom trailer
     long numBlocks = DATA_BYTES / 64;
     // the header: from a small container of the same type, with the length and size patched
     byte[] header =

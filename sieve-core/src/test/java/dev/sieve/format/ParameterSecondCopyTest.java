@@ -9,6 +9,7 @@ import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
 import java.io.IOException;
 import java.io.InputStream;

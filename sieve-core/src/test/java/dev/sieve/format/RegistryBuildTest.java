@@ -14,6 +14,8 @@ import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.TypedFilter;
 import dev.sieve.hash.KeyEncoder;
+import dev.sieve.registry.FilterType;
+import dev.sieve.shard.ShardedFilter;
 import java.io.ByteArrayInputStream;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
@@ -68,6 +70,15 @@ class RegistryBuildTest {
   private static void assertSameFilter(Filter expected, Filter actual, String what) {
     assertArrayEquals(SieveFormat.toBytes(expected), SieveFormat.toBytes(actual), what);
   }
+
+  /** The types whose fingerprint width fixes their size (the sharded one: its shards'). */
+  private static final Set<FilterType> FIXED_WIDTH =
+      Set.of(
+          FilterType.XOR8,
+          FilterType.XOR16,
+          FilterType.BINARY_FUSE8,
+          FilterType.BINARY_FUSE16,
+          FilterType.SHARDED);
 
   @ParameterizedTest
   @EnumSource(FilterType.class)
@@ -150,7 +161,8 @@ class RegistryBuildTest {
     assertSame(type, FilterType.forName(type.cliName()));
     assertSame(type, FilterType.of(a));
     // and the registry reads what it names
-    Filter read = type.read(new ByteArrayInputStream(SieveFormat.toBytes(a)));
+    Filter read =
+        SieveFormat.read(new ByteArrayInputStream(SieveFormat.toBytes(a)), type.filterClass());
     assertSameFilter(a, read, type + " read back");
   }
 
@@ -203,8 +215,14 @@ class RegistryBuildTest {
       Filter built = type.builder().build(new long[] {1, 2, 3});
       assertThrows(UnsupportedOperationException.class, () -> TypedFilter.ofLongs(built).add(4L));
     }
-    if (type.sizeSetting() == FilterType.SizeSetting.NONE) {
-      assertThrows(IllegalArgumentException.class, () -> type.builder(10));
+    if (type != FilterType.SHARDED) {
+      // shardable: ShardedFilter holds it (the registry's trait is the shard-class list)
+      List<Filter> one = List.of(type.builder().build(new long[] {1, 2, 3}));
+      if (type.isShardable()) {
+        assertEquals(1, ShardedFilter.of(one).shards().size(), type + " shardable");
+      } else {
+        assertThrows(IllegalArgumentException.class, () -> ShardedFilter.of(one), type + "");
+      }
     }
     if (type.isRocksDbCompatible() || type.isMutable()) {
       // hashed exactly as RocksDB (or Parquet, or a Bloom filter) does: no seed to set
@@ -282,7 +300,7 @@ class RegistryBuildTest {
     assertTrue(
         Math.abs(measured - p) <= 5 * sd + 0.15 * p,
         type + ": measured " + measured + " vs modelled " + p);
-    if (type.sizeSetting() == FilterType.SizeSetting.NONE) {
+    if (FIXED_WIDTH.contains(type)) {
       IllegalArgumentException e =
           assertThrows(IllegalArgumentException.class, () -> type.builder().fpRate(1e-9));
       assertTrue(e.getMessage().contains("1.0E-9"), e.getMessage());

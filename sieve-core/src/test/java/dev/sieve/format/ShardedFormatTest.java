@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

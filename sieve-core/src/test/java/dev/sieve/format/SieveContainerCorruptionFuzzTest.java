@@ -7,6 +7,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sieve.Filter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.registry.FilterType;
 import java.util.Arrays;
 
 /**

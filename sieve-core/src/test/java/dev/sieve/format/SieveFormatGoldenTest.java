@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -10,6 +10,7 @@ import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.registry.FilterType;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -109,6 +110,33 @@ class SieveFormatTest {
     SieveFormatException e =
         assertThrows(SieveFormatException.class, () -> SieveFormat.map(file, true, 10, 0));
     assertEquals(bytes.length - 4, e.offset());
+  }
+
+  /**
+   * The mapped path checks a payload as the heap and buffer readers do, by the same check in the
+   * type's form (issue 22: one validation per form), and names the file offset of the bad byte.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = FilterType.class,
+      names = {"BLOCKED_BLOOM", "STANDARD_BLOOM", "RIBBON"})
+  void aMappedPayloadIsCheckedByItsFormAtFileOffsets(FilterType type) throws IOException {
+    byte[] bytes = SieveFormat.toBytes(TestFilters.build(type, KEYS));
+    int payloadLength = bytes.length - SieveFormat.HEADER_BYTES - SieveFormat.CHECKSUM_BYTES;
+    // the standard Bloom form's first reserved header byte; the RocksDB blocks' trailer marker
+    int at = SieveFormat.HEADER_BYTES + (type == FilterType.STANDARD_BLOOM ? 9 : payloadLength - 5);
+    bytes[at] ^= 0x01;
+    Path file = dir.resolve("bad.sieve");
+    Files.write(file, bytes);
+    SieveFormatException mapped =
+        assertThrows(SieveFormatException.class, () -> SieveFormat.map(file, false, 10, 0));
+    assertEquals(at, mapped.offset(), mapped.getMessage());
+    SieveFormatException wrapped =
+        assertThrows(
+            SieveFormatException.class, () -> SieveFormat.wrap(ByteBuffer.wrap(bytes), false));
+    assertTrue(
+        wrapped.getMessage().contains(mapped.getMessage().replaceFirst("^at offset \\d+: ", "")),
+        wrapped.getMessage() + " / " + mapped.getMessage());
   }
 
   @Test
@@ -311,7 +339,7 @@ class SieveFormatTest {
     Files.write(empty, new byte[0]);
     assertEquals(
         0, assertThrows(SieveFormatException.class, () -> SieveFormat.map(empty)).offset());
-    assertTrue(FilterType.CUCKOO.zeroCopy());
-    assertTrue(FilterType.BLOCKED_BLOOM.zeroCopy());
+    assertTrue(SieveFormat.readsInPlace(FilterType.CUCKOO));
+    assertTrue(SieveFormat.readsInPlace(FilterType.BLOCKED_BLOOM));
   }
 }

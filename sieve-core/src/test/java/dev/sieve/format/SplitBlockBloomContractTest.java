@@ -1,5 +1,7 @@
 package dev.sieve.format;
 
+import dev.sieve.registry.FilterType;
+
 /** The {@link FilterContract} for {@link FilterType#SPLIT_BLOCK_BLOOM}. */
 class SplitBlockBloomContractTest extends FilterContract {
 

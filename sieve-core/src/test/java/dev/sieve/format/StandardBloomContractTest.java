@@ -1,5 +1,7 @@
 package dev.sieve.format;
 
+import dev.sieve.registry.FilterType;
+
 /** The {@link FilterContract} for {@link FilterType#STANDARD_BLOOM}. */
 class StandardBloomContractTest extends FilterContract {
 

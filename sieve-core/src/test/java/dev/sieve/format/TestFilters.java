@@ -2,9 +2,12 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
+import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.shard.ShardedFilter;
@@ -18,7 +21,7 @@ final class TestFilters {
   private TestFilters() {}
 
   /**
-   * The registry's builder of {@code type} ({@link FilterType#builder(double)}) at the tests'
+   * The builder of {@code type} (its class's own builder, or the registry's) at the tests'
    * settings: 10 bits/key (the standard Bloom filter 9.5, for a fractional size), 12-bit Cuckoo
    * fingerprints, seed 7 where the type takes one, and arity 4 for Binary Fuse 16 (so both arities
    * are covered). The golden files were written with these settings.
@@ -40,13 +43,15 @@ final class TestFilters {
       // Parquet's own sizing (a power of two at 1%), as its golden file was written
       return SplitBlockBloomFilter.builder().fpRate(0.01);
     }
-    switch (type.sizeSetting()) {
-      case BITS_PER_KEY:
-        return type.builder(type == FilterType.STANDARD_BLOOM ? 9.5 : 10);
-      case BLOOM_EQUIVALENT_BITS_PER_KEY:
-        return type.builder(10);
-      case FINGERPRINT_BITS:
-        return type.builder(12);
+    switch (type) {
+      case BLOCKED_BLOOM:
+        return BlockedBloomFilter.builder().bitsPerKey(10);
+      case STANDARD_BLOOM:
+        return StandardBloomFilter.builder().bitsPerKey(9.5);
+      case RIBBON:
+        return Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(10);
+      case CUCKOO:
+        return CuckooFilter.builder().fingerprintBits(12);
       default:
         FilterBuilder<? extends Filter> b = type.builder().seed(7);
         if (b instanceof BinaryFuse16Filter.Builder) {

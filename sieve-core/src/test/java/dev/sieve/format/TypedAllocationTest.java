@@ -7,6 +7,7 @@ import dev.sieve.Filter;
 import dev.sieve.MutableFilter;
 import dev.sieve.TypedFilter;
 import dev.sieve.hash.KeyEncoder;
+import dev.sieve.registry.FilterType;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.registry.FilterType;
 import dev.sieve.xor.Xor8Filter;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -59,6 +60,8 @@ class TypedReadTest {
     assertTrue(m.getMessage().contains("holds a Xor8Filter"), m.getMessage());
     assertThrows(
         SieveFormatException.class,
-        () -> FilterType.BLOCKED_BLOOM.read(new ByteArrayInputStream(bytes)));
+        () ->
+            SieveFormat.read(
+                new ByteArrayInputStream(bytes), FilterType.BLOCKED_BLOOM.filterClass()));
   }
 }

@@ -169,7 +169,7 @@ class RibbonProbeReferenceTest {
       split[i] = ByteBuffer.wrap(block, from, Math.min(64, dataLen - from)).slice();
     }
     Standard128RibbonFilter segmented =
-        Standard128RibbonFilter.wrapData(
+        RibbonBlockForm.wrapData(
             split, shift, dataLen, ByteBuffer.wrap(block, dataLen, 5).slice(), 0);
     return new Standard128RibbonFilter[] {heap, wrappedDirect, wrappedHeap, segmented};
   }

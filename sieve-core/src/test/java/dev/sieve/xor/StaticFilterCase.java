@@ -2,8 +2,8 @@ package dev.sieve.xor;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.format.FilterType;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,7 +60,7 @@ record StaticFilterCase(FilterType type, int arity, int index) {
 
   /** Reads the class's own form through its registered reader. */
   Filter fromBytes(byte[] bytes) {
-    return PayloadForms.of(type.filterClass()).read(bytes, 0);
+    return PayloadForms.form(type.filterClass()).read(bytes, 0);
   }
 
   @Override

@@ -33,12 +33,14 @@ public final class BloomBuffer implements Serializable {
     out.write(block);
   }
 
+  /** The length of the RocksDB filter block's trailer, after the data. */
+  private static final int BLOCK_TRAILER_BYTES = 5;
+
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
     long numKeys = in.readLong();
     int length = in.readInt();
-    if (length < 0
-        || length > BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES) {
+    if (length < 0 || length > BlockedBloomFilter.MAX_DATA_BYTES + BLOCK_TRAILER_BYTES) {
       throw new IOException("a Bloom buffer of " + length + " bytes");
     }
     byte[] block = in.readNBytes(length);

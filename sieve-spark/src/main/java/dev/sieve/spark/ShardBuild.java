@@ -1,8 +1,8 @@
 package dev.sieve.spark;
 
 import dev.sieve.Filter;
-import dev.sieve.format.FilterType;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
 import java.util.ArrayList;
 import java.util.Arrays;

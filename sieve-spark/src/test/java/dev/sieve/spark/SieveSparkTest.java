@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.format.FilterType;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
 import java.io.File;
 import java.nio.charset.StandardCharsets;

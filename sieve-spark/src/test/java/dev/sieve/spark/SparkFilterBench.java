@@ -4,7 +4,7 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.udf;
 
 import dev.sieve.Filter;
-import dev.sieve.format.FilterType;
+import dev.sieve.registry.FilterType;
 import java.util.Locale;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;

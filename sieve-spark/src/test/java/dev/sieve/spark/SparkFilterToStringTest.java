@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.format.FilterType;
+import dev.sieve.registry.FilterType;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

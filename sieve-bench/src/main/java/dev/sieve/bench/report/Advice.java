@@ -1,7 +1,7 @@
 package dev.sieve.bench.report;
 
 import dev.sieve.bench.Family;
-import dev.sieve.format.FilterType;
+import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

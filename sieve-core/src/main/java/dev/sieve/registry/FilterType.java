@@ -1,0 +1,246 @@
+package dev.sieve.registry;
+
+import dev.sieve.Filter;
+import dev.sieve.FilterBuilder;
+import dev.sieve.MutableFilter;
+import dev.sieve.MutableFilterBuilder;
+import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.bloom.SplitBlockBloomFilter;
+import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.ribbon.BumpedRibbonFilter;
+import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.xor.BinaryFuse16Filter;
+import dev.sieve.xor.BinaryFuse8Filter;
+import dev.sieve.xor.Xor16Filter;
+import dev.sieve.xor.Xor8Filter;
+import java.util.function.Supplier;
+
+/**
+ * The registry of Sieve's filter types, one row each: the container type id (bytes 10-11 of the
+ * header, part of the format: never changed or reused; {@code docs/format.md} lists them), a stable
+ * name ({@link #cliName()}), the traits ({@link #isMutable()}, {@link #isMergeable()}, {@link
+ * #isRocksDbCompatible()}, {@link #isShardable()}), the filter class and the builder, whose one
+ * uniform knob is {@link FilterBuilder#fpRate(double)} (each class's own builder has its size
+ * settings). The CLI, the benchmark and the tests take their list of filters from here. How a
+ * payload is written is its family's form's; the container finds it by the class named here.
+ */
+public enum FilterType {
+  /** {@link BlockedBloomFilter}, RocksDB's FastLocalBloom. */
+  BLOCKED_BLOOM(
+      1,
+      "blocked-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE | Traits.ROCKSDB | Traits.SHARDABLE,
+      BlockedBloomFilter.class,
+      BlockedBloomFilter::builder),
+  /** {@link StandardBloomFilter}. */
+  STANDARD_BLOOM(
+      2,
+      "standard-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE,
+      StandardBloomFilter.class,
+      StandardBloomFilter::builder),
+  /** {@link Standard128RibbonFilter}, RocksDB's Standard128Ribbon ({@code ribbonfilter}). */
+  RIBBON(
+      3,
+      "ribbon",
+      Traits.ROCKSDB | Traits.SHARDABLE,
+      Standard128RibbonFilter.class,
+      Standard128RibbonFilter::builder),
+  /** {@link Xor8Filter}. */
+  XOR8(4, "xor8", Traits.SHARDABLE, Xor8Filter.class, Xor8Filter::builder),
+  /** {@link Xor16Filter}. */
+  XOR16(5, "xor16", Traits.SHARDABLE, Xor16Filter.class, Xor16Filter::builder),
+  /** {@link BinaryFuse8Filter}. */
+  BINARY_FUSE8(
+      6, "binary-fuse8", Traits.SHARDABLE, BinaryFuse8Filter.class, BinaryFuse8Filter::builder),
+  /** {@link BinaryFuse16Filter}. */
+  BINARY_FUSE16(
+      7, "binary-fuse16", Traits.SHARDABLE, BinaryFuse16Filter.class, BinaryFuse16Filter::builder),
+  /** {@link CuckooFilter}; a filter read in place is read-only. */
+  CUCKOO(8, "cuckoo", Traits.MUTABLE, CuckooFilter.class, CuckooFilter::builder),
+  /** {@link SplitBlockBloomFilter}, Parquet's split-block Bloom filter. */
+  SPLIT_BLOCK_BLOOM(
+      9,
+      "split-block-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE,
+      SplitBlockBloomFilter.class,
+      SplitBlockBloomFilter::builder),
+  /** {@link BumpedRibbonFilter}. */
+  BUMPED_RIBBON(10, "bumped-ribbon", 0, BumpedRibbonFilter.class, BumpedRibbonFilter::builder),
+  /** {@link ScalableBloomFilter}, the growable chain of blocked Bloom stages. */
+  SCALABLE_BLOOM(
+      11,
+      "scalable-bloom",
+      Traits.MUTABLE,
+      ScalableBloomFilter.class,
+      ScalableBloomFilter::builder),
+  /**
+   * {@code dev.sieve.shard.ShardedFilter}, shards of one {@linkplain #isShardable() shardable}
+   * type. The registry's builder makes 16 shards of Binary Fuse 8; {@code ShardedFilter.builder}
+   * takes any count and shard type. Named by class name: the shard package asks this registry which
+   * types may be shards, so the registry does not import it (no package cycle).
+   */
+  SHARDED(12, "sharded", 0, Sharded.CLASS, Sharded::builder);
+
+  /** The trait bits of the constructor (a nested class: the constants come before any field). */
+  private static final class Traits {
+    static final int MUTABLE = 1;
+    static final int MERGEABLE = 2;
+    static final int ROCKSDB = 4;
+    static final int SHARDABLE = 8;
+  }
+
+  /** The sharded row's class and builder, looked up by name when first used. */
+  private static final class Sharded {
+    static final Class<? extends Filter> CLASS = load();
+
+    private static Class<? extends Filter> load() {
+      try {
+        return Class.forName("dev.sieve.shard.ShardedFilter", false, Sharded.class.getClassLoader())
+            .asSubclass(Filter.class);
+      } catch (ClassNotFoundException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
+    @SuppressWarnings("unchecked") // ShardedFilter.builder() returns a FilterBuilder
+    static FilterBuilder<? extends Filter> builder() {
+      try {
+        return (FilterBuilder<? extends Filter>) CLASS.getMethod("builder").invoke(null);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("ShardedFilter.builder()", e);
+      }
+    }
+  }
+
+  private final int id;
+  private final String cliName;
+  private final int traits;
+  private final Class<? extends Filter> filterClass;
+
+  @SuppressWarnings("ImmutableEnumChecker") // stateless builder factories (method references)
+  private final Supplier<? extends FilterBuilder<? extends Filter>> builder;
+
+  FilterType(
+      int id,
+      String cliName,
+      int traits,
+      Class<? extends Filter> filterClass,
+      Supplier<? extends FilterBuilder<? extends Filter>> builder) {
+    this.id = id;
+    this.cliName = cliName;
+    this.traits = traits;
+    this.filterClass = filterClass;
+    this.builder = builder;
+  }
+
+  /** {@return the type id stored in the container header, never changed or reused} */
+  public int id() {
+    return id;
+  }
+
+  /** {@return the stable name of the type on the command line and in reports, e.g. "xor8"} */
+  public String cliName() {
+    return cliName;
+  }
+
+  /** {@return the filter class of this type} */
+  public Class<? extends Filter> filterClass() {
+    return filterClass;
+  }
+
+  /** {@return whether keys can be added after the build ({@link #mutableBuilder()})} */
+  public boolean isMutable() {
+    return (traits & Traits.MUTABLE) != 0;
+  }
+
+  /** {@return whether two filters of this type and shape merge ({@code union}: the Blooms)} */
+  public boolean isMergeable() {
+    return (traits & Traits.MERGEABLE) != 0;
+  }
+
+  /** {@return whether the filter has a RocksDB filter block form (blocked Bloom, Ribbon)} */
+  public boolean isRocksDbCompatible() {
+    return (traits & Traits.ROCKSDB) != 0;
+  }
+
+  /**
+   * {@return whether a sharded filter may hold shards of this type: the static types built from a
+   * shard's keys at once (blocked Bloom, Ribbon, Xor, Binary Fuse)}
+   */
+  public boolean isShardable() {
+    return (traits & Traits.SHARDABLE) != 0;
+  }
+
+  /** {@return a new builder of this type at its defaults, with {@code fpRate} for every type} */
+  public FilterBuilder<? extends Filter> builder() {
+    return builder.get();
+  }
+
+  /**
+   * A new builder of a mutable type, which also creates empty filters ({@code
+   * expectedKeys(n).create()}).
+   *
+   * @return a new builder
+   * @throws UnsupportedOperationException if the type is static ({@link #isMutable()} is false)
+   */
+  @SuppressWarnings("unchecked")
+  public MutableFilterBuilder<? extends MutableFilter> mutableBuilder() {
+    if (!isMutable()) {
+      throw new UnsupportedOperationException(cliName + " is static: its keys are given at build");
+    }
+    return (MutableFilterBuilder<? extends MutableFilter>) builder.get();
+  }
+
+  /**
+   * The type whose {@link #cliName()} is {@code name}.
+   *
+   * @throws IllegalArgumentException naming the known types if there is none of that name
+   */
+  public static FilterType forName(String name) {
+    StringBuilder known = new StringBuilder();
+    for (FilterType t : values()) {
+      if (t.cliName.equals(name)) {
+        return t;
+      }
+      known.append(known.length() == 0 ? "" : ", ").append(t.cliName);
+    }
+    throw new IllegalArgumentException("unknown filter type '" + name + "' (known: " + known + ")");
+  }
+
+  /** {@return the type with this container id, or {@code null} if there is none} */
+  public static FilterType forId(int id) {
+    for (FilterType t : values()) {
+      if (t.id == id) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** {@return the type whose filter class is {@code cls}, or {@code null} if there is none} */
+  public static FilterType forClass(Class<?> cls) {
+    for (FilterType t : values()) {
+      if (t.filterClass == cls) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The type of {@code filter}.
+   *
+   * @throws IllegalArgumentException if the registry has no type for its class
+   */
+  public static FilterType of(Filter filter) {
+    FilterType t = forClass(filter.getClass());
+    if (t == null) {
+      throw new IllegalArgumentException(
+          "the Sieve container has no type for " + filter.getClass().getName());
+    }
+    return t;
+  }
+}

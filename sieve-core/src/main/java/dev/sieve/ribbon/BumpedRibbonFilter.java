@@ -2,7 +2,9 @@ package dev.sieve.ribbon;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.Schemed;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
@@ -119,7 +121,7 @@ import java.util.Objects;
  * Retrieval and Approximate Membership Using Ribbon", SEA 2022, arXiv:2109.01892; P. C. Dillinger,
  * S. Walzer, "Ribbon filter: practically smaller than Bloom and Xor", arXiv:2103.02515.
  */
-public final class BumpedRibbonFilter implements Filter {
+public final class BumpedRibbonFilter implements Filter, Schemed {
 
   /** The payload version written. */
   public static final int VERSION = 1;
@@ -148,8 +150,15 @@ public final class BumpedRibbonFilter implements Filter {
   private final int thresholds; // packed bytes: 0, T1, T2, 128
   private final Layer[] layers;
   private final Layer first; // layers[0], or null for the empty filter
+  private final KeyScheme keyScheme;
 
   BumpedRibbonFilter(long seed, long numKeys, int t1, int t2, Layer[] layers) {
+    this(seed, numKeys, t1, t2, layers, KeyScheme.XXPH3);
+  }
+
+  private BumpedRibbonFilter(
+      long seed, long numKeys, int t1, int t2, Layer[] layers, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.seed = seed;
     this.numKeys = numKeys;
     this.t1 = t1;
@@ -160,6 +169,19 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   // ---------------------------------------------------------------- queries
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public BumpedRibbonFilter withKeyScheme(KeyScheme scheme) {
+    return scheme == keyScheme
+        ? this
+        : new BumpedRibbonFilter(seed, numKeys, t1, t2, layers, scheme);
+  }
 
   @Override
   public boolean mayContainHash(long hash64) {
@@ -294,6 +316,7 @@ public final class BumpedRibbonFilter implements Filter {
     }
     return numKeys == other.numKeys
         && seed == other.seed
+        && keyScheme == other.keyScheme
         && Arrays.equals(toByteArray(), other.toByteArray());
   }
 
@@ -358,6 +381,13 @@ public final class BumpedRibbonFilter implements Filter {
    * (default 0). Duplicate keys are accepted and counted.
    */
   public static final class Builder extends FilterBuilder<BumpedRibbonFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private double resultBits = 7.0;
     private long seed;
 

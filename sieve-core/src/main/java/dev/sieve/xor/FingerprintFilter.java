@@ -1,7 +1,9 @@
 package dev.sieve.xor;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemed;
 import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
@@ -23,10 +25,11 @@ import java.util.function.IntFunction;
  * dev.sieve.xor.FilterSources}, the output is checked in, and {@code GeneratedSourcesTest} fails
  * while a class differs from what its template gives. Edit the templates, not the four classes.
  */
-abstract class FingerprintFilter implements Filter, SeededFinalizer {
+abstract class FingerprintFilter implements Filter, SeededFinalizer, Schemed {
   private final int formatType;
   private final int fingerprintBits;
   private final XorFilterFormat.Header shape;
+  private final KeyScheme keyScheme;
 
   /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
   final ByteBuffer wrapped;
@@ -40,7 +43,12 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   final long seed;
 
   FingerprintFilter(
-      int formatType, int fingerprintBits, XorFilterFormat.Header shape, ByteBuffer wrapped) {
+      int formatType,
+      int fingerprintBits,
+      XorFilterFormat.Header shape,
+      ByteBuffer wrapped,
+      KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.formatType = formatType;
     this.fingerprintBits = fingerprintBits;
     this.shape = shape;
@@ -53,6 +61,12 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   static XorFilterFormat.Header shape(
       int arity, long seed, int numKeys, int segmentLength, int segmentCount, int numSlots) {
     return new XorFilterFormat.Header(arity, seed, numKeys, segmentLength, segmentCount, numSlots);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public final KeyScheme keyScheme() {
+    return keyScheme;
   }
 
   /** {@return the bits per fingerprint, 8 or 16} */
@@ -162,7 +176,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
       return false;
     }
     FingerprintFilter f = (FingerprintFilter) o;
-    if (!f.shape.equals(shape)) {
+    if (!f.shape.equals(shape) || f.keyScheme != keyScheme) {
       return false;
     }
     for (int i = 0; i < shape.length(); i++) {

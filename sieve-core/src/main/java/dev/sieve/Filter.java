@@ -67,8 +67,7 @@ public interface Filter extends KeyFilter {
   @Override
   default boolean mayContain(byte[] key) {
     KeyScheme s = keyScheme();
-    return mayContainHash(
-        s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key, 0, key.length));
+    return mayContainHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key, 0, key.length));
   }
 
   /**
@@ -230,8 +229,8 @@ public interface Filter extends KeyFilter {
 
   /**
    * Tests {@code len} typed keys at once, each hashed as {@link #mayContain(Object, KeyEncoder)}
-   * hashes it: the answers go to
-   * {@code resultBits} as in {@link #mayContainHashes}. Allocation-free in the steady state.
+   * hashes it: the answers go to {@code resultBits} as in {@link #mayContainHashes}.
+   * Allocation-free in the steady state.
    *
    * @param <T> the key type
    * @param keys the keys, none {@code null}

@@ -37,9 +37,9 @@ import java.util.stream.Stream;
  *
  * <p>This base class turns every kind of key input into 64-bit key hashes by the scheme ({@link
  * KeyHash} by default), so a subclass implements one build method, {@link #buildFromHashes(long[],
- * int)}, and the filter it returns is given the scheme here. The same keys
- * give the same filter bytes whichever input form carries them ({@code "a"} as a {@code String}, as
- * its UTF-8 {@code byte[]} or through an encoder writing those bytes).
+ * int)}, and the filter it returns is given the scheme here. The same keys give the same filter
+ * bytes whichever input form carries them ({@code "a"} as a {@code String}, as its UTF-8 {@code
+ * byte[]} or through an encoder writing those bytes).
  *
  * <p>Duplicate keys are always accepted. Builders are not thread-safe; the filters they build are.
  *

@@ -27,8 +27,8 @@ public enum KeyScheme {
   XXPH3(0),
 
   /**
-   * {@code long} keys only, through one 64-bit mixer ({@link KeyHash#mix64(long)}): a fast hash
-   * for filters that need not match RocksDB's bytes. For every filter type. Container flag bit 0.
+   * {@code long} keys only, through one 64-bit mixer ({@link KeyHash#mix64(long)}): a fast hash for
+   * filters that need not match RocksDB's bytes. For every filter type. Container flag bit 0.
    */
   MIX64(1),
 
@@ -141,8 +141,8 @@ public enum KeyScheme {
   }
 
   /**
-   * The hash of a {@code float} key, by its raw IEEE 754 bits ({@code 0.0f} and {@code -0.0f},
-   * and NaNs of different payloads, are different keys).
+   * The hash of a {@code float} key, by its raw IEEE 754 bits ({@code 0.0f} and {@code -0.0f}, and
+   * NaNs of different payloads, are different keys).
    *
    * @param key the key
    * @return its 64-bit hash

@@ -51,8 +51,8 @@ public abstract class MutableFilterBuilder<F extends MutableFilter> extends Filt
   }
 
   /**
-   * The empty filter {@link #create()} returns, before the builder's {@link #keyScheme()} is set
-   * on it.
+   * The empty filter {@link #create()} returns, before the builder's {@link #keyScheme()} is set on
+   * it.
    *
    * @return a new, empty filter
    */

@@ -325,7 +325,6 @@ public final class BlockedBloomFilter
     return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen());
   }
 
-
   /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
@@ -334,6 +333,7 @@ public final class BlockedBloomFilter
 
   @Override
   public BlockedBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme ? this : new BlockedBloomFilter(data, numProbes, scheme);
   }
 

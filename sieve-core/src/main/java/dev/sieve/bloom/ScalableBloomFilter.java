@@ -368,6 +368,7 @@ public final class ScalableBloomFilter implements MutableFilter, Schemed {
 
   @Override
   public ScalableBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme
         ? this
         : new ScalableBloomFilter(

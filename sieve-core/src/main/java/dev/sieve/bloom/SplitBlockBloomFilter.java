@@ -92,7 +92,8 @@ import java.nio.ByteBuffer;
  * <p>References: apache/parquet-format BloomFilter.md; parquet-java {@code BlockSplitBloomFilter};
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (WEA 2007).
  */
-public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBloomFilter>, Schemed {
+public final class SplitBlockBloomFilter
+    implements MergeableFilter<SplitBlockBloomFilter>, Schemed {
 
   /** Bytes per block: eight 32-bit words. */
   public static final int BLOCK_BYTES = 32;
@@ -208,8 +209,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /**
    * Reads a bitset as Parquet stores it (after the {@code BloomFilterHeader}); the bytes are
    * copied. The filter hashes keys as Parquet does ({@link KeyScheme#PARQUET_XXH64}): {@code
-   * mayContain(42L)} is parquet-java's answer for the INT64 value 42. Parquet stores no value count, so the filter starts with {@code numKeys} (0 if
-   * unknown); {@link #approximateElementCount()} estimates it from the bits.
+   * mayContain(42L)} is parquet-java's answer for the INT64 value 42. Parquet stores no value
+   * count, so the filter starts with {@code numKeys} (0 if unknown); {@link
+   * #approximateElementCount()} estimates it from the bits.
    *
    * <p>No integrity check: Parquet stores no checksum for the filter, so a changed byte gives
    * another well-formed filter that can answer "absent" for present values; the Sieve container
@@ -274,6 +276,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   @Override
   public SplitBlockBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme ? this : new SplitBlockBloomFilter(data, scheme);
   }
 

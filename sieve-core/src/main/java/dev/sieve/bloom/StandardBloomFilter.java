@@ -85,6 +85,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   /** How keys become the hashes probed ({@link Filter#keyScheme()}). */
   private final KeyScheme keyScheme;
+
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   StandardBloomFilter(BloomWords data, long numBits, int numProbes) {
@@ -196,7 +197,6 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return builder().fpRate(fpRate).expectedKeys(expectedKeys).create();
   }
 
-
   /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
@@ -205,6 +205,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   @Override
   public StandardBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme ? this : new StandardBloomFilter(data, numBits, numProbes, scheme);
   }
 

@@ -3,7 +3,6 @@ package dev.sieve.cuckoo;
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.Schemed;
@@ -358,12 +357,12 @@ public final class CuckooFilter implements MutableFilter, Schemed {
 
   @Override
   public CuckooFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     if (scheme == keyScheme) {
       return this;
     }
     CuckooFilter f =
-        new CuckooFilter(
-            words, wrapped, numBuckets, fingerprintBits, numKeys, hashVersion, scheme);
+        new CuckooFilter(words, wrapped, numBuckets, fingerprintBits, numKeys, hashVersion, scheme);
     f.failedAdds = failedAdds;
     return f;
   }

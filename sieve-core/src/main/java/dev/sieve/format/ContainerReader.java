@@ -12,10 +12,10 @@ import static dev.sieve.format.SieveFormat.SIZE_OFFSET;
 import static dev.sieve.format.SieveFormat.TYPE_OFFSET;
 
 import dev.sieve.Filter;
-import dev.sieve.SieveFormatException;
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.Schemed;
+import dev.sieve.SieveFormatException;
 import dev.sieve.internal.PayloadForm;
+import dev.sieve.internal.Schemed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -138,11 +138,11 @@ final class ContainerReader {
     return withFlags(header, f);
   }
 
-  /** The filter carrying the key scheme the header's flags record (none: the default). */
+  /**
+   * The filter carrying the key scheme the header's flags record (none: the default, also for a
+   * form whose reader gives another scheme, as the Parquet bitset's does).
+   */
   static Filter withFlags(ContainerHeader header, Filter f) {
-    if (header.flags() == 0) {
-      return f;
-    }
     for (KeyScheme scheme : KeyScheme.values()) {
       if (header.flags() == scheme.containerFlag()) {
         try {

@@ -1,8 +1,8 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
-import dev.sieve.SieveFormatException;
 import dev.sieve.KeyScheme;
+import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicFileWrite;
 import java.io.IOException;
 import java.io.InputStream;

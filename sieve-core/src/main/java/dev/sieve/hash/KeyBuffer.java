@@ -61,8 +61,7 @@ final class KeyBuffer implements KeySink {
   }
 
   /** This thread's buffer (a fresh one if it is in use) holding {@code key}'s bytes. */
-  private static <T> KeyBuffer acquire(
-      T key, KeyEncoder<? super T> encoder, boolean littleEndian) {
+  private static <T> KeyBuffer acquire(T key, KeyEncoder<? super T> encoder, boolean littleEndian) {
     Objects.requireNonNull(encoder, "encoder");
     KeyBuffer b = PER_THREAD.get();
     if (b.inUse) {

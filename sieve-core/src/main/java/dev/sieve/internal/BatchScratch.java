@@ -143,8 +143,8 @@ public final class BatchScratch {
 
   /**
    * A batch of typed keys, each hashed through {@code encoder} by the filter's scheme ({@code
-   * filter.keyScheme().hash(key, encoder)}) a chunk of {@value #CHUNK} at a time into this thread's scratch, then probed through
-   * {@code filter.mayContainHashes}.
+   * filter.keyScheme().hash(key, encoder)}) a chunk of {@value #CHUNK} at a time into this thread's
+   * scratch, then probed through {@code filter.mayContainHashes}.
    */
   public static <T> int encodedBatch(
       dev.sieve.Filter filter,

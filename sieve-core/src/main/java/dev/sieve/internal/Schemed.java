@@ -5,18 +5,25 @@ import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
 
 /**
- * A filter that carries its {@link KeyScheme} in a final field: the builders and the container
- * reader set it through {@link #withKeyScheme}, which gives the same filter (sharing its storage)
- * hashing keys by another scheme. Not public API: the data must have come from that scheme.
+ * A filter that carries its {@link KeyScheme} in a final field. The builders and the container
+ * reader set it through {@link #withKeyScheme}, which every filter class implements publicly: the
+ * same data (sharing its storage) with keys hashed by another scheme, for data that came from that
+ * scheme (hashes given to {@code addHash} or {@code buildFromHashes}), as {@code
+ * FastLongKeyFilter.of(filter, keyHash)} did.
  */
 public interface Schemed {
 
   /**
-   * This filter's data under {@code scheme}: {@code this} if it is the filter's scheme, otherwise
-   * a filter sharing this one's storage (this one is then to be dropped).
+   * This filter's data under {@code scheme}: {@code this} if it is the filter's scheme, otherwise a
+   * filter of the same class sharing this one's storage (adds to either show in both), whose key
+   * methods hash by {@code scheme}. Its answers are right only if the data came from keys hashed
+   * that way (hashes given to {@code addHash} or {@code buildFromHashes}); a filter is otherwise
+   * given its scheme by its builder ({@code FilterBuilder.keyScheme}) or its container.
    *
    * @param scheme the scheme
    * @return the filter
+   * @throws IllegalArgumentException for {@link KeyScheme#IDENTITY} on a filter that does not mix
+   *     hashes itself (only Xor and Binary Fuse take it)
    */
   Filter withKeyScheme(KeyScheme scheme);
 
@@ -52,6 +59,7 @@ public interface Schemed {
    * @throws IllegalArgumentException if not
    */
   static void check(Object target, KeyScheme scheme) {
+    java.util.Objects.requireNonNull(scheme, "scheme");
     if (scheme == KeyScheme.IDENTITY && !(target instanceof SeededFinalizer)) {
       throw new IllegalArgumentException(
           "keys as their own hash (IDENTITY) need a filter that mixes them itself (Xor, Binary"

@@ -178,6 +178,7 @@ public final class BumpedRibbonFilter implements Filter, Schemed {
 
   @Override
   public BumpedRibbonFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme
         ? this
         : new BumpedRibbonFilter(seed, numKeys, t1, t2, layers, scheme);

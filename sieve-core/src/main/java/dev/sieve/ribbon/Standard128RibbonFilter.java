@@ -3,7 +3,6 @@ package dev.sieve.ribbon;
 import static dev.sieve.ribbon.RibbonKernel.COEFF_AND_RESULT_FACTOR;
 import static dev.sieve.ribbon.RibbonKernel.REHASH_FACTOR;
 
-import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
 import dev.sieve.RocksDbFilter;
@@ -181,6 +180,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Schemed {
 
   @Override
   public Standard128RibbonFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme
         ? this
         : new Standard128RibbonFilter(

@@ -348,6 +348,7 @@ public final class ShardedFilter implements Filter, Schemed {
 
   @Override
   public ShardedFilter withKeyScheme(KeyScheme scheme) {
+    Schemed.check(this, scheme);
     return scheme == keyScheme ? this : new ShardedFilter(shards, scheme);
   }
 

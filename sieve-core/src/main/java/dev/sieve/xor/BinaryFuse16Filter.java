@@ -7,6 +7,7 @@ package dev.sieve.xor;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Schemed;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -77,7 +78,8 @@ public final class BinaryFuse16Filter extends FuseFilter {
 
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
-  private BinaryFuse16Filter(short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
+  private BinaryFuse16Filter(
+      short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
     this(fingerprints, wrapped, shape, KeyScheme.XXPH3);
   }
 
@@ -200,7 +202,10 @@ public final class BinaryFuse16Filter extends FuseFilter {
 
   @Override
   public BinaryFuse16Filter withKeyScheme(KeyScheme scheme) {
-    return scheme == keyScheme() ? this : new BinaryFuse16Filter(fingerprints, wrapped, shape(), scheme);
+    Schemed.check(this, scheme);
+    return scheme == keyScheme()
+        ? this
+        : new BinaryFuse16Filter(fingerprints, wrapped, shape(), scheme);
   }
 
   /** Builds {@link BinaryFuse16Filter}s. */

@@ -1,7 +1,7 @@
 package dev.sieve.xor;
 
-import dev.sieve.KeyScheme;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.SeededFinalizer;
 
 /**

@@ -1,16 +1,16 @@
 package dev.sieve.bloom;
 
-import dev.sieve.hash.KeyHash;
-import dev.sieve.hash.KeyEncoder;
-import dev.sieve.KeyScheme;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.hash.KeyEncoder;
+import dev.sieve.hash.KeyHash;
 import dev.sieve.hash.ParquetHash;
 import dev.sieve.hash.XxHash64;
 import dev.sieve.math.BloomMath;

@@ -3,10 +3,10 @@ package dev.sieve.format;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.sieve.KeyScheme;
-import dev.sieve.internal.Schemed;
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.Schemed;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -44,8 +44,7 @@ class BatchAllocationTest {
     // do not matter here, only that the other schemes' batches allocate nothing either)
     Filter mixed =
         Schemed.apply(
-            heap,
-            KeySchemeContainerTest.mixesItself(type) ? KeyScheme.IDENTITY : KeyScheme.MIX64);
+            heap, KeySchemeContainerTest.mixesItself(type) ? KeyScheme.IDENTITY : KeyScheme.MIX64);
     Filter parquet = Schemed.apply(heap, KeyScheme.PARQUET_XXH64);
     Filter[] both = {heap, wrapped};
     long[] bits = new long[16];

@@ -183,10 +183,7 @@ class KeySchemeContainerTest {
     Filter xor = Xor8Filter.builder().keyScheme(KeyScheme.IDENTITY).build(new long[] {1, 2});
     BlockedBloomFilter bloom =
         (BlockedBloomFilter)
-            BlockedBloomFilter.builder()
-                .expectedKeys(100)
-                .keyScheme(KeyScheme.MIX64)
-                .create();
+            BlockedBloomFilter.builder().expectedKeys(100).keyScheme(KeyScheme.MIX64).create();
     for (Filter f : new Filter[] {xor, bloom}) {
       List<Runnable> refused =
           List.of(

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sieve.Filter;
-import dev.sieve.MutableFilter;
 import dev.sieve.KeyScheme;
 import dev.sieve.KeyedFilter;
+import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyEncoder;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -16,11 +16,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * Typed keys allocate nothing per key in the steady state: after a warm-up, 200,000 queries of
  * {@code String} keys (single, through {@link KeyedFilter}, and in batches, under the default
- * scheme and Parquet's), 200,000 of a
- * custom-encoder key type and 20,000 adds of each (on the mutable types) allocate less than 1 KiB
- * in all, where one object per key would be at least 3 MiB (a Cuckoo table, filled in the first
- * round, keeps failing adds from the second on, which allocate nothing either). Measured per thread
- * with {@code com.sun.management.ThreadMXBean}, as {@code BatchAllocationTest} does.
+ * scheme and Parquet's), 200,000 of a custom-encoder key type and 20,000 adds of each (on the
+ * mutable types) allocate less than 1 KiB in all, where one object per key would be at least 3 MiB
+ * (a Cuckoo table, filled in the first round, keeps failing adds from the second on, which allocate
+ * nothing either). Measured per thread with {@code com.sun.management.ThreadMXBean}, as {@code
+ * BatchAllocationTest} does.
  */
 class KeyedAllocationTest {
 

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyedFilter;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.KeyedFilter;
 import dev.sieve.hash.KeyEncoder;
 import java.io.ByteArrayInputStream;
 import java.lang.reflect.Method;

@@ -39,6 +39,29 @@ public interface Filter extends KeyFilter {
   }
 
   /**
+   * This filter's data under another key scheme: {@code this} if {@code scheme} is already its
+   * scheme, otherwise a filter of the same class sharing this one's storage (an add to either shows
+   * in both) whose key methods hash by {@code scheme}. Its answers are right only if the data came
+   * from keys hashed that way (hashes given to {@link #mayContainHash}'s counterparts {@code
+   * addHash} or {@code buildFromHashes}); a filter is otherwise given its scheme by its builder
+   * ({@link FilterBuilder#keyScheme(KeyScheme)}) or its container. The role of the former {@code
+   * FastLongKeyFilter.of(filter, keyHash)}, without a wrapper.
+   *
+   * @param scheme the scheme
+   * @return the filter under {@code scheme}
+   * @throws IllegalArgumentException for {@link KeyScheme#IDENTITY} on a filter that does not mix
+   *     hashes itself (only Xor and Binary Fuse take it), or a scheme other than its own on a
+   *     filter class that carries none (this default)
+   */
+  default Filter withKeyScheme(KeyScheme scheme) {
+    if (scheme == keyScheme()) {
+      return this;
+    }
+    throw new IllegalArgumentException(
+        getClass().getSimpleName() + " carries no key scheme but " + keyScheme());
+  }
+
+  /**
    * Tests a pre-computed 64-bit key hash, as the filter's {@link #keyScheme()} computes it (for the
    * default scheme {@link KeyHash#hash64(byte[])}). The raw entry: the scheme is not applied here.
    *

@@ -3,7 +3,7 @@ package dev.sieve;
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.LongList;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -66,7 +66,7 @@ public abstract class FilterBuilder<F extends Filter> {
    */
   public FilterBuilder<F> keyScheme(KeyScheme scheme) {
     Objects.requireNonNull(scheme, "scheme");
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     this.keyScheme = scheme;
     return this;
   }
@@ -87,7 +87,7 @@ public abstract class FilterBuilder<F extends Filter> {
    * @return it, carrying {@link #keyScheme()}
    */
   protected final F schemed(F filter) {
-    return keyScheme == KeyScheme.XXPH3 ? filter : Schemed.apply(filter, keyScheme);
+    return keyScheme == KeyScheme.XXPH3 ? filter : Schemes.apply(filter, keyScheme);
   }
 
   /**

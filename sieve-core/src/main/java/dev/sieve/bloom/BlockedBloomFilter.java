@@ -18,7 +18,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,7 +58,7 @@ import java.nio.channels.WritableByteChannel;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
 public final class BlockedBloomFilter
-    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter, Schemed {
+    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
   // This class holds the API. The words and the key count are BloomWords'; the probe and add
   // loops over raw storage (and the layout's math) are BlockedBloomKernel's; the RocksDB block's
   // bytes, its trailer checks and RocksDB's sizing are BlockedBloomForm's.
@@ -333,7 +333,7 @@ public final class BlockedBloomFilter
 
   @Override
   public BlockedBloomFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme ? this : new BlockedBloomFilter(data, numProbes, scheme);
   }
 
@@ -465,7 +465,7 @@ public final class BlockedBloomFilter
   @Override
   public void union(BlockedBloomFilter other) {
     data.checkMutable();
-    Schemed.checkSame(this, other);
+    Schemes.checkSame(this, other);
     if (other.numBlocks != numBlocks || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "

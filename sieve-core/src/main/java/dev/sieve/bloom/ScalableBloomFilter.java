@@ -5,7 +5,7 @@ import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.GrowthMath;
 import java.io.IOException;
@@ -105,7 +105,7 @@ import java.nio.channels.WritableByteChannel;
  * <p>References: P. S. Almeida, C. Baquero, N. Preguiça, D. Hutchison, "Scalable Bloom Filters",
  * Information Processing Letters 101(6), 2007; RocksDB util/bloom_impl.h for the stages.
  */
-public final class ScalableBloomFilter implements MutableFilter, Schemed {
+public final class ScalableBloomFilter implements MutableFilter {
 
   /** The most stages a filter opens. */
   public static final int MAX_STAGES = 64;
@@ -368,7 +368,7 @@ public final class ScalableBloomFilter implements MutableFilter, Schemed {
 
   @Override
   public ScalableBloomFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme
         ? this
         : new ScalableBloomFilter(

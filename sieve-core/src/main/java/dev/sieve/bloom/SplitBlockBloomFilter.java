@@ -12,7 +12,7 @@ import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -92,8 +92,7 @@ import java.nio.ByteBuffer;
  * <p>References: apache/parquet-format BloomFilter.md; parquet-java {@code BlockSplitBloomFilter};
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (WEA 2007).
  */
-public final class SplitBlockBloomFilter
-    implements MergeableFilter<SplitBlockBloomFilter>, Schemed {
+public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBloomFilter> {
 
   /** Bytes per block: eight 32-bit words. */
   public static final int BLOCK_BYTES = 32;
@@ -276,7 +275,7 @@ public final class SplitBlockBloomFilter
 
   @Override
   public SplitBlockBloomFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme ? this : new SplitBlockBloomFilter(data, scheme);
   }
 
@@ -382,7 +381,7 @@ public final class SplitBlockBloomFilter
   @Override
   public void union(SplitBlockBloomFilter other) {
     data.checkMutable();
-    Schemed.checkSame(this, other);
+    Schemes.checkSame(this, other);
     if (other.numBlocks != numBlocks) {
       throw new IllegalArgumentException(
           "cannot union split-block Bloom filters of different shapes (sizes): "

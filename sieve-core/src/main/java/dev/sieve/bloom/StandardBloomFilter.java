@@ -9,7 +9,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -49,7 +49,7 @@ import java.nio.ByteBuffer;
  * {@code m} is stored in one {@code long[]}: at most {@link #MAX_BITS} bits (just under 2^37, 16
  * GiB), probes 1 to {@link #MAX_PROBES}.
  */
-public final class StandardBloomFilter implements MergeableFilter<StandardBloomFilter>, Schemed {
+public final class StandardBloomFilter implements MergeableFilter<StandardBloomFilter> {
 
   /** The most bits one filter holds: one Java {@code long[]}. */
   public static final long MAX_BITS = (long) (Integer.MAX_VALUE - 8) * Long.SIZE;
@@ -205,7 +205,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   @Override
   public StandardBloomFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme ? this : new StandardBloomFilter(data, numBits, numProbes, scheme);
   }
 
@@ -265,7 +265,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   @Override
   public void union(StandardBloomFilter other) {
     data.checkMutable();
-    Schemed.checkSame(this, other);
+    Schemes.checkSame(this, other);
     if (other.numBits != numBits || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "

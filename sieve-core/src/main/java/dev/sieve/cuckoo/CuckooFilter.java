@@ -5,7 +5,7 @@ import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -79,7 +79,7 @@ import java.nio.ByteBuffer;
  * eviction moves a fingerprint, so a concurrent query can miss a present key); concurrent queries
  * alone are safe.
  */
-public final class CuckooFilter implements MutableFilter, Schemed {
+public final class CuckooFilter implements MutableFilter {
 
   // Anatomy (issue 22): this class holds the API, the shape and the counts; CuckooKernel, the
   // algorithm as static methods over the raw words; CuckooForm, the serialized form (both
@@ -357,7 +357,7 @@ public final class CuckooFilter implements MutableFilter, Schemed {
 
   @Override
   public CuckooFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     if (scheme == keyScheme) {
       return this;
     }

@@ -15,7 +15,7 @@ import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -146,7 +146,7 @@ final class ContainerReader {
     for (KeyScheme scheme : KeyScheme.values()) {
       if (header.flags() == scheme.containerFlag()) {
         try {
-          return Schemed.apply(f, scheme);
+          return Schemes.apply(f, scheme);
         } catch (IllegalArgumentException e) {
           throw new SieveFormatException(FLAGS_OFFSET, e.getMessage(), e);
         }

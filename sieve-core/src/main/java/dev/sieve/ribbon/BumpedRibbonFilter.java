@@ -4,7 +4,7 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
@@ -121,7 +121,7 @@ import java.util.Objects;
  * Retrieval and Approximate Membership Using Ribbon", SEA 2022, arXiv:2109.01892; P. C. Dillinger,
  * S. Walzer, "Ribbon filter: practically smaller than Bloom and Xor", arXiv:2103.02515.
  */
-public final class BumpedRibbonFilter implements Filter, Schemed {
+public final class BumpedRibbonFilter implements Filter {
 
   /** The payload version written. */
   public static final int VERSION = 1;
@@ -178,7 +178,7 @@ public final class BumpedRibbonFilter implements Filter, Schemed {
 
   @Override
   public BumpedRibbonFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme
         ? this
         : new BumpedRibbonFilter(seed, numKeys, t1, t2, layers, scheme);

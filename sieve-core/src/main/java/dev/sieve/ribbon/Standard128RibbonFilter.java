@@ -12,7 +12,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
@@ -70,7 +70,7 @@ import java.util.Optional;
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
  * util/ribbon_config.cc, table/block_based/filter_policy.cc.
  */
-public final class Standard128RibbonFilter implements RocksDbFilter, Schemed {
+public final class Standard128RibbonFilter implements RocksDbFilter {
 
   /** RocksDB's trailer length. */
   public static final int TRAILER_BYTES = 5;
@@ -180,7 +180,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Schemed {
 
   @Override
   public Standard128RibbonFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme
         ? this
         : new Standard128RibbonFilter(

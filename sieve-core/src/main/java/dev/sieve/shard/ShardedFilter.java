@@ -6,7 +6,7 @@ import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
@@ -80,7 +80,7 @@ import java.util.function.Supplier;
  * in {@code docs/format.md}; reading it with {@code SieveFormat.wrap}/{@code map} queries every
  * shard in place.
  */
-public final class ShardedFilter implements Filter, Schemed {
+public final class ShardedFilter implements Filter {
 
   /** The largest shard count, {@code 2^16}. */
   public static final int MAX_SHARDS = 1 << 16;
@@ -348,7 +348,7 @@ public final class ShardedFilter implements Filter, Schemed {
 
   @Override
   public ShardedFilter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme ? this : new ShardedFilter(shards, scheme);
   }
 

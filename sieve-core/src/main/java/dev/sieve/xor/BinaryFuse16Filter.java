@@ -7,7 +7,7 @@ package dev.sieve.xor;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -202,7 +202,7 @@ public final class BinaryFuse16Filter extends FuseFilter {
 
   @Override
   public BinaryFuse16Filter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme()
         ? this
         : new BinaryFuse16Filter(fingerprints, wrapped, shape(), scheme);

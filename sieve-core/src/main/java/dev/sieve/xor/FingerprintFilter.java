@@ -3,7 +3,6 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForms;
-import dev.sieve.internal.Schemed;
 import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
@@ -25,7 +24,7 @@ import java.util.function.IntFunction;
  * dev.sieve.xor.FilterSources}, the output is checked in, and {@code GeneratedSourcesTest} fails
  * while a class differs from what its template gives. Edit the templates, not the four classes.
  */
-abstract class FingerprintFilter implements Filter, SeededFinalizer, Schemed {
+abstract class FingerprintFilter implements Filter, SeededFinalizer {
   private final int formatType;
   private final int fingerprintBits;
   private final XorFilterFormat.Header shape;

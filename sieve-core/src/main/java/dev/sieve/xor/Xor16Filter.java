@@ -7,7 +7,7 @@ package dev.sieve.xor;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -174,7 +174,7 @@ public final class Xor16Filter extends FingerprintFilter {
 
   @Override
   public Xor16Filter withKeyScheme(KeyScheme scheme) {
-    Schemed.check(this, scheme);
+    Schemes.check(this, scheme);
     return scheme == keyScheme() ? this : new Xor16Filter(fingerprints, wrapped, shape(), scheme);
   }
 

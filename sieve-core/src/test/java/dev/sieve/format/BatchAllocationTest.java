@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
@@ -43,9 +43,9 @@ class BatchAllocationTest {
     // the same data under the fast long-key scheme of the type, and under Parquet's (the answers
     // do not matter here, only that the other schemes' batches allocate nothing either)
     Filter mixed =
-        Schemed.apply(
+        Schemes.apply(
             heap, KeySchemeContainerTest.mixesItself(type) ? KeyScheme.IDENTITY : KeyScheme.MIX64);
-    Filter parquet = Schemed.apply(heap, KeyScheme.PARQUET_XXH64);
+    Filter parquet = Schemes.apply(heap, KeyScheme.PARQUET_XXH64);
     Filter[] both = {heap, wrapped};
     long[] bits = new long[16];
     long sink = 0;

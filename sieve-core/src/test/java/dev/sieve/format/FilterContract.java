@@ -14,7 +14,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.Schemed;
+import dev.sieve.internal.Schemes;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -617,7 +617,7 @@ abstract class FilterContract {
     // a payload carries no key scheme (the container's flags do; the split-block form is a Parquet
     // bitset, read as Parquet's): asked with the scheme the keys were added with
     assertHoldsLongKeys(
-        Schemed.apply(form.read(payload.clone(), n), KeyScheme.XXPH3),
+        Schemes.apply(form.read(payload.clone(), n), KeyScheme.XXPH3),
         keys,
         what("intact payload"));
   }

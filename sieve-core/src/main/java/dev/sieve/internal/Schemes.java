@@ -5,27 +5,12 @@ import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
 
 /**
- * A filter that carries its {@link KeyScheme} in a final field. The builders and the container
- * reader set it through {@link #withKeyScheme}, which every filter class implements publicly: the
- * same data (sharing its storage) with keys hashed by another scheme, for data that came from that
- * scheme (hashes given to {@code addHash} or {@code buildFromHashes}), as {@code
- * FastLongKeyFilter.of(filter, keyHash)} did.
+ * The key-scheme plumbing of the builders and the container reader: a filter is given its scheme
+ * through {@link Filter#withKeyScheme}, which every filter class implements (the same data, sharing
+ * its storage, with keys hashed by another scheme).
  */
-public interface Schemed {
-
-  /**
-   * This filter's data under {@code scheme}: {@code this} if it is the filter's scheme, otherwise a
-   * filter of the same class sharing this one's storage (adds to either show in both), whose key
-   * methods hash by {@code scheme}. Its answers are right only if the data came from keys hashed
-   * that way (hashes given to {@code addHash} or {@code buildFromHashes}); a filter is otherwise
-   * given its scheme by its builder ({@code FilterBuilder.keyScheme}) or its container.
-   *
-   * @param scheme the scheme
-   * @return the filter
-   * @throws IllegalArgumentException for {@link KeyScheme#IDENTITY} on a filter that does not mix
-   *     hashes itself (only Xor and Binary Fuse take it)
-   */
-  Filter withKeyScheme(KeyScheme scheme);
+public final class Schemes {
+  private Schemes() {}
 
   /**
    * {@code filter} under {@code scheme}.
@@ -39,16 +24,17 @@ public interface Schemed {
    *     carries no scheme)
    */
   @SuppressWarnings("unchecked")
-  static <F extends Filter> F apply(F filter, KeyScheme scheme) {
+  public static <F extends Filter> F apply(F filter, KeyScheme scheme) {
     if (filter.keyScheme() == scheme) {
       return filter;
     }
     check(filter, scheme);
-    if (!(filter instanceof Schemed s)) {
-      throw new IllegalArgumentException(
-          filter.getClass().getSimpleName() + " carries no key scheme but " + KeyScheme.XXPH3);
+    Filter schemed = filter.withKeyScheme(scheme);
+    if (schemed.getClass() != filter.getClass()) {
+      throw new IllegalStateException(
+          filter.getClass().getName() + ".withKeyScheme gave a " + schemed.getClass().getName());
     }
-    return (F) s.withKeyScheme(scheme);
+    return (F) schemed;
   }
 
   /**
@@ -58,7 +44,7 @@ public interface Schemed {
    * @param scheme the scheme
    * @throws IllegalArgumentException if not
    */
-  static void check(Object target, KeyScheme scheme) {
+  public static void check(Object target, KeyScheme scheme) {
     java.util.Objects.requireNonNull(scheme, "scheme");
     if (scheme == KeyScheme.IDENTITY && !(target instanceof SeededFinalizer)) {
       throw new IllegalArgumentException(
@@ -75,7 +61,7 @@ public interface Schemed {
    * @param b the other
    * @throws KeySchemeException if their schemes differ
    */
-  static void checkSame(Filter a, Filter b) {
+  public static void checkSame(Filter a, Filter b) {
     if (a.keyScheme() != b.keyScheme()) {
       throw new KeySchemeException(
           "cannot combine a filter of keys hashed by "

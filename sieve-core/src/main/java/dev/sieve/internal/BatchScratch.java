@@ -126,13 +126,16 @@ public final class BatchScratch {
         } else {
           scheme.hash(longKeys, off + done, chunk, hashes, 0);
         }
+      } else if (scheme == dev.sieve.KeyScheme.XXPH3) {
+        for (int i = 0; i < chunk; i++) {
+          hashes[i] =
+              dev.sieve.hash.KeyHash.hash64(
+                  Objects.requireNonNull(byteKeys[off + done + i], "key"));
+        }
       } else {
         for (int i = 0; i < chunk; i++) {
           byte[] key = Objects.requireNonNull(byteKeys[off + done + i], "key");
-          hashes[i] =
-              scheme == dev.sieve.KeyScheme.XXPH3
-                  ? dev.sieve.hash.KeyHash.hash64(key)
-                  : scheme.hash(key, 0, key.length);
+          hashes[i] = scheme.hash(key, 0, key.length);
         }
       }
       count += filter.mayContainHashes(hashes, 0, chunk, word);
@@ -162,12 +165,16 @@ public final class BatchScratch {
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
       int chunk = Math.min(CHUNK, len - done);
-      for (int i = 0; i < chunk; i++) {
-        T key = Objects.requireNonNull(keys[off + done + i], "key");
-        hashes[i] =
-            scheme == dev.sieve.KeyScheme.XXPH3
-                ? dev.sieve.hash.KeyHash.hash64(key, encoder)
-                : scheme.hash(key, encoder);
+      if (scheme == dev.sieve.KeyScheme.XXPH3) {
+        for (int i = 0; i < chunk; i++) {
+          hashes[i] =
+              dev.sieve.hash.KeyHash.hash64(
+                  Objects.requireNonNull(keys[off + done + i], "key"), encoder);
+        }
+      } else {
+        for (int i = 0; i < chunk; i++) {
+          hashes[i] = scheme.hash(Objects.requireNonNull(keys[off + done + i], "key"), encoder);
+        }
       }
       count += filter.mayContainHashes(hashes, 0, chunk, word);
       resultBits[done >>> 6] = word[0];

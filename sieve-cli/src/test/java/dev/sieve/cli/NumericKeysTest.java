@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hashed the two-byte text "42" and answered {@code 42 absent} for a key that was added, with no
  * word of warning, which a user reads as a false negative. Now {@code --long} and {@code --int}
  * give keys as numbers (the bytes {@code Filter.mayContain(long)} and {@code mayContainInt} hash),
- * a container that records its long-key hash (FastLongKeyFilter, flags 1 and 2) is asked with it by
+ * a container that records a long-key scheme (MIX64, IDENTITY: flags 1 and 2) is asked with it by
  * itself, and a numeric-looking text key that answers absent gets a one-line note on stderr.
  */
 class NumericKeysTest {

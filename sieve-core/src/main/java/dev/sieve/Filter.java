@@ -27,70 +27,162 @@ import java.nio.ByteBuffer;
 public interface Filter extends KeyFilter {
 
   /**
-   * Tests a pre-computed 64-bit key hash, as {@link KeyHash#hash64(byte[])} computes it.
+   * How this filter turns keys into the hashes it probes with ({@link KeyScheme}): every key method
+   * ({@code mayContain}, the batches, {@code add}, {@link #keyed}) hashes by it, and a key form the
+   * scheme does not define throws {@link KeySchemeException}. Set when the filter is built ({@link
+   * FilterBuilder#keyScheme}) or read (the container records it).
+   *
+   * @return the scheme; {@link KeyScheme#XXPH3}, Sieve's and RocksDB's, unless built otherwise
+   */
+  default KeyScheme keyScheme() {
+    return KeyScheme.XXPH3;
+  }
+
+  /**
+   * This filter's data under another key scheme: {@code this} if {@code scheme} is already its
+   * scheme, otherwise a filter of the same class sharing this one's storage (an add to either shows
+   * in both) whose key methods hash by {@code scheme}. Its answers are right only if the data came
+   * from keys hashed that way (hashes given to {@link #mayContainHash}'s counterparts {@code
+   * addHash} or {@code buildFromHashes}); a filter is otherwise given its scheme by its builder
+   * ({@link FilterBuilder#keyScheme(KeyScheme)}) or its container. The role of the former {@code
+   * FastLongKeyFilter.of(filter, keyHash)}, without a wrapper.
+   *
+   * @param scheme the scheme
+   * @return the filter under {@code scheme}
+   * @throws IllegalArgumentException for {@link KeyScheme#IDENTITY} on a filter that does not mix
+   *     hashes itself (only Xor and Binary Fuse take it), or a scheme other than its own on a
+   *     filter class that carries none (this default)
+   */
+  default Filter withKeyScheme(KeyScheme scheme) {
+    if (scheme == keyScheme()) {
+      return this;
+    }
+    throw new IllegalArgumentException(
+        getClass().getSimpleName() + " carries no key scheme but " + keyScheme());
+  }
+
+  /**
+   * Tests a pre-computed 64-bit key hash, as the filter's {@link #keyScheme()} computes it (for the
+   * default scheme {@link KeyHash#hash64(byte[])}). The raw entry: the scheme is not applied here.
    *
    * @return {@code false} if the key whose hash this is was definitely never added
    */
   boolean mayContainHash(long hash64);
 
+  // Every key method below keeps one shape: one compare of the scheme with the default first, so
+  // the default path is the hash it always was (no call added, nothing allocated).
+
   /**
-   * Tests a {@code long} key, hashed as its eight big-endian bytes ({@link KeyHash#hash64(long)}).
+   * Tests a {@code long} key, hashed by the filter's scheme (by default as its eight big-endian
+   * bytes, {@link KeyHash#hash64(long)}).
    */
   @Override
   default boolean mayContain(long key) {
-    return mayContainHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return mayContainHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
-  /** Tests a byte-string key. */
+  /**
+   * Tests a byte-string key.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   @Override
   default boolean mayContain(byte[] key) {
-    return mayContainHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return mayContainHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key, 0, key.length));
   }
 
-  /** Tests the key {@code key[off, off + len)}. */
+  /**
+   * Tests the key {@code key[off, off + len)}.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   @Override
   default boolean mayContain(byte[] key, int off, int len) {
-    return mayContainHash(KeyHash.hash64(key, off, len));
+    KeyScheme s = keyScheme();
+    return mayContainHash(
+        s == KeyScheme.XXPH3 ? KeyHash.hash64(key, off, len) : s.hash(key, off, len));
   }
 
-  /** Tests the key made of the remaining bytes of {@code key}; its position is not changed. */
+  /**
+   * Tests the key made of the remaining bytes of {@code key}; its position is not changed.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   @Override
   default boolean mayContain(ByteBuffer key) {
-    return mayContainHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return mayContainHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
   /**
    * Tests a text key, hashed as its UTF-8 bytes ({@link KeyHash#hash64(CharSequence)}: the same
    * answer as {@code mayContain(key.toString().getBytes(UTF_8))}, without allocating).
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
    */
   @Override
   default boolean mayContain(CharSequence key) {
-    return mayContainHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return mayContainHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
   /**
-   * Tests an {@code int} key, hashed as its four big-endian bytes ({@link KeyHash#hashInt}). Not an
-   * overload of {@link #mayContain(long)}: an {@code int} given there is the {@code long} key of
-   * the same value (eight bytes), a different key.
+   * Tests an {@code int} key, hashed as its four bytes (big-endian by default, {@link
+   * KeyHash#hashInt}; little-endian under {@link KeyScheme#PARQUET_XXH64}). Not an overload of
+   * {@link #mayContain(long)}: an {@code int} given there is the {@code long} key of the same value
+   * (eight bytes), a different key.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
    */
   @Override
   default boolean mayContainInt(int key) {
-    return mayContainHash(KeyHash.hashInt(key));
+    KeyScheme s = keyScheme();
+    return mayContainHash(s == KeyScheme.XXPH3 ? KeyHash.hashInt(key) : s.hashInt(key));
   }
 
   /**
-   * Tests a key of any type, hashed as the bytes {@code encoder} writes for it ({@link
-   * KeyHash#hash64(Object, KeyEncoder)}); allocation-free in the steady state. {@link TypedFilter}
-   * binds an encoder to a filter once.
+   * Tests a {@code float} key, hashed as the four bytes of its raw IEEE 754 bits ({@link
+   * KeyScheme#hashFloat}; Parquet's FLOAT under {@link KeyScheme#PARQUET_XXH64}).
+   *
+   * @param key the key
+   * @return {@code false} if the key was definitely never added
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
+  default boolean mayContainFloat(float key) {
+    return mayContainHash(keyScheme().hashFloat(key));
+  }
+
+  /**
+   * Tests a {@code double} key, hashed as the eight bytes of its raw IEEE 754 bits ({@link
+   * KeyScheme#hashDouble}; Parquet's DOUBLE under {@link KeyScheme#PARQUET_XXH64}).
+   *
+   * @param key the key
+   * @return {@code false} if the key was definitely never added
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
+  default boolean mayContainDouble(double key) {
+    return mayContainHash(keyScheme().hashDouble(key));
+  }
+
+  /**
+   * Tests a key of any type, hashed by the filter's scheme over the bytes {@code encoder} writes
+   * for it ({@link KeyScheme#hash(Object, KeyEncoder)}); allocation-free in the steady state.
+   * {@link #keyed} binds an encoder to a filter once.
    *
    * @param <T> the key type
    * @param key the key
    * @param encoder how the key becomes bytes
    * @return {@code false} if the key was definitely never added
+   * @throws KeySchemeException on a filter of {@code long} keys only, for an encoder other than
+   *     {@link KeyEncoder#LONG}
    */
   @Override
   default <T> boolean mayContain(T key, KeyEncoder<? super T> encoder) {
-    return mayContainHash(KeyHash.hash64(key, encoder));
+    KeyScheme s = keyScheme();
+    return mayContainHash(
+        s == KeyScheme.XXPH3 ? KeyHash.hash64(key, encoder) : s.hash(key, encoder));
   }
 
   // ---------------------------------------------------------------- batch queries
@@ -118,13 +210,17 @@ public interface Filter extends KeyFilter {
    * Tests {@code len} {@code long} keys at once (hashed as {@link #mayContain(long)} hashes them):
    * the answers go to {@code resultBits} as in {@link #mayContainHashes}. The keys are hashed a
    * chunk of 64 at a time into a per-thread scratch array, then probed as one batch, so no
-   * allocation happens in the steady state.
+   * allocation happens in the steady state ({@link KeyScheme#IDENTITY}: the keys are probed as
+   * their hashes, without a copy).
    *
    * @return the number of keys that may be present
    */
   default int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
-    return BatchScratch.keyBatch(
-        this, BatchScratch.KeyHashing.XXPH3_LONG, keys, null, off, len, resultBits);
+    KeyScheme s = keyScheme();
+    if (s == KeyScheme.IDENTITY) {
+      return mayContainHashes(keys, off, len, resultBits); // the keys are their hashes
+    }
+    return BatchScratch.keyBatch(this, s, keys, null, off, len, resultBits);
   }
 
   /**
@@ -133,10 +229,10 @@ public interface Filter extends KeyFilter {
    * chunk at a time into a per-thread scratch array, then probed as one batch.
    *
    * @return the number of keys that may be present
+   * @throws KeySchemeException on a filter of {@code long} keys only
    */
   default int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
-    return BatchScratch.keyBatch(
-        this, BatchScratch.KeyHashing.XXPH3_BYTES, null, keys, off, len, resultBits);
+    return BatchScratch.keyBatch(this, keyScheme(), null, keys, off, len, resultBits);
   }
 
   /**
@@ -155,8 +251,9 @@ public interface Filter extends KeyFilter {
   }
 
   /**
-   * Tests {@code len} typed keys at once, each hashed through {@code encoder}: the answers go to
-   * {@code resultBits} as in {@link #mayContainHashes}. Allocation-free in the steady state.
+   * Tests {@code len} typed keys at once, each hashed as {@link #mayContain(Object, KeyEncoder)}
+   * hashes it: the answers go to {@code resultBits} as in {@link #mayContainHashes}.
+   * Allocation-free in the steady state.
    *
    * @param <T> the key type
    * @param keys the keys, none {@code null}

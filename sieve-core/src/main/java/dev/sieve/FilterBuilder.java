@@ -3,6 +3,7 @@ package dev.sieve;
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.LongList;
+import dev.sieve.internal.Schemes;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -25,6 +26,8 @@ import java.util.stream.Stream;
  *       call of {@code fpRate} or the size setting wins.
  *   <li>{@link #seed(long)} for the types whose construction takes a seed (Xor, Binary Fuse); the
  *       others hash exactly as RocksDB does and reject a seed.
+ *   <li>{@link #keyScheme(KeyScheme)}: how keys are hashed ({@link KeyScheme}; Sieve's and
+ *       RocksDB's XXPH3 unless set), which the filter built keeps and hashes every key by.
  *   <li>{@code expectedKeys(n)} and {@code create()} for the mutable types ({@link
  *       MutableFilterBuilder}).
  *   <li>{@code build(...)} over {@code long[]}, {@code byte[][]}, text keys, an {@code Iterable} or
@@ -32,10 +35,11 @@ import java.util.stream.Stream;
  *       hashes ({@link #buildFromHashes(long[])}).
  * </ul>
  *
- * <p>This base class turns every kind of key input into the 64-bit key hashes of {@link KeyHash},
- * so a subclass implements one build method, {@link #buildFromHashes(long[], int)}. The same keys
- * give the same filter bytes whichever input form carries them ({@code "a"} as a {@code String}, as
- * its UTF-8 {@code byte[]} or through an encoder writing those bytes).
+ * <p>This base class turns every kind of key input into 64-bit key hashes by the scheme ({@link
+ * KeyHash} by default), so a subclass implements one build method, {@link #buildFromHashes(long[],
+ * int)}, and the filter it returns is given the scheme here. The same keys give the same filter
+ * bytes whichever input form carries them ({@code "a"} as a {@code String}, as its UTF-8 {@code
+ * byte[]} or through an encoder writing those bytes).
  *
  * <p>Duplicate keys are always accepted. Builders are not thread-safe; the filters they build are.
  *
@@ -46,7 +50,45 @@ public abstract class FilterBuilder<F extends Filter> {
   /** The most keys one build accepts: one Java array of hashes. */
   public static final int MAX_KEYS = Integer.MAX_VALUE - 8;
 
+  private KeyScheme keyScheme = KeyScheme.XXPH3;
+
   protected FilterBuilder() {}
+
+  /**
+   * How the filter built hashes its keys ({@link KeyScheme}); {@link KeyScheme#XXPH3} unless set.
+   * The keys given to {@code build} are hashed by it, and the filter keeps it for its queries and
+   * adds and records it in its container.
+   *
+   * @param scheme the scheme
+   * @return this builder
+   * @throws IllegalArgumentException for {@link KeyScheme#IDENTITY} on a type that does not mix
+   *     hashes itself (only Xor and Binary Fuse take it)
+   */
+  public FilterBuilder<F> keyScheme(KeyScheme scheme) {
+    Objects.requireNonNull(scheme, "scheme");
+    Schemes.check(this, scheme);
+    this.keyScheme = scheme;
+    return this;
+  }
+
+  /**
+   * The scheme the filter built hashes its keys by.
+   *
+   * @return the scheme
+   */
+  public final KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  /**
+   * {@code filter}, just built or created by a subclass, under this builder's scheme.
+   *
+   * @param filter the filter
+   * @return it, carrying {@link #keyScheme()}
+   */
+  protected final F schemed(F filter) {
+    return keyScheme == KeyScheme.XXPH3 ? filter : Schemes.apply(filter, keyScheme);
+  }
 
   /**
    * Sizes for a target false-positive rate in (0, 1): the filter's modelled rate at the key count
@@ -98,18 +140,20 @@ public abstract class FilterBuilder<F extends Filter> {
   protected abstract F buildFromHashes(long[] hashes, int count);
 
   /**
-   * Builds the filter from pre-computed 64-bit key hashes; the array is not modified.
+   * Builds the filter from pre-computed 64-bit key hashes, as the builder's {@link #keyScheme()}
+   * computes them (by default {@link KeyHash}); the array is not modified.
    *
-   * @param hashes key hashes as {@link KeyHash} computes them
+   * @param hashes the key hashes
    * @return the filter
    */
   public final F buildFromHashes(long[] hashes) {
     Objects.requireNonNull(hashes, "hashes");
-    return buildFromHashes(hashes.clone(), hashes.length);
+    return schemed(buildFromHashes(hashes.clone(), hashes.length));
   }
 
   /**
-   * Builds the filter from {@code long} keys, each hashed as its eight big-endian bytes.
+   * Builds the filter from {@code long} keys, each hashed by the scheme (by default as its eight
+   * big-endian bytes).
    *
    * @param keys the keys
    * @return the filter
@@ -117,10 +161,8 @@ public abstract class FilterBuilder<F extends Filter> {
   public final F build(long[] keys) {
     Objects.requireNonNull(keys, "keys");
     long[] hashes = new long[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      hashes[i] = KeyHash.hash64(keys[i]);
-    }
-    return buildFromHashes(hashes, hashes.length);
+    keyScheme.hash(keys, 0, keys.length, hashes, 0);
+    return schemed(buildFromHashes(hashes, hashes.length));
   }
 
   /**
@@ -128,30 +170,33 @@ public abstract class FilterBuilder<F extends Filter> {
    *
    * @param keys the keys, none {@code null}
    * @return the filter
+   * @throws KeySchemeException if the scheme takes {@code long} keys only
    */
   public final F build(byte[][] keys) {
     Objects.requireNonNull(keys, "keys");
     long[] hashes = new long[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[i], "keys[i]"));
+      byte[] key = Objects.requireNonNull(keys[i], "keys[i]");
+      hashes[i] = keyScheme.hash(key, 0, key.length);
     }
-    return buildFromHashes(hashes, hashes.length);
+    return schemed(buildFromHashes(hashes, hashes.length));
   }
 
   /**
    * Builds the filter from text keys, each hashed as its UTF-8 bytes ({@link
-   * KeyHash#hash64(CharSequence)}).
+   * KeyHash#hash64(CharSequence)} by default).
    *
    * @param keys the keys, none {@code null}
    * @return the filter
+   * @throws KeySchemeException if the scheme takes {@code long} keys only
    */
   public final F build(CharSequence[] keys) {
     Objects.requireNonNull(keys, "keys");
     long[] hashes = new long[keys.length];
     for (int i = 0; i < keys.length; i++) {
-      hashes[i] = KeyHash.hash64(Objects.requireNonNull(keys[i], "keys[i]"));
+      hashes[i] = keyScheme.hash(Objects.requireNonNull(keys[i], "keys[i]"));
     }
-    return buildFromHashes(hashes, hashes.length);
+    return schemed(buildFromHashes(hashes, hashes.length));
   }
 
   /**
@@ -199,8 +244,8 @@ public abstract class FilterBuilder<F extends Filter> {
       if (hashes.size() >= MAX_KEYS) {
         throw new IllegalArgumentException("more than " + MAX_KEYS + " keys in one build");
       }
-      hashes.add(KeyHash.hash64(Objects.requireNonNull(keys.next(), "key"), encoder));
+      hashes.add(keyScheme.hash(Objects.requireNonNull(keys.next(), "key"), encoder));
     }
-    return buildFromHashes(hashes.array(), hashes.size());
+    return schemed(buildFromHashes(hashes.array(), hashes.size()));
   }
 }

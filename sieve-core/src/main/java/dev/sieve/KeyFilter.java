@@ -95,6 +95,20 @@ public interface KeyFilter {
   }
 
   /**
+   * This filter over keys of one type, each written to bytes by {@code encoder} and tested as
+   * {@link #mayContain(Object, KeyEncoder)} tests it (a {@link Filter} hashes by its {@link
+   * Filter#keyScheme()}), bound once, in the manner of Guava's {@code BloomFilter<T>}: {@code
+   * filter.keyed(KeyEncoder.UTF8).mayContain("user:7")}.
+   *
+   * @param <T> the key type
+   * @param encoder how a key becomes bytes
+   * @return the view; it holds no state of its own
+   */
+  default <T> KeyedFilter<T> keyed(KeyEncoder<? super T> encoder) {
+    return KeyedFilter.of(this, encoder);
+  }
+
+  /**
    * The number of keys the filter was built with (distinct hashes where the format counts so).
    *
    * @return the key count; 0 where the form read does not store it

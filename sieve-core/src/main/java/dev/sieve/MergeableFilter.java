@@ -17,14 +17,16 @@ public interface MergeableFilter<F extends MergeableFilter<F>> extends MutableFi
    * call while other threads add to or query either filter. The key count afterwards is estimated
    * from the set bits ({@link #approximateElementCount()}), never below either count.
    *
-   * @param other a filter of the same shape (size and probes)
+   * @param other a filter of the same shape (size and probes) and the same {@link KeyScheme}
    * @throws IllegalArgumentException if the shapes differ, naming both
+   * @throws KeySchemeException if the key schemes differ (the same key has different hashes)
    * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
    */
   void union(F other);
 
   /**
-   * An independent, mutable copy of this filter on the heap (of a wrapped filter too).
+   * An independent, mutable copy of this filter on the heap (of a wrapped filter too), with its key
+   * scheme.
    *
    * @return the copy
    */

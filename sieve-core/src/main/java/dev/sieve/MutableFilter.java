@@ -18,7 +18,8 @@ import java.nio.ByteBuffer;
 public interface MutableFilter extends Filter {
 
   /**
-   * Adds the key whose 64-bit hash ({@link KeyHash}) this is.
+   * Adds the key whose 64-bit hash this is, as the filter's {@link #keyScheme()} computes it (for
+   * the default scheme {@link KeyHash}). The raw entry: the scheme is not applied here.
    *
    * @return {@code true} if the filter changed. For the Bloom filters the key was then definitely
    *     not present before, and {@code false} means it was present or a false positive (the key is
@@ -29,38 +30,94 @@ public interface MutableFilter extends Filter {
    */
   boolean addHash(long hash64);
 
-  /** Adds a {@code long} key, hashed as its eight big-endian bytes. */
+  // Each add hashes by the filter's scheme, the default compared first (as Filter's queries).
+
+  /** Adds a {@code long} key, hashed by the filter's scheme ({@link Filter#mayContain(long)}). */
   default boolean add(long key) {
-    return addHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
-  /** Adds a byte-string key. */
+  /**
+   * Adds a byte-string key.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   default boolean add(byte[] key) {
-    return addHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key, 0, key.length));
   }
 
-  /** Adds the key {@code key[off, off + len)}. */
+  /**
+   * Adds the key {@code key[off, off + len)}.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   default boolean add(byte[] key, int off, int len) {
-    return addHash(KeyHash.hash64(key, off, len));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key, off, len) : s.hash(key, off, len));
   }
 
-  /** Adds the key made of the remaining bytes of {@code key}; its position is not changed. */
+  /**
+   * Adds the key made of the remaining bytes of {@code key}; its position is not changed.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   default boolean add(ByteBuffer key) {
-    return addHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
-  /** Adds a text key, hashed as its UTF-8 bytes ({@link Filter#mayContain(CharSequence)}). */
+  /**
+   * Adds a text key, hashed as its UTF-8 bytes ({@link Filter#mayContain(CharSequence)}).
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   default boolean add(CharSequence key) {
-    return addHash(KeyHash.hash64(key));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
-  /** Adds an {@code int} key, hashed as its four big-endian bytes ({@link #mayContainInt}). */
+  /**
+   * Adds an {@code int} key, hashed as {@link #mayContainInt} hashes it.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
   default boolean addInt(int key) {
-    return addHash(KeyHash.hashInt(key));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hashInt(key) : s.hashInt(key));
   }
 
-  /** Adds a key of any type, hashed as the bytes {@code encoder} writes for it. */
+  /**
+   * Adds a {@code float} key, hashed as {@link #mayContainFloat} hashes it.
+   *
+   * @param key the key
+   * @return whether the filter changed, as {@link #addHash}
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
+  default boolean addFloat(float key) {
+    return addHash(keyScheme().hashFloat(key));
+  }
+
+  /**
+   * Adds a {@code double} key, hashed as {@link #mayContainDouble} hashes it.
+   *
+   * @param key the key
+   * @return whether the filter changed, as {@link #addHash}
+   * @throws KeySchemeException on a filter of {@code long} keys only
+   */
+  default boolean addDouble(double key) {
+    return addHash(keyScheme().hashDouble(key));
+  }
+
+  /**
+   * Adds a key of any type, hashed as {@link #mayContain(Object, KeyEncoder)} hashes it.
+   *
+   * @throws KeySchemeException on a filter of {@code long} keys only, for an encoder other than
+   *     {@link KeyEncoder#LONG}
+   */
   default <T> boolean add(T key, KeyEncoder<? super T> encoder) {
-    return addHash(KeyHash.hash64(key, encoder));
+    KeyScheme s = keyScheme();
+    return addHash(s == KeyScheme.XXPH3 ? KeyHash.hash64(key, encoder) : s.hash(key, encoder));
   }
 }

@@ -46,7 +46,23 @@ public abstract class MutableFilterBuilder<F extends MutableFilter> extends Filt
    * @return a new, empty filter
    * @throws IllegalArgumentException if that size is past the type's limit (the message names it)
    */
-  public abstract F create();
+  public final F create() {
+    return schemed(createEmpty());
+  }
+
+  /**
+   * The empty filter {@link #create()} returns, before the builder's {@link #keyScheme()} is set on
+   * it.
+   *
+   * @return a new, empty filter
+   */
+  protected abstract F createEmpty();
+
+  @Override
+  public MutableFilterBuilder<F> keyScheme(KeyScheme scheme) {
+    super.keyScheme(scheme);
+    return this;
+  }
 
   @Override
   public abstract MutableFilterBuilder<F> fpRate(double fpRate);

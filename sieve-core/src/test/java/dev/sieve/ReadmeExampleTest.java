@@ -22,8 +22,7 @@ class ReadmeExampleTest {
     KeyEncoder<User> users = (u, sink) -> sink.putLong(u.tenant()).putUtf8(u.name());
     Filter byName = Xor8Filter.builder().build(List.of("alice", "bob"), KeyEncoder.UTF8);
     byName.mayContain("alice"); // no byte[] per query
-    TypedFilter<User> byUser =
-        TypedFilter.of(BinaryFuse8Filter.builder().build(userList, users), users);
+    KeyedFilter<User> byUser = BinaryFuse8Filter.builder().build(userList, users).keyed(users);
     MutableFilter live = BlockedBloomFilter.builder().expectedKeys(1_000_000).fpRate(0.01).create();
     live.add("user:7");
     live.expectedFpRate(); // from the set bits: honest when overfilled or the key count is unknown

@@ -1,7 +1,7 @@
 package dev.sieve.bench;
 
-import dev.sieve.FastLongKeyFilter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.bench.SieveFilterMembership.Mode;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
@@ -91,7 +91,12 @@ public final class SieveAdapters {
   /** The suffix of the pre-hashed rows. */
   public static final String PREHASHED_SUFFIX = "-prehashed";
 
-  /** The suffix of the rows keyed by the fast long-key hash ({@code FastLongKeyFilter}). */
+  /**
+   * The suffix of the rows keyed by the fast long-key hash: the filter built with the key scheme
+   * {@link KeyScheme#IDENTITY} where the type takes it (Xor, Binary Fuse), else {@link
+   * KeyScheme#MIX64}, the hashing these rows measured through the former {@code FastLongKeyFilter}
+   * wrapper.
+   */
   public static final String FASTHASH_SUFFIX = "-fasthash";
 
   private static void add(
@@ -126,10 +131,9 @@ public final class SieveAdapters {
         new StructureKind(
             name + FASTHASH_SUFFIX,
             Family.SIEVE,
-            description + ", fast long-key hash (FastLongKeyFilter, not RocksDB's bytes)",
+            description + ", fast long-key hash (key scheme MIX64/IDENTITY, not RocksDB's bytes)",
             sized,
-            (keys, b) ->
-                new SieveFilterMembership(FastLongKeyFilter.build(builder.apply(b), keys))));
+            (keys, b) -> new SieveFilterMembership(fastLongKeys(builder.apply(b)).build(keys))));
     kinds.add(
         new StructureKind(
             name + FASTHASH_SUFFIX + BATCH_SUFFIX,
@@ -137,7 +141,18 @@ public final class SieveAdapters {
             description + ", fast long-key hash, queried through the batch API",
             sized,
             (keys, b) ->
-                new SieveFilterMembership(
-                    FastLongKeyFilter.build(builder.apply(b), keys), Mode.BATCH)));
+                new SieveFilterMembership(fastLongKeys(builder.apply(b)).build(keys), Mode.BATCH)));
+  }
+
+  /**
+   * {@code builder} set to the fast long-key scheme of its type: {@link KeyScheme#IDENTITY} where
+   * the filter mixes hashes itself (the builder takes it), else {@link KeyScheme#MIX64}.
+   */
+  static <B extends FilterBuilder<?>> FilterBuilder<?> fastLongKeys(B builder) {
+    try {
+      return builder.keyScheme(KeyScheme.IDENTITY);
+    } catch (IllegalArgumentException e) {
+      return builder.keyScheme(KeyScheme.MIX64);
+    }
   }
 }

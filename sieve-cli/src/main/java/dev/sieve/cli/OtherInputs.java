@@ -56,10 +56,14 @@ final class OtherInputs {
   /** What the container's flags say about how its keys were hashed, for {@code inspect}. */
   static String keyHash(int flags) {
     if ((flags & SieveFormat.FLAG_MIX64_LONG_KEYS) != 0) {
-      return "long keys through KeyHash.mix64 (FastLongKeyFilter); query takes decimal longs";
+      return "long keys through KeyHash.mix64 (key scheme MIX64); query takes decimal longs";
     }
     if ((flags & SieveFormat.FLAG_IDENTITY_LONG_KEYS) != 0) {
-      return "long keys as their own hashes (FastLongKeyFilter); query takes decimal longs";
+      return "long keys as their own hashes (key scheme IDENTITY); query takes decimal longs";
+    }
+    if ((flags & SieveFormat.FLAG_PARQUET_XXH64_KEYS) != 0) {
+      return "XXH64 of Parquet's plain encoding (key scheme PARQUET_XXH64: --long/--int are"
+          + " little-endian INT64/INT32 values, text and --hex the BYTE_ARRAY bytes)";
     }
     return "XXPH3 of the key bytes (text, or a number's big-endian bytes: query --long/--int;"
         + " the container does not record which)";

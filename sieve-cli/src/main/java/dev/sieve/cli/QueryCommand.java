@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
           + " reader's Bloom filter check would still read.",
       "Keys are UTF-8 text unless --hex, --long or --int say otherwise: --long 42 is the key of"
           + " 8 big-endian bytes that Filter.mayContain(42L) asks for, not the 2-byte text \"42\"."
-          + " A Sieve container that records its long-key hash (FastLongKeyFilter, flags 1 or 2)"
-          + " takes its keys as decimal longs by itself. A numeric-looking text key that answers"
+          + " A Sieve container that records a long-key scheme (MIX64 or IDENTITY, flags 1 or 2)"
+          + " takes its keys as decimal longs by itself; one of Parquet's scheme (flag 4) hashes"
+          + " --long and --int keys as Parquet's INT64 and INT32 values. A numeric-looking text key that answers"
           + " absent gets a one-line note on stderr.",
       "Given a database directory, prints for each key and column family"
           + " KEY<TAB>CF<TAB>maybe|absent<TAB>the files a point lookup probes, level by level (L0"

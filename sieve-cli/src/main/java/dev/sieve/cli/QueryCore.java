@@ -1,7 +1,8 @@
 package dev.sieve.cli;
 
-import dev.sieve.FastLongKeyFilter;
+import dev.sieve.Filter;
 import dev.sieve.KeyFilter;
+import dev.sieve.KeyScheme;
 import dev.sieve.sst.SstFile;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -85,30 +86,32 @@ final class QueryCore {
     } catch (Exception e) {
       return SstCliSupport.badFile(err, "query", file.toString(), e);
     }
-    FastLongKeyFilter<?> longKeys =
-        filter instanceof FastLongKeyFilter ? (FastLongKeyFilter<?>) filter : null;
-    if (longKeys != null) {
-      // the container records how its long keys were hashed: they are decimal longs
+    // the key scheme the filter records (a container's flags, a Parquet bitset): XXPH3 for the
+    // filters that are not Filters (SST files, blocks), which hash key bytes their own way
+    KeyScheme scheme = filter instanceof Filter f ? f.keyScheme() : KeyScheme.XXPH3;
+    if (scheme.longKeysOnly()) {
+      // the container records that its keys are long keys hashed its way: they are decimal longs
       if (hex || asInt) {
         throw new Usage(
             file
                 + " holds long keys (its flags record the "
-                + longKeys.keyHash()
-                + " long-key hash): give them as decimal longs, not with "
+                + scheme
+                + " key scheme): give them as decimal longs, not with "
                 + (hex ? "--hex" : "--int"));
       }
       form = KeyForm.LONG;
     }
-    List<byte[]> decoded = decode(form, longKeys != null);
+    boolean longKeys = scheme.longKeysOnly();
+    List<byte[]> decoded = decode(form, longKeys);
     if (!keys.isEmpty()) {
       for (int i = 0; i < keys.size(); i++) {
-        answer(keys.get(i), decoded.get(i), filter, longKeys, form);
+        answer(keys.get(i), decoded.get(i), filter, form);
       }
     } else {
       KeyLines lines = new KeyLines(System.in, form, allowEmptyKey);
       try {
         for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          answer(lines.text(), key, filter, longKeys, form);
+          answer(lines.text(), key, filter, form);
         }
       } catch (KeyLines.BadLine e) {
         return badStdin(e);
@@ -132,8 +135,7 @@ final class QueryCore {
         decoded.add(form.decode(k));
       } catch (IllegalArgumentException e) {
         throw new Usage(
-            e.getMessage()
-                + (longKeys ? "; " + file + " records long keys (FastLongKeyFilter)" : ""));
+            e.getMessage() + (longKeys ? "; " + file + " records long keys (its key scheme)" : ""));
       }
     }
     return decoded;
@@ -147,12 +149,23 @@ final class QueryCore {
     return SstCliSupport.BAD_FILE;
   }
 
-  private void answer(
-      String text, byte[] key, KeyFilter filter, FastLongKeyFilter<?> longKeys, KeyForm form) {
-    boolean maybe =
-        longKeys != null
-            ? longKeys.mayContain(ByteBuffer.wrap(key).getLong())
-            : filter.mayContain(key);
+  /**
+   * Answers one key. Under the default scheme a number's bytes are its key (the same hash as {@code
+   * mayContain(long)}); under another scheme a {@code --long} or {@code --int} key is asked as that
+   * number, which the scheme hashes its own way (Parquet: little-endian; MIX64, IDENTITY: long keys
+   * only).
+   */
+  private void answer(String text, byte[] key, KeyFilter filter, KeyForm form) {
+    boolean maybe;
+    if (filter instanceof Filter f && f.keyScheme() != KeyScheme.XXPH3 && form == KeyForm.LONG) {
+      maybe = f.mayContain(ByteBuffer.wrap(key).getLong());
+    } else if (filter instanceof Filter f
+        && f.keyScheme() != KeyScheme.XXPH3
+        && form == KeyForm.INT) {
+      maybe = f.mayContainInt(ByteBuffer.wrap(key).getInt());
+    } else {
+      maybe = filter.mayContain(key);
+    }
     out.print(text);
     out.print('\t');
     out.println(maybe ? "maybe" : "absent");

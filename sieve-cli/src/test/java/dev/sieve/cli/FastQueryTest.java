@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.FastLongKeyFilter;
+import dev.sieve.KeyScheme;
+import dev.sieve.MutableFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.format.SieveFormat;
 import java.io.IOException;
@@ -63,8 +64,12 @@ class FastQueryTest {
   void plainFormPrintsWhatPicocliPrints() throws Exception {
     String block = block();
     Path longs = tmp.resolve("longs.sieve");
-    FastLongKeyFilter<BlockedBloomFilter> bloom =
-        FastLongKeyFilter.of(BlockedBloomFilter.builder().expectedKeys(100).fpRate(0.01).create());
+    MutableFilter bloom =
+        BlockedBloomFilter.builder()
+            .expectedKeys(100)
+            .fpRate(0.01)
+            .keyScheme(KeyScheme.MIX64)
+            .create();
     for (long k : new long[] {1, 2, 3, 42}) {
       bloom.add(k);
     }

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
+import dev.sieve.MutableFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.xor.Xor8Filter;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * hashed the two-byte text "42" and answered {@code 42 absent} for a key that was added, with no
  * word of warning, which a user reads as a false negative. Now {@code --long} and {@code --int}
  * give keys as numbers (the bytes {@code Filter.mayContain(long)} and {@code mayContainInt} hash),
- * a container that records its long-key hash (FastLongKeyFilter, flags 1 and 2) is asked with it by
+ * a container that records a long-key scheme (MIX64, IDENTITY: flags 1 and 2) is asked with it by
  * itself, and a numeric-looking text key that answers absent gets a one-line note on stderr.
  */
 class NumericKeysTest {
@@ -67,14 +68,18 @@ class NumericKeysTest {
   @Test
   void aContainerThatRecordsItsLongKeyHashIsAskedWithIt() throws IOException {
     Path mix = dir.resolve("mix64.sieve");
-    FastLongKeyFilter<BlockedBloomFilter> bloom =
-        FastLongKeyFilter.of(BlockedBloomFilter.builder().expectedKeys(100).fpRate(0.01).create());
+    MutableFilter bloom =
+        BlockedBloomFilter.builder()
+            .expectedKeys(100)
+            .fpRate(0.01)
+            .keyScheme(KeyScheme.MIX64)
+            .create();
     for (long k : KEYS) {
       bloom.add(k);
     }
     SieveFormat.write(bloom, mix);
     Path identity = dir.resolve("identity.sieve");
-    SieveFormat.write(FastLongKeyFilter.build(Xor8Filter.builder(), KEYS), identity);
+    SieveFormat.write(Xor8Filter.builder().keyScheme(KeyScheme.IDENTITY).build(KEYS), identity);
     for (Path f : new Path[] {mix, identity}) {
       List<String> args = new ArrayList<>(List.of("query", f.toString()));
       for (long k : KEYS) {
@@ -101,6 +106,43 @@ class NumericKeysTest {
       assertTrue(notANumber.err().contains("not a decimal long"), notANumber.err());
       assertFalse(notANumber.err().contains("\tat "), "no stack trace");
     }
+  }
+
+  /**
+   * A container of Parquet's key scheme asks {@code --long} and {@code --int} keys as Parquet's
+   * INT64 and INT32 values (little-endian XXH64), text keys as their UTF-8 bytes.
+   */
+  @Test
+  void aParquetSchemeContainerAsksNumbersAsParquetValues() throws IOException {
+    Path parquet = dir.resolve("parquet.sieve");
+    MutableFilter f =
+        dev.sieve.bloom.SplitBlockBloomFilter.builder()
+            .expectedKeys(100)
+            .keyScheme(KeyScheme.PARQUET_XXH64)
+            .create();
+    f.add(42L);
+    f.addInt(7);
+    f.add("user:1");
+    SieveFormat.write(f, parquet);
+    CliRun longs = CliRun.of("query", parquet.toString(), "--long", "42");
+    assertEquals("42\tmaybe", longs.out().strip(), longs.err());
+    CliRun ints = CliRun.of("query", parquet.toString(), "--int", "7");
+    assertEquals("7\tmaybe", ints.out().strip(), ints.err());
+    CliRun text = CliRun.of("query", parquet.toString(), "user:1");
+    assertEquals("user:1\tmaybe", text.out().strip(), text.err());
+    CliRun inspect = CliRun.of("inspect", parquet.toString());
+    assertTrue(inspect.out().contains("PARQUET_XXH64"), inspect.out());
+    // the same numbers' big-endian bytes are other keys (Parquet's are little-endian)
+    int absent = 0;
+    for (long k = 1000; k < 1100; k++) {
+      absent +=
+          CliRun.of("query", parquet.toString(), "--long", Long.toString(k))
+                  .out()
+                  .contains("absent")
+              ? 1
+              : 0;
+    }
+    assertTrue(absent > 90, absent + " of 100 absent longs answered absent");
   }
 
   @Test

@@ -9,6 +9,8 @@ import static dev.sieve.bloom.BlockedBloomKernel.early6;
 import static dev.sieve.bloom.BlockedBloomKernel.earlyLoop;
 import static dev.sieve.bloom.BlockedBloomKernel.upTo8;
 
+import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.RocksDbFilter;
@@ -17,6 +19,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -94,11 +97,19 @@ public final class BlockedBloomFilter
   /** Whether heap queries test this filter branch-free (small enough: in cache). */
   private final boolean branchFreeQueries;
 
+  /** How keys become the hashes probed ({@link Filter#keyScheme()}). */
+  private final KeyScheme keyScheme;
+
   BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
     this(BloomWords.onHeap(words, numKeys), numProbes);
   }
 
   BlockedBloomFilter(BloomWords data, int numProbes) {
+    this(data, numProbes, KeyScheme.XXPH3);
+  }
+
+  BlockedBloomFilter(BloomWords data, int numProbes, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.data = data;
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
@@ -308,6 +319,18 @@ public final class BlockedBloomFilter
     return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen());
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public BlockedBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme ? this : new BlockedBloomFilter(data, numProbes, scheme);
+  }
+
   @Override
   public boolean mayContainHash(long hash64) {
     long[] w = words;
@@ -436,6 +459,7 @@ public final class BlockedBloomFilter
   @Override
   public void union(BlockedBloomFilter other) {
     data.checkMutable();
+    Schemes.checkSame(this, other);
     if (other.numBlocks != numBlocks || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "
@@ -477,7 +501,8 @@ public final class BlockedBloomFilter
    */
   public BlockedBloomFilter fold() {
     checkFoldable();
-    return new BlockedBloomFilter(data.foldPairs(WORDS_PER_BLOCK), numProbes, numKeys());
+    return new BlockedBloomFilter(
+        BloomWords.onHeap(data.foldPairs(WORDS_PER_BLOCK), numKeys()), numProbes, keyScheme);
   }
 
   /**
@@ -559,7 +584,7 @@ public final class BlockedBloomFilter
   /** An independent, mutable copy of this filter on the heap. */
   @Override
   public BlockedBloomFilter copy() {
-    return new BlockedBloomFilter(data.copy(), numProbes);
+    return new BlockedBloomFilter(data.copy(), numProbes, keyScheme);
   }
 
   /**
@@ -616,6 +641,7 @@ public final class BlockedBloomFilter
   public boolean equals(Object o) {
     return o instanceof BlockedBloomFilter other
         && other.numProbes == numProbes
+        && other.keyScheme == keyScheme
         && other.data.sameWords(data);
   }
 
@@ -639,6 +665,13 @@ public final class BlockedBloomFilter
 
   /** Builds {@link BlockedBloomFilter}s with RocksDB's sizing (see the class comment). */
   public static final class Builder extends MutableFilterBuilder<BlockedBloomFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private int millibitsPerKey = 10_000;
 
     private Builder() {}
@@ -681,7 +714,7 @@ public final class BlockedBloomFilter
      * millibits/key: adding exactly {@code expectedKeys} distinct keys gives RocksDB's filter.
      */
     @Override
-    public BlockedBloomFilter create() {
+    protected BlockedBloomFilter createEmpty() {
       return BlockedBloomForm.createEmpty(expectedKeys(), millibitsPerKey);
     }
 

@@ -1,10 +1,12 @@
 package dev.sieve.bloom;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.GrowthMath;
 import java.io.IOException;
@@ -137,6 +139,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   private final double tighteningRatio;
   private final boolean readOnly;
   private final boolean wrapped;
+  private final KeyScheme keyScheme;
 
   /** The stages, oldest first; replaced by a longer copy when a stage opens, never shortened. */
   private volatile ScalableBloomChain chain;
@@ -152,11 +155,32 @@ public final class ScalableBloomFilter implements MutableFilter {
       ScalableBloomStage[] stages,
       boolean readOnly,
       boolean wrapped) {
+    this(
+        initialCapacity,
+        fpRate,
+        growthFactor,
+        tighteningRatio,
+        new ScalableBloomChain(stages),
+        readOnly,
+        wrapped,
+        KeyScheme.XXPH3);
+  }
+
+  private ScalableBloomFilter(
+      long initialCapacity,
+      double fpRate,
+      double growthFactor,
+      double tighteningRatio,
+      ScalableBloomChain chain,
+      boolean readOnly,
+      boolean wrapped,
+      KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.initialCapacity = initialCapacity;
     this.fpRate = fpRate;
     this.growthFactor = growthFactor;
     this.tighteningRatio = tighteningRatio;
-    this.chain = new ScalableBloomChain(stages);
+    this.chain = chain;
     this.readOnly = readOnly;
     this.wrapped = wrapped;
   }
@@ -318,13 +342,49 @@ public final class ScalableBloomFilter implements MutableFilter {
    */
   public ScalableBloomFilter snapshot() {
     return new ScalableBloomFilter(
-        initialCapacity, fpRate, growthFactor, tighteningRatio, chain.frozen(), true, wrapped);
+        initialCapacity,
+        fpRate,
+        growthFactor,
+        tighteningRatio,
+        new ScalableBloomChain(chain.frozen()),
+        true,
+        wrapped,
+        keyScheme);
   }
 
   /** An independent, mutable copy on the heap (of a quiescent filter: see {@link #toByteArray}). */
   public ScalableBloomFilter copy() {
     return new ScalableBloomFilter(
-        initialCapacity, fpRate, growthFactor, tighteningRatio, chain.copied(), false, false);
+        initialCapacity,
+        fpRate,
+        growthFactor,
+        tighteningRatio,
+        new ScalableBloomChain(chain.copied()),
+        false,
+        false,
+        keyScheme);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public ScalableBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme
+        ? this
+        : new ScalableBloomFilter(
+            initialCapacity,
+            fpRate,
+            growthFactor,
+            tighteningRatio,
+            chain,
+            readOnly,
+            wrapped,
+            scheme);
   }
 
   @Override
@@ -398,6 +458,13 @@ public final class ScalableBloomFilter implements MutableFilter {
    * methods over keys add them one by one to an empty filter.
    */
   public static final class Builder extends MutableFilterBuilder<ScalableBloomFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private long expectedKeys = DEFAULT_EXPECTED_KEYS;
     private double fpRate = 0.01;
     private double growthFactor = DEFAULT_GROWTH_FACTOR;
@@ -456,7 +523,7 @@ public final class ScalableBloomFilter implements MutableFilter {
      * growing past it.
      */
     @Override
-    public ScalableBloomFilter create() {
+    protected ScalableBloomFilter createEmpty() {
       ScalableBloomStage[] first = new ScalableBloomStage[1];
       try {
         first[0] = ScalableBloomStage.open(0, expectedKeys, fpRate, growthFactor, tighteningRatio);

@@ -2,6 +2,8 @@ package dev.sieve.bloom;
 
 import static dev.sieve.bloom.SplitBlockKernel.blockBase;
 
+import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
@@ -11,6 +13,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -60,16 +63,16 @@ import java.nio.ByteBuffer;
  *
  * <h2>Two hashes: Parquet's and Sieve's</h2>
  *
- * As a {@link dev.sieve.Filter}, this class follows Sieve's contract: {@link #mayContain(long)},
- * {@link #add(long)} and the builders' {@code build(long[])} hash with Sieve's {@link
- * dev.sieve.hash.KeyHash} (XXPH3 of the key's big-endian bytes), and {@link #mayContainHash} /
- * {@link #addHash} take any 64-bit hash. Parquet hashes differently (XXH64 of the little-endian
- * plain encoding), so the Parquet-hashed methods carry the word in their name: {@link
- * #addParquetLong}, {@link #mayContainParquetLong}, and the same for {@code Int}, {@code Float},
- * {@code Double}, {@code Binary} and {@code String}. A filter must be asked with the hashing it was
- * filled with: a filter read from a {@code .parquet} file answers {@code mayContainParquetLong(42)}
- * correctly, while {@code mayContain(42L)} asks about a differently hashed key and can miss a
- * present value. Parquet has no seed, so neither does this filter.
+ * Every filter hashes keys by its {@link KeyScheme}. A filter read from Parquet ({@link
+ * #fromParquetBitset}, {@link #wrapParquetBitset}) or built with {@code
+ * builder().keyScheme(KeyScheme.PARQUET_XXH64)} hashes as Parquet does (XXH64 of the little-endian
+ * plain encoding): {@link #mayContain(long)} is an INT64 value, {@link #mayContainInt} an INT32,
+ * {@link #mayContainFloat}, {@link #mayContainDouble}, {@link #mayContain(byte[])} a BYTE_ARRAY,
+ * {@link #mayContain(CharSequence)} a string, each exactly parquet-java's answer. A filter built
+ * with the default scheme hashes with Sieve's {@link dev.sieve.hash.KeyHash} (XXPH3 of the key's
+ * big-endian bytes) and is not what a Parquet reader asks; {@link #union} refuses to mix the two.
+ * {@link #mayContainHash} and {@link #addHash} take any 64-bit hash. Parquet has no seed, so
+ * neither does this filter.
  *
  * <h2>The math and the trade-off</h2>
  *
@@ -128,7 +131,15 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /** Whether single lookups test all four words without a branch (a filter in cache). */
   private final boolean branchFreeQueries;
 
+  /** How keys become the hashes probed ({@link Filter#keyScheme()}). */
+  private final KeyScheme keyScheme;
+
   SplitBlockBloomFilter(BloomWords data) {
+    this(data, KeyScheme.XXPH3);
+  }
+
+  SplitBlockBloomFilter(BloomWords data, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.data = data;
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
@@ -201,8 +212,10 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   /**
    * Reads a bitset as Parquet stores it (after the {@code BloomFilterHeader}); the bytes are
-   * copied. Parquet stores no value count, so the filter starts with {@code numKeys} (0 if
-   * unknown); {@link #approximateElementCount()} estimates it from the bits.
+   * copied. The filter hashes keys as Parquet does ({@link KeyScheme#PARQUET_XXH64}): {@code
+   * mayContain(42L)} is parquet-java's answer for the INT64 value 42. Parquet stores no value
+   * count, so the filter starts with {@code numKeys} (0 if unknown); {@link
+   * #approximateElementCount()} estimates it from the bits.
    *
    * <p>No integrity check: Parquet stores no checksum for the filter, so a changed byte gives
    * another well-formed filter that can answer "absent" for present values; the Sieve container
@@ -212,7 +225,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static SplitBlockBloomFilter fromParquetBitset(byte[] bitset, long numKeys) {
-    return SplitBlockForm.read(bitset, numKeys);
+    return SplitBlockForm.read(bitset, numKeys).withKeyScheme(KeyScheme.PARQUET_XXH64);
   }
 
   /** {@link #fromParquetBitset(byte[], long)} with an unknown (0) value count. */
@@ -229,74 +242,16 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * @throws SieveFormatException as {@link #fromParquetBitset(byte[], long)}
    */
   public static SplitBlockBloomFilter wrapParquetBitset(ByteBuffer bitset, long numKeys) {
-    return SplitBlockForm.wrap(bitset, numKeys);
+    return SplitBlockForm.wrap(bitset, numKeys).withKeyScheme(KeyScheme.PARQUET_XXH64);
   }
 
-  /** The bitset exactly as Parquet stores it after the {@code BloomFilterHeader}. */
+  /**
+   * The bitset exactly as Parquet stores it after the {@code BloomFilterHeader}. Parquet's readers
+   * hash values by {@link KeyScheme#PARQUET_XXH64}: a filter meant for a Parquet file is built with
+   * that scheme ({@code builder().keyScheme(KeyScheme.PARQUET_XXH64)}) or read from a bitset.
+   */
   public byte[] toParquetBitset() {
     return SplitBlockForm.toBytes(this);
-  }
-
-  // ---------------------------------------------------------------- Parquet-hashed values
-
-  /** Adds an INT64 column value, hashed as Parquet does ({@link ParquetHash#ofLong}). */
-  public boolean addParquetLong(long value) {
-    return addHash(ParquetHash.ofLong(value));
-  }
-
-  /** Adds an INT32 column value, hashed as Parquet does ({@link ParquetHash#ofInt}). */
-  public boolean addParquetInt(int value) {
-    return addHash(ParquetHash.ofInt(value));
-  }
-
-  /** Adds a FLOAT column value, hashed as Parquet does ({@link ParquetHash#ofFloat}). */
-  public boolean addParquetFloat(float value) {
-    return addHash(ParquetHash.ofFloat(value));
-  }
-
-  /** Adds a DOUBLE column value, hashed as Parquet does ({@link ParquetHash#ofDouble}). */
-  public boolean addParquetDouble(double value) {
-    return addHash(ParquetHash.ofDouble(value));
-  }
-
-  /** Adds a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value, hashed as Parquet does. */
-  public boolean addParquetBinary(byte[] value) {
-    return addHash(ParquetHash.ofBinary(value));
-  }
-
-  /** Adds a string value (its UTF-8 bytes), hashed as Parquet does ({@link ParquetHash}). */
-  public boolean addParquetString(String value) {
-    return addHash(ParquetHash.ofString(value));
-  }
-
-  /** Whether an INT64 value may be present, as a Parquet reader's filter check answers. */
-  public boolean mayContainParquetLong(long value) {
-    return mayContainHash(ParquetHash.ofLong(value));
-  }
-
-  /** Whether an INT32 value may be present, as a Parquet reader's filter check answers. */
-  public boolean mayContainParquetInt(int value) {
-    return mayContainHash(ParquetHash.ofInt(value));
-  }
-
-  /** Whether a FLOAT value may be present, as a Parquet reader's filter check answers. */
-  public boolean mayContainParquetFloat(float value) {
-    return mayContainHash(ParquetHash.ofFloat(value));
-  }
-
-  /** Whether a DOUBLE value may be present, as a Parquet reader's filter check answers. */
-  public boolean mayContainParquetDouble(double value) {
-    return mayContainHash(ParquetHash.ofDouble(value));
-  }
-
-  /** Whether a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value may be present. */
-  public boolean mayContainParquetBinary(byte[] value) {
-    return mayContainHash(ParquetHash.ofBinary(value));
-  }
-
-  /** Whether a string value (its UTF-8 bytes) may be present. */
-  public boolean mayContainParquetString(String value) {
-    return mayContainHash(ParquetHash.ofString(value));
   }
 
   // ---------------------------------------------------------------- the filter
@@ -304,7 +259,8 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /**
    * {@inheritDoc}
    *
-   * <p>For a filter read from Parquet, the hash is {@link ParquetHash}'s; see the class comment.
+   * <p>For a filter read from Parquet, the hash is {@link ParquetHash}'s ({@link
+   * KeyScheme#PARQUET_XXH64}); see the class comment.
    *
    * <p>The probe computes the eight masks as four 64-bit masks and tests the block's four longs. A
    * heap filter of at most {@link BlockedBloomKernel#BRANCH_FREE_MAX_BYTES} tests all four without
@@ -315,6 +271,19 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * lookups in flight (absent keys 1.3–1.9× faster at 10^7 to 10^8 values, present ones unchanged;
    * docs/notes.md, section 6). The answers are the same.
    */
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public SplitBlockBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme ? this : new SplitBlockBloomFilter(data, scheme);
+  }
+
   @Override
   public boolean mayContainHash(long hash64) {
     if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
@@ -417,6 +386,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   @Override
   public void union(SplitBlockBloomFilter other) {
     data.checkMutable();
+    Schemes.checkSame(this, other);
     if (other.numBlocks != numBlocks) {
       throw new IllegalArgumentException(
           "cannot union split-block Bloom filters of different shapes (sizes): "
@@ -448,7 +418,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /** An independent, mutable copy on the heap. */
   @Override
   public SplitBlockBloomFilter copy() {
-    return new SplitBlockBloomFilter(data.copy());
+    return new SplitBlockBloomFilter(data.copy(), keyScheme);
   }
 
   /** Whether the filter reads its bitset in place from a buffer. */
@@ -496,7 +466,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /** Equal when the bitsets are equal (the key count is not compared). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof SplitBlockBloomFilter other && other.data.sameWords(data);
+    return o instanceof SplitBlockBloomFilter other
+        && other.keyScheme == keyScheme
+        && other.data.sameWords(data);
   }
 
   @Override
@@ -522,6 +494,13 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * seed: Parquet's hash has none.
    */
   public static final class Builder extends MutableFilterBuilder<SplitBlockBloomFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private long expectedKeys = -1;
     private double fpRate = DEFAULT_FP_RATE;
     private int numBytes = -1;
@@ -604,7 +583,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      * @throws IllegalStateException if neither the size nor the expected keys were given
      */
     @Override
-    public SplitBlockBloomFilter create() {
+    protected SplitBlockBloomFilter createEmpty() {
       return SplitBlockForm.empty(numBytesFor(expectedKeys()));
     }
 
@@ -621,7 +600,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
             "give expectedKeys(n) (with fpRate or bitsPerKey) or numBytes(b) to build an empty"
                 + " filter");
       }
-      return SplitBlockForm.empty(numBytesFor(Math.max(0, expectedKeys)));
+      return schemed(SplitBlockForm.empty(numBytesFor(Math.max(0, expectedKeys))));
     }
 
     /**

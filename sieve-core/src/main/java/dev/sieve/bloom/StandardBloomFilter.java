@@ -1,5 +1,7 @@
 package dev.sieve.bloom;
 
+import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
@@ -7,6 +9,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
@@ -79,9 +82,18 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   private final long numBits;
   private final int numProbes;
+
+  /** How keys become the hashes probed ({@link Filter#keyScheme()}). */
+  private final KeyScheme keyScheme;
+
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   StandardBloomFilter(BloomWords data, long numBits, int numProbes) {
+    this(data, numBits, numProbes, KeyScheme.XXPH3);
+  }
+
+  StandardBloomFilter(BloomWords data, long numBits, int numProbes, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.data = data;
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
@@ -172,6 +184,18 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return builder().fpRate(fpRate).expectedKeys(expectedKeys).create();
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public StandardBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme ? this : new StandardBloomFilter(data, numBits, numProbes, scheme);
+  }
+
   @Override
   public boolean mayContainHash(long hash64) {
     long[] w = words;
@@ -228,6 +252,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   @Override
   public void union(StandardBloomFilter other) {
     data.checkMutable();
+    Schemes.checkSame(this, other);
     if (other.numBits != numBits || other.numProbes != numProbes) {
       throw new IllegalArgumentException(
           "cannot union filters of different shapes: "
@@ -284,7 +309,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   /** An independent copy of this filter. */
   @Override
   public StandardBloomFilter copy() {
-    return new StandardBloomFilter(data.copy(), numBits, numProbes);
+    return new StandardBloomFilter(data.copy(), numBits, numProbes, keyScheme);
   }
 
   /** {@return the number of probes per key} */
@@ -327,7 +352,10 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     if (!(o instanceof StandardBloomFilter other)) {
       return false;
     }
-    return other.numBits == numBits && other.numProbes == numProbes && other.data.sameWords(data);
+    return other.numBits == numBits
+        && other.numProbes == numProbes
+        && other.keyScheme == keyScheme
+        && other.data.sameWords(data);
   }
 
   @Override
@@ -351,6 +379,13 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * the optimal probe count unless one is given.
    */
   public static final class Builder extends MutableFilterBuilder<StandardBloomFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private double bitsPerKey = 10.0;
     private int numProbes;
 
@@ -424,7 +459,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
     /** {@inheritDoc} {@code ceil(expectedKeys · bitsPerKey)} bits, at least 64. */
     @Override
-    public StandardBloomFilter create() {
+    protected StandardBloomFilter createEmpty() {
       return createEmpty(expectedKeys());
     }
 

@@ -1,11 +1,12 @@
 package dev.sieve.cuckoo;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -132,6 +133,7 @@ public final class CuckooFilter implements MutableFilter {
   private final int hashVersion; // PAYLOAD_VERSION or LEGACY_PAYLOAD_VERSION
   private final boolean remixed; // hashVersion != LEGACY_PAYLOAD_VERSION
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
+  private final KeyScheme keyScheme;
   private long numKeys;
   private long failedAdds;
   private int[] kickPath; // CuckooKernel.kick's path; allocated on the first kick
@@ -144,6 +146,18 @@ public final class CuckooFilter implements MutableFilter {
       int fingerprintBits,
       long numKeys,
       int hashVersion) {
+    this(words, wrapped, numBuckets, fingerprintBits, numKeys, hashVersion, KeyScheme.XXPH3);
+  }
+
+  private CuckooFilter(
+      long[] words,
+      ByteBuffer wrapped,
+      int numBuckets,
+      int fingerprintBits,
+      long numKeys,
+      int hashVersion,
+      KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.hashVersion = hashVersion;
     this.remixed = hashVersion != LEGACY_PAYLOAD_VERSION;
     this.words = words;
@@ -325,14 +339,32 @@ public final class CuckooFilter implements MutableFilter {
     return addHash(hash64);
   }
 
-  /** {@link #addHashIfAbsent} for a {@code long} key, hashed as its eight big-endian bytes. */
+  /** {@link #addHashIfAbsent} for a {@code long} key, hashed by the filter's scheme. */
   public boolean addIfAbsent(long key) {
-    return addHashIfAbsent(KeyHash.hash64(key));
+    return addHashIfAbsent(keyScheme.hash(key));
   }
 
-  /** {@link #addHashIfAbsent} for a byte-string key. */
+  /** {@link #addHashIfAbsent} for a byte-string key, hashed by the filter's scheme. */
   public boolean addIfAbsent(byte[] key) {
-    return addHashIfAbsent(KeyHash.hash64(key));
+    return addHashIfAbsent(keyScheme.hash(key, 0, key.length));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public CuckooFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    if (scheme == keyScheme) {
+      return this;
+    }
+    CuckooFilter f =
+        new CuckooFilter(words, wrapped, numBuckets, fingerprintBits, numKeys, hashVersion, scheme);
+    f.failedAdds = failedAdds;
+    return f;
   }
 
   /**
@@ -397,12 +429,12 @@ public final class CuckooFilter implements MutableFilter {
 
   /** Deletes one copy of a {@code long} key; see {@link #removeHash}. */
   public boolean remove(long key) {
-    return removeHash(KeyHash.hash64(key));
+    return removeHash(keyScheme.hash(key));
   }
 
   /** Deletes one copy of a byte-string key; see {@link #removeHash}. */
   public boolean remove(byte[] key) {
-    return removeHash(KeyHash.hash64(key));
+    return removeHash(keyScheme.hash(key, 0, key.length));
   }
 
   /** The number of fingerprints stored: adds that succeeded minus deletes that found one. */
@@ -453,7 +485,8 @@ public final class CuckooFilter implements MutableFilter {
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public CuckooFilter copy() {
     long[] out = words != null ? words.clone() : CuckooForm.words(wrapped, numWords());
-    return new CuckooFilter(out, null, numBuckets, fingerprintBits, numKeys, hashVersion);
+    return new CuckooFilter(
+        out, null, numBuckets, fingerprintBits, numKeys, hashVersion, keyScheme);
   }
 
   private int numWords() {
@@ -468,6 +501,7 @@ public final class CuckooFilter implements MutableFilter {
   @Override
   public boolean equals(Object o) {
     return o instanceof CuckooFilter f
+        && f.keyScheme == keyScheme
         && f.fingerprintBits == fingerprintBits
         && f.hashVersion == hashVersion
         && f.numBuckets == numBuckets
@@ -508,6 +542,13 @@ public final class CuckooFilter implements MutableFilter {
    * never fails and never drops a key.
    */
   public static final class Builder extends MutableFilterBuilder<CuckooFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private int fingerprintBits = 12;
 
     private Builder() {}
@@ -547,7 +588,7 @@ public final class CuckooFilter implements MutableFilter {
     }
 
     @Override
-    public CuckooFilter create() {
+    protected CuckooFilter createEmpty() {
       return withBuckets(bucketsFor(expectedKeys()), fingerprintBits);
     }
 

@@ -123,12 +123,15 @@ public record ContainerHeader(
           FLAGS_OFFSET,
           "unknown flags 0x"
               + Integer.toHexString(flags & ~KNOWN_FLAGS)
-              + " set; version 1 defines 0x1 (long keys hashed by mix64) and 0x2 (long keys as"
-              + " their own hashes)");
+              + " set; version 1 defines 0x1 (long keys hashed by mix64), 0x2 (long keys as"
+              + " their own hashes) and 0x4 (keys hashed as Parquet does)");
     }
-    if (flags == KNOWN_FLAGS) {
+    if (Integer.bitCount(flags) > 1) {
       throw new SieveFormatException(
-          FLAGS_OFFSET, "flags 0x1 and 0x2 both set: a filter has one long-key hash");
+          FLAGS_OFFSET,
+          "flags 0x"
+              + Integer.toHexString(flags)
+              + ": more than one key-scheme flag set, a filter has one key scheme");
     }
     for (int i = RESERVED_OFFSET; i < HEADER_CRC_OFFSET; i++) {
       if (in.get(i) != 0) {

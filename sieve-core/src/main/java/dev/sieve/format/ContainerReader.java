@@ -11,11 +11,11 @@ import static dev.sieve.format.SieveFormat.PAYLOAD_LENGTH_OFFSET;
 import static dev.sieve.format.SieveFormat.SIZE_OFFSET;
 import static dev.sieve.format.SieveFormat.TYPE_OFFSET;
 
-import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
-import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.PayloadForm;
+import dev.sieve.internal.Schemes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -138,18 +138,22 @@ final class ContainerReader {
     return withFlags(header, f);
   }
 
-  /** The filter as the header's flags say to query it. */
+  /**
+   * The filter carrying the key scheme the header's flags record (none: the default, also for a
+   * form whose reader gives another scheme, as the Parquet bitset's does).
+   */
   static Filter withFlags(ContainerHeader header, Filter f) {
-    for (LongKeyHash keyHash : LongKeyHash.values()) {
-      if (header.flags() == keyHash.containerFlag()) {
+    for (KeyScheme scheme : KeyScheme.values()) {
+      if (header.flags() == scheme.containerFlag()) {
         try {
-          return FastLongKeyFilter.of(f, keyHash);
+          return Schemes.apply(f, scheme);
         } catch (IllegalArgumentException e) {
           throw new SieveFormatException(FLAGS_OFFSET, e.getMessage(), e);
         }
       }
     }
-    return f;
+    throw new SieveFormatException(
+        FLAGS_OFFSET, "flags 0x" + Integer.toHexString(header.flags()) + " name no key scheme");
   }
 
   /** Checks that the decoded filter has the header's parameters, size and key count. */
@@ -178,17 +182,6 @@ final class ContainerReader {
 
   /** The filter as {@code expected}, or the exception naming what the container holds. */
   static <F extends Filter> F as(Filter f, Class<F> expected) {
-    if (f instanceof FastLongKeyFilter && !expected.isInstance(f)) {
-      throw new SieveFormatException(
-          FLAGS_OFFSET,
-          "the container holds a "
-              + ((FastLongKeyFilter<?>) f).filter().getClass().getSimpleName()
-              + " over long keys hashed by "
-              + ((FastLongKeyFilter<?>) f).keyHash()
-              + ": read it as FastLongKeyFilter, not "
-              + expected.getSimpleName()
-              + ", or its XXPH3 queries would miss every key");
-    }
     if (!expected.isInstance(f)) {
       throw new SieveFormatException(
           TYPE_OFFSET,

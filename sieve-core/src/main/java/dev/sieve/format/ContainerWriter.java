@@ -4,7 +4,6 @@ import static dev.sieve.format.SieveFormat.CHECKSUM_BYTES;
 import static dev.sieve.format.SieveFormat.HEADER_BYTES;
 import static dev.sieve.format.SieveFormat.MAX_ARRAY_PAYLOAD;
 
-import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.internal.ChannelWrites;
@@ -96,20 +95,17 @@ final class ContainerWriter {
     return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
   }
 
-  /** The container flags a filter is written with. */
+  /** The container flags a filter is written with: its key scheme's (0 for the default). */
   private static int flagsOf(Filter filter) {
-    return filter instanceof FastLongKeyFilter
-        ? ((FastLongKeyFilter<?>) filter).keyHash().containerFlag()
-        : 0;
+    return filter.keyScheme().containerFlag();
   }
 
   /**
-   * The filter whose payload is written: the one inside a {@link FastLongKeyFilter}; for a scalable
-   * filter its {@link ScalableBloomFilter#snapshot()}, taken once, so that the header (key count,
-   * stage count, size) and the payload describe the same moment while other threads add.
+   * The filter whose payload is written: for a scalable filter its {@link
+   * ScalableBloomFilter#snapshot()}, taken once, so that the header (key count, stage count, size)
+   * and the payload describe the same moment while other threads add.
    */
   private static Filter inner(Filter filter) {
-    Filter f = filter instanceof FastLongKeyFilter<?> fast ? fast.filter() : filter;
-    return f instanceof ScalableBloomFilter scalable ? scalable.snapshot() : f;
+    return filter instanceof ScalableBloomFilter scalable ? scalable.snapshot() : filter;
   }
 }

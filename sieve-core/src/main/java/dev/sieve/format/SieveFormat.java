@@ -1,9 +1,8 @@
 package dev.sieve.format;
 
-import dev.sieve.FastLongKeyFilter;
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
-import dev.sieve.hash.LongKeyHash;
 import dev.sieve.internal.AtomicFileWrite;
 import dev.sieve.registry.FilterType;
 import java.io.IOException;
@@ -26,8 +25,8 @@ import java.util.Objects;
  *      0     8  magic 89 53 49 45 56 45 0D 0A ("\x89SIEVE\r\n")
  *      8     2  format version, 1
  *     10     2  filter type id ({@link FilterType})
- *     12     4  flags: bit 0 = long keys hashed by KeyHash.mix64, bit 1 = long keys as their
- *               own hashes (either: read as a FastLongKeyFilter)
+ *     12     4  flags, the key scheme (at most one bit): bit 0 = MIX64 long keys, bit 1 =
+ *               IDENTITY long keys, bit 2 = PARQUET_XXH64; none = XXPH3 (KeyScheme)
  *     16     8  key count
  *     24     8  payload length L
  *     32     4  parameter A (probes, fingerprint bits)
@@ -83,20 +82,26 @@ public final class SieveFormat {
 
   /**
    * Flag bit 0: the filter's {@code long} keys are hashed by {@link
-   * dev.sieve.hash.KeyHash#mix64(long)}, not XXPH3; the reader returns the filter inside a {@link
-   * FastLongKeyFilter} ({@link LongKeyHash#MIX64}).
+   * dev.sieve.hash.KeyHash#mix64(long)}, not XXPH3 ({@link KeyScheme#MIX64}); the filter read
+   * carries that scheme.
    */
   public static final int FLAG_MIX64_LONG_KEYS = 1;
 
   /**
    * Flag bit 1: the filter's {@code long} keys are their own hashes (an Xor or Binary Fuse filter
-   * mixes them with its seed); the reader returns a {@link FastLongKeyFilter} ({@link
-   * LongKeyHash#IDENTITY}).
+   * mixes them with its seed, {@link KeyScheme#IDENTITY}); the filter read carries that scheme.
    */
   public static final int FLAG_IDENTITY_LONG_KEYS = 2;
 
-  /** Every flag this version defines. */
-  static final int KNOWN_FLAGS = FLAG_MIX64_LONG_KEYS | FLAG_IDENTITY_LONG_KEYS;
+  /**
+   * Flag bit 2: the filter's keys are hashed as Parquet hashes column values ({@link
+   * KeyScheme#PARQUET_XXH64}); the filter read carries that scheme.
+   */
+  public static final int FLAG_PARQUET_XXH64_KEYS = 4;
+
+  /** Every flag this version defines (at most one of them is set). */
+  static final int KNOWN_FLAGS =
+      FLAG_MIX64_LONG_KEYS | FLAG_IDENTITY_LONG_KEYS | FLAG_PARQUET_XXH64_KEYS;
 
   /** The largest payload held in one Java array or one buffer. */
   static final long MAX_ARRAY_PAYLOAD = Integer.MAX_VALUE - 8 - HEADER_BYTES - CHECKSUM_BYTES;
@@ -111,7 +116,7 @@ public final class SieveFormat {
   /**
    * {@return the container holding {@code filter}}
    *
-   * @param outer the filter (a FastLongKeyFilter is written with its key-hash flag)
+   * @param outer the filter (written with the flag of its {@link KeyScheme}, none for XXPH3)
    */
   public static byte[] toBytes(Filter outer) {
     return ContainerWriter.toBytes(outer);

@@ -22,11 +22,14 @@ final class KeyBuffer implements KeySink {
   private int length;
   private boolean inUse;
 
+  /** Whether numbers are written little-endian (Parquet's plain encoding), not big-endian. */
+  private boolean littleEndian;
+
   private KeyBuffer() {}
 
   /** The hash of {@code key}'s bytes as {@code encoder} writes them. */
   static <T> long hash(T key, KeyEncoder<? super T> encoder) {
-    KeyBuffer b = acquire(key, encoder);
+    KeyBuffer b = acquire(key, encoder, false);
     try {
       return Xxph3.hash64(b.bytes, 0, b.length, 0);
     } finally {
@@ -34,9 +37,22 @@ final class KeyBuffer implements KeySink {
     }
   }
 
+  /**
+   * XXH64 (seed 0) of {@code key}'s bytes as {@code encoder} writes them, numbers little-endian:
+   * Parquet's hash of the value ({@link ParquetHash}).
+   */
+  static <T> long parquetHash(T key, KeyEncoder<? super T> encoder) {
+    KeyBuffer b = acquire(key, encoder, true);
+    try {
+      return XxHash64.hash(b.bytes, 0, b.length, 0);
+    } finally {
+      b.release();
+    }
+  }
+
   /** {@code test} of {@code key}'s bytes as {@code encoder} writes them. */
   static <T> boolean test(T key, KeyEncoder<? super T> encoder, KeyBytes.RangeTest test) {
-    KeyBuffer b = acquire(key, encoder);
+    KeyBuffer b = acquire(key, encoder, false);
     try {
       return test.test(b.bytes, 0, b.length);
     } finally {
@@ -45,7 +61,7 @@ final class KeyBuffer implements KeySink {
   }
 
   /** This thread's buffer (a fresh one if it is in use) holding {@code key}'s bytes. */
-  private static <T> KeyBuffer acquire(T key, KeyEncoder<? super T> encoder) {
+  private static <T> KeyBuffer acquire(T key, KeyEncoder<? super T> encoder, boolean littleEndian) {
     Objects.requireNonNull(encoder, "encoder");
     KeyBuffer b = PER_THREAD.get();
     if (b.inUse) {
@@ -53,6 +69,7 @@ final class KeyBuffer implements KeySink {
     }
     b.inUse = true;
     b.length = 0;
+    b.littleEndian = littleEndian;
     try {
       encoder.encode(key, b);
     } catch (RuntimeException | Error e) {
@@ -121,9 +138,16 @@ final class KeyBuffer implements KeySink {
     return putBigEndian(value, 8);
   }
 
-  /** The low {@code count} bytes of {@code value}, most significant first. */
+  /** The low {@code count} bytes of {@code value}, most significant first (or last, in LE). */
   private KeySink putBigEndian(long value, int count) {
     ensure(count);
+    if (littleEndian) {
+      for (int i = 0; i < count; i++) {
+        bytes[length + i] = (byte) (value >>> (8 * i));
+      }
+      length += count;
+      return this;
+    }
     for (int i = 0; i < count; i++) {
       bytes[length + i] = (byte) (value >>> (8 * (count - 1 - i)));
     }

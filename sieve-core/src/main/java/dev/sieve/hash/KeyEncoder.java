@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
  * <pre>{@code
  * record User(long tenant, String name) {}
  * KeyEncoder<User> users = (u, sink) -> sink.putLong(u.tenant()).putUtf8(u.name());
- * TypedFilter<User> filter = TypedFilter.of(Xor8Filter.builder().build(list, users), users);
+ * KeyedFilter<User> filter = Xor8Filter.builder().build(list, users).keyed(users);
  * }</pre>
  *
  * <p>Encoders that write variable-length fields one after another should make the split unambiguous
@@ -41,6 +41,19 @@ public interface KeyEncoder<T> {
    * dev.sieve.Filter#mayContainInt(int)}.
    */
   KeyEncoder<Integer> INT = (key, sink) -> sink.putInt(key);
+
+  /**
+   * {@code Float} keys as the four bytes of their raw IEEE 754 bits ({@code
+   * Float.floatToRawIntBits}), as {@link dev.sieve.Filter#mayContainFloat(float)}: big-endian, or
+   * little-endian (Parquet's FLOAT) on a {@link dev.sieve.KeyScheme#PARQUET_XXH64} filter.
+   */
+  KeyEncoder<Float> FLOAT = (key, sink) -> sink.putInt(Float.floatToRawIntBits(key));
+
+  /**
+   * {@code Double} keys as the eight bytes of their raw IEEE 754 bits ({@code
+   * Double.doubleToRawLongBits}), as {@link dev.sieve.Filter#mayContainDouble(double)}.
+   */
+  KeyEncoder<Double> DOUBLE = (key, sink) -> sink.putLong(Double.doubleToRawLongBits(key));
 
   /** Byte-array keys as themselves. */
   KeyEncoder<byte[]> BYTES = (key, sink) -> sink.putBytes(key);

@@ -122,11 +122,11 @@ public final class KeyHash {
 
   /**
    * The fast hash of a {@code long} key for filters that need not match RocksDB's bytes ({@link
-   * LongKeyHash#MIX64}, {@link dev.sieve.FastLongKeyFilter}): the key plus an odd constant through
-   * one 64-bit mixer (David Stafford's "Mix13" variant of the MurmurHash3 finalizer, the mixer of
-   * {@link java.util.SplittableRandom}): two multiplications and three xor-shifts instead of
-   * XXPH3's 8-byte branch. A bijection of the 64-bit values, so distinct keys never share a hash;
-   * every input bit affects every output bit with probability close to 1/2.
+   * dev.sieve.KeyScheme#MIX64}): the key plus an odd constant through one 64-bit mixer (David
+   * Stafford's "Mix13" variant of the MurmurHash3 finalizer, the mixer of {@link
+   * java.util.SplittableRandom}): two multiplications and three xor-shifts instead of XXPH3's
+   * 8-byte branch. A bijection of the 64-bit values, so distinct keys never share a hash; every
+   * input bit affects every output bit with probability close to 1/2.
    *
    * <p>It is <em>not</em> {@link #hash64(long)}: a filter built from these hashes must be queried
    * with them (the container records it, see {@code docs/format.md}).

@@ -12,7 +12,9 @@ import java.nio.ByteBuffer;
  *
  * <p>Numbers are written big-endian, the encoding under which unsigned integers sort as their bytes
  * (and the one RocksDB users usually give integer keys): {@link #putLong} writes the eight bytes
- * {@link dev.sieve.Filter#mayContain(long)} hashes, {@link #putInt} four.
+ * {@link dev.sieve.Filter#mayContain(long)} hashes, {@link #putInt} four. A filter of {@link
+ * dev.sieve.KeyScheme#PARQUET_XXH64} hashes typed keys as Parquet's plain encoding: there the
+ * numbers are written little-endian.
  */
 public interface KeySink {
 

@@ -22,10 +22,10 @@ import java.util.Objects;
  * </ul>
  *
  * <p>This is <b>not</b> Sieve's key hash ({@link KeyHash}: XXPH3 of a {@code long}'s big-endian
- * bytes). A filter must be asked with the hash it was filled with: a Parquet filter asked through
- * {@code Filter.mayContain(long)} answers for a differently hashed key and can miss a present
- * value. {@code dev.sieve.bloom.SplitBlockBloomFilter} therefore names its Parquet-hashed methods
- * {@code addParquetLong}, {@code mayContainParquetLong} and so on.
+ * bytes). A filter hashes keys by its {@link dev.sieve.KeyScheme}: one read from a Parquet bitset,
+ * or built with {@link dev.sieve.KeyScheme#PARQUET_XXH64}, hashes every key form by this class
+ * ({@code mayContain(42L)} is {@link #ofLong ofLong(42)}, {@code mayContainDouble}, {@code
+ * mayContain("x")}, ...), so it answers as parquet-java does.
  */
 public final class ParquetHash {
   private ParquetHash() {}
@@ -58,6 +58,20 @@ public final class ParquetHash {
   /** The hash of {@code value[off, off + len)} as a BYTE_ARRAY value. */
   public static long ofBinary(byte[] value, int off, int len) {
     return XxHash64.hash(value, off, len, 0);
+  }
+
+  /**
+   * The hash of a typed key: XXH64 (seed 0) of the bytes {@code encoder} writes for it, numbers
+   * little-endian (Parquet's plain encoding: {@code ofKey(42L, KeyEncoder.LONG) == ofLong(42)}),
+   * text as UTF-8; through a per-thread buffer, so nothing reaches the heap in the steady state.
+   *
+   * @param <T> the key type
+   * @param key the key
+   * @param encoder how the key becomes bytes
+   * @return the hash
+   */
+  public static <T> long ofKey(T key, KeyEncoder<? super T> encoder) {
+    return KeyBuffer.parquetHash(key, encoder);
   }
 
   /** The hash of a string column value (BYTE_ARRAY with the STRING/UTF8 annotation). */

@@ -99,30 +99,20 @@ public final class BatchScratch {
     return count;
   }
 
-  /** How a key batch hashes its keys. */
-  public enum KeyHashing {
-    /** {@code long} keys through {@code KeyHash.hash64(long)} (XXPH3 of the 8 big-endian bytes). */
-    XXPH3_LONG,
-    /** {@code long} keys through {@code KeyHash.mix64}. */
-    MIX64_LONG,
-    /** byte-string keys through {@code KeyHash.hash64(byte[])}. */
-    XXPH3_BYTES
-  }
-
   /**
-   * A batch of keys ({@code longKeys} or {@code byteKeys}, as {@code hashing} says): hashed a chunk
-   * of {@value #CHUNK} at a time into this thread's scratch, then probed through {@code
-   * filter.mayContainHashes}.
+   * A batch of keys ({@code longKeys}, or {@code byteKeys} where {@code longKeys} is null), hashed
+   * by {@code scheme} a chunk of {@value #CHUNK} at a time into this thread's scratch, then probed
+   * through {@code filter.mayContainHashes}. The default scheme is tested first.
    */
   public static int keyBatch(
       dev.sieve.Filter filter,
-      KeyHashing hashing,
+      dev.sieve.KeyScheme scheme,
       long[] longKeys,
       byte[][] byteKeys,
       int off,
       int len,
       long[] resultBits) {
-    int inputLength = hashing == KeyHashing.XXPH3_BYTES ? byteKeys.length : longKeys.length;
+    int inputLength = longKeys == null ? byteKeys.length : longKeys.length;
     checkBatch(inputLength, off, len, resultBits.length);
     BatchScratch scratch = get();
     long[] hashes = scratch.hashes;
@@ -130,15 +120,22 @@ public final class BatchScratch {
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
       int chunk = Math.min(CHUNK, len - done);
-      switch (hashing) {
-        case MIX64_LONG -> dev.sieve.hash.KeyHash.mix64(longKeys, off + done, chunk, hashes, 0);
-        case XXPH3_LONG -> dev.sieve.hash.KeyHash.hash64(longKeys, off + done, chunk, hashes, 0);
-        default -> {
-          for (int i = 0; i < chunk; i++) {
-            hashes[i] =
-                dev.sieve.hash.KeyHash.hash64(
-                    Objects.requireNonNull(byteKeys[off + done + i], "key"));
-          }
+      if (longKeys != null) {
+        if (scheme == dev.sieve.KeyScheme.XXPH3) {
+          dev.sieve.hash.KeyHash.hash64(longKeys, off + done, chunk, hashes, 0);
+        } else {
+          scheme.hash(longKeys, off + done, chunk, hashes, 0);
+        }
+      } else if (scheme == dev.sieve.KeyScheme.XXPH3) {
+        for (int i = 0; i < chunk; i++) {
+          hashes[i] =
+              dev.sieve.hash.KeyHash.hash64(
+                  Objects.requireNonNull(byteKeys[off + done + i], "key"));
+        }
+      } else {
+        for (int i = 0; i < chunk; i++) {
+          byte[] key = Objects.requireNonNull(byteKeys[off + done + i], "key");
+          hashes[i] = scheme.hash(key, 0, key.length);
         }
       }
       count += filter.mayContainHashes(hashes, 0, chunk, word);
@@ -148,9 +145,9 @@ public final class BatchScratch {
   }
 
   /**
-   * A batch of typed keys, each hashed through {@code encoder} ({@code KeyHash.hash64(key,
-   * encoder)}) a chunk of {@value #CHUNK} at a time into this thread's scratch, then probed through
-   * {@code filter.mayContainHashes}.
+   * A batch of typed keys, each hashed through {@code encoder} by the filter's scheme ({@code
+   * filter.keyScheme().hash(key, encoder)}) a chunk of {@value #CHUNK} at a time into this thread's
+   * scratch, then probed through {@code filter.mayContainHashes}.
    */
   public static <T> int encodedBatch(
       dev.sieve.Filter filter,
@@ -164,13 +161,20 @@ public final class BatchScratch {
     BatchScratch scratch = get();
     long[] hashes = scratch.hashes;
     long[] word = scratch.word;
+    dev.sieve.KeyScheme scheme = filter.keyScheme();
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
       int chunk = Math.min(CHUNK, len - done);
-      for (int i = 0; i < chunk; i++) {
-        hashes[i] =
-            dev.sieve.hash.KeyHash.hash64(
-                Objects.requireNonNull(keys[off + done + i], "key"), encoder);
+      if (scheme == dev.sieve.KeyScheme.XXPH3) {
+        for (int i = 0; i < chunk; i++) {
+          hashes[i] =
+              dev.sieve.hash.KeyHash.hash64(
+                  Objects.requireNonNull(keys[off + done + i], "key"), encoder);
+        }
+      } else {
+        for (int i = 0; i < chunk; i++) {
+          hashes[i] = scheme.hash(Objects.requireNonNull(keys[off + done + i], "key"), encoder);
+        }
       }
       count += filter.mayContainHashes(hashes, 0, chunk, word);
       resultBits[done >>> 6] = word[0];

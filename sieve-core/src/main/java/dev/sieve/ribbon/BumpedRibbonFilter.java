@@ -2,8 +2,10 @@ package dev.sieve.ribbon;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
@@ -149,8 +151,15 @@ public final class BumpedRibbonFilter implements Filter {
   private final int thresholds; // packed bytes: 0, T1, T2, 128
   private final Layer[] layers;
   private final Layer first; // layers[0], or null for the empty filter
+  private final KeyScheme keyScheme;
 
   BumpedRibbonFilter(long seed, long numKeys, int t1, int t2, Layer[] layers) {
+    this(seed, numKeys, t1, t2, layers, KeyScheme.XXPH3);
+  }
+
+  private BumpedRibbonFilter(
+      long seed, long numKeys, int t1, int t2, Layer[] layers, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.seed = seed;
     this.numKeys = numKeys;
     this.t1 = t1;
@@ -161,6 +170,20 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   // ---------------------------------------------------------------- queries
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public BumpedRibbonFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme
+        ? this
+        : new BumpedRibbonFilter(seed, numKeys, t1, t2, layers, scheme);
+  }
 
   @Override
   public boolean mayContainHash(long hash64) {
@@ -295,6 +318,7 @@ public final class BumpedRibbonFilter implements Filter {
     }
     return numKeys == other.numKeys
         && seed == other.seed
+        && keyScheme == other.keyScheme
         && Arrays.equals(toByteArray(), other.toByteArray());
   }
 
@@ -363,6 +387,13 @@ public final class BumpedRibbonFilter implements Filter {
    * (default 0). Duplicate keys are accepted and counted.
    */
   public static final class Builder extends FilterBuilder<BumpedRibbonFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private double resultBits = 7.0;
     private long seed;
 

@@ -4,6 +4,7 @@ import static dev.sieve.ribbon.RibbonKernel.COEFF_AND_RESULT_FACTOR;
 import static dev.sieve.ribbon.RibbonKernel.REHASH_FACTOR;
 
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
@@ -12,6 +13,7 @@ import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
@@ -120,6 +122,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   private final int upperStartBlock;
   private final long numKeys;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
+  private final KeyScheme keyScheme;
 
   /**
    * A filter over heap {@code data} (segments, with or without the padding, added when missing), or
@@ -134,6 +137,19 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       int numSegments,
       int seed,
       long numKeys) {
+    this(data, wrapped, buffer, numBlocks, numSegments, seed, numKeys, KeyScheme.XXPH3);
+  }
+
+  private Standard128RibbonFilter(
+      long[] data,
+      LongSegments wrapped,
+      LongBuffer buffer,
+      int numBlocks,
+      int numSegments,
+      int seed,
+      long numKeys,
+      KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.numSegments = numSegments;
     this.numBlocks = numBlocks;
     this.seed = seed;
@@ -155,6 +171,21 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     this.data = data == null ? null : data.length == padded ? data : Arrays.copyOf(data, padded);
     this.wrapped = wrapped;
     this.buffer = buffer;
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public Standard128RibbonFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme
+        ? this
+        : new Standard128RibbonFilter(
+            data, wrapped, buffer, numBlocks, numSegments, seed, numKeys, scheme);
   }
 
   // ---------------------------------------------------------------- creation
@@ -408,7 +439,10 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     if (!(o instanceof Standard128RibbonFilter other)) {
       return false;
     }
-    if (other.numBlocks != numBlocks || other.seed != seed || other.numSegments != numSegments) {
+    if (other.numBlocks != numBlocks
+        || other.seed != seed
+        || other.numSegments != numSegments
+        || other.keyScheme != keyScheme) {
       return false;
     }
     for (int i = 0; i < 2 * numSegments; i++) {
@@ -458,6 +492,13 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy}.
    */
   public static final class Builder extends FilterBuilder<Standard128RibbonFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private double bloomBitsPerKey = 10.0;
     private double oneInFpRate = RibbonSizing.oneInFpRateForBloomBitsPerKey(10.0);
     private final LongList added = new LongList(16);
@@ -505,14 +546,14 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       return this;
     }
 
-    /** Adds a byte-string key ({@link KeyHash#hash64(byte[])}). */
+    /** Adds a byte-string key, hashed by the builder's scheme ({@link KeyHash} by default). */
     public Builder add(byte[] key) {
-      return addHash(KeyHash.hash64(key));
+      return addHash(keyScheme().hash(key, 0, key.length));
     }
 
-    /** Adds a {@code long} key ({@link KeyHash#hash64(long)}). */
+    /** Adds a {@code long} key, hashed by the builder's scheme ({@link KeyHash} by default). */
     public Builder add(long key) {
-      return addHash(KeyHash.hash64(key));
+      return addHash(keyScheme().hash(key));
     }
 
     /** {@return the number of hashes added since the last build} */
@@ -522,7 +563,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
     /** Builds the Ribbon filter over the keys added one at a time, then forgets them. */
     public Standard128RibbonFilter build() {
-      Standard128RibbonFilter f = buildFromHashes(added.array(), added.size());
+      Standard128RibbonFilter f = schemed(buildFromHashes(added.array(), added.size()));
       added.clear();
       return f;
     }

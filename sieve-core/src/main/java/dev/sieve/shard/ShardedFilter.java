@@ -2,9 +2,11 @@ package dev.sieve.shard;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Schemes;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
@@ -92,8 +94,14 @@ public final class ShardedFilter implements Filter {
   private final long numKeys;
   private final long sizeInBits;
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
+  private final KeyScheme keyScheme;
 
   private ShardedFilter(Filter[] shards) {
+    this(shards, KeyScheme.XXPH3);
+  }
+
+  private ShardedFilter(Filter[] shards, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.shards = shards;
     this.shardBits = Integer.numberOfTrailingZeros(shards.length);
     long keys = 0;
@@ -326,9 +334,23 @@ public final class ShardedFilter implements Filter {
     return sum / shards.length;
   }
 
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public ShardedFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme ? this : new ShardedFilter(shards, scheme);
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof ShardedFilter other && Arrays.equals(shards, other.shards);
+    return o instanceof ShardedFilter other
+        && other.keyScheme == keyScheme
+        && Arrays.equals(shards, other.shards);
   }
 
   @Override
@@ -355,6 +377,13 @@ public final class ShardedFilter implements Filter {
    * builder from the supplier.
    */
   public static final class Builder extends FilterBuilder<ShardedFilter> {
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
+
     private final int shardCount;
     private final Supplier<? extends FilterBuilder<? extends Filter>> shardBuilder;
     private double fpRate = Double.NaN; // NaN: the shard builder's own

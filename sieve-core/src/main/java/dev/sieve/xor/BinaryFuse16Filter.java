@@ -5,7 +5,9 @@
 //       -Dsurefire.failIfNoSpecifiedTests=false
 package dev.sieve.xor;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -78,7 +80,12 @@ public final class BinaryFuse16Filter extends FuseFilter {
 
   private BinaryFuse16Filter(
       short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
-    super(XorFilterFormat.FUSE16, FINGERPRINT_BITS, shape, wrapped);
+    this(fingerprints, wrapped, shape, KeyScheme.XXPH3);
+  }
+
+  private BinaryFuse16Filter(
+      short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape, KeyScheme keyScheme) {
+    super(XorFilterFormat.FUSE16, FINGERPRINT_BITS, shape, wrapped, keyScheme);
     this.fingerprints = fingerprints;
   }
 
@@ -190,7 +197,15 @@ public final class BinaryFuse16Filter extends FuseFilter {
    * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
    */
   public BinaryFuse16Filter copy() {
-    return new BinaryFuse16Filter(slots16(), null, shape());
+    return new BinaryFuse16Filter(slots16(), null, shape(), keyScheme());
+  }
+
+  @Override
+  public BinaryFuse16Filter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme()
+        ? this
+        : new BinaryFuse16Filter(fingerprints, wrapped, shape(), scheme);
   }
 
   /** Builds {@link BinaryFuse16Filter}s. */

@@ -5,7 +5,9 @@
 //       -Dsurefire.failIfNoSpecifiedTests=false
 package dev.sieve.xor;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -76,7 +78,12 @@ public final class BinaryFuse8Filter extends FuseFilter {
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private BinaryFuse8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
-    super(XorFilterFormat.FUSE8, FINGERPRINT_BITS, shape, wrapped);
+    this(fingerprints, wrapped, shape, KeyScheme.XXPH3);
+  }
+
+  private BinaryFuse8Filter(
+      byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape, KeyScheme keyScheme) {
+    super(XorFilterFormat.FUSE8, FINGERPRINT_BITS, shape, wrapped, keyScheme);
     this.fingerprints = fingerprints;
   }
 
@@ -188,7 +195,15 @@ public final class BinaryFuse8Filter extends FuseFilter {
    * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
    */
   public BinaryFuse8Filter copy() {
-    return new BinaryFuse8Filter(slots8(), null, shape());
+    return new BinaryFuse8Filter(slots8(), null, shape(), keyScheme());
+  }
+
+  @Override
+  public BinaryFuse8Filter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme()
+        ? this
+        : new BinaryFuse8Filter(fingerprints, wrapped, shape(), scheme);
   }
 
   /** Builds {@link BinaryFuse8Filter}s. */

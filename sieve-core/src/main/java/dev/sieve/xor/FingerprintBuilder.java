@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.SeededFinalizer;
 
 /**
@@ -30,6 +31,13 @@ abstract class FingerprintBuilder<F extends FingerprintFilter, B extends Fingerp
   @SuppressWarnings("unchecked")
   final B self() {
     return (B) this; // B is the concrete builder's own class
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public B keyScheme(KeyScheme scheme) {
+    super.keyScheme(scheme);
+    return self();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.SeededFinalizer;
@@ -28,6 +29,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   private final int formatType;
   private final int fingerprintBits;
   private final XorFilterFormat.Header shape;
+  private final KeyScheme keyScheme;
 
   /** The fingerprints in a wrapped buffer, little-endian; {@code null} for a filter on the heap. */
   final ByteBuffer wrapped;
@@ -41,7 +43,12 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   final long seed;
 
   FingerprintFilter(
-      int formatType, int fingerprintBits, XorFilterFormat.Header shape, ByteBuffer wrapped) {
+      int formatType,
+      int fingerprintBits,
+      XorFilterFormat.Header shape,
+      ByteBuffer wrapped,
+      KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.formatType = formatType;
     this.fingerprintBits = fingerprintBits;
     this.shape = shape;
@@ -54,6 +61,12 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
   static XorFilterFormat.Header shape(
       int arity, long seed, int numKeys, int segmentLength, int segmentCount, int numSlots) {
     return new XorFilterFormat.Header(arity, seed, numKeys, segmentLength, segmentCount, numSlots);
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public final KeyScheme keyScheme() {
+    return keyScheme;
   }
 
   /** {@return the bits per fingerprint, 8 or 16} */
@@ -163,7 +176,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer {
       return false;
     }
     FingerprintFilter f = (FingerprintFilter) o;
-    if (!f.shape.equals(shape)) {
+    if (!f.shape.equals(shape) || f.keyScheme != keyScheme) {
       return false;
     }
     for (int i = 0; i < shape.length(); i++) {

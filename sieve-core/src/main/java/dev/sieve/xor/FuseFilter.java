@@ -1,5 +1,6 @@
 package dev.sieve.xor;
 
+import dev.sieve.KeyScheme;
 import java.nio.ByteBuffer;
 
 /**
@@ -22,8 +23,12 @@ abstract class FuseFilter extends FingerprintFilter {
   final long segmentCountLength;
 
   FuseFilter(
-      int formatType, int fingerprintBits, XorFilterFormat.Header shape, ByteBuffer wrapped) {
-    super(formatType, fingerprintBits, shape, wrapped);
+      int formatType,
+      int fingerprintBits,
+      XorFilterFormat.Header shape,
+      ByteBuffer wrapped,
+      KeyScheme keyScheme) {
+    super(formatType, fingerprintBits, shape, wrapped, keyScheme);
     this.arity = shape.arity();
     this.segmentLength = shape.segmentLength();
     this.segmentLengthMask = segmentLength - 1;

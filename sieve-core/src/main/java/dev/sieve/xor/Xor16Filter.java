@@ -5,7 +5,9 @@
 //       -Dsurefire.failIfNoSpecifiedTests=false
 package dev.sieve.xor;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -74,7 +76,12 @@ public final class Xor16Filter extends FingerprintFilter {
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private Xor16Filter(short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
-    super(XorFilterFormat.XOR16, FINGERPRINT_BITS, shape, wrapped);
+    this(fingerprints, wrapped, shape, KeyScheme.XXPH3);
+  }
+
+  private Xor16Filter(
+      short[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape, KeyScheme keyScheme) {
+    super(XorFilterFormat.XOR16, FINGERPRINT_BITS, shape, wrapped, keyScheme);
     this.fingerprints = fingerprints;
     this.blockLength = shape.segmentLength();
   }
@@ -162,7 +169,13 @@ public final class Xor16Filter extends FingerprintFilter {
    * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
    */
   public Xor16Filter copy() {
-    return new Xor16Filter(slots16(), null, shape());
+    return new Xor16Filter(slots16(), null, shape(), keyScheme());
+  }
+
+  @Override
+  public Xor16Filter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme() ? this : new Xor16Filter(fingerprints, wrapped, shape(), scheme);
   }
 
   /** Builds {@link Xor16Filter}s. */

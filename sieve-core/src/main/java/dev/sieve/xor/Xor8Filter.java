@@ -5,7 +5,9 @@
 //       -Dsurefire.failIfNoSpecifiedTests=false
 package dev.sieve.xor;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -73,7 +75,12 @@ public final class Xor8Filter extends FingerprintFilter {
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   private Xor8Filter(byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape) {
-    super(XorFilterFormat.XOR8, FINGERPRINT_BITS, shape, wrapped);
+    this(fingerprints, wrapped, shape, KeyScheme.XXPH3);
+  }
+
+  private Xor8Filter(
+      byte[] fingerprints, ByteBuffer wrapped, XorFilterFormat.Header shape, KeyScheme keyScheme) {
+    super(XorFilterFormat.XOR8, FINGERPRINT_BITS, shape, wrapped, keyScheme);
     this.fingerprints = fingerprints;
     this.blockLength = shape.segmentLength();
   }
@@ -161,7 +168,13 @@ public final class Xor8Filter extends FingerprintFilter {
    * {@return an independent copy on the heap (of a wrapped filter: its fingerprints copied out)}
    */
   public Xor8Filter copy() {
-    return new Xor8Filter(slots8(), null, shape());
+    return new Xor8Filter(slots8(), null, shape(), keyScheme());
+  }
+
+  @Override
+  public Xor8Filter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme() ? this : new Xor8Filter(fingerprints, wrapped, shape(), scheme);
   }
 
   /** Builds {@link Xor8Filter}s. */

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.hash.KeyEncoder;
+import dev.sieve.hash.KeyHash;
 import dev.sieve.hash.ParquetHash;
 import dev.sieve.hash.XxHash64;
 import dev.sieve.math.BloomMath;
@@ -96,10 +99,13 @@ class SplitBlockBloomFilterTest {
       values[i] = random.nextInt(4) == 0 ? i : random.nextLong(); // duplicates and small values
     }
     SplitBlockBloomFilter parquet =
-        SplitBlockBloomFilter.builder().numBytes(requestedBytes).build();
+        SplitBlockBloomFilter.builder()
+            .numBytes(requestedBytes)
+            .keyScheme(KeyScheme.PARQUET_XXH64)
+            .build();
     for (long v : values) {
-      parquet.addParquetLong(v);
-      parquet.addParquetString(Long.toString(v));
+      parquet.add(v);
+      parquet.add(Long.toString(v));
     }
     SplitBlockBloomFilter built = SplitBlockBloomFilter.builder().build(values);
     for (SplitBlockBloomFilter f :
@@ -113,9 +119,12 @@ class SplitBlockBloomFilterTest {
               0),
           SieveFormat.read(SieveFormat.toBytes(parquet), SplitBlockBloomFilter.class)
         }) {
+      assertEquals(KeyScheme.PARQUET_XXH64, f.keyScheme());
       for (long v : values) {
-        assertTrue(f.mayContainParquetLong(v));
-        assertTrue(f.mayContainParquetString(Long.toString(v)));
+        assertTrue(f.mayContain(v));
+        assertTrue(f.mayContainHash(ParquetHash.ofLong(v)));
+        assertTrue(f.mayContain(Long.toString(v)));
+        assertTrue(f.keyed(KeyEncoder.UTF8).mayContain(Long.toString(v)));
       }
     }
     for (long v : values) {
@@ -123,17 +132,25 @@ class SplitBlockBloomFilterTest {
     }
   }
 
-  /** The two hashings differ: a Parquet-filled filter asked through Sieve's hash misses values. */
+  /**
+   * The two hashings differ: a Parquet-filled filter asked with Sieve's hash would miss values,
+   * which is why the filter keeps its scheme and hashes every key by it.
+   */
   @Test
   void sieveHashingAndParquetHashingAreDifferentKeys() {
-    SplitBlockBloomFilter f = SplitBlockBloomFilter.builder().expectedKeys(1000).build();
+    SplitBlockBloomFilter f =
+        SplitBlockBloomFilter.builder()
+            .expectedKeys(1000)
+            .keyScheme(KeyScheme.PARQUET_XXH64)
+            .build();
     for (long v = 0; v < 1000; v++) {
-      f.addParquetLong(v);
+      f.add(v);
     }
     int sieveHits = 0;
     for (long v = 0; v < 1000; v++) {
-      assertTrue(f.mayContainParquetLong(v));
-      sieveHits += f.mayContain(v) ? 1 : 0;
+      assertTrue(f.mayContain(v));
+      assertTrue(f.mayContainHash(ParquetHash.ofLong(v)));
+      sieveHits += f.mayContainHash(KeyHash.hash64(v)) ? 1 : 0;
     }
     assertTrue(sieveHits < 100, "Sieve's hash found " + sieveHits + " of 1000 Parquet values");
   }
@@ -213,7 +230,7 @@ class SplitBlockBloomFilterTest {
         () -> SplitBlockBloomFilter.fromParquetBitset(new byte[32], -1));
     SplitBlockBloomFilter wrapped =
         SplitBlockBloomFilter.wrapParquetBitset(ByteBuffer.allocate(64), 0);
-    assertThrows(UnsupportedOperationException.class, () -> wrapped.addParquetLong(1));
+    assertThrows(UnsupportedOperationException.class, () -> wrapped.add(1L));
     assertThrows(
         IllegalArgumentException.class,
         () -> SplitBlockBloomFilter.withNumBytes(64).union(SplitBlockBloomFilter.withNumBytes(32)));
@@ -221,15 +238,24 @@ class SplitBlockBloomFilterTest {
 
   @Test
   void unionHoldsBothAndEstimatesTheCount() {
-    SplitBlockBloomFilter a = SplitBlockBloomFilter.builder().expectedKeys(20_000).build();
-    SplitBlockBloomFilter b = SplitBlockBloomFilter.builder().expectedKeys(20_000).build();
+    SplitBlockBloomFilter a =
+        SplitBlockBloomFilter.builder()
+            .expectedKeys(20_000)
+            .keyScheme(KeyScheme.PARQUET_XXH64)
+            .build();
+    SplitBlockBloomFilter b =
+        SplitBlockBloomFilter.builder()
+            .expectedKeys(20_000)
+            .keyScheme(KeyScheme.PARQUET_XXH64)
+            .build();
     for (int i = 0; i < 10_000; i++) {
-      a.addParquetInt(i);
-      b.addParquetInt(i + 5_000); // half shared
+      a.addInt(i);
+      b.addInt(i + 5_000); // half shared
     }
     a.union(b);
     for (int i = 0; i < 15_000; i++) {
-      assertTrue(a.mayContainParquetInt(i));
+      assertTrue(a.mayContainInt(i));
+      assertTrue(a.mayContainHash(ParquetHash.ofInt(i)));
     }
     // 15,000 distinct values, not 20,000
     assertEquals(15_000, a.numKeys(), 15_000 * 0.03);
@@ -251,7 +277,7 @@ class SplitBlockBloomFilterTest {
             pool.submit(
                 () -> {
                   for (long v = base; v < base + perThread; v++) {
-                    f.addParquetLong(v);
+                    f.add(v);
                   }
                 });
       }
@@ -262,7 +288,7 @@ class SplitBlockBloomFilterTest {
       pool.shutdown();
     }
     for (long v = 0; v < (long) threads * perThread; v++) {
-      assertTrue(f.mayContainParquetLong(v), "lost " + v);
+      assertTrue(f.mayContain(v), "lost " + v);
     }
   }
 
@@ -277,13 +303,15 @@ class SplitBlockBloomFilterTest {
     int n = 102_400; // a multiple of 256, so every size is whole blocks
     int queries = 2_000_000;
     for (int bitsPerKey : new int[] {8, 10, 16}) {
-      SplitBlockBloomFilter f = SplitBlockBloomFilter.withNumBytes(n * bitsPerKey / 8);
+      // Parquet's hash of the values, as the model was measured
+      SplitBlockBloomFilter f =
+          SplitBlockBloomFilter.fromParquetBitset(new byte[n * bitsPerKey / 8]);
       for (long v = 0; v < n; v++) {
-        f.addParquetLong(v);
+        f.add(v);
       }
       long fp = 0;
       for (long v = n; v < n + queries; v++) {
-        fp += f.mayContainParquetLong(v) ? 1 : 0;
+        fp += f.mayContain(v) ? 1 : 0;
       }
       double measured = (double) fp / queries;
       double model = BloomMath.splitBlockFpRate(bitsPerKey);

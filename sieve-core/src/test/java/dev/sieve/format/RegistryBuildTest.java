@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyedFilter;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.TypedFilter;
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
@@ -95,7 +95,7 @@ class RegistryBuildTest {
         expected,
         TestFilters.builder(type).build(Arrays.stream(strings), KeyEncoder.UTF8),
         type + " Stream<String>");
-    TypedFilter<CharSequence> typed = TypedFilter.ofStrings(expected);
+    KeyedFilter<CharSequence> typed = expected.keyed(KeyEncoder.UTF8);
     long[] bits = new long[(N + 63) / 64];
     assertEquals(N, expected.mayContainBatch(strings, 0, N, bits), type + " String batch");
     for (int i = 0; i < N; i++) {
@@ -133,14 +133,14 @@ class RegistryBuildTest {
     Filter fromUsers = TestFilters.builder(type).build(users.stream(), USERS);
     assertSameFilter(TestFilters.builder(type).build(userBytes), fromUsers, type + " User");
 
-    TypedFilter<User> typedUsers = TypedFilter.of(fromUsers, USERS);
+    KeyedFilter<User> typedUsers = fromUsers.keyed(USERS);
     User[] userArray = users.toArray(new User[0]);
     long[] bits = new long[(N + 63) / 64];
     assertEquals(N, typedUsers.mayContainBatch(userArray, 0, N, bits), type + " User batch");
     for (int i = 0; i < N; i++) {
       assertTrue(fromLongs.mayContain(longs[i]), type + " long " + i);
       assertTrue(fromInts.mayContainInt((int) longs[i]), type + " int " + i);
-      assertTrue(TypedFilter.ofInts(fromInts).mayContain(ints.get(i)), type + " Integer " + i);
+      assertTrue(fromInts.keyed(KeyEncoder.INT).mayContain(ints.get(i)), type + " Integer " + i);
       assertTrue(typedUsers.mayContain(users.get(i)), type + " user " + i);
       assertTrue(fromUsers.mayContain(users.get(i), USERS), type + " user " + i);
     }
@@ -213,7 +213,7 @@ class RegistryBuildTest {
     } else {
       assertThrows(UnsupportedOperationException.class, type::mutableBuilder);
       Filter built = type.builder().build(new long[] {1, 2, 3});
-      assertThrows(UnsupportedOperationException.class, () -> TypedFilter.ofLongs(built).add(4L));
+      assertThrows(UnsupportedOperationException.class, () -> built.keyed(KeyEncoder.LONG).add(4L));
     }
     if (type != FilterType.SHARDED) {
       // shardable: ShardedFilter holds it (the registry's trait is the shard-class list)

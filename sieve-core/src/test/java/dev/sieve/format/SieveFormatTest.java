@@ -268,8 +268,8 @@ class SieveFormatTest {
     SieveFormatException wrongType =
         rejectedEverywhere(TestFilters.withShort(bytes, 10, FilterType.XOR8.id()));
     assertTrue(wrongType.offset() >= SieveFormat.HEADER_BYTES, wrongType.getMessage());
-    // flags 0x1 and 0x2 (fast long-key hashes) are defined; any other flag bit is refused
-    assertEquals(12, rejectedEverywhere(TestFilters.withInt(bytes, 12, 4)).offset());
+    // flags 0x1, 0x2 and 0x4 (the key schemes) are defined; any other flag bit is refused
+    assertEquals(12, rejectedEverywhere(TestFilters.withInt(bytes, 12, 8)).offset());
     assertEquals(48, rejectedEverywhere(TestFilters.withInt(bytes, 48, 1)).offset());
     assertEquals(56, rejectedEverywhere(TestFilters.withInt(bytes, 56, 1)).offset());
     assertEquals(16, rejectedEverywhere(TestFilters.withLong(bytes, 16, -5)).offset());

@@ -100,6 +100,8 @@ class ParquetFileTest {
             ParquetFile.BloomFilter read = pf.bloomFilter(chunk);
             assertNotNull(read, path);
             SplitBlockBloomFilter ours = read.filter();
+            // a filter read from a Parquet file hashes its keys as Parquet does
+            assertEquals(dev.sieve.KeyScheme.PARQUET_XXH64, ours.keyScheme(), path);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             theirs.writeTo(bytes);
             assertArrayEquals(bytes.toByteArray(), ours.toParquetBitset(), path + " rg " + g);
@@ -114,6 +116,20 @@ class ParquetFileTest {
               assertEquals(theirHash, ourHash, path + " value " + text);
               boolean answer = ours.mayContainHash(ourHash);
               assertEquals(theirs.findHash(theirHash), answer, path + " value " + text);
+              // the key form of the column's type answers alike (the filter's scheme is Parquet's)
+              boolean keyAnswer = answer;
+              if (value instanceof Long l) {
+                keyAnswer = ours.mayContain(l.longValue());
+              } else if (value instanceof Integer n) {
+                keyAnswer = ours.mayContainInt(n);
+              } else if (value instanceof Double d) {
+                keyAnswer = ours.mayContainDouble(d);
+              } else if (value instanceof Float f) {
+                keyAnswer = ours.mayContainFloat(f);
+              } else if (value instanceof Binary b) {
+                keyAnswer = ours.mayContain(b.getBytes());
+              }
+              assertEquals(answer, keyAnswer, path + " key form " + text);
               if (present) {
                 assertTrue(answer, "false negative: " + path + " row " + i + " in group " + g);
               }

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.SplitBlockBloomFilter;
+import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.ParquetHash;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -39,7 +41,11 @@ class ParquetJavaDifferentialTest {
     String[] types = {"long", "int", "double", "float", "binary", "string"};
     for (String type : types) {
       BlockSplitBloomFilter theirs = new BlockSplitBloomFilter(numBytes);
-      SplitBlockBloomFilter ours = SplitBlockBloomFilter.builder().numBytes(numBytes).build();
+      SplitBlockBloomFilter ours =
+          SplitBlockBloomFilter.builder()
+              .numBytes(numBytes)
+              .keyScheme(KeyScheme.PARQUET_XXH64)
+              .build();
       assertEquals(theirs.getBitsetSize(), ours.sizeInBytes());
       for (int i = 0; i < n; i++) {
         long v = random.nextLong();
@@ -65,38 +71,38 @@ class ParquetJavaDifferentialTest {
     switch (type) {
       case "long":
         theirs.insertHash(theirs.hash(v));
-        ours.addParquetLong(v);
+        ours.add(v);
         return ParquetHash.ofLong(v);
       case "int":
         theirs.insertHash(theirs.hash((int) v));
-        ours.addParquetInt((int) v);
+        ours.addInt((int) v);
         return ParquetHash.ofInt((int) v);
       case "double":
         {
           double d = special(v) ? specialDouble(v) : Double.longBitsToDouble(v);
           theirs.insertHash(theirs.hash(d));
-          ours.addParquetDouble(d);
+          ours.addDouble(d);
           return ParquetHash.ofDouble(d);
         }
       case "float":
         {
           float f = special(v) ? (float) specialDouble(v) : Float.intBitsToFloat((int) v);
           theirs.insertHash(theirs.hash(f));
-          ours.addParquetFloat(f);
+          ours.addFloat(f);
           return ParquetHash.ofFloat(f);
         }
       case "binary":
         {
           byte[] b = binary(v);
           theirs.insertHash(theirs.hash(Binary.fromConstantByteArray(b)));
-          ours.addParquetBinary(b);
+          ours.add(b);
           return ParquetHash.ofBinary(b);
         }
       default:
         {
           String s = string(v);
           theirs.insertHash(theirs.hash(Binary.fromString(s)));
-          ours.addParquetString(s);
+          ours.add(s);
           return ParquetHash.ofString(s);
         }
     }
@@ -145,15 +151,111 @@ class ParquetJavaDifferentialTest {
   /** A bitset that is not a power of two: parquet-java's reader accepts it, so must Sieve. */
   @Test
   void aNonPowerOfTwoBitsetAnswersAlike() throws IOException {
-    SplitBlockBloomFilter ours = SplitBlockBloomFilter.withNumBytes(32 * 37);
+    SplitBlockBloomFilter ours = SplitBlockBloomFilter.fromParquetBitset(new byte[32 * 37]);
     for (long v = 0; v < 300; v++) {
-      ours.addParquetLong(v * 7);
+      ours.add(v * 7);
     }
     BlockSplitBloomFilter theirs = new BlockSplitBloomFilter(ours.toParquetBitset());
     for (long v = 0; v < 10_000; v++) {
-      assertEquals(theirs.findHash(theirs.hash(v)), ours.mayContainParquetLong(v));
+      assertEquals(theirs.findHash(theirs.hash(v)), ours.mayContain(v));
     }
     assertArrayEquals(ours.toParquetBitset(), bytesOf(theirs));
+  }
+
+  /**
+   * A filter read from parquet-java's bytes hashes as Parquet does ({@link
+   * KeyScheme#PARQUET_XXH64}): every key form of Sieve's API ({@code mayContain(long)}, {@code
+   * mayContainInt}, {@code mayContainFloat}, {@code mayContainDouble}, byte arrays, buffers, text,
+   * the keyed views and the batches) answers exactly as parquet-java's {@code findHash(hash(v))}
+   * for present and absent values; the container keeps the scheme; and Sieve's default hash is a
+   * different key.
+   */
+  @Test
+  void aParquetFilterAnswersEveryKeyFormAsParquetJava() throws IOException {
+    SplittableRandom random = new SplittableRandom(42);
+    BlockSplitBloomFilter theirs = new BlockSplitBloomFilter(16384); // some false positives
+    long[] values = new long[2000];
+    for (int i = 0; i < values.length; i++) {
+      long v = random.nextLong();
+      values[i] = v;
+      for (String type : new String[] {"long", "int", "double", "float", "binary", "string"}) {
+        theirs.insertHash(theirHash(type, v, theirs));
+      }
+    }
+    byte[] bitset = bytesOf(theirs);
+    SplitBlockBloomFilter read = SplitBlockBloomFilter.fromParquetBitset(bitset);
+    SplitBlockBloomFilter wrapped =
+        SplitBlockBloomFilter.wrapParquetBitset(
+            java.nio.ByteBuffer.allocateDirect(bitset.length).put(bitset).flip(), 0);
+    dev.sieve.Filter contained =
+        dev.sieve.format.SieveFormat.read(dev.sieve.format.SieveFormat.toBytes(read));
+    int hits = 0;
+    int sieveHits = 0;
+    for (dev.sieve.Filter ours : new dev.sieve.Filter[] {read, wrapped, contained}) {
+      assertEquals(KeyScheme.PARQUET_XXH64, ours.keyScheme());
+      for (int i = 0; i < 6000; i++) {
+        long v = i < values.length ? values[i] : random.nextLong(); // present, then mostly absent
+        int iv = (int) v;
+        double d = special(v) ? specialDouble(v) : Double.longBitsToDouble(v);
+        float f = special(v) ? (float) specialDouble(v) : Float.intBitsToFloat(iv);
+        byte[] b = binary(v);
+        String s = string(v);
+        boolean longAnswer = theirs.findHash(theirs.hash(v));
+        hits += longAnswer ? 1 : 0;
+        sieveHits += ours.mayContainHash(dev.sieve.hash.KeyHash.hash64(v)) ? 1 : 0;
+        assertEquals(longAnswer, ours.mayContain(v), "long " + v);
+        assertEquals(longAnswer, ours.keyed(KeyEncoder.LONG).mayContain(v), "Long " + v);
+        boolean intAnswer = theirs.findHash(theirs.hash(iv));
+        assertEquals(intAnswer, ours.mayContainInt(iv), "int " + iv);
+        assertEquals(intAnswer, ours.keyed(KeyEncoder.INT).mayContain(iv), "Integer " + iv);
+        boolean doubleAnswer = theirs.findHash(theirs.hash(d));
+        assertEquals(doubleAnswer, ours.mayContainDouble(d), "double " + d);
+        assertEquals(doubleAnswer, ours.keyed(KeyEncoder.DOUBLE).mayContain(d), "Double " + d);
+        boolean floatAnswer = theirs.findHash(theirs.hash(f));
+        assertEquals(floatAnswer, ours.mayContainFloat(f), "float " + f);
+        assertEquals(floatAnswer, ours.keyed(KeyEncoder.FLOAT).mayContain(f), "Float " + f);
+        boolean binaryAnswer = theirs.findHash(theirs.hash(Binary.fromConstantByteArray(b)));
+        assertEquals(binaryAnswer, ours.mayContain(b), "binary");
+        assertEquals(binaryAnswer, ours.keyed(KeyEncoder.BYTES).mayContain(b), "byte[]");
+        assertEquals(
+            binaryAnswer,
+            ours.mayContain(java.nio.ByteBuffer.allocateDirect(b.length).put(b).flip()),
+            "direct buffer");
+        assertEquals(binaryAnswer, ours.mayContain(java.nio.ByteBuffer.wrap(b)), "heap buffer");
+        boolean stringAnswer = theirs.findHash(theirs.hash(Binary.fromString(s)));
+        assertEquals(stringAnswer, ours.mayContain(s), "string " + s);
+        assertEquals(stringAnswer, ours.mayContain(new StringBuilder(s)), "CharSequence " + s);
+        assertEquals(stringAnswer, ours.keyed(KeyEncoder.UTF8).mayContain(s), "keyed " + s);
+      }
+      // the batches: the same answers
+      long[] keys = java.util.Arrays.copyOf(values, 3000);
+      for (int i = values.length; i < keys.length; i++) {
+        keys[i] = random.nextLong();
+      }
+      long[] bits = new long[(keys.length + 63) / 64];
+      ours.mayContainBatch(keys, 0, keys.length, bits);
+      String[] strings = new String[keys.length];
+      byte[][] binaries = new byte[keys.length][];
+      for (int i = 0; i < keys.length; i++) {
+        boolean answer = theirs.findHash(theirs.hash(keys[i]));
+        assertEquals(answer, (bits[i >>> 6] >>> i & 1) != 0, "batch long " + i);
+        strings[i] = string(keys[i]);
+        binaries[i] = binary(keys[i]);
+      }
+      ours.mayContainBatch(strings, 0, keys.length, bits);
+      for (int i = 0; i < keys.length; i++) {
+        boolean answer = theirs.findHash(theirs.hash(Binary.fromString(strings[i])));
+        assertEquals(answer, (bits[i >>> 6] >>> i & 1) != 0, "batch string " + i);
+      }
+      ours.mayContainBatch(binaries, 0, keys.length, bits);
+      for (int i = 0; i < keys.length; i++) {
+        boolean answer = theirs.findHash(theirs.hash(Binary.fromConstantByteArray(binaries[i])));
+        assertEquals(answer, (bits[i >>> 6] >>> i & 1) != 0, "batch binary " + i);
+      }
+    }
+    assertTrue(hits >= 3 * values.length, "every present value found: " + hits);
+    // Sieve's default hash of the same long values is another key: it misses most of them
+    assertTrue(sieveHits < 3 * values.length * 3 / 4, "XXPH3 found " + sieveHits);
   }
 
   @Test

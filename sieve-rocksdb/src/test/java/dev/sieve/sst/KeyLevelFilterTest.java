@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.KeyFilter;
-import dev.sieve.TypedFilter;
+import dev.sieve.KeyedFilter;
 import dev.sieve.hash.KeyEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +41,7 @@ class KeyLevelFilterTest {
     assertFalse(read.hashesWithKeyHash());
     assertThrows(UnsupportedOperationException.class, () -> read.mayContainHash(42));
 
-    TypedFilter<CharSequence> text = TypedFilter.ofStrings(legacy);
+    KeyedFilter<CharSequence> text = legacy.keyed(KeyEncoder.UTF8);
     int agree = 0;
     for (int i = 0; i < 4000; i++) { // present keys, then absent ones: answers equal the bytes'
       String s = "key-" + i + (i % 3 == 0 ? "-é" : "");

@@ -4,8 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
+import dev.sieve.KeyedFilter;
 import dev.sieve.MutableFilter;
-import dev.sieve.TypedFilter;
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.registry.FilterType;
 import java.lang.management.ManagementFactory;
@@ -15,13 +16,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Typed keys allocate nothing per key in the steady state: after a warm-up, 200,000 queries of
- * {@code String} keys (single, through {@link TypedFilter}, and in batches), 200,000 of a
- * custom-encoder key type and 20,000 adds of each (on the mutable types) allocate less than 1 KiB
- * in all, where one object per key would be at least 3 MiB (a Cuckoo table, filled in the first
- * round, keeps failing adds from the second on, which allocate nothing either). Measured per thread
- * with {@code com.sun.management.ThreadMXBean}, as {@code BatchAllocationTest} does.
+ * {@code String} keys (single, through {@link KeyedFilter}, and in batches, under the default
+ * scheme and Parquet's), 200,000 of a custom-encoder key type and 20,000 adds of each (on the
+ * mutable types) allocate less than 1 KiB in all, where one object per key would be at least 3 MiB
+ * (a Cuckoo table, filled in the first round, keeps failing adds from the second on, which allocate
+ * nothing either). Measured per thread with {@code com.sun.management.ThreadMXBean}, as {@code
+ * BatchAllocationTest} does.
  */
-class TypedAllocationTest {
+class KeyedAllocationTest {
 
   record Point(int x, int y, String label) {}
 
@@ -48,8 +50,14 @@ class TypedAllocationTest {
     }
     Filter filter = TestFilters.builder(type).build(strings);
     Filter wrapped = SieveFormat.wrap(ByteBuffer.wrap(SieveFormat.toBytes(filter)));
-    TypedFilter<CharSequence> typed = TypedFilter.ofStrings(filter);
-    TypedFilter<Point> typedPoints = TypedFilter.of(wrapped, POINTS);
+    KeyedFilter<CharSequence> typed = filter.keyed(KeyEncoder.UTF8);
+    KeyedFilter<Point> typedPoints = wrapped.keyed(POINTS);
+    Filter parquet = TestFilters.builder(type).keyScheme(KeyScheme.PARQUET_XXH64).build(strings);
+    KeyedFilter<Long> parquetLongs = parquet.keyed(KeyEncoder.LONG);
+    Long[] boxed = new Long[n];
+    for (int i = 0; i < n; i++) {
+      boxed[i] = (long) i;
+    }
     MutableFilter mutable =
         type.isMutable() ? type.mutableBuilder().expectedKeys(n).create() : null;
     long[] bits = new long[(n + 63) / 64];
@@ -62,7 +70,11 @@ class TypedAllocationTest {
           sink += typed.mayContain(strings[i]) ? 1 : 0;
           sink += wrapped.mayContain(points[i], POINTS) ? 1 : 0;
           sink += typedPoints.mayContain(points[i]) ? 1 : 0;
+          sink += parquet.mayContain(strings[i]) ? 1 : 0;
+          sink += parquet.mayContain(points[i], POINTS) ? 1 : 0;
+          sink += parquetLongs.mayContain(boxed[i]) ? 1 : 0;
         }
+        sink += parquet.mayContainBatch(strings, 0, n, bits);
         sink += filter.mayContainBatch(strings, 0, n, bits);
         sink += typedPoints.mayContainBatch(points, 0, n, bits);
         if (mutable != null && rep == 0) {

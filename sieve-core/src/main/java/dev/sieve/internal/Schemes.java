@@ -1,0 +1,74 @@
+package dev.sieve.internal;
+
+import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
+import dev.sieve.KeySchemeException;
+
+/**
+ * The key-scheme plumbing of the builders and the container reader: a filter is given its scheme
+ * through {@link Filter#withKeyScheme}, which every filter class implements (the same data, sharing
+ * its storage, with keys hashed by another scheme).
+ */
+public final class Schemes {
+  private Schemes() {}
+
+  /**
+   * {@code filter} under {@code scheme}.
+   *
+   * @param <F> the filter class
+   * @param filter a filter just built or read
+   * @param scheme its keys' scheme
+   * @return the filter under {@code scheme}
+   * @throws IllegalArgumentException if the filter cannot carry the scheme ({@link
+   *     KeyScheme#IDENTITY} on a filter that does not mix hashes itself, or a filter class that
+   *     carries no scheme)
+   */
+  @SuppressWarnings("unchecked")
+  public static <F extends Filter> F apply(F filter, KeyScheme scheme) {
+    if (filter.keyScheme() == scheme) {
+      return filter;
+    }
+    check(filter, scheme);
+    Filter schemed = filter.withKeyScheme(scheme);
+    if (schemed.getClass() != filter.getClass()) {
+      throw new IllegalStateException(
+          filter.getClass().getName() + ".withKeyScheme gave a " + schemed.getClass().getName());
+    }
+    return (F) schemed;
+  }
+
+  /**
+   * Checks that {@code target} (a filter or its builder) can carry {@code scheme}.
+   *
+   * @param target the filter or builder
+   * @param scheme the scheme
+   * @throws IllegalArgumentException if not
+   */
+  public static void check(Object target, KeyScheme scheme) {
+    java.util.Objects.requireNonNull(scheme, "scheme");
+    if (scheme == KeyScheme.IDENTITY && !(target instanceof SeededFinalizer)) {
+      throw new IllegalArgumentException(
+          "keys as their own hash (IDENTITY) need a filter that mixes them itself (Xor, Binary"
+              + " Fuse), not "
+              + target.getClass().getName().replaceFirst(".*\\.", ""));
+    }
+  }
+
+  /**
+   * Refuses to combine two filters of different schemes.
+   *
+   * @param a one filter
+   * @param b the other
+   * @throws KeySchemeException if their schemes differ
+   */
+  public static void checkSame(Filter a, Filter b) {
+    if (a.keyScheme() != b.keyScheme()) {
+      throw new KeySchemeException(
+          "cannot combine a filter of keys hashed by "
+              + a.keyScheme()
+              + " with one of keys hashed by "
+              + b.keyScheme()
+              + ": the same key has different hashes in them");
+    }
+  }
+}

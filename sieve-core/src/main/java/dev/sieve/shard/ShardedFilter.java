@@ -7,13 +7,11 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Schemes;
-import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor16Filter;
 import dev.sieve.xor.Xor8Filter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -124,55 +122,7 @@ public final class ShardedFilter implements Filter {
    *     first shard's class
    */
   public static ShardedFilter of(List<? extends Filter> shards) {
-    Objects.requireNonNull(shards, "shards");
-    checkShardCount(shards.size());
-    Filter[] copy = new Filter[shards.size()];
-    Class<?> cls = null;
-    for (int i = 0; i < copy.length; i++) {
-      Filter f = shards.get(i);
-      if (f == null) {
-        throw new IllegalArgumentException("shard " + i + " is null");
-      }
-      if (!isShardClass(f.getClass())) {
-        throw new IllegalArgumentException(
-            "shard "
-                + i
-                + " is a "
-                + f.getClass().getName()
-                + ", not one of the static types a sharded filter holds: "
-                + shardClassNames());
-      }
-      if (cls == null) {
-        cls = f.getClass();
-      } else if (f.getClass() != cls) {
-        throw new IllegalArgumentException(
-            "shard "
-                + i
-                + " is a "
-                + f.getClass().getSimpleName()
-                + " but shard 0 is a "
-                + cls.getSimpleName()
-                + ": all shards must be of one type");
-      }
-      copy[i] = f;
-    }
-    return new ShardedFilter(copy);
-  }
-
-  /** Whether {@code cls} may be the class of a shard: the registry's shardable types. */
-  private static boolean isShardClass(Class<?> cls) {
-    FilterType type = FilterType.forClass(cls);
-    return type != null && type.isShardable();
-  }
-
-  private static String shardClassNames() {
-    StringBuilder s = new StringBuilder();
-    for (FilterType t : FilterType.values()) {
-      if (t.isShardable()) {
-        s.append(s.length() == 0 ? "" : ", ").append(t.filterClass().getSimpleName());
-      }
-    }
-    return s.toString();
+    return new ShardedFilter(ShardedBuild.checkedShards(shards));
   }
 
   /**
@@ -199,7 +149,7 @@ public final class ShardedFilter implements Filter {
     return shardOfBits(hash64, Integer.numberOfTrailingZeros(checkShardCount(shardCount)));
   }
 
-  private static int shardOfBits(long hash64, int shardBits) {
+  static int shardOfBits(long hash64, int shardBits) {
     // shardBits == 0: a shift by 64 is a shift by 0 in Java, hence the explicit case
     return shardBits == 0 ? 0 : (int) (hash64 >>> (64 - shardBits));
   }
@@ -244,15 +194,7 @@ public final class ShardedFilter implements Filter {
    * @return the number of distinct hashes, now at the front
    */
   public static int sortDistinct(long[] shardHashes, int count) {
-    Objects.checkFromIndexSize(0, count, shardHashes.length);
-    Arrays.sort(shardHashes, 0, count);
-    int distinct = 0;
-    for (int i = 0; i < count; i++) {
-      if (distinct == 0 || shardHashes[i] != shardHashes[distinct - 1]) {
-        shardHashes[distinct++] = shardHashes[i];
-      }
-    }
-    return distinct;
+    return ShardedBuild.sortDistinct(shardHashes, count);
   }
 
   @Override
@@ -451,59 +393,12 @@ public final class ShardedFilter implements Filter {
      * @throws IllegalArgumentException if a hash belongs to another shard
      */
     public Filter buildShard(int shard, long[] hashes, int count) {
-      Objects.checkIndex(shard, shardCount);
-      Objects.checkFromIndexSize(0, count, hashes.length);
-      int bits = Integer.numberOfTrailingZeros(shardCount);
-      long[] mixed = new long[count];
-      for (int i = 0; i < count; i++) {
-        int s = shardOfBits(hashes[i], bits);
-        if (s != shard) {
-          throw new IllegalArgumentException(
-              "hash 0x"
-                  + Long.toHexString(hashes[i])
-                  + " belongs to shard "
-                  + s
-                  + " of "
-                  + shardCount
-                  + ", not "
-                  + shard);
-        }
-        mixed[i] = KeyHash.mix64(hashes[i]);
-      }
-      int distinct = sortDistinct(mixed, count);
-      Filter f = newShardBuilder().buildFromHashes(Arrays.copyOf(mixed, distinct));
-      if (!isShardClass(f.getClass())) {
-        throw new IllegalArgumentException(
-            "the shard builder made a "
-                + f.getClass().getName()
-                + ", not one of "
-                + shardClassNames());
-      }
-      return f;
+      return ShardedBuild.buildShard(shard, shardCount, hashes, count, this::newShardBuilder);
     }
 
     @Override
     protected ShardedFilter buildFromHashes(long[] hashes, int count) {
-      int bits = Integer.numberOfTrailingZeros(shardCount);
-      int[] sizes = new int[shardCount];
-      for (int i = 0; i < count; i++) {
-        sizes[shardOfBits(hashes[i], bits)]++;
-      }
-      long[][] parts = new long[shardCount][];
-      for (int s = 0; s < shardCount; s++) {
-        parts[s] = new long[sizes[s]];
-      }
-      int[] fill = new int[shardCount];
-      for (int i = 0; i < count; i++) {
-        int s = shardOfBits(hashes[i], bits);
-        parts[s][fill[s]++] = hashes[i];
-      }
-      List<Filter> shards = new ArrayList<>(shardCount);
-      for (int s = 0; s < shardCount; s++) {
-        shards.add(buildShard(s, parts[s], sizes[s]));
-        parts[s] = null; // free the shard's hashes before the next build
-      }
-      return of(shards);
+      return of(ShardedBuild.buildAll(hashes, count, shardCount, this::buildShard));
     }
   }
 }

@@ -4,7 +4,6 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
@@ -183,7 +182,7 @@ public final class CuckooFilter implements MutableFilter {
    *     would need more than {@link #MAX_BUCKETS} buckets
    */
   public static CuckooFilter createWithFingerprintBits(long expectedKeys, int fingerprintBits) {
-    checkFingerprintBits(fingerprintBits);
+    CuckooBuild.checkFingerprintBits(fingerprintBits);
     return withBuckets(bucketsFor(expectedKeys), fingerprintBits);
   }
 
@@ -194,15 +193,7 @@ public final class CuckooFilter implements MutableFilter {
    * fit).
    */
   public static int bucketsFor(long expectedKeys) {
-    Checks.count(
-        "expected keys",
-        expectedKeys,
-        (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * DESIGN_LOAD));
-    double buckets =
-        Math.ceil(
-            expectedKeys / (SLOTS_PER_BUCKET * DESIGN_LOAD)
-                + SLACK_BUCKETS_PER_SQRT_KEY * Math.sqrt((double) expectedKeys));
-    return (int) Math.max(MIN_BUCKETS, Math.min(MAX_BUCKETS, buckets));
+    return CuckooBuild.bucketsFor(expectedKeys);
   }
 
   /**
@@ -219,17 +210,7 @@ public final class CuckooFilter implements MutableFilter {
 
   /** {@return the fingerprint width {@link #createForFpRate} chooses for {@code fpRate}} */
   public static int fingerprintBitsForFpRate(double fpRate) {
-    Checks.fpRate(fpRate);
-    for (int f = MIN_FINGERPRINT_BITS; f <= MAX_FINGERPRINT_BITS; f++) {
-      if (FingerprintMath.cuckooFpRate(f, SLOTS_PER_BUCKET, DESIGN_LOAD) <= fpRate) {
-        return f;
-      }
-    }
-    throw new IllegalArgumentException(
-        "a cuckoo filter reaches at best "
-            + FingerprintMath.cuckooFpRate(MAX_FINGERPRINT_BITS, SLOTS_PER_BUCKET, DESIGN_LOAD)
-            + " (16-bit fingerprints at load 0.95), above the requested "
-            + fpRate);
+    return CuckooBuild.fingerprintBitsForFpRate(fpRate);
   }
 
   static {
@@ -248,30 +229,7 @@ public final class CuckooFilter implements MutableFilter {
    * {@return an empty filter of exactly {@code numBuckets} buckets, in [1, {@link #MAX_BUCKETS}]}
    */
   public static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
-    checkFingerprintBits(fingerprintBits);
-    Checks.count("number of buckets", numBuckets, MAX_BUCKETS);
-    if (numBuckets < 1) {
-      throw new IllegalArgumentException("number of buckets must be at least 1, got 0");
-    }
-    return new CuckooFilter(
-        new long[CuckooKernel.wordsFor(numBuckets, fingerprintBits)],
-        null,
-        numBuckets,
-        fingerprintBits,
-        0,
-        PAYLOAD_VERSION);
-  }
-
-  private static void checkFingerprintBits(int fingerprintBits) {
-    if (fingerprintBits < MIN_FINGERPRINT_BITS || fingerprintBits > MAX_FINGERPRINT_BITS) {
-      throw new IllegalArgumentException(
-          "fingerprint bits must be in ["
-              + MIN_FINGERPRINT_BITS
-              + ", "
-              + MAX_FINGERPRINT_BITS
-              + "], got "
-              + fingerprintBits);
-    }
+    return CuckooBuild.withBuckets(numBuckets, fingerprintBits);
   }
 
   // ---------------------------------------------------------------- the filter
@@ -560,7 +518,7 @@ public final class CuckooFilter implements MutableFilter {
      * @return this builder
      */
     public Builder fingerprintBits(int fingerprintBits) {
-      checkFingerprintBits(fingerprintBits);
+      CuckooBuild.checkFingerprintBits(fingerprintBits);
       this.fingerprintBits = fingerprintBits;
       return this;
     }
@@ -594,22 +552,7 @@ public final class CuckooFilter implements MutableFilter {
 
     @Override
     protected CuckooFilter buildFromHashes(long[] hashes, int count) {
-      long buckets = bucketsFor(count);
-      while (true) {
-        CuckooFilter f = withBuckets((int) buckets, fingerprintBits);
-        int i = 0;
-        while (i < count && (f.addHashIfAbsent(hashes[i]) || f.failedAdds == 0)) {
-          i++;
-        }
-        if (i == count) {
-          return f;
-        }
-        if (buckets >= MAX_BUCKETS) {
-          throw new IllegalArgumentException(
-              count + " keys do not fit in the largest table, " + MAX_BUCKETS + " buckets");
-        }
-        buckets = Math.min(MAX_BUCKETS, buckets + Math.max(1, buckets / 8));
-      }
+      return CuckooBuild.build(hashes, count, fingerprintBits);
     }
   }
 }

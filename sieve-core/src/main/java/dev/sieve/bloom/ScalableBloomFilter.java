@@ -185,6 +185,24 @@ public final class ScalableBloomFilter implements MutableFilter {
     this.wrapped = wrapped;
   }
 
+  /** A filter of {@code from}'s parameters over {@code chain}, hashing keys by {@code scheme}. */
+  private ScalableBloomFilter(
+      ScalableBloomFilter from,
+      ScalableBloomChain chain,
+      boolean readOnly,
+      boolean wrapped,
+      KeyScheme scheme) {
+    this(
+        from.initialCapacity,
+        from.fpRate,
+        from.growthFactor,
+        from.tighteningRatio,
+        chain,
+        readOnly,
+        wrapped,
+        scheme);
+  }
+
   // ---------------------------------------------------------------- creation
 
   static {
@@ -342,27 +360,13 @@ public final class ScalableBloomFilter implements MutableFilter {
    */
   public ScalableBloomFilter snapshot() {
     return new ScalableBloomFilter(
-        initialCapacity,
-        fpRate,
-        growthFactor,
-        tighteningRatio,
-        new ScalableBloomChain(chain.frozen()),
-        true,
-        wrapped,
-        keyScheme);
+        this, new ScalableBloomChain(chain.frozen()), true, wrapped, keyScheme);
   }
 
   /** An independent, mutable copy on the heap (of a quiescent filter: see {@link #toByteArray}). */
   public ScalableBloomFilter copy() {
     return new ScalableBloomFilter(
-        initialCapacity,
-        fpRate,
-        growthFactor,
-        tighteningRatio,
-        new ScalableBloomChain(chain.copied()),
-        false,
-        false,
-        keyScheme);
+        this, new ScalableBloomChain(chain.copied()), false, false, keyScheme);
   }
 
   /** {@inheritDoc} */
@@ -376,15 +380,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     Schemes.check(this, scheme);
     return scheme == keyScheme
         ? this
-        : new ScalableBloomFilter(
-            initialCapacity,
-            fpRate,
-            growthFactor,
-            tighteningRatio,
-            chain,
-            readOnly,
-            wrapped,
-            scheme);
+        : new ScalableBloomFilter(this, chain, readOnly, wrapped, scheme);
   }
 
   @Override
@@ -475,11 +471,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     /** The initial guess of the key count, stage 0's capacity: 1 to 2^40 (default 1,000). */
     @Override
     public Builder expectedKeys(long expectedKeys) {
-      if (expectedKeys < 1 || expectedKeys > MAX_EXPECTED_KEYS) {
-        throw new IllegalArgumentException(
-            "expected keys must be in [1, " + MAX_EXPECTED_KEYS + "], got " + expectedKeys);
-      }
-      super.expectedKeys(expectedKeys);
+      super.expectedKeys(ScalableBloomBuild.checkExpectedKeys(expectedKeys));
       this.expectedKeys = expectedKeys;
       return this;
     }
@@ -524,23 +516,12 @@ public final class ScalableBloomFilter implements MutableFilter {
      */
     @Override
     protected ScalableBloomFilter createEmpty() {
-      ScalableBloomStage[] first = new ScalableBloomStage[1];
-      try {
-        first[0] = ScalableBloomStage.open(0, expectedKeys, fpRate, growthFactor, tighteningRatio);
-      } catch (IllegalStateException e) {
-        throw new IllegalArgumentException(e.getMessage(), e);
-      }
-      return new ScalableBloomFilter(
-          expectedKeys, fpRate, growthFactor, tighteningRatio, first, false, false);
+      return ScalableBloomBuild.createEmpty(expectedKeys, fpRate, growthFactor, tighteningRatio);
     }
 
     @Override
     protected ScalableBloomFilter buildFromHashes(long[] hashes, int count) {
-      ScalableBloomFilter filter = build();
-      for (int i = 0; i < count; i++) {
-        filter.addHash(hashes[i]);
-      }
-      return filter;
+      return ScalableBloomBuild.addAll(build(), hashes, count);
     }
   }
 }

@@ -460,18 +460,11 @@ public final class BlockedBloomFilter
   public void union(BlockedBloomFilter other) {
     data.checkMutable();
     Schemes.checkSame(this, other);
-    if (other.numBlocks != numBlocks || other.numProbes != numProbes) {
-      throw new IllegalArgumentException(
-          "cannot union filters of different shapes: "
-              + sizeInBytes()
-              + " bytes/"
-              + numProbes
-              + " probes vs "
-              + other.sizeInBytes()
-              + " bytes/"
-              + other.numProbes
-              + " probes");
-    }
+    BloomWords.checkSameShape(
+        other.numBlocks == numBlocks && other.numProbes == numProbes,
+        "cannot union filters of different shapes: ",
+        sizeInBytes() + " bytes/" + numProbes + " probes",
+        other.sizeInBytes() + " bytes/" + other.numProbes + " probes");
     data.union(other.data, this::approximateElementCount);
   }
 
@@ -500,7 +493,7 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the number of blocks is odd or below 2
    */
   public BlockedBloomFilter fold() {
-    checkFoldable();
+    BlockedBloomKernel.checkFoldable(numBlocks);
     return new BlockedBloomFilter(
         BloomWords.onHeap(data.foldPairs(WORDS_PER_BLOCK), numKeys()), numProbes, keyScheme);
   }
@@ -512,15 +505,8 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the filter cannot fold (an odd number of blocks, or one)
    */
   public double foldedFpRate() {
-    checkFoldable();
+    BlockedBloomKernel.checkFoldable(numBlocks);
     return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
-  }
-
-  private void checkFoldable() {
-    if (numBlocks < 2 || (numBlocks & 1) != 0) {
-      throw new IllegalStateException(
-          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
-    }
   }
 
   /**
@@ -529,12 +515,7 @@ public final class BlockedBloomFilter
    * when no fold meets it.
    */
   public BlockedBloomFilter shrink(double maxFpRate) {
-    Checks.fpRate(maxFpRate);
-    BlockedBloomFilter f = this;
-    while (f.numBlocks >= 2 && (f.numBlocks & 1) == 0 && f.foldedFpRate() <= maxFpRate) {
-      f = f.fold();
-    }
-    return f;
+    return BlockedBloomKernel.shrink(this, Checks.fpRate(maxFpRate));
   }
 
   /**

@@ -296,4 +296,25 @@ final class BlockedBloomKernel {
     long base = (long) block * WORDS_PER_BLOCK;
     return (int) data.bitCount(base, base + WORDS_PER_BLOCK);
   }
+
+  // ---------------------------------------------------------------- folding (cold)
+
+  /** Refuses to fold a filter of an odd number of blocks, or of one ({@link #shrink}). */
+  static void checkFoldable(int numBlocks) {
+    if (numBlocks < 2 || (numBlocks & 1) != 0) {
+      throw new IllegalStateException(
+          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
+    }
+  }
+
+  /**
+   * {@link BlockedBloomFilter#shrink}: folds {@code f} while the layout allows and the folded
+   * filter's modelled rate stays at most {@code maxFpRate} (checked by the caller).
+   */
+  static BlockedBloomFilter shrink(BlockedBloomFilter f, double maxFpRate) {
+    while (f.numBlocks() >= 2 && (f.numBlocks() & 1) == 0 && f.foldedFpRate() <= maxFpRate) {
+      f = f.fold();
+    }
+    return f;
+  }
 }

@@ -109,6 +109,16 @@ final class BloomWords {
     return onHeap(snapshot(), numKeys());
   }
 
+  /**
+   * Refuses a union of filters of different shapes ({@code same} false): "{@code what}{@code
+   * thisShape} vs {@code otherShape}".
+   */
+  static void checkSameShape(boolean same, String what, String thisShape, String otherShape) {
+    if (!same) {
+      throw new IllegalArgumentException(what + thisShape + " vs " + otherShape);
+    }
+  }
+
   /** Refuses to change wrapped words. */
   void checkMutable() {
     if (heap == null) {

@@ -387,14 +387,11 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   public void union(SplitBlockBloomFilter other) {
     data.checkMutable();
     Schemes.checkSame(this, other);
-    if (other.numBlocks != numBlocks) {
-      throw new IllegalArgumentException(
-          "cannot union split-block Bloom filters of different shapes (sizes): "
-              + sizeInBytes()
-              + " bytes vs "
-              + other.sizeInBytes()
-              + " bytes");
-    }
+    BloomWords.checkSameShape(
+        other.numBlocks == numBlocks,
+        "cannot union split-block Bloom filters of different shapes (sizes): ",
+        sizeInBytes() + " bytes",
+        other.sizeInBytes() + " bytes");
     data.union(other.data, this::approximateElementCount);
   }
 
@@ -405,14 +402,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public double approximateElementCount() {
-    double sum = 0;
-    for (long b = 0; b < numBlocks; b++) {
-      long base = b * SplitBlockKernel.LONGS_PER_BLOCK;
-      sum +=
-          BloomMath.splitBlockElementCount(
-              (int) data.bitCount(base, base + SplitBlockKernel.LONGS_PER_BLOCK));
-    }
-    return sum;
+    return SplitBlockKernel.approximateElementCount(data, numBlocks);
   }
 
   /** An independent, mutable copy on the heap. */
@@ -567,13 +557,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      *     #MAX_BYTES}
      */
     public int numBytesFor(long distinctValues) {
-      if (bitsPerKey > 0) {
-        return SplitBlockForm.numBytesAt(distinctValues, bitsPerKey);
-      }
-      if (numBytes >= 0) {
-        return parquetNumBytes(numBytes, maxBytes);
-      }
-      return parquetNumBytes(distinctValues, fpRate, maxBytes);
+      return SplitBlockForm.numBytesFor(distinctValues, bitsPerKey, numBytes, maxBytes, fpRate);
     }
 
     /**
@@ -595,11 +579,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      * @throws IllegalStateException if neither the size nor the expected keys were given
      */
     public SplitBlockBloomFilter build() {
-      if (numBytes < 0 && expectedKeys < 0) {
-        throw new IllegalStateException(
-            "give expectedKeys(n) (with fpRate or bitsPerKey) or numBytes(b) to build an empty"
-                + " filter");
-      }
+      SplitBlockForm.checkSized(numBytes, expectedKeys);
       return schemed(SplitBlockForm.empty(numBytesFor(Math.max(0, expectedKeys))));
     }
 
@@ -613,9 +593,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
      */
     @Override
     protected SplitBlockBloomFilter buildFromHashes(long[] hashes, int count) {
-      long distinct = BlockedBloomForm.countConsecutiveDistinct(hashes, count);
-      return SplitBlockForm.build(
-          hashes, count, numBytesFor(expectedKeys >= 0 ? expectedKeys : distinct), distinct);
+      return SplitBlockForm.build(hashes, count, expectedKeys, this::numBytesFor);
     }
   }
 }

@@ -10,6 +10,7 @@ import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
+import java.util.function.LongToIntFunction;
 
 /**
  * Parquet's split-block bitset and sizing for {@link SplitBlockBloomFilter}: what parquet-java's
@@ -98,6 +99,46 @@ final class SplitBlockForm {
     long[] words = new long[numBytes / Long.BYTES];
     SplitBlockKernel.addPlain(words, hashes, count);
     return new SplitBlockBloomFilter(BloomWords.onHeap(words, keys));
+  }
+
+  /**
+   * The builder's build: sized by {@code numBytesFor} at {@code expectedKeys} if given (not
+   * negative), else at the number of hashes that differ from the one before them, the key count.
+   */
+  static SplitBlockBloomFilter build(
+      long[] hashes, int count, long expectedKeys, LongToIntFunction numBytesFor) {
+    long distinct = BlockedBloomForm.countConsecutiveDistinct(hashes, count);
+    return build(
+        hashes,
+        count,
+        numBytesFor.applyAsInt(expectedKeys >= 0 ? expectedKeys : distinct),
+        distinct);
+  }
+
+  /** {@link SplitBlockBloomFilter.Builder#build()}'s check that a size was given. */
+  static void checkSized(int numBytes, long expectedKeys) {
+    if (numBytes < 0 && expectedKeys < 0) {
+      throw new IllegalStateException(
+          "give expectedKeys(n) (with fpRate or bitsPerKey) or numBytes(b) to build an empty"
+              + " filter");
+    }
+  }
+
+  /**
+   * The builder's size for {@code distinctValues} ({@link
+   * SplitBlockBloomFilter.Builder#numBytesFor}): at {@code bitsPerKey} if positive, else the {@code
+   * numBytes} request if not negative, else parquet-java's for the values at {@code fpRate}; capped
+   * at {@code maxBytes} as parquet-java caps.
+   */
+  static int numBytesFor(
+      long distinctValues, double bitsPerKey, int numBytes, int maxBytes, double fpRate) {
+    if (bitsPerKey > 0) {
+      return numBytesAt(distinctValues, bitsPerKey);
+    }
+    if (numBytes >= 0) {
+      return numBytes(numBytes, maxBytes);
+    }
+    return numBytes(optimalNumOfBits(distinctValues, fpRate) / 8, maxBytes);
   }
 
   /** parquet-java's bits (see {@link SplitBlockBloomFilter#parquetOptimalNumOfBits}). */

@@ -3,6 +3,7 @@ package dev.sieve.bloom;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.math.BloomMath;
 
 /**
  * The probe and add loops of {@link SplitBlockBloomFilter} over raw storage, heap ({@code long[]})
@@ -126,5 +127,18 @@ final class SplitBlockKernel {
       words[base + 2] |= mask(key, S4, S5);
       words[base + 3] |= mask(key, S6, S7);
     }
+  }
+
+  /**
+   * {@link SplitBlockBloomFilter#approximateElementCount}: {@link BloomMath#splitBlockElementCount}
+   * of each block's set bits, summed.
+   */
+  static double approximateElementCount(BloomWords data, int numBlocks) {
+    double sum = 0;
+    for (long b = 0; b < numBlocks; b++) {
+      long base = b * LONGS_PER_BLOCK;
+      sum += BloomMath.splitBlockElementCount((int) data.bitCount(base, base + LONGS_PER_BLOCK));
+    }
+    return sum;
   }
 }

@@ -1,6 +1,8 @@
 package dev.sieve.ribbon;
 
 import dev.sieve.internal.LongList;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The banding of a Standard128Ribbon build: on-the-fly Gaussian elimination over GF(2) into an
@@ -110,6 +112,19 @@ final class RibbonBanding {
       }
       numSlots = grown * RibbonSizing.SLOTS_PER_BLOCK;
     }
+  }
+
+  /**
+   * {@link Standard128RibbonFilter#solveRocksDb}: RocksDB's first seed ({@code lower32(first entry)
+   * & 255}), after the checks of {@code n}.
+   */
+  static Optional<Standard128RibbonFilter> solveRocksDb(
+      long[] entries, int n, int numSlots, long dataBytes) {
+    Objects.checkFromIndexSize(0, n, entries.length);
+    if (n < 1) {
+      throw new IllegalArgumentException("at least one entry is needed, got " + n);
+    }
+    return Optional.ofNullable(solve(entries, n, numSlots, dataBytes, (int) entries[0] & 255));
   }
 
   /**

@@ -99,4 +99,24 @@ final class RibbonKernel {
     }
     return word;
   }
+
+  // ---------------------------------------------------------------- the segments, cold
+
+  /** Whether {@code a} and {@code b} hold the same solution words (their shapes being equal). */
+  static boolean sameWords(Standard128RibbonFilter a, Standard128RibbonFilter b) {
+    for (int i = 0; i < 2 * a.numSegments(); i++) {
+      if (a.word(i) != b.word(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The hash of the solution words, on top of {@code h}. */
+  static int wordsHash(Standard128RibbonFilter f, int h) {
+    for (int i = 0; i < 2 * f.numSegments(); i++) {
+      h = h * 31 + Long.hashCode(f.word(i));
+    }
+    return h;
+  }
 }

@@ -215,12 +215,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    */
   public static Optional<Standard128RibbonFilter> solveRocksDb(
       long[] entries, int n, int numSlots, long dataBytes) {
-    Objects.checkFromIndexSize(0, n, entries.length);
-    if (n < 1) {
-      throw new IllegalArgumentException("at least one entry is needed, got " + n);
-    }
-    return Optional.ofNullable(
-        RibbonBanding.solve(entries, n, numSlots, dataBytes, (int) entries[0] & 255));
+    return RibbonBanding.solveRocksDb(entries, n, numSlots, dataBytes);
   }
 
   // ---------------------------------------------------------------- RocksDB filter blocks
@@ -436,30 +431,17 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof Standard128RibbonFilter other)) {
-      return false;
-    }
-    if (other.numBlocks != numBlocks
-        || other.seed != seed
-        || other.numSegments != numSegments
-        || other.keyScheme != keyScheme) {
-      return false;
-    }
-    for (int i = 0; i < 2 * numSegments; i++) {
-      if (word(i) != other.word(i)) {
-        return false;
-      }
-    }
-    return true;
+    return o instanceof Standard128RibbonFilter other
+        && other.numBlocks == numBlocks
+        && other.seed == seed
+        && other.numSegments == numSegments
+        && other.keyScheme == keyScheme
+        && RibbonKernel.sameWords(this, other);
   }
 
   @Override
   public int hashCode() {
-    int h = numBlocks * 257 + seed;
-    for (int i = 0; i < 2 * numSegments; i++) {
-      h = h * 31 + Long.hashCode(word(i));
-    }
-    return h;
+    return RibbonKernel.wordsHash(this, numBlocks * 257 + seed);
   }
 
   @Override

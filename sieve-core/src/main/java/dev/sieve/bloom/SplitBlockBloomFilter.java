@@ -256,6 +256,18 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   // ---------------------------------------------------------------- the filter
 
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  @Override
+  public SplitBlockBloomFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    return scheme == keyScheme ? this : new SplitBlockBloomFilter(data, scheme);
+  }
+
   /**
    * {@inheritDoc}
    *
@@ -271,19 +283,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * lookups in flight (absent keys 1.3–1.9× faster at 10^7 to 10^8 values, present ones unchanged;
    * docs/notes.md, section 6). The answers are the same.
    */
-
-  /** {@inheritDoc} */
-  @Override
-  public KeyScheme keyScheme() {
-    return keyScheme;
-  }
-
-  @Override
-  public SplitBlockBloomFilter withKeyScheme(KeyScheme scheme) {
-    Schemes.check(this, scheme);
-    return scheme == keyScheme ? this : new SplitBlockBloomFilter(data, scheme);
-  }
-
   @Override
   public boolean mayContainHash(long hash64) {
     if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {

@@ -1,0 +1,504 @@
+package dev.sieve.expand;
+
+import dev.sieve.MutableFilter;
+import dev.sieve.MutableFilterBuilder;
+import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.Checks;
+import java.util.Arrays;
+
+/**
+ * An expandable fingerprint filter: a filter that needs no key count up front, grows by doubling
+ * one table in place, deletes, and merges, with its false-positive rate at most the target {@code
+ * f} at every size. The table is a quotient filter whose entries carry fingerprints of different
+ * lengths (InfiniFilter: N. Dayan, I. Bercea, P. Reviriego, R. Pagh, "InfiniFilter: Expanding
+ * Filters to Infinity and Beyond", SIGMOD 2023; the Aleph filter: N. Dayan, I. Bercea, R. Pagh,
+ * "Aleph Filter: To Infinity in Constant Time", PVLDB 17(11), 2024, arXiv 2404.04703). The layout,
+ * the slot format and the loops are in the package's {@code ExpandableKernel}; the figures below
+ * are {@link ExpandableMath}'s.
+ *
+ * <h2>The idea</h2>
+ *
+ * A key hash {@code h} is stored as its top {@code log + r} bits: the top {@code log} bits are the
+ * slot ({@code 2^log} slots), the next {@code r} the fingerprint kept in the slot's run. When the
+ * load reaches {@value ExpandableMath#MAX_LOAD} the table doubles: every entry moves to run {@code
+ * 2q} or {@code 2q + 1} by its top fingerprint bit and keeps {@code r − 1} bits. An entry therefore
+ * always knows the same {@code log + r} bits of its hash: what it gains in address it loses in
+ * fingerprint. A query reads one run of one table, however often the table doubled.
+ *
+ * <h2>The rate, as a sum over generations</h2>
+ *
+ * An entry knowing {@code k} hash bits matches a random absent key with probability {@code 2^(−k)},
+ * before and after any doubling. Call generation {@code j} the entries added after {@code j}
+ * doublings, when the table had {@code 2^(s0 + j)} slots, with {@code r_j}-bit fingerprints. At
+ * most {@code MAX_LOAD · 2^(s0 + j)} of them are ever present at once, so they add at most {@code
+ * MAX_LOAD · 2^(−r_j)} to the rate, whatever came before or after. After {@code g} doublings
+ *
+ * <pre>
+ *   FPR  ≤  Σ_{j=0..g} MAX_LOAD · 2^(−r_j).
+ * </pre>
+ *
+ * With fixed fingerprints ({@code r_j = F}) the bound grows by {@code MAX_LOAD · 2^(−F)} per
+ * doubling; with one more bit per doubling ({@code r_j = F + j}, InfiniFilter's simplest widening)
+ * it converges to {@code 2 · MAX_LOAD · 2^(−F)} but the slots grow by a bit per doubling. Sieve's
+ * widening is {@code r_j = F + floor(log2(j + 1))} ({@link ExpandableMath#widening}: one bit more
+ * after 1, 3, 7, 15 doublings): each band of doublings with the same width adds at most {@code
+ * MAX_LOAD · 2^(−F)}, so the sum is at most {@code floor(log2(g + 1)) + 1} such terms, 4.75 over
+ * the {@value ExpandableMath#MAX_DOUBLINGS} doublings from the smallest table to the largest.
+ * {@code F} is the smallest length with {@code MAX_LOAD · 4.75 · 2^(−F) ≤ f} ({@link
+ * ExpandableMath#baseFingerprintBits}): 9 bits at 1%, 12 at 0.1%. So the rate stays at most {@code
+ * f} at every size, for any sequence of adds and removes of present keys ({@link
+ * ExpandableMath#fpRateBound}); {@link #modelledFpRate()} is the exact expectation for the entries
+ * present ({@link ExpandableMath#modelFpRate}), usually well below the bound.
+ *
+ * <h2>Void entries</h2>
+ *
+ * Generation {@code j}'s fingerprints run out after {@code r_j} more doublings (at 1%: after 9 or
+ * more, when the generation is a 512th of the table or less). Such a void entry matches every key
+ * of its run; at the next doubling it cannot tell which of the two new runs its key goes to, so it
+ * is <b>duplicated into both</b> (as the Aleph filter does), each copy void. That never gives a
+ * false negative, and the rate stays bounded: two copies in a table twice the size match as often
+ * as one did, so a void entry keeps its generation's share of the bound above. The copies take
+ * slots: about an {@code f}-th of the table (each generation's void copies are at most {@code
+ * MAX_LOAD · 2^(−r_j)} of the slots, the same sum as the rate).
+ *
+ * <h2>Memory</h2>
+ *
+ * A slot holds the fingerprint of the newest generation, {@code F + widening(g)} bits, plus {@value
+ * ExpandableMath#SLOT_OVERHEAD_BITS} (occupied and continuation bits, and the marker that records
+ * the fingerprint length). Bits per key are {@code slotBits / load}: between {@code slotBits /
+ * 0.85} just before a doubling and twice that just after it (the memory jump of a doubling; the
+ * width grows by one more bit at the doublings after which the widening grows). At 1% growing from
+ * the smallest table to {@code 10^6} keys (15 doublings, slots of {@code 9 + 3 + 3 = 15} bits) that
+ * is 17.6 to 35.3 bits per key; with an {@link Builder#expectedKeys(long)} hint the table starts at
+ * its right size and its fingerprints at {@code F}. {@code ExpandableGrowthTest} measures it.
+ *
+ * <h2>Deletes, duplicates and union</h2>
+ *
+ * Every add stores an entry (a multiset, as the Cuckoo filter): a key added twice stays present
+ * until removed twice. {@link #removeHash} deletes, in the key's run, the matching entry with the
+ * longest fingerprint: any other key that entry matches is also matched by every shorter matching
+ * entry, so no other present key loses its last match. A remove that finds no matching entry
+ * returns {@code false} and changes nothing: that is how a never-added key is detected, except when
+ * it is a false positive (probability about {@link #modelledFpRate()}): then it deletes another
+ * key's entry, which may make that key answer "absent" — no filter can tell, so remove only keys
+ * that were added. Removing a void entry removes the copy in the key's run; the copies in the other
+ * runs stay, matching as void entries do (never a false negative; they take slots until the filter
+ * is rebuilt). {@link #union} adds the entries of another filter of the same target rate (doubling
+ * the smaller first); its rate is then at most the sum of both filters' rates, and {@link
+ * #modelledFpRate()} reports it exactly.
+ *
+ * <h2>Threads</h2>
+ *
+ * <b>Not thread-safe.</b> Adds, removes and unions shift entries and doublings replace the table,
+ * so a query concurrent with any of them can miss a present key; concurrent queries alone are safe.
+ */
+public final class ExpandableFilter implements MutableFilter {
+
+  private final double fpRate;
+  private final int baseBits;
+  private final int startLog;
+  private int log;
+  private int width;
+  private long[] words;
+  private long used;
+  private long numKeys;
+
+  /** {@code entriesByKnownBits[h]}: entries knowing {@code h} hash bits ({@code log + r}). */
+  private final long[] entriesByKnownBits;
+
+  private ExpandableFilter(double fpRate, int startLog) {
+    this.fpRate = fpRate;
+    this.baseBits = ExpandableMath.baseFingerprintBits(fpRate);
+    this.startLog = startLog;
+    this.log = startLog;
+    this.width = baseBits + ExpandableMath.SLOT_OVERHEAD_BITS;
+    checkWidth(width);
+    this.words = new long[(int) ExpandableSlots.wordsFor(1L << startLog, width)];
+    this.entriesByKnownBits = new long[65];
+  }
+
+  private ExpandableFilter(ExpandableFilter o) {
+    this.fpRate = o.fpRate;
+    this.baseBits = o.baseBits;
+    this.startLog = o.startLog;
+    this.log = o.log;
+    this.width = o.width;
+    this.words = o.words.clone();
+    this.used = o.used;
+    this.numKeys = o.numKeys;
+    this.entriesByKnownBits = o.entriesByKnownBits.clone();
+  }
+
+  /** {@return a builder: target rate {@code fpRate} (default 1%), optional key-count hint} */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** {@return the smallest table size (log2 of its slots) that holds {@code keys} entries} */
+  static int logSlotsFor(long keys) {
+    int log = ExpandableMath.MIN_LOG_SLOTS;
+    while (log < ExpandableMath.MAX_LOG_SLOTS && keys > maxEntries(log)) {
+      log++;
+    }
+    if (keys > maxEntries(log)) {
+      throw new IllegalArgumentException(
+          keys + " keys exceed the largest table, " + maxEntries(log) + " entries");
+    }
+    return log;
+  }
+
+  private static long maxEntries(int log) {
+    return (long) Math.floor(ExpandableMath.MAX_LOAD * (1L << log));
+  }
+
+  private static void checkWidth(int width) {
+    if (width > ExpandableSlots.MAX_WIDTH) {
+      throw new IllegalArgumentException(
+          "slots of " + width + " bits exceed the widest, " + ExpandableSlots.MAX_WIDTH);
+    }
+  }
+
+  // ---------------------------------------------------------------- the filter
+
+  @Override
+  public boolean mayContainHash(long hash64) {
+    return ExpandableKernel.mayContain(words, log, width, hash64);
+  }
+
+  /**
+   * Adds the key whose 64-bit hash this is: stores one entry, doubling the table first if it is
+   * full ({@value ExpandableMath#MAX_LOAD} of its slots).
+   *
+   * @return {@code true}: an entry is always stored
+   * @throws IllegalStateException if the table would have to grow past its largest size
+   */
+  @Override
+  public boolean addHash(long hash64) {
+    ensureRoom(1);
+    int bits = newFingerprintBits();
+    ExpandableKernel.insert(
+        words,
+        log,
+        width,
+        ExpandableKernel.quotient(hash64, log),
+        ExpandableKernel.entryValue(hash64, log, bits));
+    used++;
+    numKeys++;
+    entriesByKnownBits[log + bits]++;
+    return true;
+  }
+
+  /**
+   * Deletes one entry of the key whose 64-bit hash this is: in its run, the matching entry with the
+   * longest fingerprint. Remove only keys that were added (see the class comment).
+   *
+   * @return {@code false} if no entry matches the key (a never-added key, unless it is a false
+   *     positive); then nothing changed
+   */
+  public boolean removeHash(long hash64) {
+    int r = ExpandableKernel.remove(words, log, width, hash64);
+    if (r < 0) {
+      return false;
+    }
+    used--;
+    numKeys = Math.max(0, numKeys - 1);
+    entriesByKnownBits[log + r]--;
+    return true;
+  }
+
+  /** Deletes one entry of a {@code long} key; see {@link #removeHash}. */
+  public boolean remove(long key) {
+    return removeHash(KeyHash.hash64(key));
+  }
+
+  /** Deletes one entry of a byte-string key; see {@link #removeHash}. */
+  public boolean remove(byte[] key) {
+    return removeHash(KeyHash.hash64(key));
+  }
+
+  /** Deletes one entry of a text key (its UTF-8 bytes); see {@link #removeHash}. */
+  public boolean remove(CharSequence key) {
+    return removeHash(KeyHash.hash64(key));
+  }
+
+  /**
+   * Adds every entry of {@code other} to this filter, doubling the smaller of the two first (a copy
+   * of {@code other}'s entries is expanded; {@code other} is not changed). Afterwards every key of
+   * either is present; the rate is at most the sum of both rates ({@link #modelledFpRate()}).
+   *
+   * @param other a filter built for the same target rate
+   * @throws IllegalArgumentException if the target rates differ, naming both
+   */
+  public void union(ExpandableFilter other) {
+    if (other.fpRate != fpRate) {
+      throw new IllegalArgumentException(
+          "cannot merge filters of different target rates: " + fpRate + " and " + other.fpRate);
+    }
+    // a snapshot: other may be this filter
+    long[] src = other.words.clone();
+    int otherLog = other.log;
+    int srcWidth = other.width;
+    long otherKeys = other.numKeys;
+    while (log < otherLog) {
+      expand();
+    }
+    int needWidth = srcWidth - (log - otherLog);
+    if (needWidth > width) {
+      rebuild(log, needWidth);
+    }
+    long mask = (1L << otherLog) - 1;
+    ExpandableKernel.forEachRun(
+        src,
+        otherLog,
+        srcWidth,
+        (q, first, length) -> {
+          for (int k = 0; k < length; k++) {
+            insertExpanded(
+                q, ExpandableKernel.valueAt(src, srcWidth, (first + k) & mask), otherLog);
+          }
+        });
+    numKeys += otherKeys;
+  }
+
+  /**
+   * Inserts an entry of a table of {@code 2^fromLog} slots, expanded to this table's size: its top
+   * fingerprint bits become quotient bits; where they run out, it is void and goes to every run its
+   * known bits allow.
+   */
+  private void insertExpanded(long q, long value, int fromLog) {
+    int r = ExpandableKernel.length(value);
+    int d = log - fromLog;
+    while (used + (r >= d ? 1 : 1L << (d - r)) > maxEntries(log)) {
+      expand();
+      d = log - fromLog;
+    }
+    long bits = value & ((1L << r) - 1);
+    if (r >= d) {
+      long newQ = (q << d) | (bits >>> (r - d));
+      long newValue = (1L << (r - d)) | (bits & ((1L << (r - d)) - 1));
+      insertEntry(newQ, newValue);
+    } else {
+      long prefix = ((q << r) | bits) << (d - r);
+      for (long c = 0; c < (1L << (d - r)); c++) {
+        insertEntry(prefix | c, 1);
+      }
+    }
+  }
+
+  private void insertEntry(long q, long value) {
+    ExpandableKernel.insert(words, log, width, q, value);
+    used++;
+    entriesByKnownBits[log + ExpandableKernel.length(value)]++;
+  }
+
+  // ---------------------------------------------------------------- growth
+
+  private int newFingerprintBits() {
+    return baseBits + ExpandableMath.widening(log - startLog);
+  }
+
+  private void ensureRoom(long entries) {
+    while (used + entries > maxEntries(log)) {
+      expand();
+    }
+  }
+
+  /** Doubles the table: the top fingerprint bit of every entry becomes its low quotient bit. */
+  private void expand() {
+    if (log >= ExpandableMath.MAX_LOG_SLOTS) {
+      throw new IllegalStateException(
+          "the table is full at its largest size, 2^" + ExpandableMath.MAX_LOG_SLOTS + " slots");
+    }
+    int newLog = log + 1;
+    int newWidth =
+        Math.max(
+            width,
+            baseBits
+                + ExpandableMath.widening(newLog - startLog)
+                + ExpandableMath.SLOT_OVERHEAD_BITS);
+    rebuild(newLog, newWidth);
+  }
+
+  private void rebuild(int newLog, int newWidth) {
+    checkWidth(newWidth);
+    long newWords = ExpandableSlots.wordsFor(1L << newLog, newWidth);
+    if (newWords > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a table of 2^" + newLog + " slots of " + newWidth + " bits exceeds a Java array");
+    }
+    long[] next = new long[(int) newWords];
+    used = ExpandableKernel.rebuild(words, log, width, next, newLog, newWidth);
+    if (newLog == log + 1) {
+      // void entries (knowing exactly log bits) were duplicated; every other entry keeps its count
+      entriesByKnownBits[newLog] += 2 * entriesByKnownBits[log];
+      entriesByKnownBits[log] = 0;
+    }
+    words = next;
+    log = newLog;
+    width = newWidth;
+  }
+
+  // ---------------------------------------------------------------- figures
+
+  /** The number of keys added minus the removes that found an entry (never below 0). */
+  @Override
+  public long numKeys() {
+    return numKeys;
+  }
+
+  /** {@return {@link #numKeys()}: the filter counts its keys exactly} */
+  @Override
+  public double approximateElementCount() {
+    return numKeys;
+  }
+
+  @Override
+  public long sizeInBits() {
+    return (1L << log) * width;
+  }
+
+  /**
+   * The expected number of entries matching a random absent key ({@link
+   * ExpandableMath#modelFpRate}), an upper bound on the rate: at most the target rate for any
+   * sequence of adds and removes of present keys; after a {@link #union}, at most the sum of both.
+   */
+  @Override
+  public double modelledFpRate() {
+    return ExpandableMath.modelFpRate(entriesByKnownBits);
+  }
+
+  /** {@return the target false-positive rate} */
+  public double fpRate() {
+    return fpRate;
+  }
+
+  /** {@return log2 of the number of slots} */
+  public int logSlots() {
+    return log;
+  }
+
+  /** {@return how many times the table doubled since creation} */
+  public int doublings() {
+    return log - startLog;
+  }
+
+  /** {@return the slot width in bits} */
+  public int slotBits() {
+    return width;
+  }
+
+  /** {@return the fingerprint length of an entry added now} */
+  public int fingerprintBits() {
+    return newFingerprintBits();
+  }
+
+  /** {@return the number of entries stored (void copies count each)} */
+  public long entries() {
+    return used;
+  }
+
+  /** {@return entries per slot; the table doubles past {@value ExpandableMath#MAX_LOAD}} */
+  public double load() {
+    return (double) used / (1L << log);
+  }
+
+  /** {@return an independent copy} */
+  public ExpandableFilter copy() {
+    return new ExpandableFilter(this);
+  }
+
+  /** The raw slot words, for the package's tests. */
+  long[] words() {
+    return words;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ExpandableFilter f
+        && f.fpRate == fpRate
+        && f.startLog == startLog
+        && f.log == log
+        && f.width == width
+        && f.used == used
+        && f.numKeys == numKeys
+        && Arrays.equals(f.words, words);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(words) * 31 + log;
+  }
+
+  @Override
+  public String toString() {
+    return "ExpandableFilter{fpRate="
+        + fpRate
+        + ", logSlots="
+        + log
+        + ", doublings="
+        + doublings()
+        + ", slotBits="
+        + width
+        + ", keys="
+        + numKeys
+        + ", entries="
+        + used
+        + ", load="
+        + load()
+        + "}";
+  }
+
+  /**
+   * Builds {@link ExpandableFilter}s: {@link #fpRate(double)} (default 1%) and an optional {@link
+   * #expectedKeys(long)} hint. Without the hint {@link #create()} starts at the smallest table,
+   * {@code 2^}{@value ExpandableMath#MIN_LOG_SLOTS} slots, and grows; with it, at the smallest
+   * table that holds that many keys. A build from keys sizes for them and adds each.
+   */
+  public static final class Builder extends MutableFilterBuilder<ExpandableFilter> {
+    private double fpRate = 0.01;
+    private boolean hinted;
+
+    private Builder() {}
+
+    /** {@inheritDoc} The rate holds at every size the filter grows to. */
+    @Override
+    public Builder fpRate(double fpRate) {
+      int bits = ExpandableMath.baseFingerprintBits(Checks.fpRate(fpRate));
+      checkWidth(
+          bits
+              + ExpandableMath.widening(ExpandableMath.MAX_DOUBLINGS)
+              + ExpandableMath.SLOT_OVERHEAD_BITS);
+      this.fpRate = fpRate;
+      return this;
+    }
+
+    /**
+     * A hint: the table starts at the size that holds this many keys, and grows past it as needed.
+     *
+     * @param expectedKeys at least 0
+     * @return this builder
+     */
+    @Override
+    public Builder expectedKeys(long expectedKeys) {
+      logSlotsFor(expectedKeys); // checks the range
+      super.expectedKeys(expectedKeys);
+      hinted = true;
+      return this;
+    }
+
+    @Override
+    public ExpandableFilter create() {
+      return new ExpandableFilter(
+          fpRate, hinted ? logSlotsFor(expectedKeys()) : ExpandableMath.MIN_LOG_SLOTS);
+    }
+
+    @Override
+    protected ExpandableFilter buildFromHashes(long[] hashes, int count) {
+      ExpandableFilter f = new ExpandableFilter(fpRate, logSlotsFor(count));
+      for (int i = 0; i < count; i++) {
+        f.addHash(hashes[i]);
+      }
+      return f;
+    }
+  }
+}

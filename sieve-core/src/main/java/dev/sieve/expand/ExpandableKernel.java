@@ -68,7 +68,7 @@ final class ExpandableKernel {
    * {@return the value of a new entry for {@code hash}: marker and {@code bits}-bit fingerprint}
    */
   static long entryValue(long hash, int log, int bits) {
-    return (1L << bits) | ((hash << log) >>> (64 - bits));
+    return bits == 0 ? 1 : (1L << bits) | ((hash << log) >>> (64 - bits));
   }
 
   /** {@return the fingerprint length of a non-empty value; 0 for a void entry} */

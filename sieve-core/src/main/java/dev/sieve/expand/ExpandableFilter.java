@@ -58,8 +58,11 @@ import java.util.Arrays;
  * is <b>duplicated into both</b> (as the Aleph filter does), each copy void. That never gives a
  * false negative, and the rate stays bounded: two copies in a table twice the size match as often
  * as one did, so a void entry keeps its generation's share of the bound above. The copies take
- * slots: about an {@code f}-th of the table (each generation's void copies are at most {@code
- * MAX_LOAD · 2^(−r_j)} of the slots, the same sum as the rate).
+ * slots: each generation's void copies are at most a fraction {@code MAX_LOAD · 2^(−r_j)} of the
+ * slots, the same sum as the rate, so at most a fraction {@code f} of the table is void copies (1%
+ * of the slots at 1%). Merging many filters adds up their void copies as it adds up their rates; a
+ * table whose void copies alone would fill it after a doubling (rate near 1) throws {@link
+ * IllegalStateException} rather than grow without end.
  *
  * <h2>Memory</h2>
  *
@@ -170,7 +173,8 @@ public final class ExpandableFilter implements MutableFilter {
    * full ({@value ExpandableMath#MAX_LOAD} of its slots).
    *
    * @return {@code true}: an entry is always stored
-   * @throws IllegalStateException if the table would have to grow past its largest size
+   * @throws IllegalStateException if the table would have to grow past its largest size, or is
+   *     saturated with void entries (see the class comment)
    */
   @Override
   public boolean addHash(long hash64) {
@@ -317,6 +321,17 @@ public final class ExpandableFilter implements MutableFilter {
                 + ExpandableMath.widening(newLog - startLog)
                 + ExpandableMath.SLOT_OVERHEAD_BITS);
     rebuild(newLog, newWidth);
+    if (used > maxEntries(log)) {
+      // only void copies can do this: they double with the table, so growing cannot make room
+      throw new IllegalStateException(
+          "saturated: void entries fill "
+              + used
+              + " of "
+              + (1L << log)
+              + " slots after a doubling (modelled rate "
+              + modelledFpRate()
+              + "); merged filters of high target rates do this");
+    }
   }
 
   private void rebuild(int newLog, int newWidth) {
@@ -405,6 +420,11 @@ public final class ExpandableFilter implements MutableFilter {
   /** {@return an independent copy} */
   public ExpandableFilter copy() {
     return new ExpandableFilter(this);
+  }
+
+  /** {@return the number of void entries (fingerprint run out), for the package's tests} */
+  long voidEntries() {
+    return entriesByKnownBits[log];
   }
 
   /** The raw slot words, for the package's tests. */

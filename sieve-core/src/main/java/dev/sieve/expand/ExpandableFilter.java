@@ -150,7 +150,7 @@ public final class ExpandableFilter implements MutableFilter {
     return log;
   }
 
-  private static long maxEntries(int log) {
+  static long maxEntries(int log) {
     return (long) Math.floor(ExpandableMath.MAX_LOAD * (1L << log));
   }
 

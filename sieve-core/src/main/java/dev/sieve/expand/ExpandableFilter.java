@@ -60,9 +60,12 @@ import java.util.Arrays;
  * as one did, so a void entry keeps its generation's share of the bound above. The copies take
  * slots: each generation's void copies are at most a fraction {@code MAX_LOAD · 2^(−r_j)} of the
  * slots, the same sum as the rate, so at most a fraction {@code f} of the table is void copies (1%
- * of the slots at 1%). Merging many filters adds up their void copies as it adds up their rates; a
- * table whose void copies alone would fill it after a doubling (rate near 1) throws {@link
- * IllegalStateException} rather than grow without end.
+ * of the slots at 1%). Merging filters adds up their void copies as it adds up their rates; a table
+ * whose void copies pass half of its load {@value ExpandableMath#MAX_LOAD} after a doubling (merged
+ * rates adding up to about 0.42) throws {@link IllegalStateException} rather than grow without end:
+ * void copies double with the table, so growing cannot lower their share. A filter that was never
+ * merged cannot get there: its void share is at most its rate, and the target rate is at most
+ * {@value ExpandableMath#MAX_FP_RATE}.
  *
  * <h2>Memory</h2>
  *
@@ -187,7 +190,8 @@ public final class ExpandableFilter implements MutableFilter {
    *
    * @return {@code true}: an entry is always stored
    * @throws IllegalStateException if the table would have to grow past its largest size, or is
-   *     saturated with void entries (see the class comment)
+   *     saturated with void entries (see the class comment); every key stays present and the filter
+   *     still answers queries
    */
   @Override
   public boolean addHash(long hash64) {
@@ -245,6 +249,8 @@ public final class ExpandableFilter implements MutableFilter {
    *
    * @param other a filter built for the same target rate
    * @throws IllegalArgumentException if the target rates differ, naming both
+   * @throws IllegalStateException if the merged filter is saturated (see the class comment): this
+   *     filter's keys stay present, only part of {@code other}'s were added
    */
   public void union(ExpandableFilter other) {
     if (other.fpRate != fpRate) {
@@ -334,16 +340,20 @@ public final class ExpandableFilter implements MutableFilter {
                 + ExpandableMath.widening(newLog - startLog)
                 + ExpandableMath.SLOT_OVERHEAD_BITS);
     rebuild(newLog, newWidth);
-    if (used > maxEntries(log)) {
-      // only void copies can do this: they double with the table, so growing cannot make room
+    long voidCopies = entriesByKnownBits[log];
+    if (voidCopies > maxEntries(log) / 2) {
+      // void copies double with the table: past half the load they leave a doubling little room,
+      // and growing further cannot lower their share
       throw new IllegalStateException(
           "saturated: void entries fill "
-              + used
+              + voidCopies
               + " of "
               + (1L << log)
               + " slots after a doubling (modelled rate "
               + modelledFpRate()
-              + "); merged filters of high target rates do this");
+              + "); merged filters whose rates add up to about "
+              + ExpandableMath.MAX_LOAD / 2
+              + " do this");
     }
   }
 
@@ -493,14 +503,28 @@ public final class ExpandableFilter implements MutableFilter {
 
     private Builder() {}
 
-    /** {@inheritDoc} The rate holds at every size the filter grows to. */
+    /**
+     * {@inheritDoc} The rate holds at every size the filter grows to. The highest rate accepted is
+     * {@value ExpandableMath#MAX_FP_RATE}, the lowest that of {@value
+     * ExpandableMath#MAX_BASE_FINGERPRINT_BITS}-bit fingerprints, about {@code 1.5e-8}: a key's
+     * known hash bits (quotient and fingerprint) must fit in its 64-bit hash at the largest size.
+     */
     @Override
     public Builder fpRate(double fpRate) {
-      int bits = ExpandableMath.baseFingerprintBits(Checks.fpRate(fpRate));
-      checkWidth(
-          bits
-              + ExpandableMath.widening(ExpandableMath.MAX_DOUBLINGS)
-              + ExpandableMath.SLOT_OVERHEAD_BITS);
+      if (Checks.fpRate(fpRate) > ExpandableMath.MAX_FP_RATE) {
+        throw new IllegalArgumentException(
+            "fpRate " + fpRate + " is above the highest, " + ExpandableMath.MAX_FP_RATE);
+      }
+      int bits = ExpandableMath.baseFingerprintBits(fpRate);
+      if (bits > ExpandableMath.MAX_BASE_FINGERPRINT_BITS) {
+        throw new IllegalArgumentException(
+            "fpRate "
+                + fpRate
+                + " is below the lowest this filter keeps at every size, "
+                + ExpandableMath.MAX_LOAD
+                    * ExpandableMath.wideningSum(ExpandableMath.MAX_DOUBLINGS)
+                    * Math.scalb(1.0, -ExpandableMath.MAX_BASE_FINGERPRINT_BITS));
+      }
       this.fpRate = fpRate;
       return this;
     }

@@ -14,6 +14,12 @@ public final class ExpandableMath {
   /** The load (entries per slot) past which the table doubles. */
   public static final double MAX_LOAD = 0.85;
 
+  /**
+   * The highest target rate: a filter's void copies take at most its rate's share of the slots, and
+   * must stay well below half the load for a doubling to make room.
+   */
+  public static final double MAX_FP_RATE = 0.25;
+
   /** The smallest table: {@code 2^}{@value} slots. */
   public static final int MIN_LOG_SLOTS = 6;
 
@@ -22,6 +28,12 @@ public final class ExpandableMath {
 
   /** The most doublings a filter can go through: from the smallest table to the largest. */
   public static final int MAX_DOUBLINGS = MAX_LOG_SLOTS - MIN_LOG_SLOTS;
+
+  /**
+   * The longest first-generation fingerprint: with the widening of {@value #MAX_DOUBLINGS}
+   * doublings and the quotient of the largest table, a key's known bits fill its 64-bit hash.
+   */
+  public static final int MAX_BASE_FINGERPRINT_BITS = 64 - MAX_LOG_SLOTS - 4;
 
   /** Bits of a slot besides the fingerprint: occupied, continuation and the length marker. */
   public static final int SLOT_OVERHEAD_BITS = 3;

@@ -32,6 +32,7 @@ class ExpandableFilterTest {
     assertTrue(built.mayContain(2L));
     assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(0));
     assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(1));
+    assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(0.3));
     assertThrows(
         IllegalArgumentException.class, () -> ExpandableFilter.builder().expectedKeys(1L << 40));
   }
@@ -155,6 +156,40 @@ class ExpandableFilterTest {
     ExpandableFilter other = ExpandableFilter.builder().fpRate(0.001).create();
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> a.union(other));
     assertTrue(e.getMessage().contains("0.01") && e.getMessage().contains("0.001"));
+  }
+
+  @Test
+  void ratesBelowTheLowestAreRejectedNamingIt() {
+    ExpandableFilter.builder().fpRate(2e-8);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(1e-8));
+    assertTrue(e.getMessage().contains("1.5"), e.getMessage());
+  }
+
+  /**
+   * Merging adds up the rates and the void copies: at a 25% target a filter merged with itself a
+   * few times is saturated (void copies past half the load after a doubling); the filter then
+   * refuses to grow, with its keys still present.
+   */
+  @Test
+  void voidCopiesThatFillTheTableStopTheGrowth() {
+    ExpandableFilter f = ExpandableFilter.builder().fpRate(0.25).create();
+    for (int i = 0; i < 5000; i++) {
+      f.addHash(hash(i));
+    }
+    assertTrue(f.voidEntries() > 0);
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> {
+              for (int k = 0; k < 20; k++) {
+                f.union(f);
+              }
+            });
+    assertTrue(e.getMessage().startsWith("saturated"), e.getMessage());
+    for (int i = 0; i < 5000; i++) {
+      assertTrue(f.mayContainHash(hash(i)));
+    }
   }
 
   @Test

@@ -48,7 +48,12 @@ import java.util.Arrays;
  * ExpandableMath#baseFingerprintBits}): 9 bits at 1%, 12 at 0.1%. So the rate stays at most {@code
  * f} at every size, for any sequence of adds and removes of present keys ({@link
  * ExpandableMath#fpRateBound}); {@link #modelledFpRate()} is the exact expectation for the entries
- * present ({@link ExpandableMath#modelFpRate}), usually well below the bound.
+ * present ({@link ExpandableMath#modelFpRate}), about half the bound when the filter only grows.
+ *
+ * <p>The widening's cost in bits per key: one more bit per slot at doublings 1, 3, 7 and 15 (at the
+ * {@code j}-th doubling {@code 1/(j+1)} bits on average), against a bit at every doubling for
+ * {@code r_j = F + j}; fixed fingerprints would cost nothing per doubling but need {@code
+ * log2(MAX_DOUBLINGS + 1)} ≈ 4.8 more bits in {@code F} from the start to keep the same bound.
  *
  * <h2>Void entries</h2>
  *

@@ -218,6 +218,7 @@ public final class ExpandableFilter implements MutableFilter {
    * Deletes one entry of the key whose 64-bit hash this is: in its run, the matching entry with the
    * longest fingerprint. Remove only keys that were added (see the class comment).
    *
+   * @param hash64 the key's 64-bit hash ({@link KeyHash})
    * @return {@code false} if no entry matches the key (a never-added key, unless it is a false
    *     positive); then nothing changed
    */
@@ -453,11 +454,6 @@ public final class ExpandableFilter implements MutableFilter {
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
   long voidEntries() {
     return entriesByKnownBits[log];
-  }
-
-  /** The raw slot words, for the package's tests. */
-  long[] words() {
-    return words;
   }
 
   @Override

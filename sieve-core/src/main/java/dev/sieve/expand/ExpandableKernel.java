@@ -20,7 +20,7 @@ package dev.sieve.expand;
  *   bit 0        occupied: some entry has this slot as its canonical slot (its run exists)
  *   bit 1        continuation: this entry continues the run of the slot before it
  *   bits 2..     value: 0 = empty slot; otherwise 1 marker bit then the r-bit fingerprint,
- *                value = (1 << r) | fingerprint, so r = 63 − numberOfLeadingZeros(value)
+ *                value = (1 &lt;&lt; r) | fingerprint, so r = 63 − numberOfLeadingZeros(value)
  * </pre>
  *
  * The unary marker (InfiniFilter's) lets one table hold fingerprints of every length up to {@code

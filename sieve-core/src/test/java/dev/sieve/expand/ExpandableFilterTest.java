@@ -192,6 +192,39 @@ class ExpandableFilterTest {
     }
   }
 
+  /**
+   * A small filter merged into a much larger one: its 5-bit fingerprints run out after 5 of the 10
+   * doublings between the sizes, so each of its entries lands as 2^5 void copies, one in each run
+   * its known hash bits allow; the modelled rate adds exactly the small filter's.
+   */
+  @Test
+  void unionIntoAMuchLargerFilterSpreadsVoidCopies() {
+    ExpandableFilter small = ExpandableFilter.builder().fpRate(0.25).create();
+    ExpandableFilter large = ExpandableFilter.builder().fpRate(0.25).expectedKeys(50_000).create();
+    assertEquals(5, small.fingerprintBits());
+    for (int i = 0; i < 40; i++) {
+      small.addHash(hash(i));
+    }
+    for (int i = 1000; i < 1100; i++) {
+      large.addHash(hash(i));
+    }
+    int d = large.logSlots() - small.logSlots();
+    assertEquals(10, d);
+    double before = large.modelledFpRate();
+    large.union(small);
+    assertEquals(100 + 40L * (1 << (d - 5)), large.entries());
+    assertEquals(40L << (d - 5), large.voidEntries());
+    assertEquals(before + small.modelledFpRate(), large.modelledFpRate(), 1e-12);
+    for (int i = 0; i < 40; i++) {
+      assertTrue(large.mayContainHash(hash(i)));
+      assertTrue(large.removeHash(hash(i))); // removes the copy in the key's own run
+    }
+    for (int i = 1000; i < 1100; i++) {
+      assertTrue(large.mayContainHash(hash(i)));
+    }
+    assertEquals(100, large.numKeys());
+  }
+
   @Test
   void copyIsIndependentAndEqualUntilChanged() {
     ExpandableFilter f = ExpandableFilter.builder().create();

@@ -1,9 +1,12 @@
 package dev.sieve.expand;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
 import java.util.Arrays;
 
 /**
@@ -118,6 +121,14 @@ import java.util.Arrays;
  */
 public final class ExpandableFilter implements MutableFilter {
 
+  // Anatomy (issue 22): this class holds the API, the shape and the counts; ExpandableKernel, the
+  // quotient-filter loops over the raw slots; ExpandableForm, the serialized form.
+
+  static {
+    PayloadForms.register(new ExpandableForm.Payload()); // the container's form of type id 13
+  }
+
+  private final KeyScheme keyScheme;
   private final double fpRate;
   private final int baseBits;
   private final int startLog;
@@ -131,6 +142,7 @@ public final class ExpandableFilter implements MutableFilter {
   private final long[] entriesByKnownBits;
 
   private ExpandableFilter(double fpRate, int startLog) {
+    this.keyScheme = KeyScheme.XXPH3;
     this.fpRate = fpRate;
     this.baseBits = ExpandableMath.baseFingerprintBits(fpRate);
     this.startLog = startLog;
@@ -141,7 +153,8 @@ public final class ExpandableFilter implements MutableFilter {
     this.entriesByKnownBits = new long[65];
   }
 
-  private ExpandableFilter(ExpandableFilter o) {
+  private ExpandableFilter(ExpandableFilter o, KeyScheme keyScheme) {
+    this.keyScheme = keyScheme;
     this.fpRate = o.fpRate;
     this.baseBits = o.baseBits;
     this.startLog = o.startLog;
@@ -151,6 +164,28 @@ public final class ExpandableFilter implements MutableFilter {
     this.used = o.used;
     this.numKeys = o.numKeys;
     this.entriesByKnownBits = o.entriesByKnownBits.clone();
+  }
+
+  /** A filter read from its form ({@link ExpandableForm}), already validated there. */
+  ExpandableFilter(
+      double fpRate,
+      int startLog,
+      int log,
+      int width,
+      long[] words,
+      long used,
+      long numKeys,
+      long[] entriesByKnownBits) {
+    this.keyScheme = KeyScheme.XXPH3;
+    this.fpRate = fpRate;
+    this.baseBits = ExpandableMath.baseFingerprintBits(fpRate);
+    this.startLog = startLog;
+    this.log = log;
+    this.width = width;
+    this.words = words;
+    this.used = used;
+    this.numKeys = numKeys;
+    this.entriesByKnownBits = entriesByKnownBits;
   }
 
   /** {@return a builder: target rate {@code fpRate} (default 1%), optional key-count hint} */
@@ -235,17 +270,36 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** Deletes one entry of a {@code long} key; see {@link #removeHash}. */
   public boolean remove(long key) {
-    return removeHash(KeyHash.hash64(key));
+    return removeHash(keyScheme == KeyScheme.XXPH3 ? KeyHash.hash64(key) : keyScheme.hash(key));
   }
 
   /** Deletes one entry of a byte-string key; see {@link #removeHash}. */
   public boolean remove(byte[] key) {
-    return removeHash(KeyHash.hash64(key));
+    return removeHash(keyScheme.hash(key, 0, key.length));
   }
 
   /** Deletes one entry of a text key (its UTF-8 bytes); see {@link #removeHash}. */
   public boolean remove(CharSequence key) {
-    return removeHash(KeyHash.hash64(key));
+    return removeHash(keyScheme.hash(key));
+  }
+
+  /** {@inheritDoc} */
+  @Override
+  public KeyScheme keyScheme() {
+    return keyScheme;
+  }
+
+  /**
+   * {@inheritDoc} The filter returned is a copy of this one's table under {@code scheme} (the table
+   * is replaced on every doubling, so it cannot be shared).
+   */
+  @Override
+  public ExpandableFilter withKeyScheme(KeyScheme scheme) {
+    Schemes.check(this, scheme);
+    if (scheme == keyScheme) {
+      return this;
+    }
+    return new ExpandableFilter(this, scheme);
   }
 
   /**
@@ -255,10 +309,12 @@ public final class ExpandableFilter implements MutableFilter {
    *
    * @param other a filter built for the same target rate
    * @throws IllegalArgumentException if the target rates differ, naming both
+   * @throws dev.sieve.KeySchemeException if the key schemes differ
    * @throws IllegalStateException if the merged filter is saturated (see the class comment): this
    *     filter's keys stay present, only part of {@code other}'s were added
    */
   public void union(ExpandableFilter other) {
+    Schemes.checkSame(this, other);
     if (other.fpRate != fpRate) {
       throw new IllegalArgumentException(
           "cannot merge filters of different target rates: " + fpRate + " and " + other.fpRate);
@@ -448,7 +504,12 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return an independent copy} */
   public ExpandableFilter copy() {
-    return new ExpandableFilter(this);
+    return new ExpandableFilter(this, keyScheme);
+  }
+
+  /** The serialized form ({@link ExpandableForm}): the payload of this filter in the container. */
+  byte[] toByteArray() {
+    return ExpandableForm.write(fpRate, startLog, log, width, used, numKeys, words);
   }
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
@@ -459,6 +520,7 @@ public final class ExpandableFilter implements MutableFilter {
   @Override
   public boolean equals(Object o) {
     return o instanceof ExpandableFilter f
+        && f.keyScheme == keyScheme
         && f.fpRate == fpRate
         && f.startLog == startLog
         && f.log == log
@@ -494,15 +556,23 @@ public final class ExpandableFilter implements MutableFilter {
 
   /**
    * Builds {@link ExpandableFilter}s: {@link #fpRate(double)} (default 1%) and an optional {@link
-   * #expectedKeys(long)} hint. Without the hint {@link #create()} starts at the smallest table,
-   * {@code 2^}{@value ExpandableMath#MIN_LOG_SLOTS} slots, and grows; with it, at the smallest
-   * table that holds that many keys. A build from keys sizes for them and adds each.
+   * #expectedKeys(long)} hint, and {@link #keyScheme(KeyScheme)}. Without the hint {@link
+   * #create()} starts at the smallest table, {@code 2^}{@value ExpandableMath#MIN_LOG_SLOTS} slots,
+   * and grows; with it, at the smallest table that holds that many keys. A build from keys sizes
+   * for them and adds each.
    */
   public static final class Builder extends MutableFilterBuilder<ExpandableFilter> {
     private double fpRate = 0.01;
     private boolean hinted;
 
     private Builder() {}
+
+    /** {@inheritDoc} */
+    @Override
+    public Builder keyScheme(KeyScheme scheme) {
+      super.keyScheme(scheme);
+      return this;
+    }
 
     /**
      * {@inheritDoc} The rate holds at every size the filter grows to. The highest rate accepted is
@@ -545,7 +615,7 @@ public final class ExpandableFilter implements MutableFilter {
     }
 
     @Override
-    public ExpandableFilter create() {
+    protected ExpandableFilter createEmpty() {
       return new ExpandableFilter(
           fpRate, hinted ? logSlotsFor(expectedKeys()) : ExpandableMath.MIN_LOG_SLOTS);
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.format.SieveFormat;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,11 +21,13 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * A stateful property: arbitrary interleavings of add, remove (of a present key), union (with a
- * filter of other keys, of any size) and copy, against a multiset model ({@code HashMap} of key to
- * copies). After every step every key of the model is present (no false negative, ever), the key
- * count is the model's, and the modelled rate is at most the target (times one plus the number of
- * unions, each of which adds the other filter's rate). A high target rate (10%: 6-bit fingerprints)
- * makes the fingerprints run out within a few doublings, so void entries are exercised.
+ * filter of other keys, of any size), copy and a round trip through the Sieve container (read from
+ * its bytes, or wrapped from a direct buffer; the filter read goes on), against a multiset model
+ * ({@code HashMap} of key to copies). After every step every key of the model is present (no false
+ * negative, ever), the key count is the model's, and the modelled rate is at most the target (times
+ * one plus the number of unions, each of which adds the other filter's rate). A high target rate
+ * (10%: 6-bit fingerprints) makes the fingerprints run out within a few doublings, so void entries
+ * are exercised.
  */
 class ExpandablePropertyTest {
 
@@ -31,7 +35,8 @@ class ExpandablePropertyTest {
     ADD,
     REMOVE,
     UNION,
-    COPY
+    COPY,
+    SERIALIZE
   }
 
   /** Each union adds the other filter's rate and void copies: a few keep the rate below 1. */
@@ -52,7 +57,8 @@ class ExpandablePropertyTest {
             Tuple.of(60, Kind.ADD),
             Tuple.of(25, Kind.REMOVE),
             Tuple.of(1, Kind.UNION),
-            Tuple.of(3, Kind.COPY));
+            Tuple.of(3, Kind.COPY),
+            Tuple.of(3, Kind.SERIALIZE));
     return Combinators.combine(
             kinds, Arbitraries.integers().between(0, 5000), Arbitraries.integers().between(0, 600))
         .as(Op::new)
@@ -128,6 +134,20 @@ class ExpandablePropertyTest {
           assertEquals(filter.hashCode(), copy.hashCode());
           filter.addHash(hashOf(-1)); // the original changes, the copy does not
           filter = copy;
+        }
+        case SERIALIZE -> {
+          byte[] bytes = SieveFormat.toBytes(filter);
+          ExpandableFilter read;
+          if (op.size() % 2 == 0) {
+            read = SieveFormat.read(bytes, ExpandableFilter.class);
+          } else {
+            ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+            read = SieveFormat.wrap(direct, ExpandableFilter.class).copy();
+          }
+          assertEquals(filter, read, "step " + step + ": the container round trip");
+          assertEquals(filter.modelledFpRate(), read.modelledFpRate(), "step " + step);
+          assertEquals(filter.voidEntries(), read.voidEntries(), "step " + step);
+          filter = read;
         }
       }
       assertEquals(total, filter.numKeys(), "step " + step);

@@ -7,6 +7,7 @@ import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -114,6 +115,14 @@ import java.util.Arrays;
  * the smaller first); its rate is then at most the sum of both filters' rates, and {@link
  * #modelledFpRate()} reports it exactly.
  *
+ * <h2>Serialized form</h2>
+ *
+ * The Sieve container ({@code dev.sieve.format.SieveFormat}, type {@code expandable}, id 13) holds
+ * the table as it is in memory, with the target rate, the starting size and the counts (the
+ * package's {@code ExpandableForm}); a filter read back answers, grows and merges as the one
+ * written. A filter wrapped from a buffer or mapped from a file queries the buffer in place and is
+ * read-only ({@link #copy()} gives a mutable one); the form is limited to one buffer (2 GiB).
+ *
  * <h2>Threads</h2>
  *
  * <b>Not thread-safe.</b> Adds, removes and unions shift entries and doublings replace the table,
@@ -134,7 +143,15 @@ public final class ExpandableFilter implements MutableFilter {
   private final int startLog;
   private int log;
   private int width;
+
+  /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
   private long[] words;
+
+  /**
+   * The slot words in a buffer, little-endian, read-only; {@code null} for a filter on the heap.
+   */
+  private final ByteBuffer wrapped;
+
   private long used;
   private long numKeys;
 
@@ -150,29 +167,36 @@ public final class ExpandableFilter implements MutableFilter {
     this.width = baseBits + ExpandableMath.SLOT_OVERHEAD_BITS;
     checkWidth(width);
     this.words = new long[(int) ExpandableSlots.wordsFor(1L << startLog, width)];
+    this.wrapped = null;
     this.entriesByKnownBits = new long[65];
   }
 
-  private ExpandableFilter(ExpandableFilter o, KeyScheme keyScheme) {
+  /** A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer. */
+  private ExpandableFilter(ExpandableFilter o, KeyScheme keyScheme, boolean shareWrapped) {
     this.keyScheme = keyScheme;
     this.fpRate = o.fpRate;
     this.baseBits = o.baseBits;
     this.startLog = o.startLog;
     this.log = o.log;
     this.width = o.width;
-    this.words = o.words.clone();
+    this.words = shareWrapped ? null : o.heapWords();
+    this.wrapped = shareWrapped ? o.wrapped : null;
     this.used = o.used;
     this.numKeys = o.numKeys;
     this.entriesByKnownBits = o.entriesByKnownBits.clone();
   }
 
-  /** A filter read from its form ({@link ExpandableForm}), already validated there. */
+  /**
+   * A filter read from its form ({@link ExpandableForm}), already validated there: on {@code
+   * words}, or on {@code wrapped} (read-only) when {@code words} is null.
+   */
   ExpandableFilter(
       double fpRate,
       int startLog,
       int log,
       int width,
       long[] words,
+      ByteBuffer wrapped,
       long used,
       long numKeys,
       long[] entriesByKnownBits) {
@@ -183,6 +207,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.log = log;
     this.width = width;
     this.words = words;
+    this.wrapped = wrapped;
     this.used = used;
     this.numKeys = numKeys;
     this.entriesByKnownBits = entriesByKnownBits;
@@ -221,7 +246,30 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public boolean mayContainHash(long hash64) {
+    if (words == null) {
+      return ExpandableKernel.mayContain(wrapped, log, width, hash64);
+    }
     return ExpandableKernel.mayContain(words, log, width, hash64);
+  }
+
+  /**
+   * {@return whether the filter reads its slots in place from a buffer (a zero-copy read of its
+   * serialized form); read-only: {@link #copy()} gives a mutable one}
+   */
+  boolean isWrapped() {
+    return words == null;
+  }
+
+  private void checkMutable() {
+    if (words == null) {
+      throw new UnsupportedOperationException(
+          "an expandable filter wrapping a buffer is read-only; copy() gives a mutable one");
+    }
+  }
+
+  /** {@return the slot words on the heap: a copy (of the array, or of the wrapped buffer)} */
+  private long[] heapWords() {
+    return words != null ? words.clone() : ExpandableForm.words(wrapped);
   }
 
   /**
@@ -232,9 +280,11 @@ public final class ExpandableFilter implements MutableFilter {
    * @throws IllegalStateException if the table would have to grow past its largest size, or is
    *     saturated with void entries (see the class comment); every key stays present and the filter
    *     still answers queries
+   * @throws UnsupportedOperationException if the filter wraps a buffer (read-only)
    */
   @Override
   public boolean addHash(long hash64) {
+    checkMutable();
     ensureRoom(1);
     int bits = newFingerprintBits();
     ExpandableKernel.insert(
@@ -256,8 +306,10 @@ public final class ExpandableFilter implements MutableFilter {
    * @param hash64 the key's 64-bit hash ({@link KeyHash})
    * @return {@code false} if no entry matches the key (a never-added key, unless it is a false
    *     positive); then nothing changed
+   * @throws UnsupportedOperationException if the filter wraps a buffer (read-only)
    */
   public boolean removeHash(long hash64) {
+    checkMutable();
     int r = ExpandableKernel.remove(words, log, width, hash64);
     if (r < 0) {
       return false;
@@ -291,7 +343,8 @@ public final class ExpandableFilter implements MutableFilter {
 
   /**
    * {@inheritDoc} The filter returned is a copy of this one's table under {@code scheme} (the table
-   * is replaced on every doubling, so it cannot be shared).
+   * is replaced on every doubling, so it cannot be shared), or, for a filter wrapping a buffer, a
+   * read-only filter on the same buffer.
    */
   @Override
   public ExpandableFilter withKeyScheme(KeyScheme scheme) {
@@ -299,7 +352,7 @@ public final class ExpandableFilter implements MutableFilter {
     if (scheme == keyScheme) {
       return this;
     }
-    return new ExpandableFilter(this, scheme);
+    return new ExpandableFilter(this, scheme, words == null);
   }
 
   /**
@@ -310,17 +363,19 @@ public final class ExpandableFilter implements MutableFilter {
    * @param other a filter built for the same target rate
    * @throws IllegalArgumentException if the target rates differ, naming both
    * @throws dev.sieve.KeySchemeException if the key schemes differ
+   * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
    * @throws IllegalStateException if the merged filter is saturated (see the class comment): this
    *     filter's keys stay present, only part of {@code other}'s were added
    */
   public void union(ExpandableFilter other) {
     Schemes.checkSame(this, other);
+    checkMutable();
     if (other.fpRate != fpRate) {
       throw new IllegalArgumentException(
           "cannot merge filters of different target rates: " + fpRate + " and " + other.fpRate);
     }
     // a snapshot: other may be this filter
-    long[] src = other.words.clone();
+    long[] src = other.heapWords();
     int otherLog = other.log;
     int srcWidth = other.width;
     long otherKeys = other.numKeys;
@@ -502,14 +557,14 @@ public final class ExpandableFilter implements MutableFilter {
     return (double) used / (1L << log);
   }
 
-  /** {@return an independent copy} */
+  /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public ExpandableFilter copy() {
-    return new ExpandableFilter(this, keyScheme);
+    return new ExpandableFilter(this, keyScheme, false);
   }
 
   /** The serialized form ({@link ExpandableForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
-    return ExpandableForm.write(fpRate, startLog, log, width, used, numKeys, words);
+    return ExpandableForm.write(fpRate, startLog, log, width, used, numKeys, words, wrapped);
   }
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
@@ -527,12 +582,13 @@ public final class ExpandableFilter implements MutableFilter {
         && f.width == width
         && f.used == used
         && f.numKeys == numKeys
-        && Arrays.equals(f.words, words);
+        && Arrays.equals(
+            f.words != null ? f.words : f.heapWords(), words != null ? words : heapWords());
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(words) * 31 + log;
+    return Arrays.hashCode(words != null ? words : heapWords()) * 31 + log;
   }
 
   @Override

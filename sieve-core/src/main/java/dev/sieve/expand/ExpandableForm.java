@@ -4,6 +4,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.PayloadForm;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The expandable filter's serialized form; the container's payload for {@link ExpandableFilter}
@@ -44,27 +45,54 @@ final class ExpandableForm {
 
   private ExpandableForm() {}
 
-  /** The form of a filter: its header, then its slot words. */
+  /**
+   * The form of a filter: its header, then its slot words from {@code words}, or from {@code
+   * wrapped} (little-endian, from index 0) when {@code words} is null.
+   */
   static byte[] write(
-      double fpRate, int startLog, int log, int width, long used, long numKeys, long[] words) {
+      double fpRate,
+      int startLog,
+      int log,
+      int width,
+      long used,
+      long numKeys,
+      long[] words,
+      ByteBuffer wrapped) {
+    long numWords = ExpandableSlots.wordsFor(1L << log, width);
     ByteBuffer out =
-        ByteBuffer.allocate(HEADER_BYTES + words.length * Long.BYTES)
+        ByteBuffer.allocate(HEADER_BYTES + (int) numWords * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
     out.put((byte) TYPE_TAG).put((byte) VERSION).put((byte) log).put((byte) startLog);
     out.put((byte) width).put((byte) 0).put((byte) 0).put((byte) 0);
     out.putDouble(fpRate).putLong(used).putLong(numKeys);
-    for (long w : words) {
-      out.putLong(w);
+    if (words != null) {
+      for (long w : words) {
+        out.putLong(w);
+      }
+    } else {
+      out.put(wrapped.duplicate().clear());
     }
     return out.array();
   }
 
+  /** {@return the slot words of a wrapped filter's buffer (little-endian, from 0), on the heap} */
+  static long[] words(ByteBuffer data) {
+    long[] out = new long[data.capacity() / Long.BYTES];
+    data.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
+    return out;
+  }
+
   /**
-   * Reads a form onto the heap: a mutable filter.
+   * Reads the form from {@code bytes}' position to its limit: onto the heap (a mutable filter), or,
+   * with {@code inPlace}, in place: the slots are not copied and queries read the buffer (heap,
+   * direct or memory-mapped); the filter is then read-only ({@link ExpandableFilter#copy()} gives a
+   * mutable one). The checks are the same (the slots decoded from the buffer), with offsets
+   * relative to the position. The buffer's position and limit may change afterwards; its bytes must
+   * not while the filter is in use.
    *
    * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
    */
-  static ExpandableFilter read(ByteBuffer bytes) {
+  static ExpandableFilter read(ByteBuffer bytes, boolean inPlace) {
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     int size = in.remaining();
     if (size < HEADER_BYTES) {
@@ -168,18 +196,24 @@ final class ExpandableForm {
               + size
               + (size < expected ? " (truncated)" : " (trailing bytes)"));
     }
-    long[] words = new long[(int) numWords];
-    in.slice(HEADER_BYTES, (int) numWords * Long.BYTES)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .asLongBuffer()
-        .get(words);
+    ByteBuffer data =
+        in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     int usedBits = (int) ((slots * width) & 63);
-    if (usedBits != 0 && (words[words.length - 1] >>> usedBits) != 0) {
+    if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
       throw new SieveFormatException(
           expected - Long.BYTES, "nonzero bits past the last slot in the final word");
     }
-    long[] byKnownBits = decodeSlots(words, log, width, used);
-    return new ExpandableFilter(fpRate, startLog, log, width, words, used, numKeys, byKnownBits);
+    long[] byKnownBits = decodeSlots(i -> ExpandableSlots.get(data, width, i), log, width, used);
+    return new ExpandableFilter(
+        fpRate,
+        startLog,
+        log,
+        width,
+        inPlace ? null : words(data),
+        inPlace ? data : null,
+        used,
+        numKeys,
+        byKnownBits);
   }
 
   /** The offset of slot {@code i}'s first byte, for messages. */
@@ -192,14 +226,14 @@ final class ExpandableForm {
    *
    * @throws SieveFormatException at the first slot that breaks the table's structure
    */
-  private static long[] decodeSlots(long[] words, int log, int width, long used) {
+  private static long[] decodeSlots(LongUnaryOperator slotAt, int log, int width, long used) {
     long slots = 1L << log;
     long mask = slots - 1;
     long[] byKnownBits = new long[65];
     long nonEmpty = 0;
     long empty = -1;
     for (long i = 0; i < slots; i++) {
-      long slot = ExpandableSlots.get(words, width, i);
+      long slot = slotAt.applyAsLong(i);
       long value = slot >>> 2;
       if (value == 0) {
         if (slot != 0) {
@@ -228,7 +262,7 @@ final class ExpandableForm {
     boolean blockStart = true;
     for (long rel = 1; rel <= slots; rel++) {
       long i = (empty + rel) & mask;
-      long slot = ExpandableSlots.get(words, width, i);
+      long slot = slotAt.applyAsLong(i);
       if (slot == 0) {
         if (runs != occupied) {
           throw new SieveFormatException(
@@ -264,8 +298,9 @@ final class ExpandableForm {
 
   /**
    * The container's payload form (type id 13): this form; parameter A the slot width in bits, B
-   * log2 of the slots. Read onto the heap (the kernel's loops run over a {@code long[]}); a wrapped
-   * buffer is copied, and a payload past one array is refused.
+   * log2 of the slots. Read in place (a wrapped filter is read-only). A payload past one buffer is
+   * refused (the base class's typed error): the table is one array on the heap, replaced by each
+   * doubling, so its storage is not segmented.
    */
   static final class Payload extends PayloadForm<ExpandableFilter> {
     Payload() {
@@ -289,12 +324,17 @@ final class ExpandableForm {
 
     @Override
     public ExpandableFilter read(byte[] payload, long numKeys) {
-      return ExpandableForm.read(ByteBuffer.wrap(payload));
+      return ExpandableForm.read(ByteBuffer.wrap(payload), false);
     }
 
     @Override
     public ExpandableFilter wrap(ByteBuffer payload, long numKeys) {
-      return ExpandableForm.read(payload);
+      return ExpandableForm.read(payload, true);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
     }
   }
 }

@@ -1,5 +1,7 @@
 package dev.sieve.expand;
 
+import java.nio.ByteBuffer;
+
 /**
  * The table of an {@link ExpandableFilter}: a quotient filter (Bender et al., "Don't Thrash: How to
  * Cache Your Hash on Flash", PVLDB 5(11), 2012) of {@code 2^log} slots whose entries carry
@@ -116,6 +118,43 @@ final class ExpandableKernel {
     }
     long mask = (1L << log) - 1;
     long pos = runStart(t, log, width, q);
+    long slot = ExpandableSlots.get(t, width, pos);
+    while (true) {
+      if (matches(value(slot), hash, log)) {
+        return true;
+      }
+      pos = (pos + 1) & mask;
+      slot = ExpandableSlots.get(t, width, pos);
+      if ((slot & CONTINUATION) == 0) {
+        return false;
+      }
+    }
+  }
+
+  /**
+   * {@link #mayContain(long[], int, int, long)} over slots read in place from a little-endian
+   * buffer (a filter wrapped from its form): the same walk.
+   */
+  static boolean mayContain(ByteBuffer t, int log, int width, long hash) {
+    long q = quotient(hash, log);
+    if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
+      return false;
+    }
+    long mask = (1L << log) - 1;
+    long start = q;
+    while (value(ExpandableSlots.get(t, width, (start - 1) & mask)) != 0) {
+      start = (start - 1) & mask;
+    }
+    long runs = 0;
+    for (long i = start; i != q; i = (i + 1) & mask) {
+      runs += ExpandableSlots.get(t, width, i) & OCCUPIED;
+    }
+    long pos = start;
+    for (; runs > 0; runs--) {
+      do {
+        pos = (pos + 1) & mask;
+      } while ((ExpandableSlots.get(t, width, pos) & CONTINUATION) != 0);
+    }
     long slot = ExpandableSlots.get(t, width, pos);
     while (true) {
       if (matches(value(slot), hash, log)) {

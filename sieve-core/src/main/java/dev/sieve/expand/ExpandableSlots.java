@@ -1,5 +1,7 @@
 package dev.sieve.expand;
 
+import java.nio.ByteBuffer;
+
 /**
  * The storage of an {@link ExpandableFilter}: {@code 2^log} slots of {@code width} bits each,
  * packed little-endian into a {@code long[]} (slot {@code i} is bits {@code [i·width, (i+1)·width)}
@@ -26,6 +28,21 @@ final class ExpandableSlots {
     long v = words[w] >>> shift;
     if (shift + width > 64) {
       v |= words[w + 1] << (64 - shift);
+    }
+    return v & ((1L << width) - 1);
+  }
+
+  /**
+   * {@return the {@code width}-bit slot {@code i} of slots packed as above in {@code b}'s 64-bit
+   * words (a little-endian buffer, from index 0: a filter read in place)}
+   */
+  static long get(ByteBuffer b, int width, long i) {
+    long bit = i * width;
+    int at = (int) (bit >>> 6) << 3;
+    int shift = (int) (bit & 63);
+    long v = b.getLong(at) >>> shift;
+    if (shift + width > 64) {
+      v |= b.getLong(at + Long.BYTES) << (64 - shift);
     }
     return v & ((1L << width) - 1);
   }

@@ -25,7 +25,7 @@ import java.util.function.LongUnaryOperator;
  *   32  .  ceil(2^log · width / 64) words of packed slots (ExpandableSlots), bits past the last 0
  * </pre>
  *
- * <p>{@link #check} validates a form once, before any filter sees it: every header field, then the
+ * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
  * exact length (before anything is allocated), the zero padding, and the slots decoded as the
  * kernel walks them: an empty slot carries no metadata bit, every entry's known bits fit its hash,
  * the non-empty slots number the stored entries, and in every block (a maximal run of non-empty
@@ -218,7 +218,7 @@ final class ExpandableForm {
 
   /** The offset of slot {@code i}'s first byte, for messages. */
   private static long offsetOf(long i, int width) {
-    return HEADER_BYTES + (i * width >>> 3);
+    return HEADER_BYTES + ((i * width) >>> 3);
   }
 
   /**

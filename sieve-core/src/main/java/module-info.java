@@ -23,4 +23,6 @@ module dev.sieve.core {
   exports dev.sieve.policy;
   // sharded static filters
   exports dev.sieve.shard;
+  // the expandable fingerprint filter (grows, deletes, merges)
+  exports dev.sieve.expand;
 }

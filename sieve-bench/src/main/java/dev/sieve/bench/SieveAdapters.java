@@ -79,6 +79,13 @@ public final class SieveAdapters {
                 description + " (grows from a guess; at its default 1%)",
                 false,
                 b -> type.builder());
+        case EXPANDABLE ->
+            add(
+                kinds,
+                name,
+                description + " (grows by doubling; sized by its rate, at its default 1%)",
+                false,
+                b -> type.builder());
         default -> add(kinds, name, description, false, b -> type.builder()); // fixed size
       }
     }

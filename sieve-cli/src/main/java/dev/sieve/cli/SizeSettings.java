@@ -65,7 +65,8 @@ final class SizeSettings {
   /** Why {@code type} takes no number, for its message. */
   private static String whyNone(FilterType type) {
     return switch (type) {
-      case SCALABLE_BLOOM -> "it grows as keys arrive; its one knob is the rate: --fp-rate";
+      case SCALABLE_BLOOM, EXPANDABLE ->
+          "it grows as keys arrive; its one knob is the rate: --fp-rate";
       case SHARDED ->
           "its size is its shards' (the registry's builder makes 16 Binary Fuse 8 shards)";
       case XOR8, BINARY_FUSE8 -> "its 8-bit fingerprints fix its size";

@@ -21,6 +21,7 @@ class SizeSettingMessageTest {
   private static final Map<FilterType, String> WHY =
       Map.of(
           FilterType.SCALABLE_BLOOM, "grows as keys arrive",
+          FilterType.EXPANDABLE, "grows as keys arrive",
           FilterType.SHARDED, "its shards'",
           FilterType.XOR8, "8-bit fingerprints",
           FilterType.BINARY_FUSE8, "8-bit fingerprints",
@@ -41,7 +42,7 @@ class SizeSettingMessageTest {
       assertTrue(m.contains("got 10.0"), m);
       assertTrue(WHY.containsKey(t), "a reason is listed for " + t);
       assertTrue(m.contains(WHY.get(t)), t + ": " + m);
-      if (t == FilterType.SCALABLE_BLOOM || t == FilterType.SHARDED) {
+      if (t == FilterType.SCALABLE_BLOOM || t == FilterType.EXPANDABLE || t == FilterType.SHARDED) {
         assertFalse(m.contains("fingerprints are fixed"), m);
       }
       checked++;

@@ -9,6 +9,7 @@ import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
@@ -82,7 +83,9 @@ public enum FilterType {
    * takes any count and shard type. Named by class name: the shard package asks this registry which
    * types may be shards, so the registry does not import it (no package cycle).
    */
-  SHARDED(12, "sharded", 0, Sharded.CLASS, Sharded::builder);
+  SHARDED(12, "sharded", 0, Sharded.CLASS, Sharded::builder),
+  /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
+  EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder);
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
   private static final class Traits {

@@ -46,6 +46,7 @@ public final class FuzzCorpusGenerator {
           case SPLIT_BLOCK_BLOOM -> seedWithCut(root, "SplitBlockBloomFormFuzzTest", name, own);
           case BUMPED_RIBBON -> seedWithCut(root, "BumpedRibbonFormFuzzTest", name, own);
           case SCALABLE_BLOOM -> seedWithCut(root, "ScalableBloomFormFuzzTest", name, own);
+          case EXPANDABLE -> seedWithCut(root, "ExpandableFormFuzzTest", name, own);
           case SHARDED -> {} // no own form: the container is its only form
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }
@@ -74,7 +75,7 @@ public final class FuzzCorpusGenerator {
     } else if (f instanceof ScalableBloomFilter s) {
       return s.toByteArray();
     } else {
-      return Forms.toBytes(f); // standard Bloom, Xor, Binary Fuse, Cuckoo: the class's own form
+      return Forms.toBytes(f); // standard Bloom, Xor, Binary Fuse, Cuckoo, expandable: the own form
     }
   }
 

@@ -7,6 +7,7 @@ import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -52,6 +53,9 @@ final class TestFilters {
         return Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(10);
       case CUCKOO:
         return CuckooFilter.builder().fingerprintBits(12);
+      case EXPANDABLE:
+        // from the smallest table, so that adds double it
+        return ExpandableFilter.builder().fpRate(0.01);
       default:
         FilterBuilder<? extends Filter> b = type.builder().seed(7);
         if (b instanceof BinaryFuse16Filter.Builder) {

@@ -1,0 +1,340 @@
+package dev.sieve.expand;
+
+import dev.sieve.SieveFormatException;
+import dev.sieve.internal.PayloadForm;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.function.LongUnaryOperator;
+
+/**
+ * The expandable filter's serialized form; the container's payload for {@link ExpandableFilter}
+ * ({@link Payload}).
+ *
+ * <p>Little-endian, offsets from the payload's first byte:
+ *
+ * <pre>
+ *   0   1  type tag 0x45 ('E')
+ *   1   1  payload version, 1
+ *   2   1  log2 of the slots, [6, 32]
+ *   3   1  log2 of the slots at creation, [6, byte 2]
+ *   4   1  slot width in bits: [F + widening(log − start) + 3, F + widening(log − 6) + 3], ≤ 57
+ *   5   3  reserved, 0
+ *   8   8  target rate f (IEEE double): in (0, 0.25], F = baseFingerprintBits(f) ≤ 28
+ *   16  8  entries stored (void copies each), [0, floor(0.85 · 2^log)]
+ *   24  8  keys (adds minus removes), [0, entries]
+ *   32  .  ceil(2^log · width / 64) words of packed slots (ExpandableSlots), bits past the last 0
+ * </pre>
+ *
+ * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
+ * exact length (before anything is allocated), the zero padding, and the slots decoded as the
+ * kernel walks them: an empty slot carries no metadata bit, every entry's known bits fit its hash,
+ * the non-empty slots number the stored entries, and in every block (a maximal run of non-empty
+ * slots) no slot continues a run at the block's start, no run starts before its canonical slot
+ * (runs begun never outnumber the occupied bits seen) and the runs equal the occupied bits at the
+ * block's end. The kernel's walks then terminate (at most 85% of the slots are non-empty) and find
+ * every run. Every error is a {@link SieveFormatException} with the offset of the field and the
+ * limit it broke.
+ */
+final class ExpandableForm {
+
+  /** The version this code writes and reads. */
+  static final int VERSION = 1;
+
+  static final int TYPE_TAG = 0x45;
+  static final int HEADER_BYTES = 32;
+
+  private ExpandableForm() {}
+
+  /**
+   * The form of a filter: its header, then its slot words from {@code words}, or from {@code
+   * wrapped} (little-endian, from index 0) when {@code words} is null.
+   */
+  static byte[] write(
+      double fpRate,
+      int startLog,
+      int log,
+      int width,
+      long used,
+      long numKeys,
+      long[] words,
+      ByteBuffer wrapped) {
+    long numWords = ExpandableSlots.wordsFor(1L << log, width);
+    ByteBuffer out =
+        ByteBuffer.allocate(HEADER_BYTES + (int) numWords * Long.BYTES)
+            .order(ByteOrder.LITTLE_ENDIAN);
+    out.put((byte) TYPE_TAG).put((byte) VERSION).put((byte) log).put((byte) startLog);
+    out.put((byte) width).put((byte) 0).put((byte) 0).put((byte) 0);
+    out.putDouble(fpRate).putLong(used).putLong(numKeys);
+    if (words != null) {
+      for (long w : words) {
+        out.putLong(w);
+      }
+    } else {
+      out.put(wrapped.duplicate().clear());
+    }
+    return out.array();
+  }
+
+  /** {@return the slot words of a wrapped filter's buffer (little-endian, from 0), on the heap} */
+  static long[] words(ByteBuffer data) {
+    long[] out = new long[data.capacity() / Long.BYTES];
+    data.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out);
+    return out;
+  }
+
+  /**
+   * Reads the form from {@code bytes}' position to its limit: onto the heap (a mutable filter), or,
+   * with {@code inPlace}, in place: the slots are not copied and queries read the buffer (heap,
+   * direct or memory-mapped); the filter is then read-only ({@link ExpandableFilter#copy()} gives a
+   * mutable one). The checks are the same (the slots decoded from the buffer), with offsets
+   * relative to the position. The buffer's position and limit may change afterwards; its bytes must
+   * not while the filter is in use.
+   *
+   * @throws SieveFormatException if the bytes are truncated, too long or inconsistent
+   */
+  static ExpandableFilter read(ByteBuffer bytes, boolean inPlace) {
+    ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
+    int size = in.remaining();
+    if (size < HEADER_BYTES) {
+      throw new SieveFormatException(
+          size,
+          "truncated expandable filter: the header needs " + HEADER_BYTES + " bytes, got " + size);
+    }
+    int tag = in.get(0) & 0xFF;
+    if (tag != TYPE_TAG) {
+      throw new SieveFormatException(
+          0,
+          "not an expandable filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x45");
+    }
+    int version = in.get(1) & 0xFF;
+    if (version != VERSION) {
+      throw new SieveFormatException(
+          1,
+          "expandable payload version "
+              + version
+              + " is not supported (this reader reads "
+              + VERSION
+              + ")");
+    }
+    int log = in.get(2) & 0xFF;
+    if (log < ExpandableMath.MIN_LOG_SLOTS || log > ExpandableMath.MAX_LOG_SLOTS) {
+      throw new SieveFormatException(
+          2,
+          "log2 of the slots must be in ["
+              + ExpandableMath.MIN_LOG_SLOTS
+              + ", "
+              + ExpandableMath.MAX_LOG_SLOTS
+              + "], got "
+              + log);
+    }
+    int startLog = in.get(3) & 0xFF;
+    if (startLog < ExpandableMath.MIN_LOG_SLOTS || startLog > log) {
+      throw new SieveFormatException(
+          3,
+          "log2 of the starting slots must be in ["
+              + ExpandableMath.MIN_LOG_SLOTS
+              + ", "
+              + log
+              + "], got "
+              + startLog);
+    }
+    for (int i = 5; i < 8; i++) {
+      if (in.get(i) != 0) {
+        throw new SieveFormatException(i, "reserved byte " + i + " must be 0");
+      }
+    }
+    double fpRate = in.getDouble(8);
+    if (!(fpRate > 0 && fpRate <= ExpandableMath.MAX_FP_RATE)
+        || ExpandableMath.baseFingerprintBits(fpRate) > ExpandableMath.MAX_BASE_FINGERPRINT_BITS) {
+      throw new SieveFormatException(
+          8,
+          "target rate "
+              + fpRate
+              + " outside (0, "
+              + ExpandableMath.MAX_FP_RATE
+              + "] or below the lowest, that of "
+              + ExpandableMath.MAX_BASE_FINGERPRINT_BITS
+              + "-bit fingerprints");
+    }
+    int base = ExpandableMath.baseFingerprintBits(fpRate);
+    int width = in.get(4) & 0xFF;
+    int minWidth =
+        base + ExpandableMath.widening(log - startLog) + ExpandableMath.SLOT_OVERHEAD_BITS;
+    int maxWidth =
+        Math.min(
+            ExpandableSlots.MAX_WIDTH,
+            base
+                + ExpandableMath.widening(log - ExpandableMath.MIN_LOG_SLOTS)
+                + ExpandableMath.SLOT_OVERHEAD_BITS);
+    if (width < minWidth || width > maxWidth) {
+      throw new SieveFormatException(
+          4, "slot width must be in [" + minWidth + ", " + maxWidth + "] bits, got " + width);
+    }
+    long maxEntries = ExpandableFilter.maxEntries(log);
+    long used = in.getLong(16);
+    if (used < 0 || used > maxEntries) {
+      throw new SieveFormatException(
+          16, "entries " + used + " outside [0, " + maxEntries + "] (load 0.85 of 2^" + log + ")");
+    }
+    long numKeys = in.getLong(24);
+    if (numKeys < 0 || numKeys > used) {
+      throw new SieveFormatException(24, "keys " + numKeys + " outside [0, " + used + "]");
+    }
+    long slots = 1L << log;
+    long numWords = ExpandableSlots.wordsFor(slots, width);
+    long expected = HEADER_BYTES + numWords * Long.BYTES;
+    if (size != expected) {
+      throw new SieveFormatException(
+          Math.min(size, expected),
+          "expandable filter of 2^"
+              + log
+              + " slots of "
+              + width
+              + " bits needs "
+              + expected
+              + " bytes, got "
+              + size
+              + (size < expected ? " (truncated)" : " (trailing bytes)"));
+    }
+    ByteBuffer data =
+        in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    int usedBits = (int) ((slots * width) & 63);
+    if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
+      throw new SieveFormatException(
+          expected - Long.BYTES, "nonzero bits past the last slot in the final word");
+    }
+    long[] byKnownBits = decodeSlots(i -> ExpandableSlots.get(data, width, i), log, width, used);
+    return new ExpandableFilter(
+        fpRate,
+        startLog,
+        log,
+        width,
+        inPlace ? null : words(data),
+        inPlace ? data : null,
+        used,
+        numKeys,
+        byKnownBits);
+  }
+
+  /** The offset of slot {@code i}'s first byte, for messages. */
+  private static long offsetOf(long i, int width) {
+    return HEADER_BYTES + ((i * width) >>> 3);
+  }
+
+  /**
+   * Decodes the slots (see the class comment) and returns the entries by known hash bits.
+   *
+   * @throws SieveFormatException at the first slot that breaks the table's structure
+   */
+  private static long[] decodeSlots(LongUnaryOperator slotAt, int log, int width, long used) {
+    long slots = 1L << log;
+    long mask = slots - 1;
+    long[] byKnownBits = new long[65];
+    long nonEmpty = 0;
+    long empty = -1;
+    for (long i = 0; i < slots; i++) {
+      long slot = slotAt.applyAsLong(i);
+      long value = slot >>> 2;
+      if (value == 0) {
+        if (slot != 0) {
+          throw new SieveFormatException(
+              offsetOf(i, width), "empty slot " + i + " has its occupied or continuation bit set");
+        }
+        empty = empty < 0 ? i : empty;
+        continue;
+      }
+      int known = log + ExpandableKernel.length(value);
+      if (known > 64) {
+        throw new SieveFormatException(
+            offsetOf(i, width),
+            "slot " + i + " knows " + known + " hash bits, more than the 64 of a key hash");
+      }
+      byKnownBits[known]++;
+      nonEmpty++;
+    }
+    if (nonEmpty != used) {
+      throw new SieveFormatException(
+          16, "header says " + used + " entries, the slots hold " + nonEmpty);
+    }
+    // empty >= 0: used <= 0.85 · slots
+    long runs = 0;
+    long occupied = 0;
+    boolean blockStart = true;
+    for (long rel = 1; rel <= slots; rel++) {
+      long i = (empty + rel) & mask;
+      long slot = slotAt.applyAsLong(i);
+      if (slot == 0) {
+        if (runs != occupied) {
+          throw new SieveFormatException(
+              offsetOf(i, width),
+              "the block ending at slot "
+                  + i
+                  + " has "
+                  + runs
+                  + " runs, "
+                  + occupied
+                  + " occupied");
+        }
+        runs = 0;
+        occupied = 0;
+        blockStart = true;
+        continue;
+      }
+      occupied += slot & ExpandableKernel.OCCUPIED;
+      if ((slot & ExpandableKernel.CONTINUATION) == 0) {
+        runs++;
+        if (runs > occupied) {
+          throw new SieveFormatException(
+              offsetOf(i, width), "slot " + i + " starts a run before its canonical slot");
+        }
+      } else if (blockStart) {
+        throw new SieveFormatException(
+            offsetOf(i, width), "slot " + i + " continues a run at the start of a block");
+      }
+      blockStart = false;
+    }
+    return byKnownBits;
+  }
+
+  /**
+   * The container's payload form (type id 13): this form; parameter A the slot width in bits, B
+   * log2 of the slots. Read in place (a wrapped filter is read-only). A payload past one buffer is
+   * refused (the base class's typed error): the table is one array on the heap, replaced by each
+   * doubling, so its storage is not segmented.
+   */
+  static final class Payload extends PayloadForm<ExpandableFilter> {
+    Payload() {
+      super(ExpandableFilter.class);
+    }
+
+    @Override
+    public byte[] payload(ExpandableFilter f) {
+      return f.toByteArray();
+    }
+
+    @Override
+    public int parameterA(ExpandableFilter f) {
+      return f.slotBits();
+    }
+
+    @Override
+    public int parameterB(ExpandableFilter f) {
+      return f.logSlots();
+    }
+
+    @Override
+    public ExpandableFilter read(byte[] payload, long numKeys) {
+      return ExpandableForm.read(ByteBuffer.wrap(payload), false);
+    }
+
+    @Override
+    public ExpandableFilter wrap(ByteBuffer payload, long numKeys) {
+      return ExpandableForm.read(payload, true);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package dev.sieve.expand;
+
+import dev.sieve.internal.Checks;
+
+/**
+ * The model of the {@link ExpandableFilter}: its widening policy (how long the fingerprints of new
+ * entries are after {@code j} doublings), the false-positive bound it keeps at every size, and the
+ * modelled rate of a given state. The derivations are in {@link ExpandableFilter}'s class comment;
+ * {@code ExpandableMathTest} pins the figures quoted there.
+ */
+public final class ExpandableMath {
+  private ExpandableMath() {}
+
+  /** The load (entries per slot) past which the table doubles. */
+  public static final double MAX_LOAD = 0.85;
+
+  /**
+   * The highest target rate: a filter's void copies take at most its rate's share of the slots, and
+   * must stay well below half the load for a doubling to make room.
+   */
+  public static final double MAX_FP_RATE = 0.25;
+
+  /** The smallest table: {@code 2^}{@value} slots. */
+  public static final int MIN_LOG_SLOTS = 6;
+
+  /** The largest table: {@code 2^}{@value} slots (and the Java array limit on its words). */
+  public static final int MAX_LOG_SLOTS = 32;
+
+  /** The most doublings a filter can go through: from the smallest table to the largest. */
+  public static final int MAX_DOUBLINGS = MAX_LOG_SLOTS - MIN_LOG_SLOTS;
+
+  /**
+   * The longest first-generation fingerprint: with the widening of {@value #MAX_DOUBLINGS}
+   * doublings and the quotient of the largest table, a key's known bits fill its 64-bit hash.
+   */
+  public static final int MAX_BASE_FINGERPRINT_BITS = 64 - MAX_LOG_SLOTS - 4;
+
+  /** Bits of a slot besides the fingerprint: occupied, continuation and the length marker. */
+  public static final int SLOT_OVERHEAD_BITS = 3;
+
+  /**
+   * The widening after {@code j} doublings: new entries get {@code floor(log2(j + 1))} more
+   * fingerprint bits than at creation (one more after 1, 3, 7, 15 doublings).
+   *
+   * @param doublings {@code j >= 0}
+   * @return the extra bits
+   */
+  public static int widening(int doublings) {
+    return 31 - Integer.numberOfLeadingZeros(doublings + 1);
+  }
+
+  /**
+   * {@code Σ_{j=0..g} 2^(−widening(j))}: the false-positive bound in units of {@code MAX_LOAD ·
+   * 2^(−F)}. Each run of doublings in which the widening is the same adds at most 1, so it is at
+   * most {@code floor(log2(g + 1)) + 1}; {@value #MAX_DOUBLINGS} doublings give 4.75.
+   *
+   * @param doublings {@code g >= 0}
+   * @return the sum
+   */
+  public static double wideningSum(int doublings) {
+    double sum = 0;
+    for (int j = 0; j <= doublings; j++) {
+      sum += Math.scalb(1.0, -widening(j));
+    }
+    return sum;
+  }
+
+  /**
+   * The fingerprint length {@code F} of the entries added before the first doubling: the smallest
+   * with {@code MAX_LOAD · 2^(−F) · wideningSum(MAX_DOUBLINGS) <= fpRate}, so that the bound holds
+   * however far the filter grows (9 bits at 1%, 12 at 0.1%).
+   *
+   * @param fpRate the target rate in (0, 1)
+   * @return {@code F}
+   */
+  public static int baseFingerprintBits(double fpRate) {
+    Checks.fpRate(fpRate);
+    double need = MAX_LOAD * wideningSum(MAX_DOUBLINGS) / fpRate;
+    int bits = 1;
+    while (Math.scalb(1.0, bits) < need) {
+      bits++;
+    }
+    return bits;
+  }
+
+  /**
+   * The fingerprint length of the entries added after {@code doublings} doublings: {@code F +
+   * widening(j)}.
+   *
+   * @param fpRate the target rate
+   * @param doublings {@code j >= 0}
+   * @return the length in bits
+   */
+  public static int fingerprintBits(double fpRate, int doublings) {
+    return baseFingerprintBits(fpRate) + widening(doublings);
+  }
+
+  /**
+   * The slot width after {@code doublings} doublings: the fingerprint of a new entry plus {@value
+   * #SLOT_OVERHEAD_BITS} bits.
+   *
+   * @param fpRate the target rate
+   * @param doublings {@code j >= 0}
+   * @return the slot width in bits
+   */
+  public static int slotBits(double fpRate, int doublings) {
+    return fingerprintBits(fpRate, doublings) + SLOT_OVERHEAD_BITS;
+  }
+
+  /**
+   * The bound on the false-positive rate after {@code doublings} doublings, whatever adds and
+   * removes of present keys came before: {@code MAX_LOAD · Σ_{j=0..g} 2^(−(F + widening(j)))}, at
+   * most {@code fpRate}.
+   *
+   * @param fpRate the target rate
+   * @param doublings {@code g >= 0}
+   * @return the bound
+   */
+  public static double fpRateBound(double fpRate, int doublings) {
+    return MAX_LOAD * Math.scalb(wideningSum(doublings), -baseFingerprintBits(fpRate));
+  }
+
+  /**
+   * The modelled false-positive rate of a table from its entries: an entry matches a random absent
+   * key when the key's hash agrees with its {@code log + r} known hash bits ({@code log} quotient
+   * bits, {@code r} fingerprint bits; a void entry knows {@code log} bits), so the expected number
+   * of matching entries, an upper bound on the rate, is {@code Σ_h count[h] · 2^(−h)}.
+   *
+   * @param entriesByKnownBits {@code count[h]}: how many entries know {@code h} bits of their hash
+   * @return the modelled rate, at most 1
+   */
+  public static double modelFpRate(long[] entriesByKnownBits) {
+    double sum = 0;
+    for (int h = 0; h < entriesByKnownBits.length; h++) {
+      sum += Math.scalb((double) entriesByKnownBits[h], -h);
+    }
+    return Math.min(1.0, sum);
+  }
+
+  /**
+   * The memory of a table at load {@code load}: {@code slotBits / load} bits per entry. Just after
+   * a doubling the load is half of {@value #MAX_LOAD}, so the memory per key jumps to twice what it
+   * was just before (and gains the widening's bit when the width grows).
+   *
+   * @param slotBits the slot width
+   * @param load entries per slot, in (0, 1]
+   * @return bits per entry
+   */
+  public static double bitsPerKey(int slotBits, double load) {
+    return slotBits / load;
+  }
+}

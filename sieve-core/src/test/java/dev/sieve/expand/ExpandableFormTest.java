@@ -1,0 +1,110 @@
+package dev.sieve.expand;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sieve.SieveFormatException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The form ({@link ExpandableForm}): a wrapped filter reads its buffer in place and is read-only,
+ * and each header field and structural rule of the slots is refused with a typed error naming it.
+ */
+class ExpandableFormTest {
+
+  private static ExpandableFilter filter(int keys) {
+    ExpandableFilter f = ExpandableFilter.builder().fpRate(0.01).create();
+    for (int i = 0; i < keys; i++) {
+      f.add((long) i);
+    }
+    return f;
+  }
+
+  @Test
+  void aWrappedFilterReadsInPlaceAndIsReadOnly() {
+    ExpandableFilter f = filter(300);
+    byte[] form = f.toByteArray();
+    ByteBuffer direct = ByteBuffer.allocateDirect(form.length).put(form).flip();
+    ExpandableFilter wrapped = ExpandableForm.read(direct, true);
+    assertTrue(wrapped.isWrapped());
+    assertEquals(f, wrapped);
+    for (long i = 0; i < 300; i++) {
+      assertTrue(wrapped.mayContain(i));
+    }
+    assertArrayEquals(form, wrapped.toByteArray());
+    assertThrows(UnsupportedOperationException.class, () -> wrapped.add(1L));
+    assertThrows(UnsupportedOperationException.class, () -> wrapped.remove(1L));
+    assertThrows(UnsupportedOperationException.class, () -> wrapped.union(f));
+    ExpandableFilter copy = wrapped.copy();
+    assertFalse(copy.isWrapped());
+    copy.union(wrapped); // a wrapped filter is read as the other side
+    assertTrue(copy.add(-1L));
+    assertEquals(600 + 1, copy.numKeys());
+  }
+
+  private static String refused(ExpandableFilter f, Consumer<ByteBuffer> edit) {
+    ByteBuffer b = ByteBuffer.wrap(f.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    edit.accept(b);
+    return assertThrows(SieveFormatException.class, () -> ExpandableForm.read(b, false))
+        .getMessage();
+  }
+
+  @Test
+  void eachFieldIsCheckedAgainstItsLimit() {
+    ExpandableFilter f = filter(40);
+    assertTrue(refused(f, b -> b.put(0, (byte) 0x31)).contains("type tag"));
+    assertTrue(refused(f, b -> b.put(1, (byte) 2)).contains("version"));
+    assertTrue(refused(f, b -> b.put(2, (byte) 40)).contains("log2 of the slots"));
+    assertTrue(refused(f, b -> b.put(3, (byte) 5)).contains("starting slots"));
+    assertTrue(refused(f, b -> b.put(4, (byte) 60)).contains("slot width"));
+    assertTrue(refused(f, b -> b.put(5, (byte) 1)).contains("reserved"));
+    assertTrue(refused(f, b -> b.putDouble(8, 0.5)).contains("target rate"));
+    assertTrue(refused(f, b -> b.putDouble(8, Double.NaN)).contains("target rate"));
+    assertTrue(refused(f, b -> b.putLong(16, Long.MAX_VALUE)).contains("entries"));
+    assertTrue(refused(f, b -> b.putLong(16, 41)).contains("the slots hold 40"));
+    assertTrue(refused(f, b -> b.putLong(24, 41)).contains("keys"));
+    // the size is checked before any allocation: 2^32 slots over 40 bytes of table
+    assertTrue(refused(f, b -> b.put(2, (byte) 32).put(3, (byte) 32)).contains("(truncated)"));
+  }
+
+  @Test
+  void theSlotsAreDecodedAsTheKernelWalksThem() {
+    ExpandableFilter f = filter(1);
+    int width = f.slotBits();
+    long q = -1;
+    for (long i = 0; i < 64; i++) {
+      if (ExpandableSlots.get(readWords(f), width, i) != 0) {
+        q = i;
+      }
+    }
+    long slot = q;
+    // the single entry: clear its occupied bit (a run without its canonical slot)
+    assertTrue(refused(f, b -> editSlot(b, width, slot, s -> s & ~1L)).contains("before its"));
+    // mark it a continuation (a run continued at the start of its block)
+    assertTrue(refused(f, b -> editSlot(b, width, slot, s -> s | 2L)).contains("start of a block"));
+    // an empty slot with its occupied bit
+    long other = (slot + 5) & 63;
+    assertTrue(refused(f, b -> editSlot(b, width, other, s -> s | 1L)).contains("empty slot"));
+  }
+
+  private static long[] readWords(ExpandableFilter f) {
+    return ExpandableForm.words(
+        ByteBuffer.wrap(f.toByteArray()).position(ExpandableForm.HEADER_BYTES).slice());
+  }
+
+  private static void editSlot(
+      ByteBuffer b, int width, long i, java.util.function.LongUnaryOperator edit) {
+    ByteBuffer data = b.duplicate().position(ExpandableForm.HEADER_BYTES).slice();
+    long[] words = ExpandableForm.words(data);
+    ExpandableSlots.set(words, width, i, edit.applyAsLong(ExpandableSlots.get(words, width, i)));
+    for (int w = 0; w < words.length; w++) {
+      b.putLong(ExpandableForm.HEADER_BYTES + w * Long.BYTES, words[w]);
+    }
+  }
+}

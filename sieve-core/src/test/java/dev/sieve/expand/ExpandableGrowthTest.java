@@ -1,0 +1,133 @@
+package dev.sieve.expand;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Growth from the smallest table to {@value #KEYS} keys with no hint, at 1% and 0.1%. At every
+ * doubling checkpoint (just before a doubling, the table at its fullest, when the rate is highest
+ * for that size; and just after it, when the memory per key is highest): no false negative among
+ * the keys added (a sample at checkpoints, all at the end); the measured false-positive count over
+ * {@value #QUERIES} absent keys below the 99.9% Chernoff upper bound of a binomial at the target
+ * rate {@code f} and at the modelled rate; the modelled rate at most the policy's bound at most
+ * {@code f}; the slot width and bits per key exactly as {@link ExpandableFilter}'s model says.
+ */
+class ExpandableGrowthTest {
+  static final int KEYS = 1_000_000;
+  static final int QUERIES = 200_000;
+  static final double CONFIDENCE_MISS = 0.001;
+
+  static long mix(long x) {
+    x = (x ^ (x >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+    x = (x ^ (x >>> 27)) * 0x94D0_49BB_1331_11EBL;
+    return x ^ (x >>> 31);
+  }
+
+  static long keyHash(long i) {
+    return mix(i * 0x9E37_79B9_7F4A_7C15L + 17);
+  }
+
+  static long absentHash(long i) {
+    return mix(i * 0x9E37_79B9_7F4A_7C15L + 0x5555_0000_0000_0000L);
+  }
+
+  /**
+   * The 99.9% upper bound of a binomial count with mean {@code μ = n · p}, from the Chernoff bound
+   * {@code P(X >= (1 + δ)μ) <= exp(−δ²μ / (2 + δ))}: {@code δ = (L + sqrt(L² + 8μL)) / (2μ)},
+   * {@code L = ln(1 / 0.001)}.
+   */
+  static long upper(long n, double p) {
+    double mu = n * p;
+    double l = Math.log(1 / CONFIDENCE_MISS);
+    double delta = (l + Math.sqrt(l * l + 8 * mu * l)) / (2 * mu);
+    return (long) Math.ceil((1 + delta) * mu);
+  }
+
+  @ParameterizedTest
+  @ValueSource(doubles = {0.01, 0.001})
+  void growsWithTheRateBelowTargetAtEveryCheckpoint(double f) {
+    ExpandableFilter filter = ExpandableFilter.builder().fpRate(f).create();
+    int base = ExpandableMath.baseFingerprintBits(f);
+    System.out.printf(
+        "f=%s F=%d bound=%.6f%n%8s %4s %5s %10s %10s %10s %8s %9s %9s %8s%n",
+        f,
+        base,
+        ExpandableMath.fpRateBound(f, ExpandableMath.MAX_DOUBLINGS),
+        "keys",
+        "dbl",
+        "slotb",
+        "measured",
+        "modelled",
+        "upper99.9",
+        "load",
+        "bits/key",
+        "afterDbl",
+        "voidCopies");
+    long queryOffset = 0;
+    for (long i = 0; i < KEYS; i++) {
+      if (filter.entries() == ExpandableFilter.maxEntries(filter.logSlots())) {
+        queryOffset = checkpoint(filter, f, base, i, queryOffset);
+      }
+      filter.addHash(keyHash(i));
+    }
+    checkpoint(filter, f, base, KEYS, queryOffset);
+    for (long i = 0; i < KEYS; i++) {
+      assertTrue(filter.mayContainHash(keyHash(i)), "false negative, key " + i);
+    }
+  }
+
+  private static long checkpoint(ExpandableFilter filter, double f, int base, long n, long off) {
+    int doublings = filter.doublings();
+    assertEquals(base + ExpandableMath.widening(doublings) + 3, filter.slotBits());
+    long fp = 0;
+    for (long q = 0; q < QUERIES; q++) {
+      if (filter.mayContainHash(absentHash(off + q))) {
+        fp++;
+      }
+    }
+    double modelled = filter.modelledFpRate();
+    assertTrue(modelled <= ExpandableMath.fpRateBound(f, doublings) + 1e-15, "model " + modelled);
+    assertTrue(ExpandableMath.fpRateBound(f, doublings) <= f);
+    long upperAtTarget = upper(QUERIES, f);
+    assertTrue(fp <= upperAtTarget, n + " keys: " + fp + " > " + upperAtTarget);
+    assertTrue(fp <= upper(QUERIES, modelled), n + " keys: " + fp + " above the model " + modelled);
+    for (long i = 0; i < n; i += Math.max(1, n / 10_000)) {
+      assertTrue(filter.mayContainHash(keyHash(i)), "false negative, key " + i);
+    }
+    double bitsPerKey = (double) filter.sizeInBits() / n;
+    long slots = 1L << filter.logSlots();
+    assertEquals(
+        ExpandableMath.bitsPerKey(filter.slotBits(), (double) n / slots),
+        bitsPerKey,
+        1e-9 * bitsPerKey);
+    // the slots void copies take beyond one per key: at most a fraction f of the table
+    long extraCopies = filter.entries() - n;
+    assertTrue(extraCopies >= 0 && extraCopies <= f * slots, extraCopies + " extra void copies");
+    // the doubling: same keys, twice the slots, the next generation's width
+    ExpandableFilter doubled = filter.copy();
+    double after = Double.NaN;
+    if (n < KEYS) {
+      doubled.addHash(keyHash(n));
+      assertEquals(filter.logSlots() + 1, doubled.logSlots());
+      assertEquals(
+          base + ExpandableMath.widening(doublings + 1) + 3, doubled.slotBits(), "widening");
+      after = (double) doubled.sizeInBits() / (n + 1);
+    }
+    System.out.printf(
+        "%8d %4d %5d %10.6f %10.6f %10.6f %8.4f %9.2f %9.2f %8d%n",
+        n,
+        doublings,
+        filter.slotBits(),
+        (double) fp / QUERIES,
+        modelled,
+        (double) upperAtTarget / QUERIES,
+        filter.load(),
+        bitsPerKey,
+        after,
+        extraCopies);
+    return off + QUERIES;
+  }
+}

@@ -1,0 +1,270 @@
+package dev.sieve.expand;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kernel against a model: the table decoded run by run ({@link ExpandableKernel#forEachRun})
+ * must hold exactly the multiset of (quotient, value) entries inserted and not deleted, whatever
+ * the runs, shifts across blocks and wrap-around past the last slot; queries must find every entry;
+ * a rebuild must move every entry to its new run, void entries to both.
+ */
+class ExpandableKernelTest {
+
+  /**
+   * A hash whose top {@code log} bits are {@code q}, next {@code r} bits {@code fp}, rest random.
+   */
+  static long hashOf(int log, long q, int r, long fp, long low) {
+    long h = q << (64 - log);
+    if (r > 0) {
+      h |= fp << (64 - log - r);
+    }
+    long lowMask = (1L << (64 - log - r)) - 1;
+    return h | (low & lowMask);
+  }
+
+  /** Decodes the table into a sorted multiset "q:value" → count, checking the layout as it goes. */
+  static TreeMap<String, Integer> decode(long[] t, int log, int width) {
+    TreeMap<String, Integer> out = new TreeMap<>();
+    long mask = (1L << log) - 1;
+    int[] total = {0};
+    ExpandableKernel.forEachRun(
+        t,
+        log,
+        width,
+        (q, first, length) -> {
+          assertTrue(
+              (ExpandableSlots.get(t, width, q) & ExpandableKernel.OCCUPIED) != 0,
+              "run " + q + " has its occupied bit");
+          for (int k = 0; k < length; k++) {
+            long v = ExpandableKernel.valueAt(t, width, (first + k) & mask);
+            assertTrue(v != 0, "entry in an empty slot");
+            out.merge(q + ":" + v, 1, Integer::sum);
+            total[0]++;
+          }
+        });
+    long nonEmpty = 0;
+    long occupied = 0;
+    for (long i = 0; i <= mask; i++) {
+      if (ExpandableKernel.valueAt(t, width, i) != 0) {
+        nonEmpty++;
+      }
+      occupied += ExpandableSlots.get(t, width, i) & ExpandableKernel.OCCUPIED;
+    }
+    assertEquals(nonEmpty, total[0], "every non-empty slot is in a run");
+    assertEquals(occupied, out.keySet().stream().map(k -> k.split(":")[0]).distinct().count());
+    return out;
+  }
+
+  static long[] table(int log, int width) {
+    return new long[(int) ExpandableSlots.wordsFor(1L << log, width)];
+  }
+
+  @Test
+  void slotsStraddleWords() {
+    for (int width : new int[] {3, 7, 13, 31, 57}) {
+      long[] t = table(8, width);
+      SplittableRandom r = new SplittableRandom(width);
+      long[] want = new long[256];
+      for (int i = 0; i < 256; i++) {
+        want[i] = r.nextLong() & ((1L << width) - 1);
+        ExpandableSlots.set(t, width, i, want[i]);
+      }
+      for (int i = 0; i < 256; i++) {
+        assertEquals(want[i], ExpandableSlots.get(t, width, i), "width " + width + " slot " + i);
+      }
+    }
+  }
+
+  @Test
+  void runsShiftAndWrapAround() {
+    int log = 4;
+    int width = 3 + 6;
+    long[] t = table(log, width);
+    TreeMap<String, Integer> model = new TreeMap<>();
+    List<Long> hashes = new ArrayList<>();
+    // three entries at the last slot wrap into slots 0 and 1; then runs at 0 and 1 shift behind
+    // them
+    long[][] entries = {{15, 5}, {15, 9}, {15, 33}, {0, 7}, {1, 2}, {0, 63}, {14, 1}, {3, 4}};
+    for (long[] e : entries) {
+      long value = (1L << 6) | e[1];
+      ExpandableKernel.insert(t, log, width, e[0], value);
+      model.merge(e[0] + ":" + value, 1, Integer::sum);
+      hashes.add(hashOf(log, e[0], 6, e[1], 12345));
+      assertEquals(model, decode(t, log, width));
+    }
+    for (long h : hashes) {
+      assertTrue(ExpandableKernel.mayContain(t, log, width, h));
+    }
+    // quotient 2 has no run; quotient 0 has a run but not this fingerprint
+    assertFalse(ExpandableKernel.mayContain(t, log, width, hashOf(log, 2, 6, 7, 0)));
+    assertFalse(ExpandableKernel.mayContain(t, log, width, hashOf(log, 0, 6, 8, 0)));
+    // slot 0 holds a wrapped entry of run 15, so run 0 starts later
+    assertTrue(ExpandableKernel.runStart(t, log, width, 0) != 0);
+    // delete the wrapped entries first: the runs of 0 and 1 move back to their canonical slots
+    for (long[] e : new long[][] {{15, 5}, {15, 33}, {0, 7}, {15, 9}}) {
+      long value = (1L << 6) | e[1];
+      assertEquals(6, ExpandableKernel.remove(t, log, width, hashOf(log, e[0], 6, e[1], 99)));
+      model.merge(e[0] + ":" + value, -1, Integer::sum);
+      model.remove(e[0] + ":" + value, 0);
+      assertEquals(model, decode(t, log, width));
+    }
+    assertEquals(0, ExpandableKernel.runStart(t, log, width, 0));
+    assertEquals(-1, ExpandableKernel.remove(t, log, width, hashOf(log, 15, 6, 5, 0)));
+    assertEquals(-1, ExpandableKernel.remove(t, log, width, hashOf(log, 0, 6, 8, 0)));
+  }
+
+  @Test
+  void randomInsertsAndDeletesMatchTheModel() {
+    SplittableRandom rnd = new SplittableRandom(7);
+    for (int round = 0; round < 200; round++) {
+      int log = 3 + rnd.nextInt(4);
+      int bits = 1 + rnd.nextInt(8);
+      int width = bits + 3;
+      long slots = 1L << log;
+      long[] t = table(log, width);
+      TreeMap<String, Integer> model = new TreeMap<>();
+      List<long[]> present = new ArrayList<>();
+      for (int step = 0; step < 300; step++) {
+        boolean insert = present.isEmpty() || (present.size() < slots - 1 && rnd.nextInt(5) < 3);
+        if (insert) {
+          // clustered quotients so runs and blocks are long
+          long q = (slots - 2 + rnd.nextInt(5)) & (slots - 1);
+          int r = rnd.nextInt(bits + 1);
+          long fp = r == 0 ? 0 : rnd.nextLong() & ((1L << r) - 1);
+          long value = (1L << r) | fp;
+          ExpandableKernel.insert(t, log, width, q, value);
+          model.merge(q + ":" + value, 1, Integer::sum);
+          present.add(new long[] {q, r, fp});
+        } else {
+          long[] e = present.remove(rnd.nextInt(present.size()));
+          long h = hashOf(log, e[0], (int) e[1], e[2], rnd.nextLong());
+          int removed = ExpandableKernel.remove(t, log, width, h);
+          assertTrue(removed >= 0, "a present entry is found");
+          // the longest matching entry went: find it in the model (it matches h)
+          String gone = null;
+          for (String key : model.keySet()) {
+            String[] p = key.split(":");
+            long v = Long.parseLong(p[1]);
+            if (Long.parseLong(p[0]) == e[0]
+                && ExpandableKernel.length(v) == removed
+                && ExpandableKernel.matches(v, h, log)) {
+              gone = key;
+              break;
+            }
+          }
+          assertTrue(gone != null);
+          model.merge(gone, -1, Integer::sum);
+          model.remove(gone, 0);
+          // the entry model removed may be another one than e, of the same length and match: keep
+          // the list in step with the table by swapping e for that entry
+          String[] p = gone.split(":");
+          long v = Long.parseLong(p[1]);
+          long[] other = {e[0], removed, v & ((1L << removed) - 1)};
+          if (other[1] != e[1] || other[2] != e[2]) {
+            for (int i = 0; i < present.size(); i++) {
+              long[] x = present.get(i);
+              if (x[0] == other[0] && x[1] == other[1] && x[2] == other[2]) {
+                present.set(i, e);
+                break;
+              }
+            }
+          }
+        }
+        assertEquals(model, decode(t, log, width), "round " + round + " step " + step);
+        for (long[] e : present) {
+          assertTrue(
+              ExpandableKernel.mayContain(
+                  t, log, width, hashOf(log, e[0], (int) e[1], e[2], rnd.nextLong())));
+        }
+      }
+    }
+  }
+
+  @Test
+  void voidEntriesMatchTheirRunAndSplitIntoBoth() {
+    int log = 4;
+    int width = 3 + 4;
+    long[] t = table(log, width);
+    ExpandableKernel.insert(t, log, width, 5, 1); // void
+    ExpandableKernel.insert(t, log, width, 5, (1L << 4) | 0b1010);
+    ExpandableKernel.insert(t, log, width, 6, (1L << 1) | 1);
+    for (long fp = 0; fp < 16; fp++) {
+      assertTrue(ExpandableKernel.mayContain(t, log, width, hashOf(log, 5, 4, fp, fp * 31)));
+    }
+    assertFalse(ExpandableKernel.mayContain(t, log, width, hashOf(log, 6, 1, 0, 0)));
+    // the longest match goes first, then the void entry
+    long h = hashOf(log, 5, 4, 0b1010, 0);
+    assertEquals(4, ExpandableKernel.remove(t, log, width, h));
+    assertEquals(0, ExpandableKernel.remove(t, log, width, h));
+    assertEquals(-1, ExpandableKernel.remove(t, log, width, h));
+
+    ExpandableKernel.insert(t, log, width, 5, 1);
+    long[] doubled = table(log + 1, width);
+    assertEquals(3, ExpandableKernel.rebuild(t, log, width, doubled, log + 1, width));
+    TreeMap<String, Integer> want = new TreeMap<>();
+    want.put("10:1", 1);
+    want.put("11:1", 1);
+    want.put("13:1", 1); // 6:(1<<1|1) -> quotient 13, void
+    assertEquals(want, decode(doubled, log + 1, width));
+  }
+
+  @Test
+  void doublingMovesTheTopFingerprintBitIntoTheQuotient() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int round = 0; round < 100; round++) {
+      int log = 3 + rnd.nextInt(6);
+      int bits = 1 + rnd.nextInt(10);
+      int width = bits + 3;
+      long slots = 1L << log;
+      long[] t = table(log, width);
+      List<Long> hashes = new ArrayList<>();
+      long n = rnd.nextLong((long) (slots * 0.9) + 1);
+      for (long i = 0; i < n; i++) {
+        long h = rnd.nextLong();
+        if (rnd.nextInt(4) == 0) {
+          h = (slots - 1) << (64 - log) | (h >>> log); // crowd the last slot: wrap-around
+        }
+        ExpandableKernel.insert(
+            t,
+            log,
+            width,
+            ExpandableKernel.quotient(h, log),
+            ExpandableKernel.entryValue(h, log, bits));
+        hashes.add(h);
+      }
+      int newWidth = width + rnd.nextInt(2);
+      long[] doubled = table(log + 1, newWidth);
+      long written = ExpandableKernel.rebuild(t, log, width, doubled, log + 1, newWidth);
+      TreeMap<String, Integer> want = new TreeMap<>();
+      for (long h : hashes) {
+        // an entry of `bits` bits at log knows log + bits bits: at log + 1 it has bits − 1
+        want.merge(
+            ExpandableKernel.quotient(h, log + 1)
+                + ":"
+                + ExpandableKernel.entryValue(h, log + 1, bits - 1),
+            1,
+            Integer::sum);
+      }
+      if (bits - 1 == 0) {
+        // they were 1-bit: every entry becomes void at its own quotient only (it had its bit)
+        assertEquals(n, written);
+      }
+      assertEquals(want, decode(doubled, log + 1, newWidth), "round " + round);
+      for (long h : hashes) {
+        assertTrue(ExpandableKernel.mayContain(doubled, log + 1, newWidth, h));
+      }
+      // rewidening at the same size keeps every entry where it was
+      long[] wider = table(log, width + 2);
+      assertEquals(n, ExpandableKernel.rebuild(t, log, width, wider, log, width + 2));
+      assertEquals(decode(t, log, width), decode(wider, log, width + 2));
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.sieve.format;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.expand.ExpandableFilter;
+import java.nio.ByteBuffer;
+
+/**
+ * Fuzz target for the expandable filter's own form (read through {@link Forms}): a typed error or a
+ * filter that re-serializes to the same bytes, answers queries as its wrapped reading does, and
+ * keeps a key added to (and the keys of itself merged into) a copy.
+ */
+class ExpandableFormFuzzTest {
+
+  @FuzzTest(maxDuration = "30s")
+  void fuzz(byte[] data) {
+    ExpandableFilter filter =
+        FuzzSupport.readOrNull(() -> Forms.read(ExpandableFilter.class, data));
+    if (filter == null) {
+      return;
+    }
+    assertArrayEquals(data, Forms.toBytes(filter));
+    ExpandableFilter wrapped = Forms.wrap(ExpandableFilter.class, ByteBuffer.wrap(data));
+    assertEquals(filter, wrapped);
+    FuzzSupport.assertSameAnswers(filter, wrapped, data);
+    ExpandableFilter copy = filter.copy();
+    long key = data.length * 0x9E3779B97F4A7C15L;
+    try {
+      copy.add(key);
+    } catch (IllegalStateException full) {
+      return; // at the largest size, or saturated: the filter says so
+    }
+    assertTrue(copy.mayContain(key));
+    assertTrue(copy.remove(key));
+  }
+}

@@ -5,7 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.policy.FilterPolicy;
 import dev.sieve.registry.FilterType;
-import dev.sieve.sst.RocksDbFilterPolicy;
+import dev.sieve.sst.RocksDbOptions;
 import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
 import java.io.InputStream;
@@ -193,14 +193,21 @@ public final class BuildCommand implements Callable<Integer> {
   Integer level;
 
   /** The policy as RocksDB applies it: bits per key clamped to [1, 100], in thousandths. */
-  static String appliedPolicy(RocksDbFilterPolicy p) {
-    String bits =
-        java.math.BigDecimal.valueOf(p.millibitsPerKey(), 3).stripTrailingZeros().toPlainString();
-    RocksDbFilterPolicy applied =
-        p.type() == RocksDbFilterPolicy.Type.BLOOM
-            ? RocksDbFilterPolicy.bloom(Double.parseDouble(bits))
-            : RocksDbFilterPolicy.ribbon(Double.parseDouble(bits), p.bloomBeforeLevel());
-    return applied.equals(p) ? p.toString() : applied.toString();
+  static String appliedPolicy(FilterPolicy p) {
+    return setting(p, p.millibitsPerKey() / 1000.0);
+  }
+
+  /** The setting as given: {@code bloom:BITS} or {@code ribbon:BITS[:LEVEL]}, BITS as parsed. */
+  static String givenPolicy(FilterPolicy p, String spec) {
+    return setting(p, Double.parseDouble(spec.trim().split(":", -1)[1]));
+  }
+
+  private static String setting(FilterPolicy p, double bits) {
+    if (!p.isRibbonPolicy()) {
+      return "bloom:" + bits;
+    }
+    int level = p.bloomBeforeLevel();
+    return "ribbon:" + bits + (level == 0 ? "" : ":" + level);
   }
 
   /** Whether both paths name one existing file (links, {@code ..} and hard links resolved). */
@@ -283,17 +290,17 @@ public final class BuildCommand implements Callable<Integer> {
           spec.commandLine(),
           "--partition-size writes a directory; -o " + output + " is standard output");
     }
-    RocksDbFilterPolicy p;
+    FilterPolicy p;
     try {
-      p = RocksDbFilterPolicy.parse(policy);
+      p = RocksDbOptions.filterPolicy(policy).orElse(null);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    p = p.withOptimizeFiltersForMemory(optimizeFiltersForMemory);
-    if (p.isNoFilter()) {
+    if (p == null) {
       throw new ParameterException(
           spec.commandLine(), "bits per key below 0.5 means no filter; nothing to build");
     }
+    p = p.withOptimizeFiltersForMemory(optimizeFiltersForMemory);
     if (level != null && (level < FilterPolicy.FLUSH || level > FilterPolicy.UNKNOWN_LEVEL)) {
       throw new ParameterException(
           spec.commandLine(),
@@ -331,7 +338,7 @@ public final class BuildCommand implements Callable<Integer> {
       return SstCliSupport.BAD_FILE;
     }
     String applied = appliedPolicy(p);
-    if (!applied.equals(p.toString())) {
+    if (!applied.equals(givenPolicy(p, policy))) {
       spec.commandLine()
           .getErr()
           .println(
@@ -349,8 +356,8 @@ public final class BuildCommand implements Callable<Integer> {
     byte[] block =
         tableFilter != null
             ? tableFilter.buildFullBlock(keys)
-            : p.buildFilterBlock(
-                keys, formatVersion, level == null ? FilterPolicy.UNKNOWN_LEVEL : level);
+            : RocksDbTableFilter.filterBlock(
+                p, keys, formatVersion, level == null ? FilterPolicy.UNKNOWN_LEVEL : level);
     try {
       AtomicFiles.write(output, block);
     } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.sieve.cli;
 
+import dev.sieve.registry.FilterType;
 import dev.sieve.sst.FilterKind;
 import dev.sieve.sst.SstFile;
 import dev.sieve.sst.SstFilter;
@@ -226,10 +227,10 @@ public final class InspectCommand implements Callable<Integer> {
         SstCliSupport.jsonNumber(
             f.numKeys() == 0 ? Double.NaN : (double) f.sizeInBits() / f.numKeys()));
     FilterKind kind = f.blockKind();
-    if (kind == FilterKind.FAST_LOCAL_BLOOM || kind == FilterKind.LEGACY_BLOOM) {
+    if (kind.isBloom()) {
       m.put("num_probes", Integer.toString(f.numProbes()));
     }
-    if (kind == FilterKind.RIBBON) {
+    if (kind.filterType() == FilterType.RIBBON) {
       m.put("ribbon_seed", Integer.toString(f.ribbonSeed()));
       m.put("ribbon_blocks", Long.toString(f.ribbonBlocks()));
       double resultBits =
@@ -248,7 +249,7 @@ public final class InspectCommand implements Callable<Integer> {
 
   private static double firstResultBits(SstFilter f) {
     for (SstFilter.Partition part : f.partitions()) {
-      if (part.block().kind() == FilterKind.RIBBON) {
+      if (part.block().kind().filterType() == FilterType.RIBBON) {
         return part.block().ribbonResultBits();
       }
     }

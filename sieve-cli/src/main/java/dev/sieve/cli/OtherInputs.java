@@ -4,9 +4,9 @@ import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.ContainerHeader;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.registry.FilterType;
 import dev.sieve.sst.FilterBlock;
 import dev.sieve.sst.FilterBlockReader;
-import dev.sieve.sst.FilterKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -86,10 +86,10 @@ final class OtherInputs {
     m.put("filter_kind", SstCliSupport.jsonString(b.kind().label()));
     m.put("filter_bytes", Integer.toString(b.blockBytes()));
     m.put("filter_bits", Long.toString(b.sizeInBits()));
-    if (b.kind() == FilterKind.FAST_LOCAL_BLOOM || b.kind() == FilterKind.LEGACY_BLOOM) {
+    if (b.kind().isBloom()) {
       m.put("num_probes", Integer.toString(b.numProbes()));
     }
-    if (b.kind() == FilterKind.RIBBON) {
+    if (b.kind().filterType() == FilterType.RIBBON) {
       m.put("ribbon_seed", Integer.toString(b.ribbonSeed()));
       m.put("ribbon_blocks", Integer.toString(b.ribbonBlocks()));
       m.put("ribbon_result_bits", SstCliSupport.jsonNumber(b.ribbonResultBits()));
@@ -171,7 +171,7 @@ final class OtherInputs {
         throw new SieveFormatException(e.offset(), f[0] + ": " + e.getMessage(), e);
       }
       kinds.add(b.kind().label());
-      if (b.kind() == FilterKind.FAST_LOCAL_BLOOM || b.kind() == FilterKind.LEGACY_BLOOM) {
+      if (b.kind().isBloom()) {
         probes.add(b.numProbes());
       }
       bytes += b.blockBytes();

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.sst.RocksDbFilterPolicy;
+import dev.sieve.policy.FilterPolicy;
+import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,12 +65,12 @@ class BuildCommandTest {
         CliRun.of("build", "--keys", keys.toString(), "--policy", "bloom:10", "-o", out.toString());
     assertEquals(0, r.status(), r.err());
     byte[] expected =
-        RocksDbFilterPolicy.bloom(10)
-            .buildFilterBlock(
-                List.of(
-                    "a".getBytes(StandardCharsets.UTF_8),
-                    "b".getBytes(StandardCharsets.UTF_8),
-                    "c".getBytes(StandardCharsets.UTF_8)));
+        RocksDbTableFilter.filterBlock(
+            FilterPolicy.bloom(10),
+            List.of(
+                "a".getBytes(StandardCharsets.UTF_8),
+                "b".getBytes(StandardCharsets.UTF_8),
+                "c".getBytes(StandardCharsets.UTF_8)));
     assertArrayEquals(expected, Files.readAllBytes(out));
     assertEquals(List.of("f.block", "k.keys"), names(dir), "no temporary file left");
 
@@ -132,8 +133,8 @@ class BuildCommandTest {
     assertTrue(ok.out().contains("(4 keys"), ok.out());
     // CRLF: "a\r" is the key "a"; the empty key is a key of its own
     byte[] expected =
-        RocksDbFilterPolicy.bloom(10)
-            .buildFilterBlock(List.of(new byte[0], bytes("a"), bytes("b"), bytes("c")));
+        RocksDbTableFilter.filterBlock(
+            FilterPolicy.bloom(10), List.of(new byte[0], bytes("a"), bytes("b"), bytes("c")));
     assertArrayEquals(expected, Files.readAllBytes(dir.resolve("o")));
     // a final newline makes no empty line; no final newline is fine too
     Files.write(keys, bytes("a\nb"));

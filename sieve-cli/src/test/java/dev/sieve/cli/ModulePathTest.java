@@ -49,14 +49,16 @@ class ModulePathTest {
             package smoke;
             import dev.sieve.policy.FilterPolicy;
             import dev.sieve.sst.FilterBlockReader;
-            import dev.sieve.sst.RocksDbFilterPolicy;
+            import dev.sieve.sst.RocksDbOptions;
+            import dev.sieve.sst.RocksDbTableFilter;
             import java.nio.charset.StandardCharsets;
             import java.util.List;
             public class Smoke {
               public static void main(String[] a) {
                 byte[] key = "user:7".getBytes(StandardCharsets.UTF_8);
-                byte[] block = RocksDbFilterPolicy.parse("ribbon:10")
-                    .buildFilterBlock(List.of(key), 7, FilterPolicy.UNKNOWN_LEVEL);
+                FilterPolicy policy = RocksDbOptions.filterPolicy("ribbon:10").orElseThrow();
+                byte[] block = RocksDbTableFilter.filterBlock(
+                    policy, List.of(key), 7, FilterPolicy.UNKNOWN_LEVEL);
                 boolean found = FilterBlockReader.read(block, 1).mayContain(key);
                 System.out.println(found ? "ok " + block.length : "false negative");
               }

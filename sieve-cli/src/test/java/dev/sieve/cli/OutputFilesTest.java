@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sieve.format.SieveFormat;
-import dev.sieve.sst.RocksDbFilterPolicy;
+import dev.sieve.policy.FilterPolicy;
+import dev.sieve.sst.RocksDbTableFilter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -45,12 +46,12 @@ class OutputFilesTest {
     keys = dir.resolve("k.keys");
     Files.write(keys, List.of("a", "b", "c"));
     expected =
-        RocksDbFilterPolicy.bloom(10)
-            .buildFilterBlock(
-                List.of(
-                    "a".getBytes(StandardCharsets.UTF_8),
-                    "b".getBytes(StandardCharsets.UTF_8),
-                    "c".getBytes(StandardCharsets.UTF_8)));
+        RocksDbTableFilter.filterBlock(
+            FilterPolicy.bloom(10),
+            List.of(
+                "a".getBytes(StandardCharsets.UTF_8),
+                "b".getBytes(StandardCharsets.UTF_8),
+                "c".getBytes(StandardCharsets.UTF_8)));
   }
 
   static boolean run(String... command) throws InterruptedException {

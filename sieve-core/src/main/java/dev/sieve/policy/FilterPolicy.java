@@ -44,7 +44,7 @@ import java.util.Objects;
  * of 6), also for Ribbon's Bloom fallback. A Ribbon filter grows by one 16-byte segment only in the
  * rare heap state; Sieve writes the usual length. Not reproduced: allocations glibc serves by
  * {@code mmap}, other allocators, and the shrinking of later filters after one grew (the {@code
- * sieve-rocksdb} module's {@code RocksDbFilterPolicy} documents the measurements).
+ * sieve-rocksdb} module's {@code RocksDbTableFilter.filterBlock} documents the measurements).
  *
  * <h2>The level choice</h2>
  *

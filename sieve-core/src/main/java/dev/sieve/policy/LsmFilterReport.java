@@ -1,6 +1,8 @@
 package dev.sieve.policy;
 
+import dev.sieve.registry.FilterType;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a {@link FilterPolicy} costs on an {@link LsmShape}: per level, the filter type the policy
@@ -23,20 +25,15 @@ public record LsmFilterReport(List<Level> levels) {
     levels = List.copyOf(levels);
   }
 
-  /** The filter types a policy chooses between. */
-  public enum FilterType {
-    /** RocksDB's FastLocalBloom (format_version 5 Bloom). */
-    FAST_LOCAL_BLOOM,
-    /** RocksDB's Standard128Ribbon (falling back to FastLocalBloom where RocksDB does). */
-    STANDARD128_RIBBON
-  }
-
   /**
    * One level.
    *
    * @param level the level, 0 = L0
    * @param levelish the level as {@code bloom_before_level} compares it (L0 = flush = −1)
-   * @param type the type the policy picks
+   * @param type the type the policy picks: {@link FilterType#BLOCKED_BLOOM} (RocksDB's
+   *     FastLocalBloom) or {@link FilterType#RIBBON} (Standard128Ribbon, falling back to
+   *     FastLocalBloom where RocksDB does), a {@linkplain FilterType#isRocksDbCompatible() RocksDB
+   *     type} of the registry
    * @param keys keys held
    * @param filters SST filters on the level
    * @param bytes filter memory of the policy's choice, in bytes
@@ -63,10 +60,45 @@ public record LsmFilterReport(List<Level> levels) {
       double bloomFpRate,
       double ribbonFpRate) {
 
+    /**
+     * Checks the type.
+     *
+     * @throws IllegalArgumentException for a type without a RocksDB filter block
+     */
+    public Level {
+      checkRocksDbType(type);
+    }
+
     /** {@return filter bits per key of the policy's choice (0 for an empty level)} */
     public double bitsPerKey() {
       return keys == 0 ? 0.0 : 8.0 * bytes / keys;
     }
+  }
+
+  /**
+   * Checks that {@code type} is one of the registry's RocksDB types.
+   *
+   * @param type the type
+   * @return the type
+   * @throws IllegalArgumentException naming the allowed types for another one
+   */
+  static FilterType checkRocksDbType(FilterType type) {
+    Objects.requireNonNull(type, "type");
+    if (!type.isRocksDbCompatible()) {
+      throw new IllegalArgumentException(
+          "filter type "
+              + type
+              + " has no RocksDB filter block; expected "
+              + FilterType.BLOCKED_BLOOM
+              + " or "
+              + FilterType.RIBBON);
+    }
+    return type;
+  }
+
+  /** RocksDB's name of a type, as the table prints it (FAST_LOCAL_BLOOM, STANDARD128_RIBBON). */
+  private static String rocksDbName(FilterType type) {
+    return type == FilterType.RIBBON ? "STANDARD128_RIBBON" : "FAST_LOCAL_BLOOM";
   }
 
   /** {@return the policy's total filter memory} */
@@ -119,7 +151,7 @@ public record LsmFilterReport(List<Level> levels) {
               "%5d %8d %-18s %14d %8d %14d %8.3f %10.4g %14d %12.1f %14d %14d%n",
               l.level(),
               l.levelish(),
-              l.type(),
+              rocksDbName(l.type()),
               l.keys(),
               l.filters(),
               l.bytes(),

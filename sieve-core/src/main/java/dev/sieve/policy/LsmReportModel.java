@@ -5,6 +5,7 @@ import static dev.sieve.policy.FilterPolicy.TRAILER_BYTES;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
+import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.RibbonSizing;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,9 +39,7 @@ final class LsmReportModel {
           new LsmFilterReport.Level(
               i,
               levelish,
-              useRibbon
-                  ? LsmFilterReport.FilterType.STANDARD128_RIBBON
-                  : LsmFilterReport.FilterType.FAST_LOCAL_BLOOM,
+              useRibbon ? FilterType.RIBBON : FilterType.BLOCKED_BLOOM,
               keys[i],
               filters,
               chosen.bytes(),

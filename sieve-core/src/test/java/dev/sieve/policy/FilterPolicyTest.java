@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.policy.FilterPolicy.CompactionStyle;
-import dev.sieve.policy.LsmFilterReport.FilterType;
+import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.util.SplittableRandom;
@@ -136,9 +136,9 @@ class FilterPolicyTest {
     assertEquals(981.1, def.totalBytes() / 1e6, 0.05);
     assertEquals(985.1, deeper.totalBytes() / 1e6, 0.05);
     assertEquals(0.294, 1 - (double) def.allRibbonBytes() / def.allBloomBytes(), 0.0005);
-    assertEquals(FilterType.FAST_LOCAL_BLOOM, def.levels().get(0).type());
-    assertEquals(FilterType.STANDARD128_RIBBON, def.levels().get(1).type());
-    assertEquals(FilterType.FAST_LOCAL_BLOOM, deeper.levels().get(2).type());
+    assertEquals(FilterType.BLOCKED_BLOOM, def.levels().get(0).type());
+    assertEquals(FilterType.RIBBON, def.levels().get(1).type());
+    assertEquals(FilterType.BLOCKED_BLOOM, deeper.levels().get(2).type());
     assertEquals(8_000_000, def.totalProbes());
     for (LsmFilterReport r :
         new LsmFilterReport[] {def, deeper, FilterPolicy.ribbon(10, -1).report(shape)}) {

@@ -3,6 +3,7 @@ package dev.sieve.sst;
 import dev.sieve.policy.FilterPolicy;
 import dev.sieve.policy.LsmFilterReport;
 import dev.sieve.policy.LsmShape;
+import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.RibbonSizing;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -260,8 +261,8 @@ public final class DbFilterReport {
         f.isPartitioned() ? 1 : 0,
         f.isPrefixFilter() ? 1 : 0,
         f.isWholeKeyFilter() ? 1 : 0,
-        bk == FilterKind.RIBBON ? 1 : 0,
-        bk == FilterKind.FAST_LOCAL_BLOOM || bk == FilterKind.LEGACY_BLOOM ? 1 : 0);
+        bk.filterType() == FilterType.RIBBON ? 1 : 0,
+        bk.isBloom() ? 1 : 0);
   }
 
   /**
@@ -483,10 +484,10 @@ public final class DbFilterReport {
       }
       SstFilter f = t.sst().filter();
       FilterKind k = f.blockKind();
-      if (k == FilterKind.FAST_LOCAL_BLOOM || k == FilterKind.LEGACY_BLOOM) {
+      if (k.isBloom()) {
         bloomBits += f.sizeInBits();
         bloomKeys += f.numKeys();
-      } else if (k == FilterKind.RIBBON) {
+      } else if (k.filterType() == FilterType.RIBBON) {
         ribbonFp += f.modelledFpRate() * f.numKeys();
         ribbonKeys += f.numKeys();
       }
@@ -630,11 +631,7 @@ public final class DbFilterReport {
       long perFilter = Math.max(1, Math.round((double) r.filterKeys() / r.files()));
       LsmFilterReport.Level lv =
           p.report(new LsmShape(keys, pr, perFilter)).levels().get(r.level());
-      double ns =
-          probes
-              * (lv.type() == LsmFilterReport.FilterType.STANDARD128_RIBBON
-                  ? cost.ribbonNs()
-                  : cost.bloomNs());
+      double ns = probes * (lv.type() == FilterType.RIBBON ? cost.ribbonNs() : cost.bloomNs());
       out.add(
           new LevelCost(
               r.level(),

@@ -66,7 +66,7 @@ public final class RocksDbTableFilter {
   /** RocksDB's default {@code block_size_deviation}, in percent. */
   public static final int BLOCK_SIZE_DEVIATION = 10;
 
-  private final RocksDbFilterPolicy policy;
+  private final FilterPolicy policy;
   private final int level;
   private final PrefixExtractor prefix;
   private final boolean wholeKey;
@@ -80,15 +80,11 @@ public final class RocksDbTableFilter {
    *     null} for none
    * @param wholeKeyFiltering RocksDB's {@code whole_key_filtering}
    * @throws IllegalArgumentException for an unknown prefix extractor, prefix-only filtering without
-   *     an extractor, or the "no filter" setting
+   *     an extractor
    */
   public RocksDbTableFilter(
-      RocksDbFilterPolicy policy, int level, String prefixExtractor, boolean wholeKeyFiltering) {
+      FilterPolicy policy, int level, String prefixExtractor, boolean wholeKeyFiltering) {
     this.policy = Objects.requireNonNull(policy, "policy");
-    if (policy.isNoFilter()) {
-      throw new IllegalArgumentException(
-          "bits per key " + policy.bitsPerKey() + " < 0.5 means no filter: RocksDB writes none");
-    }
     this.level = level;
     this.prefix = prefixExtractor == null ? null : parsePrefix(prefixExtractor);
     if (prefix == null && !wholeKeyFiltering) {
@@ -133,6 +129,78 @@ public final class RocksDbTableFilter {
   }
 
   /**
+   * As {@link #filterBlock(FilterPolicy, Iterable, int, int)} for the latest format and an unknown
+   * level.
+   *
+   * @param policy the filter policy
+   * @param keys the keys in the order RocksDB adds them
+   * @return the filter block
+   */
+  public static byte[] filterBlock(FilterPolicy policy, Iterable<byte[]> keys) {
+    return filterBlock(policy, keys, Footer.MAX_FORMAT_VERSION, FilterPolicy.UNKNOWN_LEVEL);
+  }
+
+  /**
+   * The full filter block (its 5-byte metadata included; the SST block trailer is not, as it
+   * depends on the file offset) that RocksDB writes for {@code keys} under {@code policy} in a
+   * table of {@code formatVersion} at {@code level}, without prefixes or partitions: the Bloom
+   * policy's legacy Bloom for format_version &lt; 5, else the filter {@link FilterPolicy#build}
+   * chooses. Keys are given in the order RocksDB adds them to the filter (sorted key order within
+   * an SST); only consecutive duplicate hashes are merged, as RocksDB does.
+   *
+   * <p>rocksdbjni's Linux library links no allocator of its own: it imports {@code
+   * malloc_usable_size} from glibc, so in a JVM the allocator is glibc's malloc (verified: sizes of
+   * rocksdbjni-written filters for 1 to 300,000 keys at 7.3, 10 and 16.9 bits/key all equal the
+   * heap-chunk model below; jemalloc's size classes would have grown e.g. the 1,000-key 10 bits/key
+   * block from 1,285 to 1,477 bytes). A glibc heap chunk's usable size exceeds the request by 8 to
+   * 15 bytes, or by 16 more where glibc hands out a free chunk whose remainder would be below its
+   * 32-byte minimum. For FastLocalBloom neither reaches another 64-byte cache line, so the length
+   * never grows, the balance stays 0 and no filter shrinks: what the option changes is the probe
+   * count (1,000 keys at 10 bits/key: 1,285 bytes either way, 7 probes instead of 6), also for
+   * Ribbon's Bloom fallback, and Sieve's blocks are byte-identical. A Ribbon filter grows by one
+   * 16-byte segment in the second case, which the heap's state decides, not the keys (0 or 1 of
+   * about 190 Ribbon blocks per test run); Sieve writes the usual length. Not reproduced either:
+   * allocations glibc serves by {@code mmap} (above its dynamic mmap threshold, 128 KiB to 32 MiB,
+   * when the heap cannot serve them), which round to 4 KiB pages, and everything after a filter
+   * grew (the balance then lets later filters of the same policy, e.g. the next partitions,
+   * shrink); other allocators (musl's, or jemalloc/tcmalloc preloaded). rocksdbjni was seen serving
+   * filters of up to 634 KB from the heap.
+   *
+   * @param policy the filter policy
+   * @param keys the keys in the order RocksDB adds them
+   * @param formatVersion the table's format_version
+   * @param level {@link FilterPolicy#FLUSH}, a level ≥ 0 or {@link FilterPolicy#UNKNOWN_LEVEL}
+   * @return the filter block; RocksDB's 0-byte block for no keys
+   */
+  public static byte[] filterBlock(
+      FilterPolicy policy, Iterable<byte[]> keys, int formatVersion, int level) {
+    Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(keys, "keys");
+    if (!policy.isRibbonPolicy() && formatVersion < 5) {
+      return LegacyLocalityBloomFilter.buildRocksDbFilterBlock(
+          keys, (policy.millibitsPerKey() + 500) / 1000);
+    }
+    List<byte[]> list = new ArrayList<>();
+    keys.forEach(list::add);
+    long[] hashes = new long[list.size()];
+    for (int i = 0; i < hashes.length; i++) {
+      hashes[i] = KeyHash.hash64(Objects.requireNonNull(list.get(i), "key"));
+    }
+    return finishEntries(policy, hashes, level);
+  }
+
+  /**
+   * The filter block for hash entries collected as RocksDB's builder collects them (no two equal
+   * neighbours), format_version ≥ 5; the 0-byte block for none.
+   */
+  static byte[] finishEntries(FilterPolicy policy, long[] entries, int level) {
+    if (entries.length == 0) {
+      return new byte[0];
+    }
+    return policy.build(level, entries, entries.length).toRocksDbFilterBlock();
+  }
+
+  /**
    * {@return the full filter block RocksDB writes for {@code keys} (0 bytes if nothing was added)}
    *
    * @param keys the table's keys, in key order
@@ -143,7 +211,7 @@ public final class RocksDbTableFilter {
       Objects.requireNonNull(k, "key");
       add(e, k);
     }
-    return policy.finishEntries(e.toArray(), level);
+    return finishEntries(policy, e.toArray(), level);
   }
 
   /**
@@ -172,7 +240,7 @@ public final class RocksDbTableFilter {
             e.addKey(keyPrefix);
           }
         }
-        out.add(new Partition(prev, policy.finishEntries(e.toArray(), level)));
+        out.add(new Partition(prev, finishEntries(policy, e.toArray(), level)));
         e.reset();
         if (prefix != null && prefix.inDomain(prev)) {
           e.addKey(prefix.transform(prev));
@@ -182,7 +250,7 @@ public final class RocksDbTableFilter {
       prev = key;
     }
     if (e.size() > 0) {
-      out.add(new Partition(prev, policy.finishEntries(e.toArray(), level)));
+      out.add(new Partition(prev, finishEntries(policy, e.toArray(), level)));
     }
     return Collections.unmodifiableList(out);
   }
@@ -304,11 +372,11 @@ public final class RocksDbTableFilter {
           "metadata block (partition) size must be in [1, 2^31] bytes, got " + metadataBlockSize);
     }
     long partitionSize = Math.max(1, (metadataBlockSize * (100 - BLOCK_SIZE_DEVIATION) + 99) / 100);
-    long k = policy.policy().approximateNumEntries(partitionSize, level);
+    long k = policy.approximateNumEntries(partitionSize, level);
     if (k < 1) {
       long larger = Math.max(partitionSize + 4, 16);
       while (true) {
-        k = policy.policy().approximateNumEntries(larger, level);
+        k = policy.approximateNumEntries(larger, level);
         if (k >= 1) {
           break;
         }

@@ -14,9 +14,9 @@ import net.jqwik.api.constraints.IntRange;
 
 /**
  * No false negatives, for arbitrary key sets (duplicates, empty keys, any bytes), sizes and
- * settings, through the whole writer → reader path: the block {@link RocksDbFilterPolicy} writes,
- * read back by {@link FilterBlockReader} as RocksDB's reader would, holds every key; and the same
- * keys always give the same bytes.
+ * settings, through the whole writer → reader path: the block {@link
+ * RocksDbTableFilter#filterBlock} writes, read back by {@link FilterBlockReader} as RocksDB's
+ * reader would, holds every key; and the same keys always give the same bytes.
  */
 class FilterBlockPropertiesTest {
 
@@ -34,12 +34,13 @@ class FilterBlockPropertiesTest {
       @ForAll @IntRange(min = 2, max = 7) int formatVersion) {
     List<byte[]> sorted = new ArrayList<>(keys);
     sorted.sort(Arrays::compareUnsigned);
-    RocksDbFilterPolicy policy =
+    FilterPolicy policy =
         which == 0
-            ? RocksDbFilterPolicy.bloom(bits)
-            : RocksDbFilterPolicy.ribbon(bits, which == 1 ? 0 : Integer.MAX_VALUE);
+            ? FilterPolicy.bloom(bits)
+            : FilterPolicy.ribbon(bits, which == 1 ? 0 : Integer.MAX_VALUE);
     for (List<byte[]> order : List.of(keys, sorted)) {
-      byte[] block = policy.buildFilterBlock(order, formatVersion, FilterPolicy.UNKNOWN_LEVEL);
+      byte[] block =
+          RocksDbTableFilter.filterBlock(policy, order, formatVersion, FilterPolicy.UNKNOWN_LEVEL);
       FilterBlock read = FilterBlockReader.read(block, order.size());
       for (byte[] k : order) {
         if (!read.mayContain(k)) {
@@ -47,7 +48,8 @@ class FilterBlockPropertiesTest {
               "false negative: " + policy + " fv" + formatVersion + " " + read);
         }
       }
-      byte[] again = policy.buildFilterBlock(order, formatVersion, FilterPolicy.UNKNOWN_LEVEL);
+      byte[] again =
+          RocksDbTableFilter.filterBlock(policy, order, formatVersion, FilterPolicy.UNKNOWN_LEVEL);
       if (!Arrays.equals(block, again)) {
         throw new AssertionError("not deterministic: " + policy);
       }

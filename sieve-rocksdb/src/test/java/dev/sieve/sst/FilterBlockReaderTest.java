@@ -35,7 +35,7 @@ class FilterBlockReaderTest {
 
   @Test
   void zeroProbesReservedMarkersAndVariantsAreAlwaysTrue() {
-    byte[] bloom = RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys(100));
+    byte[] bloom = RocksDbTableFilter.filterBlock(FilterPolicy.bloom(10), keys(100));
     int t = bloom.length - 5;
     byte[][] variants = new byte[6][];
     for (int i = 0; i < variants.length; i++) {
@@ -66,10 +66,10 @@ class FilterBlockReaderTest {
   @Test
   void eachFormatIsRecognisedAndHoldsItsKeys() {
     List<byte[]> keys = keys(3000);
-    byte[] bloom = RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys);
-    byte[] ribbon = RocksDbFilterPolicy.ribbon(10, 0).buildFilterBlock(keys);
+    byte[] bloom = RocksDbTableFilter.filterBlock(FilterPolicy.bloom(10), keys);
+    byte[] ribbon = RocksDbTableFilter.filterBlock(FilterPolicy.ribbon(10, 0), keys);
     byte[] legacy =
-        RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys, 4, FilterPolicy.UNKNOWN_LEVEL);
+        RocksDbTableFilter.filterBlock(FilterPolicy.bloom(10), keys, 4, FilterPolicy.UNKNOWN_LEVEL);
     assertEquals(FilterKind.FAST_LOCAL_BLOOM, FilterBlockReader.read(bloom, 3000).kind());
     assertEquals(6, FilterBlockReader.read(bloom, 3000).numProbes());
     assertEquals(FilterKind.RIBBON, FilterBlockReader.read(ribbon, 3000).kind());
@@ -87,34 +87,34 @@ class FilterBlockReaderTest {
 
   @Test
   void policyRules() {
-    assertEquals(0, RocksDbFilterPolicy.bloom(0.4).millibitsPerKey());
-    assertEquals(1000, RocksDbFilterPolicy.bloom(0.7).millibitsPerKey());
-    assertEquals(100_000, RocksDbFilterPolicy.bloom(250).millibitsPerKey());
-    assertEquals(9_877, RocksDbFilterPolicy.bloom(9.8765).millibitsPerKey());
-    assertThrows(
-        IllegalStateException.class,
-        () -> RocksDbFilterPolicy.bloom(0.2).buildFilterBlock(keys(3)));
-    assertEquals(0, RocksDbFilterPolicy.bloom(10).buildFilterBlock(List.of()).length);
-    assertEquals(0, RocksDbFilterPolicy.ribbon(10, 0).buildFilterBlock(List.of()).length);
+    assertTrue(RocksDbOptions.filterPolicy("bloom:0.4").isEmpty(), "below 0.5: no filter");
+    assertThrows(IllegalArgumentException.class, () -> FilterPolicy.bloom(0.4));
+    assertEquals(1000, FilterPolicy.bloom(0.7).millibitsPerKey());
+    assertEquals(100_000, FilterPolicy.bloom(250).millibitsPerKey());
+    assertEquals(9_877, FilterPolicy.bloom(9.8765).millibitsPerKey());
+    assertEquals(0, RocksDbTableFilter.filterBlock(FilterPolicy.bloom(10), List.of()).length);
+    assertEquals(0, RocksDbTableFilter.filterBlock(FilterPolicy.ribbon(10, 0), List.of()).length);
     assertEquals(
         0,
-        RocksDbFilterPolicy.bloom(10)
-            .buildFilterBlock(List.of(), 3, FilterPolicy.UNKNOWN_LEVEL)
+        RocksDbTableFilter.filterBlock(
+                FilterPolicy.bloom(10), List.of(), 3, FilterPolicy.UNKNOWN_LEVEL)
             .length);
-    assertEquals(RocksDbFilterPolicy.ribbon(7.5, 3), RocksDbFilterPolicy.parse("ribbon:7.5:3"));
-    assertEquals(RocksDbFilterPolicy.bloom(10), RocksDbFilterPolicy.parse("bloomfilter:10"));
+    assertEquals(
+        FilterPolicy.ribbon(7.5, 3), RocksDbOptions.filterPolicy("ribbon:7.5:3").orElseThrow());
+    assertEquals(
+        FilterPolicy.bloom(10), RocksDbOptions.filterPolicy("bloomfilter:10").orElseThrow());
     for (String bad : new String[] {"", "bloom", "bloom:x", "bloom:1:2", "xor:8", "ribbon:-1"}) {
-      assertThrows(IllegalArgumentException.class, () -> RocksDbFilterPolicy.parse(bad), bad);
+      assertThrows(IllegalArgumentException.class, () -> RocksDbOptions.filterPolicy(bad), bad);
     }
     // bloom_before_level: a flush (level -1) below level 0 is Bloom; the SstFileWriter level Ribbon
     List<byte[]> k = keys(5000);
-    RocksDbFilterPolicy p = RocksDbFilterPolicy.ribbon(10, 0);
-    byte[] flush = p.buildFilterBlock(k, 7, FilterPolicy.FLUSH);
+    FilterPolicy p = FilterPolicy.ribbon(10, 0);
+    byte[] flush = RocksDbTableFilter.filterBlock(p, k, 7, FilterPolicy.FLUSH);
     assertEquals(-1, flush[flush.length - 5]);
-    assertArrayEquals(RocksDbFilterPolicy.bloom(10).buildFilterBlock(k), flush);
-    byte[] sst = p.buildFilterBlock(k, 7, FilterPolicy.UNKNOWN_LEVEL);
+    assertArrayEquals(RocksDbTableFilter.filterBlock(FilterPolicy.bloom(10), k), flush);
+    byte[] sst = RocksDbTableFilter.filterBlock(p, k, 7, FilterPolicy.UNKNOWN_LEVEL);
     assertEquals(-2, sst[sst.length - 5]);
-    byte[] always = RocksDbFilterPolicy.ribbon(10, Integer.MAX_VALUE).buildFilterBlock(k);
+    byte[] always = RocksDbTableFilter.filterBlock(FilterPolicy.ribbon(10, Integer.MAX_VALUE), k);
     assertEquals(-1, always[always.length - 5]);
   }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.policy.FilterPolicy;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,8 +30,8 @@ class OptimizeFiltersForMemoryTest {
   @Test
   void rocksDbDefaultsToTheOptionAndSoDoesSieve() {
     assertTrue(new BlockBasedTableConfig().optimizeFiltersForMemory());
-    assertTrue(RocksDbFilterPolicy.bloom(10).optimizeFiltersForMemory());
-    assertTrue(RocksDbFilterPolicy.parse("ribbon:10").optimizeFiltersForMemory());
+    assertTrue(FilterPolicy.bloom(10).optimizeFiltersForMemory());
+    assertTrue(RocksDbOptions.filterPolicy("ribbon:10").orElseThrow().optimizeFiltersForMemory());
   }
 
   /** The example of the issue: 1,000 keys at 10 bits/key, 1,285 bytes, 7 probes (not 6). */
@@ -43,10 +44,11 @@ class OptimizeFiltersForMemoryTest {
     FilterBlock rocks = SstFile.open(sst).filter().fullBlock();
     assertEquals(1285, rocks.blockBytes());
     assertEquals(7, rocks.numProbes());
-    byte[] sieve = RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys);
+    byte[] sieve = RocksDbTableFilter.filterBlock(FilterPolicy.bloom(10), keys);
     assertArrayEquals(rocks.bytes(), sieve);
     byte[] off =
-        RocksDbFilterPolicy.bloom(10).withOptimizeFiltersForMemory(false).buildFilterBlock(keys);
+        RocksDbTableFilter.filterBlock(
+            FilterPolicy.bloom(10).withOptimizeFiltersForMemory(false), keys);
     assertEquals(6, FilterBlockReader.read(off, 1000).numProbes());
   }
 
@@ -68,13 +70,14 @@ class OptimizeFiltersForMemoryTest {
                   : RocksDbOracle.Spec.bloom(bits).optimizeForMemory(true);
           Path sst = RocksDbOracle.writeSst(dir, "t", keys, spec);
           FilterBlock rocks = SstFile.open(sst).filter().fullBlock();
-          RocksDbFilterPolicy policy =
-              ribbon ? RocksDbFilterPolicy.ribbon(bits, 0) : RocksDbFilterPolicy.bloom(bits);
+          FilterPolicy policy = ribbon ? FilterPolicy.ribbon(bits, 0) : FilterPolicy.bloom(bits);
           String label = (ribbon ? "ribbon:" : "bloom:") + bits + ", " + n + " keys";
-          if (RocksDbOracle.assertSameBlock(policy.buildFilterBlock(keys), rocks, true, label)) {
+          if (RocksDbOracle.assertSameBlock(
+              RocksDbTableFilter.filterBlock(policy, keys), rocks, true, label)) {
             ribbonGrown++;
           }
-          byte[] off = policy.withOptimizeFiltersForMemory(false).buildFilterBlock(keys);
+          byte[] off =
+              RocksDbTableFilter.filterBlock(policy.withOptimizeFiltersForMemory(false), keys);
           if (!java.util.Arrays.equals(off, rocks.bytes())) {
             probesDiffer++;
           }

@@ -53,8 +53,8 @@ class PartitionRoutingTest {
     // every key is in the partition the lookup picks, and each partition is exactly Sieve's build
     // of the keys routed to it in table order
     List<byte[]> inOrder = spec.inTableOrder(keys);
-    RocksDbFilterPolicy policy =
-        (ribbon ? RocksDbFilterPolicy.ribbon(10, 0) : RocksDbFilterPolicy.bloom(10))
+    FilterPolicy policy =
+        (ribbon ? FilterPolicy.ribbon(10, 0) : FilterPolicy.bloom(10))
             .withOptimizeFiltersForMemory(false);
     Map<FilterBlock, List<byte[]>> routed = new HashMap<>();
     for (byte[] k : inOrder) {
@@ -63,8 +63,8 @@ class PartitionRoutingTest {
     }
     for (SstFilter.Partition p : filter.partitions()) {
       assertArrayEquals(
-          policy.buildFilterBlock(
-              routed.getOrDefault(p.block(), List.of()), 7, FilterPolicy.UNKNOWN_LEVEL),
+          RocksDbTableFilter.filterBlock(
+              policy, routed.getOrDefault(p.block(), List.of()), 7, FilterPolicy.UNKNOWN_LEVEL),
           p.block().bytes());
     }
 
@@ -95,12 +95,12 @@ class PartitionRoutingTest {
     Map<String, byte[]> props = new HashMap<>();
     props.put(TableProperties.COMPARATOR, comparator.getBytes(StandardCharsets.UTF_8));
     TableProperties p = new TableProperties(props, 0);
-    RocksDbFilterPolicy policy = RocksDbFilterPolicy.bloom(10);
+    FilterPolicy policy = FilterPolicy.bloom(10);
     List<SstFilter.Partition> parts = new ArrayList<>();
     for (int from = 0; from < keysInOrder.size(); from += perPartition) {
       List<byte[]> chunk =
           keysInOrder.subList(from, Math.min(keysInOrder.size(), from + perPartition));
-      byte[] block = policy.buildFilterBlock(chunk);
+      byte[] block = RocksDbTableFilter.filterBlock(policy, chunk);
       byte[] last = chunk.get(chunk.size() - 1);
       byte[] sep = last;
       if (comparator.endsWith(".u64ts")) {
@@ -183,12 +183,12 @@ class PartitionRoutingTest {
     props.put(
         TableProperties.COMPARATOR,
         "leveldb.BytewiseComparator.u64ts".getBytes(StandardCharsets.UTF_8));
-    RocksDbFilterPolicy policy = RocksDbFilterPolicy.bloom(10);
-    byte[] b0 = policy.buildFilterBlock(shifted);
+    FilterPolicy policy = FilterPolicy.bloom(10);
+    byte[] b0 = RocksDbTableFilter.filterBlock(policy, shifted);
     List<byte[]> second = new ArrayList<>();
     second.add(sep);
     second.addAll(keys.subList(100, 200));
-    byte[] b1 = policy.buildFilterBlock(second);
+    byte[] b1 = RocksDbTableFilter.filterBlock(policy, second);
     byte[] sepTs = ByteBuffer.allocate(sep.length + TS).put(sep).putLong(5).array();
     byte[] lastTs =
         ByteBuffer.allocate(keys.get(199).length + TS).put(keys.get(199)).putLong(0).array();

@@ -117,8 +117,8 @@ class RocksDbDifferentialTest {
 
     // (b) byte-identical builds
     boolean identical = false;
-    RocksDbFilterPolicy policy =
-        (spec.ribbon() ? RocksDbFilterPolicy.ribbon(bits, 0) : RocksDbFilterPolicy.bloom(bits))
+    FilterPolicy policy =
+        (spec.ribbon() ? FilterPolicy.ribbon(bits, 0) : FilterPolicy.bloom(bits))
             .withOptimizeFiltersForMemory(spec.optimizeForMemory());
     if (spec.fixedPrefix() > 0) {
       // prefix filters: the table builder's entries and partition cuts (RocksDbTableFilter)
@@ -148,7 +148,8 @@ class RocksDbDifferentialTest {
     } else {
       if (!filter.isPartitioned()) {
         RocksDbOracle.assertSameBlock(
-            policy.buildFilterBlock(keys, spec.formatVersion(), FilterPolicy.UNKNOWN_LEVEL),
+            RocksDbTableFilter.filterBlock(
+                policy, keys, spec.formatVersion(), FilterPolicy.UNKNOWN_LEVEL),
             filter.fullBlock(),
             spec.optimizeForMemory(),
             label + ": filter block differs");
@@ -163,7 +164,8 @@ class RocksDbDifferentialTest {
             routed.add(keys.get(k++));
           }
           RocksDbOracle.assertSameBlock(
-              policy.buildFilterBlock(routed, spec.formatVersion(), FilterPolicy.UNKNOWN_LEVEL),
+              RocksDbTableFilter.filterBlock(
+                  policy, routed, spec.formatVersion(), FilterPolicy.UNKNOWN_LEVEL),
               parts.get(p).block(),
               spec.optimizeForMemory(),
               label + ": partition " + p + " of " + parts.size() + " differs");

@@ -115,8 +115,8 @@ class RocksDbTableFilterTest {
     List<byte[]> keys = RocksDbOracle.randomKeys(rnd, n, true, 8);
     Path sst = write(dir, keys, policy, optimize, rocksPrefix(prefix), wholeKey, 0);
     SstFilter f = SstFile.open(sst).filter();
-    RocksDbFilterPolicy p =
-        RocksDbFilterPolicy.parse(policy).withOptimizeFiltersForMemory(optimize);
+    FilterPolicy p =
+        RocksDbOptions.filterPolicy(policy).orElseThrow().withOptimizeFiltersForMemory(optimize);
     byte[] sieve =
         new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, prefix, wholeKey)
             .buildFullBlock(keys);
@@ -166,8 +166,8 @@ class RocksDbTableFilterTest {
     SstFile file = SstFile.open(sst);
     SstFilter f = file.filter();
     assertTrue(f.isPartitioned());
-    RocksDbFilterPolicy p =
-        RocksDbFilterPolicy.parse(policy).withOptimizeFiltersForMemory(optimize);
+    FilterPolicy p =
+        RocksDbOptions.filterPolicy(policy).orElseThrow().withOptimizeFiltersForMemory(optimize);
     List<RocksDbTableFilter.Partition> sieve =
         new RocksDbTableFilter(p, FilterPolicy.UNKNOWN_LEVEL, prefix, wholeKey)
             .buildPartitions(keys, metadata);
@@ -199,8 +199,7 @@ class RocksDbTableFilterTest {
   void indexBlockWithInternalKeysReadsBack() {
     List<byte[]> keys = RocksDbOracle.randomKeys(new Random(5), 3000, false, 12);
     List<RocksDbTableFilter.Partition> parts =
-        new RocksDbTableFilter(
-                RocksDbFilterPolicy.bloom(10), FilterPolicy.UNKNOWN_LEVEL, null, true)
+        new RocksDbTableFilter(FilterPolicy.bloom(10), FilterPolicy.UNKNOWN_LEVEL, null, true)
             .buildPartitions(keys, 256);
     for (boolean delta : new boolean[] {false, true}) {
       for (int interval : new int[] {1, 3}) {
@@ -224,7 +223,7 @@ class RocksDbTableFilterTest {
 
   @Test
   void badSettingsAreRefused() {
-    RocksDbFilterPolicy p = RocksDbFilterPolicy.bloom(10);
+    FilterPolicy p = FilterPolicy.bloom(10);
     for (String bad : new String[] {"fixed:0", "capped:-1", "fixed", "weird:3", "fixed:x", "foo"}) {
       IllegalArgumentException e =
           assertThrows(

@@ -54,7 +54,8 @@ class SstFileReaderTest {
     }
     if (fv < 5) {
       assertArrayEquals(
-          RocksDbFilterPolicy.bloom(10).buildFilterBlock(keys, fv, FilterPolicy.UNKNOWN_LEVEL),
+          RocksDbTableFilter.filterBlock(
+              FilterPolicy.bloom(10), keys, fv, FilterPolicy.UNKNOWN_LEVEL),
           filter.fullBlock().bytes());
     }
   }

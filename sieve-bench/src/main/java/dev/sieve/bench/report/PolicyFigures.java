@@ -3,6 +3,7 @@ package dev.sieve.bench.report;
 import dev.sieve.policy.FilterPolicy;
 import dev.sieve.policy.LsmFilterReport;
 import dev.sieve.policy.LsmShape;
+import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -90,7 +91,7 @@ public final class PolicyFigures {
       double querySeconds = 0;
       long keys = 0;
       for (LsmFilterReport.Level level : report.levels()) {
-        Row r = level.type() == LsmFilterReport.FilterType.STANDARD128_RIBBON ? ribbon : bloom;
+        Row r = level.type() == FilterType.RIBBON ? ribbon : bloom;
         buildSeconds += level.keys() * r.buildNsPerKey * 1e-9;
         querySeconds += level.probes() * r.negativeNs * 1e-9;
         keys += level.keys();

@@ -148,6 +148,23 @@ class FilterPolicyTest {
     assertEquals(0.0013, (double) def.levels().get(0).bytes() / def.totalBytes(), 0.00005);
     assertEquals(7.055, def.levels().get(4).bitsPerKey(), 0.001);
     assertTrue(def.toString().contains("STANDARD128_RIBBON"));
+    assertTrue(def.toString().contains("FAST_LOCAL_BLOOM"));
+  }
+
+  @Test
+  void reportLevelsTakeOnlyTheRegistrysRocksDbTypes() {
+    for (FilterType t : FilterType.values()) {
+      if (t.isRocksDbCompatible()) {
+        assertEquals(
+            t, new LsmFilterReport.Level(0, -1, t, 1, 1, 8, 0.1, 1, 0.1, 8, 8, 0.1, 0.1).type());
+      } else {
+        IllegalArgumentException e =
+            assertThrows(
+                IllegalArgumentException.class,
+                () -> new LsmFilterReport.Level(0, -1, t, 1, 1, 8, 0.1, 1, 0.1, 8, 8, 0.1, 0.1));
+        assertTrue(e.getMessage().contains("BLOCKED_BLOOM or RIBBON"), e.getMessage());
+      }
+    }
   }
 
   @Test

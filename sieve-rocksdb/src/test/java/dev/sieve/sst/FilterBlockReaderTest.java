@@ -86,6 +86,18 @@ class FilterBlockReaderTest {
   }
 
   @Test
+  void kindsMapToTheRegistryOnce() {
+    assertEquals(
+        dev.sieve.registry.FilterType.BLOCKED_BLOOM, FilterKind.FAST_LOCAL_BLOOM.filterType());
+    assertEquals(dev.sieve.registry.FilterType.RIBBON, FilterKind.RIBBON.filterType());
+    for (FilterKind k : FilterKind.values()) {
+      assertTrue(k.filterType() == null || k.filterType().isRocksDbCompatible(), k.label());
+      assertEquals(k == FilterKind.FAST_LOCAL_BLOOM || k == FilterKind.LEGACY_BLOOM, k.isBloom());
+    }
+    assertEquals(null, FilterKind.LEGACY_BLOOM.filterType());
+  }
+
+  @Test
   void policyRules() {
     assertTrue(RocksDbOptions.filterPolicy("bloom:0.4").isEmpty(), "below 0.5: no filter");
     assertThrows(IllegalArgumentException.class, () -> FilterPolicy.bloom(0.4));

@@ -90,6 +90,12 @@ class UsageErrorsTest {
         CliRun.of("build", "--keys", k, "--policy", "ribbon:0.7:2", "-o", clamped.toString());
     assertEquals(0, low.status(), low.err());
     assertTrue(low.out().contains("ribbon:1.0:2"), low.out());
+    CliRun none =
+        CliRun.of("build", "--keys", k, "--policy", "bloom:0.3", "-o", clamped.toString());
+    assertEquals(2, none.status(), none.err());
+    assertTrue(
+        none.err().contains("bits per key below 0.5 means no filter; nothing to build"),
+        none.err());
   }
 
   /** "Unknown subcommand", and the report's own -V printed nothing (tested in sieve-bench). */

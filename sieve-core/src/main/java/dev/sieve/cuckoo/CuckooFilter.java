@@ -2,7 +2,6 @@ package dev.sieve.cuckoo;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
-import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
@@ -45,7 +44,8 @@ import java.nio.ByteBuffer;
  * before and no key is lost. {@link #addHash} (and every {@code add}) then returns {@code false},
  * the one case in which it does, and {@link #failedAdds()} counts the failure, so a caller that
  * ignores the result can still see it. The failed key answers "absent" unless it was present
- * before. {@link Builder#build} never fails this way: it grows the table and starts again.
+ * before. {@link CuckooFilterBuilder#build} never fails this way: it grows the table and starts
+ * again.
  *
  * <h2>Multiset semantics and deletes</h2>
  *
@@ -219,8 +219,8 @@ public final class CuckooFilter implements MutableFilter {
    * A builder: {@code fingerprintBits(f)} (default 12) or {@code fpRate(r)}, {@code
    * expectedKeys(n)} and {@code create()} for an empty filter, or {@code build(keys)}.
    */
-  public static Builder builder() {
-    return new Builder();
+  public static CuckooFilterBuilder builder() {
+    return new CuckooFilterBuilder();
   }
 
   /** {@return an empty filter of {@code numBuckets} buckets, at most {@link #MAX_BUCKETS}} */
@@ -466,64 +466,5 @@ public final class CuckooFilter implements MutableFilter {
         + ", load="
         + load()
         + "}";
-  }
-
-  /**
-   * Builds {@link CuckooFilter}s: {@link #fingerprintBits(int)} (4 to 16, default 12) or {@link
-   * #fpRate(double)} (the narrowest width whose rate at the design load is at most the target, as
-   * {@link CuckooFilter#fingerprintBitsForFpRate}); {@link #create()} gives an empty table of
-   * {@link CuckooFilter#bucketsFor bucketsFor(expectedKeys)} buckets.
-   *
-   * <p>A build from keys stores each distinct key hash once ({@link #addHashIfAbsent}, safe there
-   * since nothing was deleted yet), in a table sized for the number of keys given; on the rare key
-   * set that does not fit, it grows the table by one bucket in eight and starts again, so a build
-   * never fails and never drops a key.
-   */
-  public static final class Builder extends MutableFilterBuilder<CuckooFilter> {
-    @Override
-    public Builder keyScheme(KeyScheme scheme) {
-      super.keyScheme(scheme);
-      return this;
-    }
-
-    private int fingerprintBits = 12;
-
-    private Builder() {}
-
-    /** Sets the fingerprint width, 4 to 16 bits (default 12). */
-    public Builder fingerprintBits(int fingerprintBits) {
-      CuckooBuild.checkFingerprintBits(fingerprintBits);
-      this.fingerprintBits = fingerprintBits;
-      return this;
-    }
-
-    /** {@return the fingerprint width setting} */
-    public int fingerprintBits() {
-      return fingerprintBits;
-    }
-
-    /** The narrowest width in [4, 16] whose rate at the design load meets it (≥ 0.0116%). */
-    @Override
-    public Builder fpRate(double fpRate) {
-      this.fingerprintBits = fingerprintBitsForFpRate(fpRate);
-      return this;
-    }
-
-    @Override
-    public Builder expectedKeys(long expectedKeys) {
-      bucketsFor(expectedKeys); // checks the range
-      super.expectedKeys(expectedKeys);
-      return this;
-    }
-
-    @Override
-    protected CuckooFilter createEmpty() {
-      return withBuckets(bucketsFor(expectedKeys()), fingerprintBits);
-    }
-
-    @Override
-    protected CuckooFilter buildFromHashes(long[] hashes, int count) {
-      return CuckooBuild.build(hashes, count, fingerprintBits);
-    }
   }
 }

@@ -1,6 +1,8 @@
 package dev.sieve.bench;
 
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.BlockedBloomFilterBuilder;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -119,7 +121,7 @@ public final class Diagnostics {
       for (int i = 0; i < keys.length; i++) {
         hashes[i] = fmix64(keys[i]);
       }
-      BlockedBloomFilter.Builder builder = BlockedBloomFilter.builder().bitsPerKey(bitsPerKey);
+      BlockedBloomFilterBuilder builder = BlockedBloomFilter.builder().bitsPerKey(bitsPerKey);
       return new PrehashedBlockedBloom(builder.buildFromHashes(hashes));
     }
 
@@ -155,7 +157,8 @@ public final class Diagnostics {
 
     static BranchFreeBlockedBloom build(long[] keys, double bitsPerKey) {
       int k =
-          BlockedBloomFilter.chooseNumProbes(BlockedBloomFilter.rocksDbMillibitsPerKey(bitsPerKey));
+          FastLocalBloomSizing.chooseNumProbes(
+              FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey));
       BlockVariantBloom f = new BlockVariantBloom(keys.length, bitsPerKey, 512, k, false);
       for (long key : keys) {
         f.addHash(KeyHash.hash64(key));

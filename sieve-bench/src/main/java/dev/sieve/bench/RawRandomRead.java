@@ -1,6 +1,6 @@
 package dev.sieve.bench;
 
-import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -36,8 +36,8 @@ public final class RawRandomRead implements Membership {
   /** The blocked Bloom filter's data size in 64-bit words for {@code n} keys at {@code b}. */
   public static long blockedBloomWords(long numKeys, double bitsPerKey) {
     long bytes =
-        BlockedBloomFilter.rocksDbDataBytes(
-            numKeys, BlockedBloomFilter.rocksDbMillibitsPerKey(bitsPerKey));
+        FastLocalBloomSizing.rocksDbDataBytes(
+            numKeys, FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey));
     return Math.max(1, bytes / Long.BYTES);
   }
 

@@ -12,7 +12,6 @@ import static dev.sieve.bloom.BlockedBloomKernel.upTo8;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
-import dev.sieve.MutableFilterBuilder;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BatchScratch;
@@ -40,29 +39,26 @@ import java.nio.channels.WritableByteChannel;
  *
  * <h2>Sizing and the trade-off, as RocksDB has them</h2>
  *
- * Bits per key become thousandths ({@link #rocksDbMillibitsPerKey}), the data length is RocksDB's
- * ({@link #rocksDbDataBytes}) and the probe count comes from RocksDB's table of measured optima
- * ({@link #chooseNumProbes}: 6 at 10 bits/key, 9 at 16). The keys per block are Poisson, and
- * crowded blocks raise the FPR above the standard Bloom rate: 0.95% at 10 bits/key and 6 probes
- * against a standard filter's 0.84% ({@link BloomMath#cacheLocalFpRate}), a 1.13× tax for one cache
- * miss instead of up to six. The space cost stays Bloom's.
+ * Bits per key become thousandths ({@link FastLocalBloomSizing#rocksDbMillibitsPerKey}), the data
+ * length is RocksDB's ({@link FastLocalBloomSizing#rocksDbDataBytes}) and the probe count comes
+ * from RocksDB's table of measured optima ({@link FastLocalBloomSizing#chooseNumProbes}: 6 at 10
+ * bits/key, 9 at 16). The keys per block are Poisson, and crowded blocks raise the FPR above the
+ * standard Bloom rate: 0.95% at 10 bits/key and 6 probes against a standard filter's 0.84% ({@link
+ * BloomMath#cacheLocalFpRate}), a 1.13× tax for one cache miss instead of up to six. The space cost
+ * stays Bloom's.
  *
  * <h2>Limits</h2>
  *
- * At most {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap: {@code FastRange32} addresses at most
- * 2^32 blocks and RocksDB stores the length in 32 bits), i.e. just under 2^35 bits. The builder and
- * {@link #createWithBitsPerKey} refuse more keys than fit at the requested bits/key with an {@link
- * IllegalArgumentException} naming the limit; {@link #buildRocksDb} caps the length there, as
- * RocksDB does.
+ * At most {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap), just under 2^35 bits. The builder and
+ * {@link #createWithBitsPerKey} refuse more keys than fit; {@link #buildRocksDb} caps there.
  *
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
 public final class BlockedBloomFilter
     implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
-  // This class holds the API. The words and the key count are BloomWords'; the probe and add
-  // loops over raw storage (and the layout's math) are BlockedBloomKernel's; the RocksDB block's
-  // bytes, its trailer checks and RocksDB's sizing are BlockedBloomForm's.
+  // The API; the words are BloomWords', the loops BlockedBloomKernel's, the block
+  // BlockedBloomForm's.
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -78,12 +74,10 @@ public final class BlockedBloomFilter
 
   public static final double MAX_BITS_PER_KEY = 100.0;
 
-  /** The words and the key count, for the cold operations (union, copy, equals, bytes). */
+  /** The words and the key count, for the cold operations. */
   private final BloomWords data;
 
-  // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
-  // so the probes read these raw fields (data's storage), and every cold method goes to data.
+  // Two storage forms, each with its own hot loop (one loop over both ran 5-60% slower on heap).
   /** The data on the heap; {@code null} when the filter wraps buffers ({@link #wrapped}). */
   private final long[] words;
 
@@ -125,22 +119,19 @@ public final class BlockedBloomFilter
     PayloadForms.register(new BlockedBloomForm.Payload()); // the container's form of type id 1
   }
 
-  // ---------------------------------------------------------------- creation
-
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
-  public static Builder builder() {
-    return new Builder();
+  public static BlockedBloomFilterBuilder builder() {
+    return new BlockedBloomFilterBuilder();
   }
 
   /**
-   * An empty filter sized, as RocksDB would size it, for {@code expectedKeys} keys at {@code
-   * bitsPerKey} (the same as {@code builder().expectedKeys(expectedKeys).bitsPerKey(bitsPerKey)
-   * .create()}). Adding exactly {@code expectedKeys} distinct keys to it gives the filter RocksDB
-   * builds over them.
+   * An empty filter sized as RocksDB sizes one for {@code expectedKeys} keys at {@code bitsPerKey}:
+   * adding exactly that many distinct keys gives the filter RocksDB builds.
    */
   public static BlockedBloomFilter createWithBitsPerKey(long expectedKeys, double bitsPerKey) {
     Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
-    return BlockedBloomForm.createEmpty(expectedKeys, rocksDbMillibitsPerKey(bitsPerKey));
+    return BlockedBloomForm.createEmpty(
+        expectedKeys, FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey));
   }
 
   /**
@@ -155,35 +146,19 @@ public final class BlockedBloomFilter
    * Builds the filter RocksDB's FastLocalBloom builder writes for these key hashes at {@code
    * millibitsPerKey} (with {@code optimize_filters_for_memory=false}): a hash equal to the one
    * before it is added once (RocksDB's consecutive de-duplication), the length comes from the
-   * number of hashes left, and the probe count from {@code millibitsPerKey}.
-   *
-   * @param hashes 64-bit key hashes in the order RocksDB adds them (key order in an SST)
-   * @param count how many entries of {@code hashes} to use
-   * @param millibitsPerKey thousandths of a bit per key, 1000 to 100000 ({@link
-   *     #rocksDbMillibitsPerKey})
+   * number of hashes left, and the probe count from {@code millibitsPerKey} (1000 to 100000).
    */
   public static BlockedBloomFilter buildRocksDb(long[] hashes, int count, int millibitsPerKey) {
     return BlockedBloomForm.build(hashes, count, millibitsPerKey);
   }
 
   /**
-   * Reads a FastLocalBloom filter block as RocksDB writes it (data then the 5-byte trailer). The
-   * data is copied.
+   * Reads a FastLocalBloom filter block as RocksDB writes it (data, 5-byte trailer), copying the
+   * data; the trailer alone (zero keys) reads as a filter answering "absent". <b>No integrity
+   * check:</b> a raw block has no checksum; the Sieve container checksums it.
    *
-   * <p>A 5-byte block (the trailer alone, which RocksDB writes for zero keys) reads as an empty
-   * filter that reports every key absent.
-   *
-   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the probe
-   * count, the length) gives another well-formed filter that can answer "absent" for added keys;
-   * store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and read raw
-   * blocks only where something else checks them (RocksDB's block trailers, as {@code SstFile}
-   * verifies).
-   *
-   * @throws SieveFormatException if the block is not a FastLocalBloom block this reader supports:
-   *     shorter than the trailer, a data length that is not a multiple of 64, a trailer other than
-   *     {@code FF 00 probes 00 00}, or probes outside 1..30. (RocksDB's own reader answers "maybe"
-   *     for every key on the reserved trailer values; Sieve's typed reader refuses them so a caller
-   *     never mistakes such a block for a working filter.)
+   * @throws SieveFormatException if the block is not one this reader supports ({@code
+   *     docs/format.md} lists the checks)
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block) {
     return fromRocksDbFilterBlock(block, 0);
@@ -191,11 +166,9 @@ public final class BlockedBloomFilter
 
   /**
    * As {@link #fromRocksDbFilterBlock(byte[])}, recording {@code numKeys} (which RocksDB's format
-   * does not store) for the model FPR: the keys added to the filter (not, say, the entries of a
-   * table whose prefix filter skipped some). Carries no integrity check either (see there).
+   * does not store) for the model FPR.
    *
-   * @throws SieveFormatException also for a block with no data (0 bytes, or the trailer alone) and
-   *     {@code numKeys > 0}: such a block answers "absent" for every key, so it cannot hold any
+   * @throws SieveFormatException also for a block with no data and {@code numKeys > 0}
    * @throws IllegalArgumentException if {@code numKeys} is negative
    */
   public static BlockedBloomFilter fromRocksDbFilterBlock(byte[] block, long numKeys) {
@@ -203,123 +176,44 @@ public final class BlockedBloomFilter
   }
 
   /**
-   * Wraps a FastLocalBloom filter block held in a buffer (heap, direct or memory-mapped) from its
-   * position to its limit, <em>without copying</em>: queries read the buffer in place. The buffer's
-   * bytes must not change while the filter is in use; its position and limit may. The wrapped
-   * filter is read-only ({@link #addHash} throws {@link UnsupportedOperationException}).
-   *
-   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the probe
-   * count, the length) gives another well-formed filter that can answer "absent" for added keys;
-   * store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and read raw
-   * blocks only where something else checks them (RocksDB's block trailers, as {@code SstFile}
-   * verifies).
-   *
-   * @throws SieveFormatException as {@link #fromRocksDbFilterBlock(byte[], long)}, including a
-   *     block with no data and {@code numKeys > 0}
-   * @throws IllegalArgumentException if {@code numKeys} is negative
+   * Wraps a FastLocalBloom filter block in a buffer from its position to its limit <em>without
+   * copying</em>: its bytes must not change while the filter is in use. Read-only; no integrity
+   * check; throws as {@link #fromRocksDbFilterBlock(byte[], long)}.
    */
   public static BlockedBloomFilter wrapRocksDbFilterBlock(ByteBuffer block, long numKeys) {
     return BlockedBloomForm.wrap(block, numKeys);
   }
 
-  /**
-   * The filter block RocksDB writes for this filter: the data followed by the 5-byte trailer, or,
-   * for a filter of zero blocks (built from zero keys), the empty block RocksDB writes then.
-   */
   @Override
   public byte[] toRocksDbFilterBlock() {
     return BlockedBloomForm.toBytes(this);
   }
 
-  /** The length of {@link #toRocksDbFilterBlock()}: the data plus the trailer, 0 when empty. */
   @Override
   public long rocksDbFilterBlockLength() {
     return numBlocks == 0 ? 0 : (long) numBlocks * BLOCK_BYTES + TRAILER_BYTES;
   }
 
-  /**
-   * Writes {@link #toRocksDbFilterBlock()}'s bytes to {@code out} in 64 KiB chunks, for filters of
-   * any size up to {@link #MAX_DATA_BYTES} (beyond what one {@code byte[]} holds). The channel is
-   * not closed.
-   */
   @Override
   public void writeRocksDbFilterBlock(WritableByteChannel out) throws IOException {
     BlockedBloomForm.write(this, out);
   }
 
-  // ---------------------------------------------------------------- RocksDB's sizing rules
-
   /**
-   * RocksDB's conversion of a bits/key setting to thousandths of a bit ({@code
-   * BloomLikeFilterPolicy}): {@code (int) (bits · 1000 + 0.500001)}, the nudge making three-decimal
-   * settings exact on every platform. The caller range-checks {@code bitsPerKey}.
-   */
-  public static int rocksDbMillibitsPerKey(double bitsPerKey) {
-    return BloomMath.rocksDbMillibitsPerKey(bitsPerKey);
-  }
-
-  /**
-   * RocksDB's data length in bytes for {@code numKeys} keys at {@code millibitsPerKey}: {@code
-   * ceil(n · millibits / 8000)} capped at {@link #MAX_DATA_BYTES}, rounded up to a multiple of 64.
-   */
-  public static long rocksDbDataBytes(long numKeys, int millibitsPerKey) {
-    return BlockedBloomForm.dataBytes(numKeys, millibitsPerKey);
-  }
-
-  /**
-   * RocksDB's probe count for a setting in thousandths of a bit per key ({@code
-   * FastLocalBloomImpl::ChooseNumProbes}): the most accurate count measured for each range, up to
-   * 24 probes.
-   */
-  public static int chooseNumProbes(int millibitsPerKey) {
-    return BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
-  }
-
-  /**
-   * The smallest millibits/key setting whose modelled rate ({@link BloomMath#cacheLocalFpRate} at
-   * RocksDB's probe count) is at most {@code fpRate}; {@code 100000} if none is.
-   */
-  public static int millibitsPerKeyForFpRate(double fpRate) {
-    return BlockedBloomForm.millibitsPerKeyForFpRate(fpRate);
-  }
-
-  // ---------------------------------------------------------------- the filter
-
-  /**
-   * Whether this JVM's queries of heap-resident blocked Bloom filters take the SIMD line test
-   * (eight probes per vector operation through {@code jdk.incubator.vector}) once it is warm: true
-   * when the JVM runs with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit
-   * vectors. The answers are the same either way; only the speed differs (docs/notes.md, section
-   * 6).
-   *
-   * <p><b>Warm-up.</b> Interpreted, the vector code costs about 100 µs a lookup (C1-compiled about
-   * 5 µs) until C2 has compiled it. So the first heap filter created starts one daemon thread,
-   * {@code sieve-vector-warmup}, which drives the vector code on private data until it measures it
-   * compiled (typically 0.2-1.5 s of one core's time, most of it the JIT's, then the thread ends);
-   * until then queries run the scalar probe, so a short-lived JVM's lookups cost what they cost
-   * without the module, never more, plus that thread's CPU time. {@link #vectorProbeActive()} says
-   * whether the switch has happened. Where the vector code never gets fast (C2 disabled, {@code
-   * -Xint}) the scalar probe stays. {@code -Dsieve.vector.warmup=false} switches at once (the cold
-   * vector code is then paid in full).
-   *
-   * @return whether queries use the SIMD path, now or once it is warm
+   * {@return whether heap queries take the SIMD line test once it is warm} True when the JVM runs
+   * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors. Until its
+   * warm-up thread has seen the vector code compiled, queries run the scalar probe ({@code
+   * VectorGate} describes the warm-up). The answers are the same either way (docs/notes.md, 6).
    */
   public static boolean usesVectorProbe() {
     return VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.supported();
   }
 
-  /**
-   * Whether queries of heap-resident blocked Bloom filters run the SIMD line test now: {@link
-   * #usesVectorProbe()} and its warm-up has seen the vector code compiled (see there). False until
-   * the first heap filter has been created and for a while after.
-   *
-   * @return whether the SIMD path is in use at this moment
-   */
+  /** {@return whether queries run the SIMD line test now ({@link #usesVectorProbe()} and warm)} */
   public static boolean vectorProbeActive() {
     return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen());
   }
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
@@ -366,14 +260,7 @@ public final class BlockedBloomFilter
     return earlyLoop(wrapped, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Two passes over each chunk of 64 hashes (scalar path): the first computes every block and
-   * loads its first and last word (independent loads in a short loop, so the CPU overlaps about 20
-   * cache misses, both lines of a block that straddles two); the second tests all probes of each
-   * key without a data-dependent branch, its block now in cache.
-   */
+  /** Two passes per 64-hash chunk (scalar): load each block's lines, then branch-free tests. */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null || numBlocks == 0) {
@@ -448,11 +335,7 @@ public final class BlockedBloomFilter
    * call while other threads add to or query either filter.
    *
    * <p>The key count afterwards is {@code max(numKeys(), other.numKeys(),
-   * round(approximateElementCount()))}: the union's distinct keys estimated from its set bits,
-   * never below either count, and not the sum of the two counts, which would count the keys the
-   * filters share twice (unioning a filter with itself 20 times multiplied its count by 2^20). So
-   * {@link #numKeys()} and {@link #modelledFpRate()} follow the estimate after a union; keys added
-   * concurrently with the union are counted on top.
+   * round(approximateElementCount()))}, not the sum, which would count shared keys twice.
    *
    * @throws IllegalArgumentException if the two filters differ in size or probes
    */
@@ -480,15 +363,9 @@ public final class BlockedBloomFilter
    * block {@code j} is the OR of blocks {@code 2j} and {@code 2j + 1}. Folding {@code t} times
    * needs {@code n} divisible by {@code 2^t}.
    *
-   * <h4>The cost</h4>
-   *
-   * The folded filter is exactly the filter of the same keys built with {@code n/2} blocks and this
-   * filter's probe count; its rate is {@link #foldedFpRate()}: the model at half the bits per key,
-   * with the probe count chosen for the larger size (at 20 bits/key and 11 probes the fold has 10
-   * bits/key and 11 probes: 1.46% in the model, against 0.95% at RocksDB's 6 probes; the unfolded
-   * filter: 0.017%).
-   *
-   * <p>A wrapped filter folds too; the result is on the heap.
+   * <p>The cost: the fold is the filter of the same keys at {@code n/2} blocks and this probe
+   * count, chosen for the larger size ({@link #foldedFpRate()}: at 20 bits/key and 11 probes, 1.46%
+   * against 0.95% at RocksDB's 6 probes). A wrapped filter folds too; the result is on the heap.
    *
    * @throws IllegalStateException if the number of blocks is odd or below 2
    */
@@ -519,31 +396,16 @@ public final class BlockedBloomFilter
   }
 
   /**
-   * The number of distinct keys the filter holds, estimated from its set bits: block by block
-   * ({@link BloomMath#blockedBloomBlockElementCount}, summed over the blocks), within about 1% for
-   * a filter at its designed load ({@code n ≥ 10^4}). Once some block has every bit set (an
-   * overfilled filter: at 10× its capacity about a quarter of the blocks are full) a full block's
-   * count is unknowable, so the estimate pools the zero bits of all blocks instead: with the keys
-   * per block Poisson with mean {@code λ}, the expected fraction of zero bits is {@code exp(-λ(1 -
-   * (1 - 1/512)^k))}, solved for {@code λ} (within a few percent at 10× capacity, see {@code
-   * BloomOverfillTest}). With fewer than {@value #SATURATION_ZERO_BITS} zero bits in the whole
-   * filter it is {@linkplain #isSaturated() saturated}: the estimate is then only a lower bound. It
-   * reads every word, so it costs a pass over the filter. {@link #union} uses it for the key count;
-   * it is also the way to learn the key count of a filter read from a raw RocksDB block, which does
-   * not store it.
+   * Block by block ({@link BloomMath#blockedBloomBlockElementCount}), within about 1% at the
+   * designed load; once a block is full, from the zero bits of all blocks ({@code
+   * BlockedBloomKernel} gives the math); a lower bound when {@linkplain #isSaturated() saturated}.
    */
   @Override
   public double approximateElementCount() {
     return BlockedBloomKernel.approximateElementCount(data, numBlocks, numProbes);
   }
 
-  /**
-   * The filter's false-positive rate judged from its bits: the mean over the blocks of {@code (bits
-   * set in the block / 512)^k}, the probability that all {@code k} probes of a random absent key
-   * land on set bits of its block. Right whatever the key count: for a filter read from a RocksDB
-   * block (which does not store the count) and for one overfilled past its capacity, where {@link
-   * #modelledFpRate()} (from {@link #numKeys()}) is not.
-   */
+  /** The mean over the blocks of {@code (bits set / 512)^k}: right whatever the key count. */
   @Override
   public double expectedFpRate() {
     return BlockedBloomKernel.expectedFpRate(data, numBlocks, numProbes);
@@ -553,25 +415,19 @@ public final class BlockedBloomFilter
   public static final int SATURATION_ZERO_BITS = 32;
 
   /**
-   * Whether the filter is so full that its key count cannot be estimated: fewer than {@value
-   * #SATURATION_ZERO_BITS} of its bits are 0 (at 10 bits/key, about 100 times its capacity). Then
-   * {@link #approximateElementCount()} is a lower bound and nearly every query answers "maybe"
-   * ({@link #expectedFpRate()} close to 1).
+   * Whether fewer than {@value #SATURATION_ZERO_BITS} bits are 0 (at 10 bits/key, about 100 times
+   * its capacity): the key count estimate is a lower bound and nearly every query answers "maybe".
    */
   public boolean isSaturated() {
     return BlockedBloomKernel.hasFewerZeroBits(data, numBlocks, SATURATION_ZERO_BITS);
   }
 
-  /** An independent, mutable copy of this filter on the heap. */
   @Override
   public BlockedBloomFilter copy() {
     return new BlockedBloomFilter(data.copy(), numProbes, keyScheme);
   }
 
-  /**
-   * {@return whether the filter reads its data in place from buffers ({@link
-   * #wrapRocksDbFilterBlock})}
-   */
+  /** {@return whether the filter reads its data in place ({@link #wrapRocksDbFilterBlock})} */
   public boolean isWrapped() {
     return words == null;
   }
@@ -591,12 +447,7 @@ public final class BlockedBloomFilter
     return numBlocks;
   }
 
-  /**
-   * The number of keys: for a built filter, the distinct consecutive hashes it was built from; for
-   * keys added later, the adds that changed the filter (a duplicate never does, and a new key fails
-   * to only when it was a false positive). A filter read from bytes starts at 0, the key count not
-   * being part of RocksDB's format. After a {@link #union} it is the estimate described there.
-   */
+  /** The distinct consecutive hashes built from, plus the adds that changed the filter. */
   @Override
   public long numKeys() {
     return data.numKeys();
@@ -642,74 +493,5 @@ public final class BlockedBloomFilter
         + ", keys="
         + numKeys()
         + "}";
-  }
-
-  /** Builds {@link BlockedBloomFilter}s with RocksDB's sizing (see the class comment). */
-  public static final class Builder extends MutableFilterBuilder<BlockedBloomFilter> {
-    /** {@inheritDoc} */
-    @Override
-    public Builder keyScheme(KeyScheme scheme) {
-      super.keyScheme(scheme);
-      return this;
-    }
-
-    private int millibitsPerKey = 10_000;
-
-    private Builder() {}
-
-    /**
-     * Sets bits per key, fractional, in [1, 100] (default 10).
-     *
-     * @param bitsPerKey the setting
-     * @return this builder
-     */
-    public Builder bitsPerKey(double bitsPerKey) {
-      Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
-      millibitsPerKey = rocksDbMillibitsPerKey(bitsPerKey);
-      return this;
-    }
-
-    /**
-     * Sizes for a target false-positive rate: the smallest bits/key (in thousandths) whose modelled
-     * rate is at most {@code fpRate}, up to 100 bits/key.
-     */
-    @Override
-    public Builder fpRate(double fpRate) {
-      millibitsPerKey = millibitsPerKeyForFpRate(fpRate);
-      return this;
-    }
-
-    /** {@return the setting in thousandths of a bit per key} */
-    public int millibitsPerKey() {
-      return millibitsPerKey;
-    }
-
-    @Override
-    public Builder expectedKeys(long expectedKeys) {
-      super.expectedKeys(expectedKeys);
-      return this;
-    }
-
-    /**
-     * {@inheritDoc} Sized as RocksDB sizes a filter for that many keys at the configured
-     * millibits/key: adding exactly {@code expectedKeys} distinct keys gives RocksDB's filter.
-     */
-    @Override
-    protected BlockedBloomFilter createEmpty() {
-      return BlockedBloomForm.createEmpty(expectedKeys(), millibitsPerKey);
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * @throws IllegalArgumentException where RocksDB would cap the length at {@link
-     *     #MAX_DATA_BYTES} (and so miss the requested rate); {@link #buildRocksDb} caps as RocksDB
-     *     does
-     */
-    @Override
-    protected BlockedBloomFilter buildFromHashes(long[] hashes, int count) {
-      BlockedBloomForm.checkFits(count, millibitsPerKey);
-      return buildRocksDb(hashes, count, millibitsPerKey);
-    }
   }
 }

@@ -247,9 +247,15 @@ final class BlockedBloomKernel {
   private static final int BLOCK_BITS = BlockedBloomFilter.BLOCK_BYTES * Byte.SIZE;
 
   /**
-   * The distinct keys estimated from the set bits (see {@link
-   * BlockedBloomFilter#approximateElementCount}): block by block, or from the zero bits of all
-   * blocks pooled once some block is full.
+   * The distinct keys estimated from the set bits: block by block ({@link
+   * BloomMath#blockedBloomBlockElementCount}, summed over the blocks), within about 1% for a filter
+   * at its designed load ({@code n ≥ 10^4}). Once some block has every bit set (an overfilled
+   * filter: at 10× its capacity about a quarter of the blocks are full) a full block's count is
+   * unknowable, so the estimate pools the zero bits of all blocks instead: with the keys per block
+   * Poisson with mean {@code λ}, the expected fraction of zero bits is {@code exp(-λ(1 - (1 -
+   * 1/512)^k))}, solved for {@code λ} (within a few percent at 10× capacity, see {@code
+   * BloomOverfillTest}). With fewer than {@value BlockedBloomFilter#SATURATION_ZERO_BITS} zero bits
+   * the estimate is only a lower bound. One pass over the words.
    */
   static double approximateElementCount(BloomWords data, int numBlocks, int numProbes) {
     double sum = 0;

@@ -89,11 +89,8 @@ import java.nio.channels.WritableByteChannel;
  *
  * <h2>Serialized form (the Sieve container, type id 11)</h2>
  *
- * Little-endian: a 64-byte header (payload version 2, the stage count, {@code n0}, {@code f},
- * {@code s}, {@code r}), a 32-byte entry per stage (capacity, key count, block length, probe
- * count), then each stage's RocksDB FastLocalBloom filter block, 64-byte aligned; {@code
- * docs/format.md} gives the layout and the checks. Read in place ({@link #wrap}) each stage is a
- * zero-copy view. Payload version 1 (no probe count) is still read, and written back as version 2.
+ * {@code docs/format.md} gives the layout and the checks. Read in place ({@link #wrap}) each stage
+ * is a zero-copy view.
  *
  * <h2>Limits</h2>
  *
@@ -203,8 +200,6 @@ public final class ScalableBloomFilter implements MutableFilter {
         scheme);
   }
 
-  // ---------------------------------------------------------------- creation
-
   static {
     PayloadForms.register(new ScalableBloomForm.Payload()); // the container's form of type id 11
   }
@@ -222,8 +217,6 @@ public final class ScalableBloomFilter implements MutableFilter {
   public static int stageMillibitsPerKey(double rate) {
     return ScalableBloomStage.millibitsPerKey(rate);
   }
-
-  // ---------------------------------------------------------------- adds and queries
 
   @Override
   public boolean addHash(long hash64) {
@@ -262,9 +255,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     }
   }
 
-  /**
-   * Asks the stages newest first (see the class comment for why), each stage's own lookup in turn.
-   */
+  /** Asks the stages newest first (see the class comment for why). */
   @Override
   public boolean mayContainHash(long hash64) {
     return ScalableBloomChain.loopMayContain(chain, hash64);
@@ -275,25 +266,17 @@ public final class ScalableBloomFilter implements MutableFilter {
     return chain;
   }
 
-  // ---------------------------------------------------------------- properties
-
-  /** The sum of the stages' key counts (see the class comment for what is counted). */
   @Override
   public long numKeys() {
     return chain.numKeys();
   }
 
-  /** The data bits of all stages. */
   @Override
   public long sizeInBits() {
     return chain.sizeInBits();
   }
 
-  /**
-   * {@code 1 − Π(1 − p_i)} over the stages, {@code p_i} each stage's rate at its current key count
-   * by {@link GrowthMath#blockedBloomFpRateWithProbeCollisions} (with the 64-bit hash's collision
-   * rate); below {@link #fpRate()} by construction.
-   */
+  /** {@code 1 − Π(1 − p_i)} over the stages' rates; below {@link #fpRate()} by construction. */
   @Override
   public double modelledFpRate() {
     return chain.modelledFpRate();
@@ -369,7 +352,6 @@ public final class ScalableBloomFilter implements MutableFilter {
         this, new ScalableBloomChain(chain.copied()), false, false, keyScheme);
   }
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
@@ -399,8 +381,6 @@ public final class ScalableBloomFilter implements MutableFilter {
         + tighteningRatio
         + "}";
   }
-
-  // ---------------------------------------------------------------- serialized form
 
   /**
    * The length of {@link #toByteArray()}. Like the other serializations, take it from a quiescent
@@ -447,14 +427,11 @@ public final class ScalableBloomFilter implements MutableFilter {
     return ScalableBloomForm.read(buffer.slice(), true);
   }
 
-  // ---------------------------------------------------------------- builder
-
   /**
    * Builds {@link ScalableBloomFilter}s: {@code build()} gives an empty filter; the {@code build}
    * methods over keys add them one by one to an empty filter.
    */
   public static final class Builder extends MutableFilterBuilder<ScalableBloomFilter> {
-    /** {@inheritDoc} */
     @Override
     public Builder keyScheme(KeyScheme scheme) {
       super.keyScheme(scheme);
@@ -508,12 +485,7 @@ public final class ScalableBloomFilter implements MutableFilter {
       return create();
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>The same as {@link #build()}: stage 0 sized for {@link #expectedKeys(long)}, the filter
-     * growing past it.
-     */
+    /** The same as {@link #build()}. */
     @Override
     protected ScalableBloomFilter createEmpty() {
       return ScalableBloomBuild.createEmpty(expectedKeys, fpRate, growthFactor, tighteningRatio);

@@ -66,7 +66,7 @@ final class ScalableBloomStage {
               + BlockedBloomFilter.MAX_BITS_PER_KEY
               + " bits per key reach");
     }
-    int probes = BlockedBloomFilter.chooseNumProbes(millibits);
+    int probes = FastLocalBloomSizing.chooseNumProbes(millibits);
     if (capacity > BlockedBloomFilter.MAX_DATA_BYTES * 8000 / millibits) {
       throw new IllegalStateException(
           "the filter is full: stage "
@@ -79,7 +79,7 @@ final class ScalableBloomStage {
               + BlockedBloomFilter.MAX_DATA_BYTES
               + " bytes");
     }
-    long bytes = BlockedBloomFilter.rocksDbDataBytes(capacity, millibits);
+    long bytes = FastLocalBloomSizing.rocksDbDataBytes(capacity, millibits);
     return new ScalableBloomStage(BlockedBloomFilter.withShape(bytes, probes), capacity, 0);
   }
 
@@ -139,7 +139,7 @@ final class ScalableBloomStage {
   private static double model(int millibits) {
     return GrowthMath.blockedBloomFpRateWithProbeCollisions(
         millibits / 1000.0,
-        BlockedBloomFilter.chooseNumProbes(millibits),
+        FastLocalBloomSizing.chooseNumProbes(millibits),
         BloomMath.CACHE_LINE_BITS);
   }
 

@@ -7,7 +7,6 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
-import dev.sieve.hash.ParquetHash;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
@@ -31,35 +30,18 @@ import java.nio.ByteBuffer;
  *
  * <h2>The layout (apache/parquet-format, BloomFilter.md)</h2>
  *
- * <ul>
- *   <li>The bitset is {@code z} blocks of 32 bytes; word {@code i} of block {@code b} is the
- *       little-endian 32-bit integer at byte {@code 32b + 4i}.
- *   <li>The value's 64-bit hash {@code h} (for Parquet, XXH64 of its plain encoding: {@link
- *       ParquetHash}) picks block {@code ((h >>> 32) · z) >>> 32}: the <em>top</em> 32 bits,
- *       multiply-shift in place of a modulo.
- *   <li>In word {@code i} it sets bit {@code (key · SALT[i]) >>> 27} (32-bit wrap-around), where
- *       {@code key} is the <em>low</em> 32 bits of {@code h} and the salts are eight fixed odd
- *       constants ({@code 0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b,
- *       0x9efc4947, 0x5c6bfb31}). The block and the bits use disjoint halves of the hash.
- *   <li>A value is "maybe present" when all eight bits are set.
- * </ul>
- *
- * In memory the bitset is a {@code long[]} whose little-endian bytes are Parquet's bytes, so words
- * {@code 2j} and {@code 2j + 1} of a block are the low and high halves of its long {@code j}, and a
- * probe is four 64-bit tests. {@link #toParquetBitset()} gives exactly the bytes a {@code .parquet}
- * file stores after its {@code BloomFilterHeader}.
+ * The value's 64-bit hash picks a block by its top 32 bits and sets one bit in each of the block's
+ * eight words from its low 32 bits times eight fixed odd salts; {@code SplitBlockForm} and {@code
+ * docs/format.md} give the layout. {@link #toParquetBitset()} gives exactly the bytes a {@code
+ * .parquet} file stores after its {@code BloomFilterHeader}.
  *
  * <h2>Sizes</h2>
  *
- * Parquet's writers use a power of two from 32 bytes to 128 MiB ({@link #MIN_BYTES}, {@link
- * #MAX_BYTES}); {@link #parquetNumBytes(long, double)} is parquet-java's sizing: {@code m =
- * -8n/ln(1 - p^(1/8))} bits ({@link BloomMath#parquetSplitBlockBits}), rounded as parquet-java
- * rounds it, then clamped to at least 32 bytes, rounded up to a power of two and clamped to at most
- * the maximum (128 MiB, or the {@code maxBytes} given, as parquet-java's writer caps at {@code
- * parquet.bloom.filter.max.bytes}, 1 MiB by default). The multiply-shift block choice is defined
- * for any number of blocks, so the readers (Sieve's and parquet-java's) accept any positive
- * multiple of 32 bytes up to 128 MiB, and {@link #withNumBytes} builds one, for comparisons at an
- * exact bits/key.
+ * Parquet's writers use a power of two from 32 bytes to 128 MiB; {@link #parquetNumBytes(long,
+ * double)} is parquet-java's sizing: {@code m = -8n/ln(1 - p^(1/8))} bits ({@link
+ * BloomMath#parquetSplitBlockBits}), rounded, clamped and capped as parquet-java does. The readers
+ * accept any positive multiple of 32 bytes up to 128 MiB, and {@link #withNumBytes} builds one, for
+ * comparisons at an exact bits/key.
  *
  * <h2>Two hashes: Parquet's and Sieve's</h2>
  *
@@ -152,8 +134,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
             || (long) numBlocks * BLOCK_BYTES <= BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
   }
 
-  // ---------------------------------------------------------------- creation and sizing
-
   static {
     PayloadForms.register(new SplitBlockForm.Payload()); // the container's form of type id 9
   }
@@ -196,11 +176,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     return SplitBlockForm.numBytes(requestedBytes, maxBytes);
   }
 
-  /**
-   * The bitset size parquet-java's writer gives a column of {@code distinctValues} distinct values
-   * at {@code fpRate} with the cap {@code maxBytes}: {@code parquetNumBytes(optimalNumOfBits / 8,
-   * maxBytes)}.
-   */
+  /** parquet-java writer's bitset size for {@code distinctValues} at {@code fpRate}, capped. */
   public static int parquetNumBytes(long distinctValues, double fpRate, int maxBytes) {
     return parquetNumBytes(parquetOptimalNumOfBits(distinctValues, fpRate) / 8, maxBytes);
   }
@@ -217,9 +193,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * count, so the filter starts with {@code numKeys} (0 if unknown); {@link
    * #approximateElementCount()} estimates it from the bits.
    *
-   * <p>No integrity check: Parquet stores no checksum for the filter, so a changed byte gives
-   * another well-formed filter that can answer "absent" for present values; the Sieve container
-   * ({@link dev.sieve.format.SieveFormat}) checksums it.
+   * <p>No integrity check (Parquet stores no checksum); the Sieve container checksums it.
    *
    * @throws SieveFormatException if the length is not a positive multiple of 32 up to 128 MiB
    * @throws IllegalArgumentException if {@code numKeys} is negative
@@ -254,9 +228,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     return SplitBlockForm.toBytes(this);
   }
 
-  // ---------------------------------------------------------------- the filter
-
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
@@ -269,19 +240,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * <p>For a filter read from Parquet, the hash is {@link ParquetHash}'s ({@link
-   * KeyScheme#PARQUET_XXH64}); see the class comment.
-   *
-   * <p>The probe computes the eight masks as four 64-bit masks and tests the block's four longs. A
-   * heap filter of at most {@link BlockedBloomKernel#BRANCH_FREE_MAX_BYTES} tests all four without
-   * a branch (in cache an absent key's mispredicted exit costs more than the three tests it saves);
-   * a larger one returns "absent" as soon as the first long misses a bit, as about 70% of absent
-   * keys do at 10 bits per value: past a few MiB (TLB misses, DRAM) a predicted exit lets the core
-   * run ahead into the next lookups' loads, while the branch-free test's 40 instructions keep few
-   * lookups in flight (absent keys 1.3–1.9× faster at 10^7 to 10^8 values, present ones unchanged;
-   * docs/notes.md, section 6). The answers are the same.
+   * Tests the block's four longs: without a branch up to {@link
+   * BlockedBloomKernel#BRANCH_FREE_MAX_BYTES} (in cache), else exiting at the first miss, which
+   * lets the core run ahead out of cache (docs/notes.md, section 6). The answers are the same.
    */
   @Override
   public boolean mayContainHash(long hash64) {
@@ -300,18 +261,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /**
-   * {@inheritDoc}
-   *
-   * <p>Two passes over each chunk of 64 hashes (heap storage): the first computes every block and
-   * loads the block's first and last word, so every cache line the chunk needs is requested by a
-   * short loop of independent loads (a block straddles two lines when the array's data is not
-   * 32-byte aligned, which Java does not promise); the second tests each block as {@link
-   * #mayContainHash} does, its lines now in cache. Out of cache this overlaps many more misses than
-   * single lookups do: a test of the eight masks is about 40 instructions, so the reorder buffer
-   * holds only a few keys' loads at once, while the loading loop holds about 20 (docs/notes.md,
-   * section 6). A wrapped filter answers key by key. On the SIMD path ({@link #usesVectorProbe()},
-   * once its gate is open) a heap filter tests the chunk with the vector check instead. The answers
-   * are {@link #mayContainHash}'s.
+   * Two passes per 64-hash chunk on the heap: load every block's first and last word, then test
+   * each block in cache, overlapping many more misses than single lookups (docs/notes.md, section
+   * 6); the SIMD path when open; a wrapped filter answers key by key.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
@@ -336,26 +288,15 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   private static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
 
   /**
-   * Whether this JVM's queries of heap-resident split-block filters (single and batch) take the
-   * SIMD check (one 256-bit load, one multiply by the eight salts, one shift, one test) once it is
-   * warm: when the JVM runs with {@code --add-modules jdk.incubator.vector} on hardware with
-   * 256-bit vectors. Until the vector code is compiled the scalar check answers; the warm-up and
-   * what it costs a short-lived JVM are those of {@link BlockedBloomFilter#usesVectorProbe()} (one
-   * shared daemon thread). Wrapped filters always use the scalar check. The answers are the same
-   * either way.
-   *
-   * @return whether queries use the SIMD path, now or once it is warm
+   * {@return whether queries of heap-resident filters take the SIMD check once it is warm} That is
+   * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors; the warm-up
+   * is that of {@link BlockedBloomFilter#usesVectorProbe()}. The answers are the same either way.
    */
   public static boolean usesVectorProbe() {
     return VECTOR_PROBE && VectorGate.SPLIT_BLOCK.supported();
   }
 
-  /**
-   * Whether queries of heap-resident split-block filters run the SIMD check now ({@link
-   * #usesVectorProbe()} and warm).
-   *
-   * @return whether the SIMD path is in use at this moment
-   */
+  /** {@return whether queries run the SIMD check now ({@link #usesVectorProbe()} and warm)} */
   public static boolean vectorProbeActive() {
     return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen());
   }
@@ -373,14 +314,8 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /**
-   * ORs {@code other} into this filter: afterwards it holds every value of both. Safe while other
-   * threads add to or query either filter. The key count afterwards is {@code max(numKeys(),
-   * other.numKeys(), round(approximateElementCount()))}, the estimate from the set bits, not the
-   * sum of the two counts (which would count shared values twice), as {@link
-   * BlockedBloomFilter#union} does.
-   *
-   * @throws IllegalArgumentException if the two filters differ in size (Parquet's filters of one
-   *     column are only mergeable at equal size: the block of a value depends on the block count)
+   * The key count afterwards is the larger of the two and the estimate from the set bits, as {@link
+   * BlockedBloomFilter#union} counts. Throws if the two filters differ in size.
    */
   @Override
   public void union(SplitBlockBloomFilter other) {
@@ -394,17 +329,12 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     data.union(other.data, this::approximateElementCount);
   }
 
-  /**
-   * The number of distinct values the filter holds, estimated from its set bits block by block
-   * ({@link BloomMath#splitBlockElementCount}, summed): the way to learn the value count of a
-   * filter read from Parquet, which does not store it. One pass over the bitset.
-   */
+  /** {@link BloomMath#splitBlockElementCount} summed over the blocks: a Parquet filter's count. */
   @Override
   public double approximateElementCount() {
     return SplitBlockKernel.approximateElementCount(data, numBlocks);
   }
 
-  /** An independent, mutable copy on the heap. */
   @Override
   public SplitBlockBloomFilter copy() {
     return new SplitBlockBloomFilter(data.copy(), keyScheme);
@@ -425,12 +355,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     return numBlocks;
   }
 
-  /**
-   * The number of values: for a built filter, its hashes that differ from the one before; for
-   * values added later, the adds that changed the filter; after {@link #union}, the estimate
-   * described there; for a filter read from Parquet, what the reader was told (Parquet stores no
-   * count).
-   */
+  /** The adds that changed the filter; for a filter read from Parquet, what the reader was told. */
   @Override
   public long numKeys() {
     return data.numKeys();
@@ -441,7 +366,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     return (long) numBlocks * BLOCK_BYTES * Byte.SIZE;
   }
 
-  /** {@link BloomMath#splitBlockBloomFpRate} at {@link #numKeys()} and this size. */
   @Override
   public double modelledFpRate() {
     return BloomMath.splitBlockBloomFpRate(numKeys(), sizeInBytes());
@@ -483,7 +407,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    * seed: Parquet's hash has none.
    */
   public static final class Builder extends MutableFilterBuilder<SplitBlockBloomFilter> {
-    /** {@inheritDoc} */
     @Override
     public Builder keyScheme(KeyScheme scheme) {
       super.keyScheme(scheme);
@@ -549,47 +472,24 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
       return this;
     }
 
-    /**
-     * The bitset size these settings give for {@code distinctValues} values.
-     *
-     * @throws IllegalArgumentException if {@link #bitsPerKey} sizing needs more than {@link
-     *     #MAX_BYTES}
-     */
+    /** The bitset size these settings give for {@code distinctValues} values. */
     public int numBytesFor(long distinctValues) {
       return SplitBlockForm.numBytesFor(distinctValues, bitsPerKey, numBytes, maxBytes, fpRate);
     }
 
-    /**
-     * An empty mutable filter sized by {@link #numBytes} or by {@link #expectedKeys} at {@link
-     * #fpRate}.
-     *
-     * @throws IllegalStateException if neither the size nor the expected keys were given
-     */
+    /** Sized by {@link #numBytes} or by {@link #expectedKeys} at {@link #fpRate}. */
     @Override
     protected SplitBlockBloomFilter createEmpty() {
       return SplitBlockForm.empty(numBytesFor(expectedKeys()));
     }
 
-    /**
-     * As {@link #create()}, but refusing to guess a size: one of {@link #numBytes} or {@link
-     * #expectedKeys} must have been given.
-     *
-     * @return a new, empty filter
-     * @throws IllegalStateException if neither the size nor the expected keys were given
-     */
+    /** As {@link #create()}, but throws if neither {@link #numBytes} nor the keys were given. */
     public SplitBlockBloomFilter build() {
       SplitBlockForm.checkSized(numBytes, expectedKeys);
       return schemed(SplitBlockForm.empty(numBytesFor(Math.max(0, expectedKeys))));
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Sized by {@link #bitsPerKey}, {@link #numBytes} or {@link #expectedKeys} if given, else by
-     * the number of hashes at {@link #fpRate}. The key count is the number of hashes that differ
-     * from the one before them (as {@link BlockedBloomFilter} counts, after RocksDB): the distinct
-     * keys when repeats are adjacent or absent.
-     */
+    /** Sized as given, else by the hash count at {@link #fpRate}; counts distinct neighbours. */
     @Override
     protected SplitBlockBloomFilter buildFromHashes(long[] hashes, int count) {
       return SplitBlockForm.build(hashes, count, expectedKeys, this::numBytesFor);

@@ -24,6 +24,26 @@ import java.util.function.LongToIntFunction;
  * SplitBlockBloomFilter#MAX_BYTES}, with no header, value count or checksum of its own. Reading
  * ({@link #read}, a copy) and wrapping ({@link #wrap}, in place) check the length once, here.
  *
+ * <h2>The layout (apache/parquet-format, BloomFilter.md)</h2>
+ *
+ * <ul>
+ *   <li>The bitset is {@code z} blocks of 32 bytes; word {@code i} of block {@code b} is the
+ *       little-endian 32-bit integer at byte {@code 32b + 4i}.
+ *   <li>The value's 64-bit hash {@code h} (for Parquet, XXH64 of its plain encoding: {@link
+ *       dev.sieve.hash.ParquetHash}) picks block {@code ((h >>> 32) · z) >>> 32}: the <em>top</em>
+ *       32 bits, multiply-shift in place of a modulo.
+ *   <li>In word {@code i} it sets bit {@code (key · SALT[i]) >>> 27} (32-bit wrap-around), where
+ *       {@code key} is the <em>low</em> 32 bits of {@code h} and the salts are eight fixed odd
+ *       constants ({@code 0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b,
+ *       0x9efc4947, 0x5c6bfb31}). The block and the bits use disjoint halves of the hash.
+ *   <li>A value is "maybe present" when all eight bits are set.
+ * </ul>
+ *
+ * In memory the bitset is a {@code long[]} whose little-endian bytes are Parquet's bytes, so words
+ * {@code 2j} and {@code 2j + 1} of a block are the low and high halves of its long {@code j}, and a
+ * probe is four 64-bit tests. {@link SplitBlockBloomFilter#toParquetBitset()} gives exactly the
+ * bytes a {@code .parquet} file stores after its {@code BloomFilterHeader}.
+ *
  * <h2>Sizing</h2>
  *
  * parquet-java's: {@code m = -8n/ln(1 - p^(1/8))} bits ({@link BloomMath#parquetSplitBlockBits}),

@@ -13,8 +13,7 @@ import dev.sieve.math.FingerprintMath;
 
 /**
  * The sizing, the checks and the build steps of {@link CuckooFilter} and its builder; the public
- * class and its {@link CuckooFilter.Builder} hold the API (and its documentation) and delegate
- * here.
+ * class and its {@link CuckooFilterBuilder} hold the API (and its documentation) and delegate here.
  */
 final class CuckooBuild {
   private CuckooBuild() {}

@@ -2,7 +2,6 @@ package dev.sieve.cuckoo;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
-import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
@@ -45,7 +44,8 @@ import java.nio.ByteBuffer;
  * before and no key is lost. {@link #addHash} (and every {@code add}) then returns {@code false},
  * the one case in which it does, and {@link #failedAdds()} counts the failure, so a caller that
  * ignores the result can still see it. The failed key answers "absent" unless it was present
- * before. {@link Builder#build} never fails this way: it grows the table and starts again.
+ * before. {@link CuckooFilterBuilder#build} never fails this way: it grows the table and starts
+ * again.
  *
  * <h2>Multiset semantics and deletes</h2>
  *
@@ -168,8 +168,6 @@ public final class CuckooFilter implements MutableFilter {
     this.numKeys = numKeys;
   }
 
-  // ---------------------------------------------------------------- creation
-
   /**
    * An empty filter with {@code fingerprintBits}-bit fingerprints and room for {@code expectedKeys}
    * stored fingerprints: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many
@@ -221,18 +219,14 @@ public final class CuckooFilter implements MutableFilter {
    * A builder: {@code fingerprintBits(f)} (default 12) or {@code fpRate(r)}, {@code
    * expectedKeys(n)} and {@code create()} for an empty filter, or {@code build(keys)}.
    */
-  public static Builder builder() {
-    return new Builder();
+  public static CuckooFilterBuilder builder() {
+    return new CuckooFilterBuilder();
   }
 
-  /**
-   * {@return an empty filter of exactly {@code numBuckets} buckets, in [1, {@link #MAX_BUCKETS}]}
-   */
+  /** {@return an empty filter of {@code numBuckets} buckets, at most {@link #MAX_BUCKETS}} */
   public static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
     return CuckooBuild.withBuckets(numBuckets, fingerprintBits);
   }
-
-  // ---------------------------------------------------------------- the filter
 
   @Override
   public boolean mayContainHash(long hash64) {
@@ -244,12 +238,7 @@ public final class CuckooFilter implements MutableFilter {
         words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>One loop per chunk of 64 hashes that reads both candidate buckets of every key without a
-   * data-dependent branch, so the reads of neighbouring keys overlap.
-   */
+  /** Reads both buckets of each key of a 64-hash chunk without a data-dependent branch. */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null) {
@@ -263,10 +252,7 @@ public final class CuckooFilter implements MutableFilter {
         words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hashes, at, chunk);
   }
 
-  /**
-   * {@return whether the filter reads its buckets in place from a buffer (a zero-copy read of its
-   * serialized form); read-only}
-   */
+  /** {@return whether the filter reads its buckets in place from a buffer; read-only} */
   public boolean isWrapped() {
     return words == null;
   }
@@ -307,7 +293,6 @@ public final class CuckooFilter implements MutableFilter {
     return addHashIfAbsent(keyScheme.hash(key, 0, key.length));
   }
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
@@ -326,13 +311,9 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   /**
-   * Adds one copy of the key whose 64-bit hash this is, if there is room (every {@code add} method
-   * of {@link MutableFilter} comes here).
-   *
-   * @return {@code true} when the copy was stored (always, unless the table is full); {@code false}
-   *     if the table is too full to take it: then the filter is unchanged and {@link #failedAdds()}
-   *     is one higher
-   * @throws UnsupportedOperationException if the filter is {@linkplain #isWrapped() wrapped}
+   * Adds one copy of the key. {@code false} only if the table is too full to take it: then the
+   * filter is unchanged and {@link #failedAdds()} is one higher. Throws if {@linkplain #isWrapped()
+   * wrapped}.
    */
   @Override
   public boolean addHash(long hash64) {
@@ -467,7 +448,6 @@ public final class CuckooFilter implements MutableFilter {
         && CuckooKernel.sameWords(words, wrapped, f.words, f.wrapped, numWords());
   }
 
-  /** {@link java.util.Arrays#hashCode(long[])} of the words, mixed with the bucket count. */
   @Override
   public int hashCode() {
     return CuckooKernel.hashWords(words, wrapped, numWords()) * 31 + numBuckets;
@@ -486,73 +466,5 @@ public final class CuckooFilter implements MutableFilter {
         + ", load="
         + load()
         + "}";
-  }
-
-  /**
-   * Builds {@link CuckooFilter}s: {@link #fingerprintBits(int)} (4 to 16, default 12) or {@link
-   * #fpRate(double)} (the narrowest width whose rate at the design load is at most the target, as
-   * {@link CuckooFilter#fingerprintBitsForFpRate}); {@link #create()} gives an empty table of
-   * {@link CuckooFilter#bucketsFor bucketsFor(expectedKeys)} buckets.
-   *
-   * <p>A build from keys stores each distinct key hash once ({@link #addHashIfAbsent}, safe there
-   * since nothing was deleted yet), in a table sized for the number of keys given; on the rare key
-   * set that does not fit, it grows the table by one bucket in eight and starts again, so a build
-   * never fails and never drops a key.
-   */
-  public static final class Builder extends MutableFilterBuilder<CuckooFilter> {
-    /** {@inheritDoc} */
-    @Override
-    public Builder keyScheme(KeyScheme scheme) {
-      super.keyScheme(scheme);
-      return this;
-    }
-
-    private int fingerprintBits = 12;
-
-    private Builder() {}
-
-    /**
-     * Sets the fingerprint width, 4 to 16 bits (default 12).
-     *
-     * @param fingerprintBits the setting
-     * @return this builder
-     */
-    public Builder fingerprintBits(int fingerprintBits) {
-      CuckooBuild.checkFingerprintBits(fingerprintBits);
-      this.fingerprintBits = fingerprintBits;
-      return this;
-    }
-
-    /** {@return the fingerprint width setting} */
-    public int fingerprintBits() {
-      return fingerprintBits;
-    }
-
-    /**
-     * {@inheritDoc} The narrowest width in [4, 16] whose rate at the design load 0.95 is at most
-     * {@code fpRate} (down to about 0.0116%, the 16-bit rate).
-     */
-    @Override
-    public Builder fpRate(double fpRate) {
-      this.fingerprintBits = fingerprintBitsForFpRate(fpRate);
-      return this;
-    }
-
-    @Override
-    public Builder expectedKeys(long expectedKeys) {
-      bucketsFor(expectedKeys); // checks the range
-      super.expectedKeys(expectedKeys);
-      return this;
-    }
-
-    @Override
-    protected CuckooFilter createEmpty() {
-      return withBuckets(bucketsFor(expectedKeys()), fingerprintBits);
-    }
-
-    @Override
-    protected CuckooFilter buildFromHashes(long[] hashes, int count) {
-      return CuckooBuild.build(hashes, count, fingerprintBits);
-    }
   }
 }

@@ -2,9 +2,7 @@ package dev.sieve.expand;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
-import dev.sieve.MutableFilterBuilder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import java.nio.ByteBuffer;
@@ -96,9 +94,9 @@ import java.util.Arrays;
  *
  * The measured rate sits at about half the bound: the bound lets every generation be full at its
  * own size, which only removes followed by adds can make true; without removes each generation
- * after the first is at most half full. With an {@link Builder#expectedKeys(long)} hint the table
- * starts at its right size with {@code F}-bit fingerprints (12-bit slots at 1%: 14.1 bits per key
- * at load 0.85).
+ * after the first is at most half full. With an {@link ExpandableFilterBuilder#expectedKeys(long)}
+ * hint the table starts at its right size with {@code F}-bit fingerprints (12-bit slots at 1%: 14.1
+ * bits per key at load 0.85).
  *
  * <h2>Deletes, duplicates and union</h2>
  *
@@ -158,7 +156,7 @@ public final class ExpandableFilter implements MutableFilter {
   /** {@code entriesByKnownBits[h]}: entries knowing {@code h} hash bits ({@code log + r}). */
   private final long[] entriesByKnownBits;
 
-  private ExpandableFilter(double fpRate, int startLog) {
+  ExpandableFilter(double fpRate, int startLog) {
     this.keyScheme = KeyScheme.XXPH3;
     this.fpRate = fpRate;
     this.baseBits = ExpandableMath.baseFingerprintBits(fpRate);
@@ -214,8 +212,8 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /** {@return a builder: target rate {@code fpRate} (default 1%), optional key-count hint} */
-  public static Builder builder() {
-    return new Builder();
+  public static ExpandableFilterBuilder builder() {
+    return new ExpandableFilterBuilder();
   }
 
   /** {@return the smallest table size (log2 of its slots) that holds {@code keys} entries} */
@@ -242,8 +240,6 @@ public final class ExpandableFilter implements MutableFilter {
     }
   }
 
-  // ---------------------------------------------------------------- the filter
-
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
@@ -252,10 +248,7 @@ public final class ExpandableFilter implements MutableFilter {
     return ExpandableKernel.mayContain(words, log, width, hash64);
   }
 
-  /**
-   * {@return whether the filter reads its slots in place from a buffer (a zero-copy read of its
-   * serialized form); read-only: {@link #copy()} gives a mutable one}
-   */
+  /** {@return whether the filter reads its slots in place from a buffer; read-only} */
   boolean isWrapped() {
     return words == null;
   }
@@ -273,14 +266,9 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /**
-   * Adds the key whose 64-bit hash this is: stores one entry, doubling the table first if it is
-   * full ({@value ExpandableMath#MAX_LOAD} of its slots).
-   *
-   * @return {@code true}: an entry is always stored
-   * @throws IllegalStateException if the table would have to grow past its largest size, or is
-   *     saturated with void entries (see the class comment); every key stays present and the filter
-   *     still answers queries
-   * @throws UnsupportedOperationException if the filter wraps a buffer (read-only)
+   * Stores one entry (always {@code true}), doubling the table first at load {@value
+   * ExpandableMath#MAX_LOAD}. Throws {@link IllegalStateException} past the largest table or when
+   * saturated (see the class comment): every key stays present.
    */
   @Override
   public boolean addHash(long hash64) {
@@ -303,10 +291,7 @@ public final class ExpandableFilter implements MutableFilter {
    * Deletes one entry of the key whose 64-bit hash this is: in its run, the matching entry with the
    * longest fingerprint. Remove only keys that were added (see the class comment).
    *
-   * @param hash64 the key's 64-bit hash ({@link KeyHash})
-   * @return {@code false} if no entry matches the key (a never-added key, unless it is a false
-   *     positive); then nothing changed
-   * @throws UnsupportedOperationException if the filter wraps a buffer (read-only)
+   * @return {@code false} if no entry matches the key; then nothing changed
    */
   public boolean removeHash(long hash64) {
     checkMutable();
@@ -335,17 +320,12 @@ public final class ExpandableFilter implements MutableFilter {
     return removeHash(keyScheme.hash(key));
   }
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
   }
 
-  /**
-   * {@inheritDoc} The filter returned is a copy of this one's table under {@code scheme} (the table
-   * is replaced on every doubling, so it cannot be shared), or, for a filter wrapping a buffer, a
-   * read-only filter on the same buffer.
-   */
+  /** A copy of the table (replaced on every doubling, so not shared); a wrapped one shares. */
   @Override
   public ExpandableFilter withKeyScheme(KeyScheme scheme) {
     Schemes.check(this, scheme);
@@ -431,8 +411,6 @@ public final class ExpandableFilter implements MutableFilter {
     entriesByKnownBits[log + ExpandableKernel.length(value)]++;
   }
 
-  // ---------------------------------------------------------------- growth
-
   private int newFingerprintBits() {
     return baseBits + ExpandableMath.widening(log - startLog);
   }
@@ -493,9 +471,6 @@ public final class ExpandableFilter implements MutableFilter {
     width = newWidth;
   }
 
-  // ---------------------------------------------------------------- figures
-
-  /** The number of keys added minus the removes that found an entry (never below 0). */
   @Override
   public long numKeys() {
     return numKeys;
@@ -608,81 +583,5 @@ public final class ExpandableFilter implements MutableFilter {
         + ", load="
         + load()
         + "}";
-  }
-
-  /**
-   * Builds {@link ExpandableFilter}s: {@link #fpRate(double)} (default 1%) and an optional {@link
-   * #expectedKeys(long)} hint, and {@link #keyScheme(KeyScheme)}. Without the hint {@link
-   * #create()} starts at the smallest table, {@code 2^}{@value ExpandableMath#MIN_LOG_SLOTS} slots,
-   * and grows; with it, at the smallest table that holds that many keys. A build from keys sizes
-   * for them and adds each.
-   */
-  public static final class Builder extends MutableFilterBuilder<ExpandableFilter> {
-    private double fpRate = 0.01;
-    private boolean hinted;
-
-    private Builder() {}
-
-    /** {@inheritDoc} */
-    @Override
-    public Builder keyScheme(KeyScheme scheme) {
-      super.keyScheme(scheme);
-      return this;
-    }
-
-    /**
-     * {@inheritDoc} The rate holds at every size the filter grows to. The highest rate accepted is
-     * {@value ExpandableMath#MAX_FP_RATE}, the lowest that of {@value
-     * ExpandableMath#MAX_BASE_FINGERPRINT_BITS}-bit fingerprints, about {@code 1.5e-8}: a key's
-     * known hash bits (quotient and fingerprint) must fit in its 64-bit hash at the largest size.
-     */
-    @Override
-    public Builder fpRate(double fpRate) {
-      if (Checks.fpRate(fpRate) > ExpandableMath.MAX_FP_RATE) {
-        throw new IllegalArgumentException(
-            "fpRate " + fpRate + " is above the highest, " + ExpandableMath.MAX_FP_RATE);
-      }
-      int bits = ExpandableMath.baseFingerprintBits(fpRate);
-      if (bits > ExpandableMath.MAX_BASE_FINGERPRINT_BITS) {
-        throw new IllegalArgumentException(
-            "fpRate "
-                + fpRate
-                + " is below the lowest this filter keeps at every size, "
-                + ExpandableMath.MAX_LOAD
-                    * ExpandableMath.wideningSum(ExpandableMath.MAX_DOUBLINGS)
-                    * Math.scalb(1.0, -ExpandableMath.MAX_BASE_FINGERPRINT_BITS));
-      }
-      this.fpRate = fpRate;
-      return this;
-    }
-
-    /**
-     * A hint: the table starts at the size that holds this many keys, and grows past it as needed.
-     *
-     * @param expectedKeys at least 0
-     * @return this builder
-     */
-    @Override
-    public Builder expectedKeys(long expectedKeys) {
-      logSlotsFor(expectedKeys); // checks the range
-      super.expectedKeys(expectedKeys);
-      hinted = true;
-      return this;
-    }
-
-    @Override
-    protected ExpandableFilter createEmpty() {
-      return new ExpandableFilter(
-          fpRate, hinted ? logSlotsFor(expectedKeys()) : ExpandableMath.MIN_LOG_SLOTS);
-    }
-
-    @Override
-    protected ExpandableFilter buildFromHashes(long[] hashes, int count) {
-      ExpandableFilter f = new ExpandableFilter(fpRate, logSlotsFor(count));
-      for (int i = 0; i < count; i++) {
-        f.addHash(hashes[i]);
-      }
-      return f;
-    }
   }
 }

@@ -2,7 +2,7 @@ package dev.sieve.policy;
 
 import static dev.sieve.policy.FilterPolicy.TRAILER_BYTES;
 
-import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.registry.FilterType;
@@ -59,10 +59,10 @@ final class LsmReportModel {
       return new Estimate(0, 0.0);
     }
     int millibitsPerKey = policy.millibitsPerKey();
-    long data = BlockedBloomFilter.rocksDbDataBytes(n, millibitsPerKey);
+    long data = FastLocalBloomSizing.rocksDbDataBytes(n, millibitsPerKey);
     double fpr =
         BloomMath.fastLocalBloomFpRate(
-            n, data, BlockedBloomFilter.chooseNumProbes(millibitsPerKey), 64);
+            n, data, FastLocalBloomSizing.chooseNumProbes(millibitsPerKey), 64);
     return new Estimate(data + TRAILER_BYTES, fpr);
   }
 

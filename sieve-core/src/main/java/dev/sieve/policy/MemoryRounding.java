@@ -3,6 +3,7 @@ package dev.sieve.policy;
 import static dev.sieve.policy.FilterPolicy.TRAILER_BYTES;
 
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 
 /**
  * RocksDB's {@code optimize_filters_for_memory} ({@code AllocateMaybeRounding}) with glibc's {@code
@@ -23,7 +24,7 @@ final class MemoryRounding {
         allocatedLength(planned.sizeInBits() / 8 + TRAILER_BYTES, BlockedBloomFilter.BLOCK_BYTES)
             - TRAILER_BYTES;
     int probes =
-        BlockedBloomFilter.chooseNumProbes(
+        FastLocalBloomSizing.chooseNumProbes(
             (int) (dataBytes * 8000L / Math.max(1L, entries))); // RocksDB's GetNumProbes
     if (probes == planned.numProbes() && dataBytes == planned.sizeInBits() / 8) {
       return planned;

@@ -2,6 +2,7 @@ package dev.sieve.policy;
 
 import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.internal.LongList;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -61,7 +62,7 @@ final class PolicyBuild {
    * up to 64 bytes plus the 5-byte trailer.
    */
   static long bloomBlockBytes(long numKeys, int millibitsPerKey) {
-    return BlockedBloomFilter.rocksDbDataBytes(numKeys, millibitsPerKey)
+    return FastLocalBloomSizing.rocksDbDataBytes(numKeys, millibitsPerKey)
         + FilterPolicy.TRAILER_BYTES;
   }
 

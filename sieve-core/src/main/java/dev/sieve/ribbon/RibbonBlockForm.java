@@ -41,6 +41,26 @@ import java.nio.channels.WritableByteChannel;
  * Five bytes after the data: {@code 0xFE} (−2, Standard128Ribbon), the ordinal seed, and {@code
  * numBlocks} as 24-bit little-endian. Zero keys give RocksDB's empty (0-byte) filter block, which
  * RocksDB reads as "always false".
+ *
+ * <h2>Checks</h2>
+ *
+ * A 0-byte block reads as the empty filter. Everything else is checked, and refused with a {@link
+ * SieveFormatException} naming the problem where it is inconsistent. Where RocksDB's own reader
+ * ({@code GetRibbonBitsReader}, {@code GetBuiltinFilterBitsReader}) would quietly fall back, the
+ * message says which way:
+ *
+ * <ul>
+ *   <li>1 to 5 bytes: RocksDB reads "always false" (as if no keys); refused as truncated;
+ *   <li>a marker other than {@code 0xFE}: another format (RocksDB dispatches on it, e.g. {@code
+ *       0xFF} is FastLocalBloom, {@code 0} "always true");
+ *   <li>fewer than 2 blocks: RocksDB reads "always true";
+ *   <li>a data length that is not a whole number of 16-byte segments, no segment at all, or more
+ *       than 32 columns per block: never written by RocksDB (its reader would ignore the excess or
+ *       answer "maybe" everywhere).
+ * </ul>
+ *
+ * Fewer segments than blocks is valid (some blocks then have no columns and answer "maybe" for
+ * every key starting there), as RocksDB reads it.
  */
 final class RibbonBlockForm {
 

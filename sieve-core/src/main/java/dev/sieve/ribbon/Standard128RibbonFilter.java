@@ -51,13 +51,9 @@ import java.util.Optional;
  *
  * <h2>Where the parts are</h2>
  *
- * This class is the filter's API. The hashing (RocksDB's {@code StandardRehasher} and {@code
- * StandardHasher}) and the batch probe are in {@code RibbonKernel}; the column probe over heap or
- * wrapped data, with its single early exit, in {@code RibbonProbe}; the block's layout ({@code
- * SerializableInterleavedSolution}, 16-byte column segments, fractional result bits) and its 5-byte
- * trailer ({@code 0xFE}, the seed, the number of blocks) in {@code RibbonBlockForm}; the banding
- * and the seed search in {@code RibbonBanding}. Zero keys give RocksDB's empty (0-byte) filter
- * block, which RocksDB reads as "always false".
+ * This class is the filter's API; the hashing and batch probe are in {@code RibbonKernel}, the
+ * column probe in {@code RibbonProbe}, the block's layout ({@code docs/format.md}) in {@code
+ * RibbonBlockForm}, the banding and seed search in {@code RibbonBanding}.
  *
  * <h2>The trade-off</h2>
  *
@@ -89,24 +85,13 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
   // every cold method reads through one accessor instead.
-  /**
-   * Segments, two longs each: {@code [2s]} the low 64 bits of segment {@code s}, then the high;
-   * then {@code 2 · upperNumColumns} zero longs of padding.
-   */
+  /** Segments, two longs each (low 64 bits, then high), then {@code 2 · upperNumColumns} zeros. */
   private final long[] data;
 
-  /**
-   * The segments read in place from (possibly memory-mapped) buffers, without padding, when the
-   * filter wraps a block ({@link #wrapRocksDbFilterBlock}); {@code null} when {@link #data} holds
-   * them.
-   */
+  /** The segments read in place from buffers, unpadded; {@code null} on the heap. */
   private final LongSegments wrapped;
 
-  /**
-   * The words {@link #wrapped} reads, as one little-endian {@code long} view of its buffer, for the
-   * query to read directly; {@code null} on the heap and for data split over several buffers (a
-   * block past 2 GiB, mapped by the container).
-   */
+  /** {@link #wrapped}'s one buffer as little-endian longs; {@code null} on the heap or split. */
   private final LongBuffer buffer;
 
   private final int numSegments;
@@ -173,7 +158,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     this.buffer = buffer;
   }
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
@@ -187,8 +171,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
         : new Standard128RibbonFilter(
             data, wrapped, buffer, numBlocks, numSegments, seed, numKeys, scheme);
   }
-
-  // ---------------------------------------------------------------- creation
 
   static {
     PayloadForms.register(new RibbonBlockForm.Payload()); // the container's form of type id 3
@@ -218,28 +200,17 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return RibbonBanding.solveRocksDb(entries, n, numSlots, dataBytes);
   }
 
-  // ---------------------------------------------------------------- RocksDB filter blocks
-
-  /**
-   * The filter block RocksDB writes for this filter: the data segments, then the 5-byte trailer
-   * ({@code FE}, seed, number of blocks in 24 bits little-endian). The empty filter gives RocksDB's
-   * 0-byte "no keys" block.
-   */
+  /** The data segments, then the 5-byte trailer; the empty filter gives a 0-byte block. */
   @Override
   public byte[] toRocksDbFilterBlock() {
     return RibbonBlockForm.toBytes(this);
   }
 
-  /** The length of {@link #toRocksDbFilterBlock()}: the segments plus the trailer, 0 when empty. */
   @Override
   public long rocksDbFilterBlockLength() {
     return numBlocks == 0 ? 0 : (long) numSegments * RibbonSizing.SEGMENT_BYTES + TRAILER_BYTES;
   }
 
-  /**
-   * Writes {@link #toRocksDbFilterBlock()}'s bytes to {@code out} in 64 KiB chunks, for filters of
-   * any size (beyond what one {@code byte[]} holds). The channel is not closed.
-   */
   @Override
   public void writeRocksDbFilterBlock(java.nio.channels.WritableByteChannel out)
       throws java.io.IOException {
@@ -258,27 +229,11 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * (which the format does not store) feeds the model FPR and bits/key.
    *
    * <p>A 0-byte block is RocksDB's "no keys" block and reads as the empty filter (every key
-   * absent). Everything else is checked, and refused with a {@link SieveFormatException} naming the
-   * problem where it is inconsistent. Where RocksDB's own reader ({@code GetRibbonBitsReader},
-   * {@code GetBuiltinFilterBitsReader}) would quietly fall back, the message says which way:
+   * absent). Everything else is checked and refused with a {@link SieveFormatException} naming the
+   * problem where inconsistent, including where RocksDB's reader would quietly fall back ({@code
+   * RibbonBlockForm} lists the cases).
    *
-   * <ul>
-   *   <li>1 to 5 bytes: RocksDB reads "always false" (as if no keys); refused as truncated;
-   *   <li>a marker other than {@code 0xFE}: another format (RocksDB dispatches on it, e.g. {@code
-   *       0xFF} is FastLocalBloom, {@code 0} "always true");
-   *   <li>fewer than 2 blocks: RocksDB reads "always true";
-   *   <li>a data length that is not a whole number of 16-byte segments, no segment at all, or more
-   *       than 32 columns per block: never written by RocksDB (its reader would ignore the excess
-   *       or answer "maybe" everywhere).
-   * </ul>
-   *
-   * Fewer segments than blocks is valid (some blocks then have no columns and answer "maybe" for
-   * every key starting there), as RocksDB reads it.
-   *
-   * <p><b>No integrity check:</b> a raw block carries no checksum, so a changed byte (the seed, the
-   * block count, the length) gives another well-formed filter that can answer "absent" for added
-   * keys; store filters in the checksummed container ({@link dev.sieve.format.SieveFormat}) and
-   * read raw blocks only where something else checks them (RocksDB's block trailers).
+   * <p><b>No integrity check:</b> a raw block has no checksum; the Sieve container checksums it.
    *
    * @throws SieveFormatException also for a 0-byte block and {@code numKeys > 0}: that block
    *     answers "absent" for every key, so it cannot hold any
@@ -298,8 +253,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     Objects.requireNonNull(block, "block");
     return RibbonBlockForm.wrap(block, numKeys);
   }
-
-  // ---------------------------------------------------------------- the filter
 
   @Override
   public boolean mayContainHash(long hash64) {
@@ -321,13 +274,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return RibbonProbe.segments(wrapped, upperNumColumns, upperStartBlock, start, a);
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Two passes over each chunk of 64 hashes: the first computes every key's start and loads the
-   * first word of its two blocks (independent loads whose cache misses overlap), the second runs
-   * each key's column parities without a data-dependent branch, its blocks now in cache.
-   */
+  /** Two passes per 64-hash chunk: load every key's blocks, then branch-free parities. */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (data == null || numBlocks == 0) {
@@ -354,8 +301,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return data == null && numBlocks > 0;
   }
 
-  // ---------------------------------------------------------------- accessors
-
   /** {@return the ordinal hash seed (0..255) that solved the system; stored in the trailer} */
   public int seed() {
     return seed;
@@ -381,10 +326,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return upperNumColumns;
   }
 
-  /**
-   * {@return the first block with {@link #upperNumColumns()} columns; earlier blocks have one
-   * fewer}
-   */
+  /** {@return the first block with {@link #upperNumColumns()} columns; earlier have one fewer} */
   public int upperStartBlock() {
     return upperStartBlock;
   }
@@ -415,10 +357,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     return (long) numSegments * RibbonSizing.SEGMENT_BYTES * Byte.SIZE;
   }
 
-  /**
-   * RocksDB's {@code ExpectedFpRate} of the layout ({@link RibbonMath#interleavedRibbonFpRate})
-   * combined with the collision rate of the 64-bit key hash; 0 for the empty filter.
-   */
+  /** RocksDB's {@code ExpectedFpRate} of the layout with the 64-bit hash's collision rate. */
   @Override
   public double modelledFpRate() {
     if (numBlocks == 0) {
@@ -460,8 +399,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
         modelledFpRate());
   }
 
-  // ---------------------------------------------------------------- builder
-
   /**
    * Builds Standard128Ribbon filters, sized by a bloom-equivalent bits/key (as RocksDB's {@code
    * RibbonFilterPolicy}) or by a target FPR. Keys are given as a batch ({@link FilterBuilder}'s
@@ -474,7 +411,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy}.
    */
   public static final class Builder extends FilterBuilder<Standard128RibbonFilter> {
-    /** {@inheritDoc} */
     @Override
     public Builder keyScheme(KeyScheme scheme) {
       super.keyScheme(scheme);

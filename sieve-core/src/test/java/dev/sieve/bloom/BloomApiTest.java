@@ -19,17 +19,17 @@ class BloomApiTest {
 
   @Test
   void rocksDbSizingRules() {
-    assertEquals(10_000, BlockedBloomFilter.rocksDbMillibitsPerKey(10));
-    assertEquals(10_499, BlockedBloomFilter.rocksDbMillibitsPerKey(10.499));
-    assertEquals(9_700, BlockedBloomFilter.rocksDbMillibitsPerKey(9.7));
+    assertEquals(10_000, FastLocalBloomSizing.rocksDbMillibitsPerKey(10));
+    assertEquals(10_499, FastLocalBloomSizing.rocksDbMillibitsPerKey(10.499));
+    assertEquals(9_700, FastLocalBloomSizing.rocksDbMillibitsPerKey(9.7));
     // ceil(n * millibits / 8000) rounded up to 64
-    assertEquals(0, BlockedBloomFilter.rocksDbDataBytes(0, 10_000));
-    assertEquals(64, BlockedBloomFilter.rocksDbDataBytes(1, 10_000));
+    assertEquals(0, FastLocalBloomSizing.rocksDbDataBytes(0, 10_000));
+    assertEquals(64, FastLocalBloomSizing.rocksDbDataBytes(1, 10_000));
     assertEquals(
-        2624, BlockedBloomFilter.rocksDbDataBytes(2087, 10_000)); // 2608.75 -> 2609 -> 2624
+        2624, FastLocalBloomSizing.rocksDbDataBytes(2087, 10_000)); // 2608.75 -> 2609 -> 2624
     assertEquals(
         BlockedBloomFilter.MAX_DATA_BYTES,
-        BlockedBloomFilter.rocksDbDataBytes(Long.MAX_VALUE / 2, 100_000));
+        FastLocalBloomSizing.rocksDbDataBytes(Long.MAX_VALUE / 2, 100_000));
     // ChooseNumProbes boundaries
     int[][] table = {
       {2080, 1},
@@ -54,7 +54,7 @@ class BloomApiTest {
       {100000, 24}
     };
     for (int[] row : table) {
-      assertEquals(row[1], BlockedBloomFilter.chooseNumProbes(row[0]), "millibits " + row[0]);
+      assertEquals(row[1], FastLocalBloomSizing.chooseNumProbes(row[0]), "millibits " + row[0]);
     }
   }
 
@@ -130,11 +130,11 @@ class BloomApiTest {
       int milli = BlockedBloomFilter.builder().fpRate(f).millibitsPerKey();
       double model =
           dev.sieve.math.BloomMath.cacheLocalFpRate(
-              milli / 1000.0, BlockedBloomFilter.chooseNumProbes(milli), 512);
+              milli / 1000.0, FastLocalBloomSizing.chooseNumProbes(milli), 512);
       assertTrue(model <= f, "blocked model " + model + " above target " + f);
       double below =
           dev.sieve.math.BloomMath.cacheLocalFpRate(
-              (milli - 1) / 1000.0, BlockedBloomFilter.chooseNumProbes(milli - 1), 512);
+              (milli - 1) / 1000.0, FastLocalBloomSizing.chooseNumProbes(milli - 1), 512);
       assertTrue(below > f, "a smaller setting also meets " + f);
     }
   }

@@ -95,12 +95,12 @@ class ScalableBloomFilterTest {
       int millibits = ScalableBloomFilter.stageMillibitsPerKey(rate);
       assertTrue(
           GrowthMath.blockedBloomFpRateWithProbeCollisions(
-                  millibits / 1000.0, BlockedBloomFilter.chooseNumProbes(millibits), 512)
+                  millibits / 1000.0, FastLocalBloomSizing.chooseNumProbes(millibits), 512)
               <= rate);
       assertEquals(
-          BlockedBloomFilter.rocksDbDataBytes(capacities[i], millibits) * 8,
+          FastLocalBloomSizing.rocksDbDataBytes(capacities[i], millibits) * 8,
           filter.stageSizeInBits(i));
-      assertEquals(BlockedBloomFilter.chooseNumProbes(millibits), filter.stageNumProbes(i));
+      assertEquals(FastLocalBloomSizing.chooseNumProbes(millibits), filter.stageNumProbes(i));
     }
     // a stage opens only when the one before has taken its capacity (an add of a key whose bits
     // were all set already takes none)

@@ -77,7 +77,7 @@ class ExpandablePropertyTest {
       @ForAll("operations") List<Op> ops,
       @ForAll("rates") double fpRate,
       @ForAll("hints") long hint) {
-    ExpandableFilter.Builder b = ExpandableFilter.builder().fpRate(fpRate);
+    ExpandableFilterBuilder b = ExpandableFilter.builder().fpRate(fpRate);
     if (hint > 0) {
       b.expectedKeys(hint);
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.policy.RocksDbBuilds;
@@ -92,7 +93,7 @@ class ScaleTest {
     long[] hashes = hashes();
     BlockedBloomFilter f =
         BlockedBloomFilter.buildRocksDb(
-            hashes, KEYS, BlockedBloomFilter.rocksDbMillibitsPerKey(12.0));
+            hashes, KEYS, FastLocalBloomSizing.rocksDbMillibitsPerKey(12.0));
     long t1 = System.nanoTime();
     assertTrue(f.sizeInBits() > TWO_POW_31, "only " + f.sizeInBits() + " bits");
     assertSampleContained(f, hashes);

@@ -1,6 +1,7 @@
 package dev.sieve.spark;
 
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.format.SieveFormat;
 import java.util.Objects;
 import org.apache.spark.sql.Encoder;
@@ -52,8 +53,8 @@ public final class BloomAggregator<IN> extends Aggregator<IN, BloomBuffer, byte[
     if (!(fpp > 0 && fpp < 1)) {
       throw new IllegalArgumentException("fpp must be in (0, 1), got " + fpp);
     }
-    int millibits = BlockedBloomFilter.millibitsPerKeyForFpRate(fpp);
-    long bytes = BlockedBloomFilter.rocksDbDataBytes(expectedItems, millibits);
+    int millibits = FastLocalBloomSizing.millibitsPerKeyForFpRate(fpp);
+    long bytes = FastLocalBloomSizing.rocksDbDataBytes(expectedItems, millibits);
     if (bytes > BlockedBloomFilter.MAX_DATA_BYTES) {
       throw new IllegalArgumentException(
           expectedItems
@@ -66,7 +67,7 @@ public final class BloomAggregator<IN> extends Aggregator<IN, BloomBuffer, byte[
               + "; build a sharded filter (SieveSpark.buildFilter)");
     }
     this.dataBytes = Math.max(BlockedBloomFilter.BLOCK_BYTES, bytes);
-    this.numProbes = BlockedBloomFilter.chooseNumProbes(millibits);
+    this.numProbes = FastLocalBloomSizing.chooseNumProbes(millibits);
   }
 
   /** An aggregator over keys of {@code keyType} (input: the key column). */

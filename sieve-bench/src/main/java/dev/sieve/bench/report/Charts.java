@@ -2,7 +2,7 @@ package dev.sieve.bench.report;
 
 import dev.sieve.bench.Family;
 import dev.sieve.bench.SieveAdapters;
-import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.math.BloomMath;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -55,7 +55,7 @@ public final class Charts {
     XYSeries floorBloom = new XYSeries("floor: 2^-b");
     for (double b = 2; b <= 24.001; b += 0.25) {
       standard.add(b, BloomMath.standardFpRate(b, BloomMath.optimalNumProbes(b)));
-      int k = BlockedBloomFilter.chooseNumProbes(BlockedBloomFilter.rocksDbMillibitsPerKey(b));
+      int k = FastLocalBloomSizing.chooseNumProbes(FastLocalBloomSizing.rocksDbMillibitsPerKey(b));
       cacheLocal.add(b, BloomMath.cacheLocalFpRate(b, k, 512));
       floorBloom.add(b, Math.pow(2, -b));
     }

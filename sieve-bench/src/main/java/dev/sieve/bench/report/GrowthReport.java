@@ -1,6 +1,7 @@
 package dev.sieve.bench.report;
 
 import dev.sieve.bloom.BlockedBloomFilter;
+import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.math.GrowthMath;
 import java.awt.BasicStroke;
@@ -133,7 +134,7 @@ public final class GrowthReport {
     ScalableBloomFilter filter =
         ScalableBloomFilter.builder().expectedKeys(guess).fpRate(f).build();
     int millibits = ScalableBloomFilter.stageMillibitsPerKey(f);
-    int rocksDbMillibits = BlockedBloomFilter.millibitsPerKeyForFpRate(f);
+    int rocksDbMillibits = FastLocalBloomSizing.millibitsPerKeyForFpRate(f);
     System.out.printf(
         Locale.ROOT,
         "right-sized blocked Bloom for f=%g: %.3f bits/key (RocksDB's own rule: %.3f)%n",
@@ -165,7 +166,7 @@ public final class GrowthReport {
               added,
               filter.numStages(),
               filter.sizeInBits(),
-              BlockedBloomFilter.rocksDbDataBytes(added, millibits) * 8,
+              FastLocalBloomSizing.rocksDbDataBytes(added, millibits) * 8,
               fp,
               queries,
               filter.modelledFpRate(),

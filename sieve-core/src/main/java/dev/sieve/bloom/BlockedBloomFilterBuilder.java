@@ -1,0 +1,60 @@
+package dev.sieve.bloom;
+
+import dev.sieve.KeyScheme;
+import dev.sieve.MutableFilterBuilder;
+import dev.sieve.internal.Checks;
+
+/** Builds {@link BlockedBloomFilter}s with RocksDB's sizing (see the class comment). */
+public final class BlockedBloomFilterBuilder extends MutableFilterBuilder<BlockedBloomFilter> {
+  @Override
+  public BlockedBloomFilterBuilder keyScheme(KeyScheme scheme) {
+    super.keyScheme(scheme);
+    return this;
+  }
+
+  private int millibitsPerKey = 10_000;
+
+  BlockedBloomFilterBuilder() {}
+
+  /** Sets bits per key, fractional, in [1, 100] (default 10). */
+  public BlockedBloomFilterBuilder bitsPerKey(double bitsPerKey) {
+    Checks.bitsPerKey(
+        bitsPerKey, BlockedBloomFilter.MIN_BITS_PER_KEY, BlockedBloomFilter.MAX_BITS_PER_KEY);
+    millibitsPerKey = FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey);
+    return this;
+  }
+
+  /** The smallest bits/key (in thousandths) whose modelled rate meets it, up to 100. */
+  @Override
+  public BlockedBloomFilterBuilder fpRate(double fpRate) {
+    millibitsPerKey = FastLocalBloomSizing.millibitsPerKeyForFpRate(fpRate);
+    return this;
+  }
+
+  /** {@return the setting in thousandths of a bit per key} */
+  public int millibitsPerKey() {
+    return millibitsPerKey;
+  }
+
+  @Override
+  public BlockedBloomFilterBuilder expectedKeys(long expectedKeys) {
+    super.expectedKeys(expectedKeys);
+    return this;
+  }
+
+  /** Sized as RocksDB sizes a filter for that many keys at the configured millibits/key. */
+  @Override
+  protected BlockedBloomFilter createEmpty() {
+    return BlockedBloomForm.createEmpty(expectedKeys(), millibitsPerKey);
+  }
+
+  /**
+   * Throws where RocksDB would cap the length ({@link BlockedBloomFilter#buildRocksDb} caps as
+   * RocksDB does).
+   */
+  @Override
+  protected BlockedBloomFilter buildFromHashes(long[] hashes, int count) {
+    BlockedBloomForm.checkFits(count, millibitsPerKey);
+    return BlockedBloomFilter.buildRocksDb(hashes, count, millibitsPerKey);
+  }
+}

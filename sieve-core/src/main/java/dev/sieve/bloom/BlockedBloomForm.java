@@ -269,7 +269,7 @@ final class BlockedBloomForm {
     return filter;
   }
 
-  /** RocksDB's data length (see {@link BlockedBloomFilter#rocksDbDataBytes}). */
+  /** RocksDB's data length (see {@link FastLocalBloomSizing#rocksDbDataBytes}). */
   static long dataBytes(long numKeys, int millibitsPerKey) {
     long raw;
     if (numKeys > (Long.MAX_VALUE - 7999) / Math.max(1, millibitsPerKey)) {
@@ -281,7 +281,7 @@ final class BlockedBloomForm {
     return (raw + 63) & ~63L;
   }
 
-  /** The setting for a rate (see {@link BlockedBloomFilter#millibitsPerKeyForFpRate}). */
+  /** The setting for a rate (see {@link FastLocalBloomSizing#millibitsPerKeyForFpRate}). */
   static int millibitsPerKeyForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
     int lo = 1000;

@@ -19,7 +19,7 @@ import org.apache.spark.sql.expressions.Aggregator;
  * Fixed by {@code (expectedItems, fpp)} before any key is seen, so that every partition's buffer
  * has the same shape and buffers can be ORed: RocksDB's sizing for {@code expectedItems} keys at
  * the bits per key whose modelled FPR is at most {@code fpp} ({@link
- * BlockedBloomFilter#millibitsPerKeyForFpRate}, {@link BlockedBloomFilter#rocksDbDataBytes}, at
+ * FastLocalBloomSizing#millibitsPerKeyForFpRate}, {@link FastLocalBloomSizing#rocksDbDataBytes}, at
  * least one 64-byte block) and that setting's probe count. Adding more keys than expected raises
  * the FPR as for any Bloom filter (the result's {@code modelledFpRate()} follows its key count).
  *

@@ -14,7 +14,7 @@ class ScalableQueryFormsTest {
   /** The three query forms (stage loop, two passes, branch-free) give the same answers. */
   @Test
   void everyQueryFormAnswersAlike() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(64).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(64).create();
     SplittableRandom random = new SplittableRandom(21);
     long[] added = random.longs(30_000).toArray();
     for (long h : added) {
@@ -36,7 +36,7 @@ class ScalableQueryFormsTest {
 
   @Test
   void aFilterWithOneStageAndOneReadBackAnswerAlike() {
-    ScalableBloomFilter one = ScalableBloomFilter.builder().expectedKeys(1000).build();
+    ScalableBloomFilter one = ScalableBloomFilter.builder().expectedKeys(1000).create();
     for (long k = 0; k < 500; k++) {
       one.add(k);
     }
@@ -54,7 +54,7 @@ class ScalableQueryFormsTest {
   }
 
   private static ScalableBloomFilter grown() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(100).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(100).create();
     new SplittableRandom(3).longs(5_000).forEach(filter::addHash);
     return filter;
   }

@@ -204,7 +204,7 @@ public final class ScalableBloomFilter implements MutableFilter {
     PayloadForms.register(new ScalableBloomForm.Payload()); // the container's form of type id 11
   }
 
-  /** A builder: {@code builder().expectedKeys(n0).fpRate(f).build()} gives an empty filter. */
+  /** A builder: {@code builder().expectedKeys(n0).fpRate(f).create()} gives an empty filter. */
   public static Builder builder() {
     return new Builder();
   }
@@ -428,7 +428,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   /**
-   * Builds {@link ScalableBloomFilter}s: {@code build()} gives an empty filter; the {@code build}
+   * Builds {@link ScalableBloomFilter}s: {@link #create()} gives an empty filter; the {@code build}
    * methods over keys add them one by one to an empty filter.
    */
   public static final class Builder extends MutableFilterBuilder<ScalableBloomFilter> {
@@ -476,16 +476,11 @@ public final class ScalableBloomFilter implements MutableFilter {
     }
 
     /**
-     * An empty filter with stage 0 allocated.
+     * An empty filter with stage 0 allocated ({@link #create()}).
      *
      * @throws IllegalArgumentException if stage 0 cannot be sized (a rate below what 100 bits per
      *     key reach, or more bytes than FastLocalBloom allows)
      */
-    public ScalableBloomFilter build() {
-      return create();
-    }
-
-    /** The same as {@link #build()}. */
     @Override
     protected ScalableBloomFilter createEmpty() {
       return ScalableBloomBuild.createEmpty(expectedKeys, fpRate, growthFactor, tighteningRatio);
@@ -493,7 +488,7 @@ public final class ScalableBloomFilter implements MutableFilter {
 
     @Override
     protected ScalableBloomFilter buildFromHashes(long[] hashes, int count) {
-      return ScalableBloomBuild.addAll(build(), hashes, count);
+      return ScalableBloomBuild.addAll(create(), hashes, count);
     }
   }
 }

@@ -477,16 +477,14 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
       return SplitBlockForm.numBytesFor(distinctValues, bitsPerKey, numBytes, maxBytes, fpRate);
     }
 
-    /** Sized by {@link #numBytes} or by {@link #expectedKeys} at {@link #fpRate}. */
+    /**
+     * Sized by {@link #numBytes}, else by {@link #expectedKeys} (default {@link
+     * MutableFilterBuilder#DEFAULT_EXPECTED_KEYS}, as every mutable builder's) at {@link
+     * #bitsPerKey} or {@link #fpRate}.
+     */
     @Override
     protected SplitBlockBloomFilter createEmpty() {
       return SplitBlockForm.empty(numBytesFor(expectedKeys()));
-    }
-
-    /** As {@link #create()}, but throws if neither {@link #numBytes} nor the keys were given. */
-    public SplitBlockBloomFilter build() {
-      SplitBlockForm.checkSized(numBytes, expectedKeys);
-      return schemed(SplitBlockForm.empty(numBytesFor(Math.max(0, expectedKeys))));
     }
 
     /** Sized as given, else by the hash count at {@link #fpRate}; counts distinct neighbours. */

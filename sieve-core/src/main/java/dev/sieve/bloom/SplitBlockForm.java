@@ -135,15 +135,6 @@ final class SplitBlockForm {
         distinct);
   }
 
-  /** {@link SplitBlockBloomFilter.Builder#build()}'s check that a size was given. */
-  static void checkSized(int numBytes, long expectedKeys) {
-    if (numBytes < 0 && expectedKeys < 0) {
-      throw new IllegalStateException(
-          "give expectedKeys(n) (with fpRate or bitsPerKey) or numBytes(b) to build an empty"
-              + " filter");
-    }
-  }
-
   /**
    * The builder's size for {@code distinctValues} ({@link
    * SplitBlockBloomFilter.Builder#numBytesFor}): at {@code bitsPerKey} if positive, else the {@code

@@ -30,7 +30,8 @@ final class PolicyBuild {
     long[] entries = LongList.dedupConsecutive(hashes, count);
     int n = entries.length;
     if (n == 0) {
-      return Standard128RibbonFilter.builder().build(); // the empty filter: RocksDB's 0-byte block
+      return Standard128RibbonFilter.builder()
+          .buildAdded(); // the empty filter: RocksDB's 0-byte block
     }
     if (n > RibbonSizing.MAX_RIBBON_ENTRIES) {
       return bloom(policy, entries, n);

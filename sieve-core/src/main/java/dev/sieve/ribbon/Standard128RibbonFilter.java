@@ -403,7 +403,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * Builds Standard128Ribbon filters, sized by a bloom-equivalent bits/key (as RocksDB's {@code
    * RibbonFilterPolicy}) or by a target FPR. Keys are given as a batch ({@link FilterBuilder}'s
    * methods) or one at a time ({@link #addHash}, {@link #add(byte[])}, {@link #add(long)}) and then
-   * {@link #build()}.
+   * {@link #buildAdded()}.
    *
    * <p>This builder always returns a Ribbon filter: it sizes exactly as RocksDB does but never
    * falls back to Bloom. For the rare key set that no seed solves at RocksDB's size, it grows the
@@ -450,7 +450,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
     }
 
     /**
-     * Adds a key hash for {@link #build()}. As RocksDB's {@code AddKey}, a hash equal to the
+     * Adds a key hash for {@link #buildAdded()}. As RocksDB's {@code AddKey}, a hash equal to the
      * previously added one is dropped; other duplicates are kept (they cost a slot of sizing but
      * never make the build fail).
      */
@@ -479,8 +479,11 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       return added.size();
     }
 
-    /** Builds the Ribbon filter over the keys added one at a time, then forgets them. */
-    public Standard128RibbonFilter build() {
+    /**
+     * Builds the Ribbon filter over the keys added one at a time ({@link #add(byte[])}, {@link
+     * #add(long)}, {@link #addHash}), then forgets them; with none added, the empty filter.
+     */
+    public Standard128RibbonFilter buildAdded() {
       Standard128RibbonFilter f = schemed(buildFromHashes(added.array(), added.size()));
       added.clear();
       return f;

@@ -40,7 +40,7 @@ class ScalableBloomFilterTest {
   @ValueSource(doubles = {0.01, 0.001})
   void fprStaysBelowTheRequestedRateAtEverySize(double f) {
     ScalableBloomFilter filter =
-        ScalableBloomFilter.builder().expectedKeys(1_000).fpRate(f).build();
+        ScalableBloomFilter.builder().expectedKeys(1_000).fpRate(f).create();
     SplittableRandom keys = new SplittableRandom(11);
     SplittableRandom absent = new SplittableRandom(12);
     int queries = 2_000_000;
@@ -81,7 +81,7 @@ class ScalableBloomFilterTest {
             .fpRate(0.02)
             .growthFactor(3)
             .tighteningRatio(0.8)
-            .build();
+            .create();
     long[] capacities = {100, 300, 900, 2700};
     SplittableRandom random = new SplittableRandom(5);
     while (filter.numStages() < 4) {
@@ -120,7 +120,7 @@ class ScalableBloomFilterTest {
    */
   @Test
   void aGrownFilterAnswersByTheStageLoop() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(64).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(64).create();
     SplittableRandom random = new SplittableRandom(21);
     long[] added = random.longs(30_000).toArray();
     for (long h : added) {
@@ -145,7 +145,7 @@ class ScalableBloomFilterTest {
 
   @Test
   void aDuplicateInTheNewestStageIsNotCountedButOneFromAnOlderStageIs() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(10).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(10).create();
     assertTrue(filter.add(1L));
     assertFalse(filter.add(1L), "the newest stage had all its bits: reported present");
     assertEquals(1, filter.numKeys());
@@ -174,7 +174,7 @@ class ScalableBloomFilterTest {
             .fpRate(f)
             .growthFactor(growth)
             .tighteningRatio(tightening)
-            .build();
+            .create();
     // a small guess with slow growth and steep tightening can run out of stages (each stage's
     // rate is tighter than the last, and past 100 bits per key no stage can be built): add then
     // throws the documented "full" error, and every key added before it must still be present
@@ -209,7 +209,7 @@ class ScalableBloomFilterTest {
 
   @Test
   void aFilterReadFromBytesKeepsGrowingAndAWrappedOneIsReadOnly() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(50).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(50).create();
     for (long k = 0; k < 200; k++) {
       filter.add(k);
     }
@@ -239,7 +239,7 @@ class ScalableBloomFilterTest {
             .fpRate(0.1)
             .growthFactor(1.25)
             .tighteningRatio(0.05)
-            .build();
+            .create();
     long added = 0;
     IllegalStateException full = null;
     try {
@@ -279,7 +279,7 @@ class ScalableBloomFilterTest {
   // ---------------------------------------------------------------- corrupt input
 
   private static byte[] sample() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(20).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(20).create();
     for (long k = 0; k < 100; k++) {
       filter.add(k);
     }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ScalableBloomFormTest {
 
   private static ScalableBloomFilter grown() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(40).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(40).create();
     SplittableRandom random = new SplittableRandom(7);
     for (int i = 0; i < 1_000; i++) {
       filter.addHash(random.nextLong());

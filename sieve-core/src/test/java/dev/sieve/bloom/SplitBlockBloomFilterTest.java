@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.KeyScheme;
+import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyEncoder;
@@ -102,7 +103,7 @@ class SplitBlockBloomFilterTest {
         SplitBlockBloomFilter.builder()
             .numBytes(requestedBytes)
             .keyScheme(KeyScheme.PARQUET_XXH64)
-            .build();
+            .create();
     for (long v : values) {
       parquet.add(v);
       parquet.add(Long.toString(v));
@@ -142,7 +143,7 @@ class SplitBlockBloomFilterTest {
         SplitBlockBloomFilter.builder()
             .expectedKeys(1000)
             .keyScheme(KeyScheme.PARQUET_XXH64)
-            .build();
+            .create();
     for (long v = 0; v < 1000; v++) {
       f.add(v);
     }
@@ -182,23 +183,23 @@ class SplitBlockBloomFilterTest {
         SplitBlockBloomFilter.MAX_BYTES,
         SplitBlockBloomFilter.parquetNumBytes(Integer.MAX_VALUE, 7));
     // the builder
-    assertEquals(64, SplitBlockBloomFilter.builder().numBytes(33).build().sizeInBytes());
-    assertEquals(32, SplitBlockBloomFilter.builder().numBytes(0).build().sizeInBytes());
+    assertEquals(64, SplitBlockBloomFilter.builder().numBytes(33).create().sizeInBytes());
+    assertEquals(32, SplitBlockBloomFilter.builder().numBytes(0).create().sizeInBytes());
     assertEquals(
         1 << 20,
         SplitBlockBloomFilter.builder()
             .expectedKeys(10_000_000)
             .maxBytes(1 << 20)
-            .build()
+            .create()
             .sizeInBytes());
     assertEquals(
-        2 << 20, SplitBlockBloomFilter.builder().expectedKeys(1_000_000).build().sizeInBytes());
+        2 << 20, SplitBlockBloomFilter.builder().expectedKeys(1_000_000).create().sizeInBytes());
     assertEquals(
         4 << 20,
         SplitBlockBloomFilter.builder()
             .expectedKeys(1_000_000)
             .fpRate(0.0001)
-            .build()
+            .create()
             .sizeInBytes());
   }
 
@@ -219,7 +220,6 @@ class SplitBlockBloomFilterTest {
           SieveFormatException.class,
           () -> SplitBlockBloomFilter.wrapParquetBitset(ByteBuffer.allocate(len), 0));
     }
-    assertThrows(IllegalStateException.class, () -> SplitBlockBloomFilter.builder().build());
     assertThrows(IllegalArgumentException.class, () -> SplitBlockBloomFilter.builder().fpRate(1));
     assertThrows(
         IllegalArgumentException.class, () -> SplitBlockBloomFilter.builder().expectedKeys(-1));
@@ -242,12 +242,12 @@ class SplitBlockBloomFilterTest {
         SplitBlockBloomFilter.builder()
             .expectedKeys(20_000)
             .keyScheme(KeyScheme.PARQUET_XXH64)
-            .build();
+            .create();
     SplitBlockBloomFilter b =
         SplitBlockBloomFilter.builder()
             .expectedKeys(20_000)
             .keyScheme(KeyScheme.PARQUET_XXH64)
-            .build();
+            .create();
     for (int i = 0; i < 10_000; i++) {
       a.addInt(i);
       b.addInt(i + 5_000); // half shared
@@ -337,5 +337,26 @@ class SplitBlockBloomFilterTest {
     assertTrue(Double.isFinite(BloomMath.splitBlockElementCount(256)));
     assertThrows(IllegalArgumentException.class, () -> BloomMath.splitBlockFpRate(0));
     assertThrows(IllegalArgumentException.class, () -> BloomMath.splitBlockElementCount(257));
+  }
+
+  @Test
+  void createWithoutASizeUsesTheDefaultExpectedKeysAsEveryMutableBuilder() {
+    SplitBlockBloomFilter.Builder b = SplitBlockBloomFilter.builder();
+    assertEquals(MutableFilterBuilder.DEFAULT_EXPECTED_KEYS, b.expectedKeys());
+    assertEquals(
+        b.numBytesFor(MutableFilterBuilder.DEFAULT_EXPECTED_KEYS), b.create().sizeInBytes());
+    assertEquals(
+        SplitBlockBloomFilter.builder()
+            .expectedKeys(MutableFilterBuilder.DEFAULT_EXPECTED_KEYS)
+            .create()
+            .sizeInBytes(),
+        SplitBlockBloomFilter.builder().create().sizeInBytes());
+    // a build from keys still sizes for the keys given, not the default
+    long[] keys = new long[100_000];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = i;
+    }
+    assertEquals(
+        b.numBytesFor(keys.length), SplitBlockBloomFilter.builder().build(keys).sizeInBytes());
   }
 }

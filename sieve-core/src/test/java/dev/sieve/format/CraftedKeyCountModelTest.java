@@ -38,7 +38,7 @@ class CraftedKeyCountModelTest {
   /** A scalable container whose one stage claims 2^40 keys in a 69-byte filter block. */
   @Test
   void scalableWith2To40KeyStages() {
-    ScalableBloomFilter f = ScalableBloomFilter.builder().expectedKeys(10).fpRate(0.01).build();
+    ScalableBloomFilter f = ScalableBloomFilter.builder().expectedKeys(10).fpRate(0.01).create();
     for (long key : TestFilters.keys(5, 3)) {
       f.add(key);
     }

@@ -90,7 +90,7 @@ class ParameterSecondCopyTest {
 
   @Test
   void aScalableStagesProbeCountEditIsRefused() {
-    ScalableBloomFilter f = ScalableBloomFilter.builder().expectedKeys(100).fpRate(0.01).build();
+    ScalableBloomFilter f = ScalableBloomFilter.builder().expectedKeys(100).fpRate(0.01).create();
     for (long k : TestFilters.keys(300, 4)) {
       f.add(k);
     }

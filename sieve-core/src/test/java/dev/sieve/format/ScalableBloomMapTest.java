@@ -23,7 +23,7 @@ class ScalableBloomMapTest {
 
   @Test
   void aFilterLargerThanOneBufferIsMappedStageByStage() throws IOException {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(300).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(300).create();
     long[] keys = new SplittableRandom(5).longs(20_000).toArray();
     for (long k : keys) {
       filter.add(k);

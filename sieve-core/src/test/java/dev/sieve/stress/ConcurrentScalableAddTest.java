@@ -34,7 +34,7 @@ class ConcurrentScalableAddTest {
   void noKeyIsLostAcrossConcurrentStageSwitches() throws Exception {
     int writers = 6;
     long perWriter = 200_000;
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(100).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(100).create();
     AtomicLongArray progress = new AtomicLongArray(writers);
     AtomicLong changed = new AtomicLong();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -119,7 +119,7 @@ class ConcurrentScalableAddTest {
   void tinyStagesUnderContention() throws Exception {
     for (int round = 0; round < 300; round++) {
       ScalableBloomFilter filter =
-          ScalableBloomFilter.builder().expectedKeys(1).growthFactor(1.25).build();
+          ScalableBloomFilter.builder().expectedKeys(1).growthFactor(1.25).create();
       int threads = 4;
       int per = 40;
       CyclicBarrier start = new CyclicBarrier(threads);

@@ -35,7 +35,7 @@ class ConcurrentScalableSerializeTest {
   void everyContainerWrittenDuringAddsReadsBackWithEveryEarlierKey(@TempDir Path dir)
       throws Exception {
     int writers = 2;
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(1000).build();
+    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(1000).create();
     AtomicLongArray progress = new AtomicLongArray(writers);
     AtomicBoolean stop = new AtomicBoolean();
     AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -45,7 +45,7 @@ class ParquetJavaDifferentialTest {
           SplitBlockBloomFilter.builder()
               .numBytes(numBytes)
               .keyScheme(KeyScheme.PARQUET_XXH64)
-              .build();
+              .create();
       assertEquals(theirs.getBitsetSize(), ours.sizeInBytes());
       for (int i = 0; i < n; i++) {
         long v = random.nextLong();
@@ -281,7 +281,7 @@ class ParquetJavaDifferentialTest {
     for (int request : new int[] {0, 1, 31, 32, 33, 100, 1000, 4096, 5000, (1 << 20) + 1}) {
       assertEquals(
           new BlockSplitBloomFilter(request).getBitsetSize(),
-          SplitBlockBloomFilter.builder().numBytes(request).build().sizeInBytes(),
+          SplitBlockBloomFilter.builder().numBytes(request).create().sizeInBytes(),
           "request " + request);
     }
     for (int request : new int[] {(1 << 27) + 1, Integer.MAX_VALUE}) {

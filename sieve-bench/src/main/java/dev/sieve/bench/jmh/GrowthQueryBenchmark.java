@@ -72,7 +72,7 @@ public class GrowthQueryBenchmark {
     }
     filter =
         structure.equals("scalable")
-            ? ScalableBloomFilter.builder().expectedKeys(guess).fpRate(fpRate).build()
+            ? ScalableBloomFilter.builder().expectedKeys(guess).fpRate(fpRate).create()
             : BlockedBloomFilter.createWithBitsPerKey(
                 n, ScalableBloomFilter.stageMillibitsPerKey(fpRate) / 1000.0);
     // the keys are random 64-bit hashes: key i is the i-th of seed 1's stream

@@ -132,7 +132,7 @@ public final class GrowthReport {
       checkpoints.add(cumulative + 1);
     }
     ScalableBloomFilter filter =
-        ScalableBloomFilter.builder().expectedKeys(guess).fpRate(f).build();
+        ScalableBloomFilter.builder().expectedKeys(guess).fpRate(f).create();
     int millibits = ScalableBloomFilter.stageMillibitsPerKey(f);
     int rocksDbMillibits = FastLocalBloomSizing.millibitsPerKeyForFpRate(f);
     System.out.printf(

@@ -19,6 +19,7 @@ import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.Shardable;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -56,7 +57,7 @@ import java.nio.channels.WritableByteChannel;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
 public final class BlockedBloomFilter
-    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
+    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter, Shardable {
   // The API; the words are BloomWords', the loops BlockedBloomKernel's, the block
   // BlockedBloomForm's.
 

@@ -10,8 +10,10 @@ import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
+import dev.sieve.internal.Shardable;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.shard.ShardedFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor16Filter;
@@ -32,7 +34,7 @@ public enum FilterType {
   BLOCKED_BLOOM(
       1,
       "blocked-bloom",
-      Traits.MUTABLE | Traits.MERGEABLE | Traits.ROCKSDB | Traits.SHARDABLE,
+      Traits.MUTABLE | Traits.MERGEABLE | Traits.ROCKSDB,
       BlockedBloomFilter.class,
       BlockedBloomFilter::builder),
   /** {@link StandardBloomFilter}. */
@@ -44,21 +46,15 @@ public enum FilterType {
       StandardBloomFilter::builder),
   /** {@link Standard128RibbonFilter}, RocksDB's Standard128Ribbon ({@code ribbonfilter}). */
   RIBBON(
-      3,
-      "ribbon",
-      Traits.ROCKSDB | Traits.SHARDABLE,
-      Standard128RibbonFilter.class,
-      Standard128RibbonFilter::builder),
+      3, "ribbon", Traits.ROCKSDB, Standard128RibbonFilter.class, Standard128RibbonFilter::builder),
   /** {@link Xor8Filter}. */
-  XOR8(4, "xor8", Traits.SHARDABLE, Xor8Filter.class, Xor8Filter::builder),
+  XOR8(4, "xor8", 0, Xor8Filter.class, Xor8Filter::builder),
   /** {@link Xor16Filter}. */
-  XOR16(5, "xor16", Traits.SHARDABLE, Xor16Filter.class, Xor16Filter::builder),
+  XOR16(5, "xor16", 0, Xor16Filter.class, Xor16Filter::builder),
   /** {@link BinaryFuse8Filter}. */
-  BINARY_FUSE8(
-      6, "binary-fuse8", Traits.SHARDABLE, BinaryFuse8Filter.class, BinaryFuse8Filter::builder),
+  BINARY_FUSE8(6, "binary-fuse8", 0, BinaryFuse8Filter.class, BinaryFuse8Filter::builder),
   /** {@link BinaryFuse16Filter}. */
-  BINARY_FUSE16(
-      7, "binary-fuse16", Traits.SHARDABLE, BinaryFuse16Filter.class, BinaryFuse16Filter::builder),
+  BINARY_FUSE16(7, "binary-fuse16", 0, BinaryFuse16Filter.class, BinaryFuse16Filter::builder),
   /** {@link CuckooFilter}; a filter read in place is read-only. */
   CUCKOO(8, "cuckoo", Traits.MUTABLE, CuckooFilter.class, CuckooFilter::builder),
   /** {@link SplitBlockBloomFilter}, Parquet's split-block Bloom filter. */
@@ -78,12 +74,11 @@ public enum FilterType {
       ScalableBloomFilter.class,
       ScalableBloomFilter::builder),
   /**
-   * {@code dev.sieve.shard.ShardedFilter}, shards of one {@linkplain #isShardable() shardable}
-   * type. The registry's builder makes 16 shards of Binary Fuse 8; {@code ShardedFilter.builder}
-   * takes any count and shard type. Named by class name: the shard package asks this registry which
-   * types may be shards, so the registry does not import it (no package cycle).
+   * {@link ShardedFilter}, shards of one {@linkplain #isShardable() shardable} type. The registry's
+   * builder makes 16 shards of Binary Fuse 8; {@link ShardedFilter#builder(int, Supplier)} takes
+   * any count and shard type.
    */
-  SHARDED(12, "sharded", 0, Sharded.CLASS, Sharded::builder),
+  SHARDED(12, "sharded", 0, ShardedFilter.class, ShardedFilter::builder),
   /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
   EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder);
 
@@ -92,30 +87,6 @@ public enum FilterType {
     static final int MUTABLE = 1;
     static final int MERGEABLE = 2;
     static final int ROCKSDB = 4;
-    static final int SHARDABLE = 8;
-  }
-
-  /** The sharded row's class and builder, looked up by name when first used. */
-  private static final class Sharded {
-    static final Class<? extends Filter> CLASS = load();
-
-    private static Class<? extends Filter> load() {
-      try {
-        return Class.forName("dev.sieve.shard.ShardedFilter", false, Sharded.class.getClassLoader())
-            .asSubclass(Filter.class);
-      } catch (ClassNotFoundException e) {
-        throw new ExceptionInInitializerError(e);
-      }
-    }
-
-    @SuppressWarnings("unchecked") // ShardedFilter.builder() returns a FilterBuilder
-    static FilterBuilder<? extends Filter> builder() {
-      try {
-        return (FilterBuilder<? extends Filter>) CLASS.getMethod("builder").invoke(null);
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("ShardedFilter.builder()", e);
-      }
-    }
   }
 
   private final int id;
@@ -171,10 +142,11 @@ public enum FilterType {
 
   /**
    * {@return whether a sharded filter may hold shards of this type: the static types built from a
-   * shard's keys at once (blocked Bloom, Ribbon, Xor, Binary Fuse)}
+   * shard's keys at once (blocked Bloom, Ribbon, Xor, Binary Fuse), whose classes carry the trait
+   * themselves}
    */
   public boolean isShardable() {
-    return (traits & Traits.SHARDABLE) != 0;
+    return Shardable.class.isAssignableFrom(filterClass);
   }
 
   /** {@return a new builder of this type at its defaults, with {@code fpRate} for every type} */

@@ -14,6 +14,7 @@ import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.Shardable;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
@@ -67,7 +68,7 @@ import java.util.Optional;
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
  * util/ribbon_config.cc, table/block_based/filter_policy.cc.
  */
-public final class Standard128RibbonFilter implements RocksDbFilter {
+public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
 
   /** RocksDB's trailer length. */
   static final int TRAILER_BYTES = 5;

@@ -3,7 +3,7 @@ package dev.sieve.shard;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.registry.FilterType;
+import dev.sieve.internal.Shardable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,8 +40,8 @@ final class ShardedBuild {
                 + i
                 + " is a "
                 + f.getClass().getName()
-                + ", not one of the static types a sharded filter holds: "
-                + shardClassNames());
+                + ", not one of the static types a sharded filter holds (blocked Bloom, Ribbon,"
+                + " Xor, Binary Fuse: FilterType.isShardable())");
       }
       if (cls == null) {
         cls = f.getClass();
@@ -60,20 +60,12 @@ final class ShardedBuild {
     return copy;
   }
 
-  /** Whether {@code cls} may be the class of a shard: the registry's shardable types. */
+  /**
+   * Whether {@code cls} may be the class of a shard: a class marked {@link Shardable}, the types
+   * the registry calls shardable ({@code FilterType.isShardable()}).
+   */
   static boolean isShardClass(Class<?> cls) {
-    FilterType type = FilterType.forClass(cls);
-    return type != null && type.isShardable();
-  }
-
-  private static String shardClassNames() {
-    StringBuilder s = new StringBuilder();
-    for (FilterType t : FilterType.values()) {
-      if (t.isShardable()) {
-        s.append(s.length() == 0 ? "" : ", ").append(t.filterClass().getSimpleName());
-      }
-    }
-    return s.toString();
+    return Shardable.class.isAssignableFrom(cls);
   }
 
   /** {@link ShardedFilter#sortDistinct}. */
@@ -121,8 +113,7 @@ final class ShardedBuild {
       throw new IllegalArgumentException(
           "the shard builder made a "
               + f.getClass().getName()
-              + ", not one of "
-              + shardClassNames());
+              + ", not one of the static types a sharded filter holds (FilterType.isShardable())");
     }
     return f;
   }

@@ -5,6 +5,7 @@ import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.SeededFinalizer;
+import dev.sieve.internal.Shardable;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 import java.nio.ShortBuffer;
@@ -25,7 +26,7 @@ import java.util.function.IntFunction;
  * dev.sieve.xor.FilterSources}, the output is checked in, and {@code GeneratedSourcesTest} fails
  * while a class differs from what its template gives. Edit the templates, not the four classes.
  */
-abstract class FingerprintFilter implements Filter, SeededFinalizer {
+abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
   private final int formatType;
   private final int fingerprintBits;
   private final XorFilterFormat.Header shape;

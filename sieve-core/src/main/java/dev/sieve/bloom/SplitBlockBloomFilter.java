@@ -4,6 +4,7 @@ import static dev.sieve.bloom.SplitBlockKernel.blockBase;
 
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
+import dev.sieve.KeySchemeException;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
@@ -221,10 +222,24 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   /**
    * The bitset exactly as Parquet stores it after the {@code BloomFilterHeader}. Parquet's readers
-   * hash values by {@link KeyScheme#PARQUET_XXH64}: a filter meant for a Parquet file is built with
-   * that scheme ({@code builder().keyScheme(KeyScheme.PARQUET_XXH64)}) or read from a bitset.
+   * hash values by {@link KeyScheme#PARQUET_XXH64}, so only a filter of that scheme has a Parquet
+   * bitset: one built with it ({@code builder().keyScheme(KeyScheme.PARQUET_XXH64)}) or read from a
+   * bitset. The bits of a filter of another scheme would answer a Parquet reader with silent misses
+   * (its keys were hashed otherwise), so it is refused; {@code withKeyScheme(PARQUET_XXH64)}
+   * re-labels a filter whose hashes are known to be Parquet's (given to {@link #addHash}).
+   *
+   * @return the bitset's bytes, a copy
+   * @throws KeySchemeException if {@link #keyScheme()} is not {@link KeyScheme#PARQUET_XXH64} (the
+   *     message names it)
    */
   public byte[] toParquetBitset() {
+    if (keyScheme != KeyScheme.PARQUET_XXH64) {
+      throw new KeySchemeException(
+          "toParquetBitset: this split-block filter hashes keys by "
+              + keyScheme
+              + ", and a Parquet reader hashes by PARQUET_XXH64 (it would miss every key); build"
+              + " it with keyScheme(KeyScheme.PARQUET_XXH64)");
+    }
     return SplitBlockForm.toBytes(this);
   }
 

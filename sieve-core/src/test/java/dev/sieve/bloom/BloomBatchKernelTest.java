@@ -77,7 +77,7 @@ class BloomBatchKernelTest {
     for (long h : added) {
       filter.addHash(h);
     }
-    byte[] bitset = filter.toParquetBitset();
+    byte[] bitset = SplitBlockForm.toBytes(filter);
     long[] queries = queries(random, added, off + len);
     for (SplitBlockBloomFilter f :
         new SplitBlockBloomFilter[] {
@@ -131,7 +131,7 @@ class BloomBatchKernelTest {
     for (long h : added) {
       filter.addHash(h);
     }
-    byte[] bitset = filter.toParquetBitset();
+    byte[] bitset = SplitBlockForm.toBytes(filter);
     compiledRounds(filter, bitset.length, random, added, h -> splitBlockReference(bitset, h));
   }
 
@@ -150,7 +150,7 @@ class BloomBatchKernelTest {
     for (long h : added) {
       filter.addHash(h);
     }
-    byte[] bitset = filter.toParquetBitset();
+    byte[] bitset = SplitBlockForm.toBytes(filter);
     long[] queries = queries(random, added, 1 << 16);
     int maybes = 0;
     int lookups = 0;

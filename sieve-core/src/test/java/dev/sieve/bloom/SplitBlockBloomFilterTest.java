@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.KeyScheme;
+import dev.sieve.KeySchemeException;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
@@ -63,7 +64,10 @@ class SplitBlockBloomFilterTest {
         specInsert(expected, h);
         assertTrue(filter.mayContainHash(h));
       }
-      assertArrayEquals(expected, filter.toParquetBitset(), bytes + " bytes");
+      assertArrayEquals(
+          expected,
+          filter.withKeyScheme(KeyScheme.PARQUET_XXH64).toParquetBitset(),
+          bytes + " bytes");
     }
   }
 
@@ -358,5 +362,45 @@ class SplitBlockBloomFilterTest {
     }
     assertEquals(
         b.numBytesFor(keys.length), SplitBlockBloomFilter.builder().build(keys).sizeInBytes());
+  }
+
+  @Test
+  void toParquetBitsetRefusesAFilterNotHashedAsParquetHashes() {
+    long[] values = {-3, 0, 42, 1L << 40, Long.MAX_VALUE};
+    for (KeyScheme scheme : new KeyScheme[] {KeyScheme.XXPH3, KeyScheme.MIX64}) {
+      SplitBlockBloomFilter sieve =
+          SplitBlockBloomFilter.builder().keyScheme(scheme).expectedKeys(100).create();
+      for (long v : values) {
+        sieve.add(v);
+      }
+      KeySchemeException e = assertThrows(KeySchemeException.class, sieve::toParquetBitset);
+      assertTrue(e.getMessage().contains(scheme.toString()), e.getMessage());
+      assertTrue(e.getMessage().contains("PARQUET_XXH64"), e.getMessage());
+    }
+    // the good path: a PARQUET_XXH64 filter's bitset, read back as Parquet's, holds the values
+    SplitBlockBloomFilter parquet =
+        SplitBlockBloomFilter.builder()
+            .keyScheme(KeyScheme.PARQUET_XXH64)
+            .expectedKeys(100)
+            .create();
+    for (long v : values) {
+      parquet.add(v);
+    }
+    byte[] bitset = parquet.toParquetBitset();
+    SplitBlockBloomFilter back = SplitBlockBloomFilter.fromParquetBitset(bitset);
+    assertEquals(KeyScheme.PARQUET_XXH64, back.keyScheme());
+    assertArrayEquals(bitset, back.toParquetBitset());
+    for (long v : values) {
+      assertTrue(back.mayContainHash(ParquetHash.ofLong(v)), Long.toString(v));
+      assertTrue(back.mayContain(v));
+    }
+    // the same bits under an explicit re-label (hashes known to be Parquet's) are accepted
+    SplitBlockBloomFilter raw = SplitBlockBloomFilter.withNumBytes(64);
+    raw.addHash(ParquetHash.ofLong(42));
+    assertThrows(KeySchemeException.class, raw::toParquetBitset);
+    assertTrue(
+        SplitBlockBloomFilter.fromParquetBitset(
+                raw.withKeyScheme(KeyScheme.PARQUET_XXH64).toParquetBitset())
+            .mayContain(42L));
   }
 }

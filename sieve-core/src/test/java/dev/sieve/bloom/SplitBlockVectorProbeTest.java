@@ -81,7 +81,7 @@ class SplitBlockVectorProbeTest {
       long[] keys = random.longs(n).toArray();
       SplitBlockBloomFilter heap =
           SplitBlockBloomFilter.builder().bitsPerKey(bitsPerKey).build(keys);
-      byte[] bitset = heap.toParquetBitset();
+      byte[] bitset = SplitBlockForm.toBytes(heap);
       SplitBlockBloomFilter wrapped =
           SplitBlockBloomFilter.wrapParquetBitset(
               ByteBuffer.allocateDirect(bitset.length).put(bitset).flip(), n);

@@ -88,7 +88,7 @@ class VectorGateTest {
     SplitBlockBloomFilter split = SplitBlockBloomFilter.builder().bitsPerKey(10).build(keys);
     SplitBlockBloomFilter wrapped =
         SplitBlockBloomFilter.wrapParquetBitset(
-            java.nio.ByteBuffer.wrap(split.toParquetBitset()), n);
+            java.nio.ByteBuffer.wrap(SplitBlockForm.toBytes(split)), n);
     assertTrue(VectorGate.BLOCKED_BLOOM.awaitOpen(120_000), VectorGate.BLOCKED_BLOOM.toString());
     assertTrue(VectorGate.SPLIT_BLOCK.awaitOpen(120_000), VectorGate.SPLIT_BLOCK.toString());
     long[] hashes = new long[2 * n];

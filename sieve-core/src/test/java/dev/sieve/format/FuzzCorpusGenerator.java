@@ -1,6 +1,7 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
@@ -69,7 +70,7 @@ public final class FuzzCorpusGenerator {
     } else if (f instanceof Standard128RibbonFilter r) {
       return r.toRocksDbFilterBlock();
     } else if (f instanceof SplitBlockBloomFilter s) {
-      return s.toParquetBitset();
+      return s.withKeyScheme(KeyScheme.PARQUET_XXH64).toParquetBitset();
     } else if (f instanceof BumpedRibbonFilter r) {
       return r.toByteArray();
     } else if (f instanceof ScalableBloomFilter s) {

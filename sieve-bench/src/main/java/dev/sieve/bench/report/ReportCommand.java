@@ -211,7 +211,7 @@ public final class ReportCommand implements Callable<Integer> {
       names = "--iterations",
       description =
           "JMH measured query iterations per fork (default: ${DEFAULT-VALUE}; ten short"
-              + " iterations give a 99.9% interval about half as wide as five of twice the"
+              + " iterations give a 99.9%% interval about half as wide as five of twice the"
               + " length)",
       defaultValue = "10")
   int iterations;

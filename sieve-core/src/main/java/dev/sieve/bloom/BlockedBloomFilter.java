@@ -117,7 +117,7 @@ public final class BlockedBloomFilter
   }
 
   static {
-    PayloadForms.register(new BlockedBloomForm.Payload()); // the container's form of type id 1
+    PayloadForms.register(BlockedBloomForm.payloadForm()); // the container's form of type id 1
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */

@@ -350,56 +350,16 @@ final class BlockedBloomForm {
    * empty filter, whose block is RocksDB's 0-byte block), B 0. Read in place, past 2 GiB in
    * segments ({@link #map}). Registered by {@link BlockedBloomFilter}'s static initializer.
    */
-  static final class Payload extends PayloadForm<BlockedBloomFilter> {
-    Payload() {
-      super(BlockedBloomFilter.class);
-    }
-
-    @Override
-    public byte[] payload(BlockedBloomFilter f) {
-      return toBytes(f);
-    }
-
-    @Override
-    public long payloadLength(BlockedBloomFilter f) {
-      return f.rocksDbFilterBlockLength();
-    }
-
-    @Override
-    public void writePayload(BlockedBloomFilter f, WritableByteChannel out) throws IOException {
-      write(f, out);
-    }
-
-    @Override
-    public int parameterA(BlockedBloomFilter f) {
-      return f.numBlocks() == 0 ? 0 : f.numProbes();
-    }
-
-    @Override
-    public int parameterB(BlockedBloomFilter f) {
-      return 0;
-    }
-
-    @Override
-    public BlockedBloomFilter read(byte[] payload, long numKeys) {
-      return BlockedBloomForm.read(payload, numKeys);
-    }
-
-    @Override
-    public BlockedBloomFilter wrap(ByteBuffer payload, long numKeys) {
-      return BlockedBloomForm.wrap(payload, numKeys);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
-
-    @Override
-    public BlockedBloomFilter mapLarge(
-        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
-        throws IOException {
-      return map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
-    }
+  static PayloadForm<BlockedBloomFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        BlockedBloomFilter.class,
+        BlockedBloomForm::toBytes,
+        f -> f.numBlocks() == 0 ? 0 : f.numProbes(),
+        f -> 0,
+        BlockedBloomForm::read,
+        BlockedBloomForm::wrap,
+        BlockedBloomFilter::rocksDbFilterBlockLength,
+        BlockedBloomForm::write,
+        BlockedBloomForm::map);
   }
 }

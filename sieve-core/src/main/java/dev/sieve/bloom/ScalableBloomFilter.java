@@ -201,7 +201,7 @@ public final class ScalableBloomFilter implements MutableFilter {
   }
 
   static {
-    PayloadForms.register(new ScalableBloomForm.Payload()); // the container's form of type id 11
+    PayloadForms.register(ScalableBloomForm.payloadForm()); // the container's form of type id 11
   }
 
   /** A builder: {@code builder().expectedKeys(n0).fpRate(f).create()} gives an empty filter. */

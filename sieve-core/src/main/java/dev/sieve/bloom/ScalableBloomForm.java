@@ -417,56 +417,16 @@ final class ScalableBloomForm {
    * Read in place, past 2 GiB too ({@link ScalableBloomForm#map}). Registered by {@link
    * ScalableBloomFilter}'s static initializer.
    */
-  static final class Payload extends PayloadForm<ScalableBloomFilter> {
-    Payload() {
-      super(ScalableBloomFilter.class);
-    }
-
-    @Override
-    public byte[] payload(ScalableBloomFilter f) {
-      return f.toByteArray();
-    }
-
-    @Override
-    public long payloadLength(ScalableBloomFilter f) {
-      return f.serializedLength();
-    }
-
-    @Override
-    public void writePayload(ScalableBloomFilter f, WritableByteChannel out) throws IOException {
-      f.writeTo(out);
-    }
-
-    @Override
-    public int parameterA(ScalableBloomFilter f) {
-      return f.numStages();
-    }
-
-    @Override
-    public int parameterB(ScalableBloomFilter f) {
-      return 0;
-    }
-
-    @Override
-    public ScalableBloomFilter read(byte[] payload, long numKeys) {
-      return ScalableBloomFilter.fromByteArray(payload);
-    }
-
-    @Override
-    public ScalableBloomFilter wrap(ByteBuffer payload, long numKeys) {
-      return ScalableBloomFilter.wrap(payload);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
-
-    @Override
-    public ScalableBloomFilter mapLarge(
-        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
-        throws IOException {
-      return map(channel, payloadOffset, payloadLength, segmentShift);
-    }
+  static PayloadForm<ScalableBloomFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        ScalableBloomFilter.class,
+        ScalableBloomFilter::toByteArray,
+        ScalableBloomFilter::numStages,
+        f -> 0,
+        (payload, numKeys) -> ScalableBloomFilter.fromByteArray(payload),
+        (payload, numKeys) -> ScalableBloomFilter.wrap(payload),
+        ScalableBloomFilter::serializedLength,
+        ScalableBloomFilter::writeTo,
+        (channel, offset, length, shift, numKeys) -> map(channel, offset, length, shift));
   }
 }

@@ -136,7 +136,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   static {
-    PayloadForms.register(new SplitBlockForm.Payload()); // the container's form of type id 9
+    PayloadForms.register(SplitBlockForm.payloadForm()); // the container's form of type id 9
   }
 
   /** A builder sizing the filter as parquet-java does (see the class comment). */

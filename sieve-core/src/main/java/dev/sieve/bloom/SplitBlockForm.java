@@ -209,39 +209,13 @@ final class SplitBlockForm {
    * block size in bits (256). Read in place. Registered by {@link SplitBlockBloomFilter}'s static
    * initializer.
    */
-  static final class Payload extends PayloadForm<SplitBlockBloomFilter> {
-    Payload() {
-      super(SplitBlockBloomFilter.class);
-    }
-
-    @Override
-    public byte[] payload(SplitBlockBloomFilter f) {
-      return toBytes(f);
-    }
-
-    @Override
-    public int parameterA(SplitBlockBloomFilter f) {
-      return 8;
-    }
-
-    @Override
-    public int parameterB(SplitBlockBloomFilter f) {
-      return BLOCK_BYTES * Byte.SIZE;
-    }
-
-    @Override
-    public SplitBlockBloomFilter read(byte[] payload, long numKeys) {
-      return SplitBlockForm.read(payload, numKeys);
-    }
-
-    @Override
-    public SplitBlockBloomFilter wrap(ByteBuffer payload, long numKeys) {
-      return SplitBlockForm.wrap(payload, numKeys);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
+  static PayloadForm<SplitBlockBloomFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        SplitBlockBloomFilter.class,
+        SplitBlockForm::toBytes,
+        f -> 8,
+        f -> BLOCK_BYTES * Byte.SIZE,
+        SplitBlockForm::read,
+        SplitBlockForm::wrap);
   }
 }

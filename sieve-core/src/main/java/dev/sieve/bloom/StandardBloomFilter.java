@@ -151,7 +151,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   }
 
   static {
-    PayloadForms.register(new StandardBloomForm.Payload()); // the container's form of type id 2
+    PayloadForms.register(StandardBloomForm.payloadForm()); // the container's form of type id 2
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */

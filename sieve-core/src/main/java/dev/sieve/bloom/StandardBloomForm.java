@@ -165,46 +165,16 @@ final class StandardBloomForm {
    * place, past 2 GiB in segments ({@link #map}). Registered by {@link StandardBloomFilter}'s
    * static initializer.
    */
-  static final class Payload extends PayloadForm<StandardBloomFilter> {
-    Payload() {
-      super(StandardBloomFilter.class);
-    }
-
-    @Override
-    public byte[] payload(StandardBloomFilter f) {
-      return toBytes(f);
-    }
-
-    @Override
-    public int parameterA(StandardBloomFilter f) {
-      return f.numProbes();
-    }
-
-    @Override
-    public int parameterB(StandardBloomFilter f) {
-      return 0;
-    }
-
-    @Override
-    public StandardBloomFilter read(byte[] payload, long numKeys) {
-      return StandardBloomForm.read(payload, numKeys);
-    }
-
-    @Override
-    public StandardBloomFilter wrap(ByteBuffer payload, long numKeys) {
-      return StandardBloomForm.wrap(payload, numKeys);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
-
-    @Override
-    public StandardBloomFilter mapLarge(
-        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
-        throws IOException {
-      return map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
-    }
+  static PayloadForm<StandardBloomFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        StandardBloomFilter.class,
+        StandardBloomForm::toBytes,
+        StandardBloomFilter::numProbes,
+        f -> 0,
+        StandardBloomForm::read,
+        StandardBloomForm::wrap,
+        null,
+        null,
+        StandardBloomForm::map);
   }
 }

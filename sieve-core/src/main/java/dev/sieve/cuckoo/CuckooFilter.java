@@ -212,7 +212,7 @@ public final class CuckooFilter implements MutableFilter {
   }
 
   static {
-    PayloadForms.register(new CuckooForm.Payload()); // the container's form of type id 8
+    PayloadForms.register(CuckooForm.payloadForm()); // the container's form of type id 8
   }
 
   /**

@@ -215,39 +215,13 @@ final class CuckooForm {
    * slots per bucket. Read in place (a wrapped filter is read-only). Registered by {@link
    * CuckooFilter}'s static initializer.
    */
-  static final class Payload extends PayloadForm<CuckooFilter> {
-    Payload() {
-      super(CuckooFilter.class);
-    }
-
-    @Override
-    public byte[] payload(CuckooFilter f) {
-      return f.toByteArray();
-    }
-
-    @Override
-    public int parameterA(CuckooFilter f) {
-      return f.fingerprintBits();
-    }
-
-    @Override
-    public int parameterB(CuckooFilter f) {
-      return SLOTS_PER_BUCKET;
-    }
-
-    @Override
-    public CuckooFilter read(byte[] payload, long numKeys) {
-      return CuckooForm.read(payload);
-    }
-
-    @Override
-    public CuckooFilter wrap(ByteBuffer payload, long numKeys) {
-      return CuckooForm.wrap(payload);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
+  static PayloadForm<CuckooFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        CuckooFilter.class,
+        CuckooFilter::toByteArray,
+        CuckooFilter::fingerprintBits,
+        f -> SLOTS_PER_BUCKET,
+        (payload, numKeys) -> CuckooForm.read(payload),
+        (payload, numKeys) -> CuckooForm.wrap(payload));
   }
 }

@@ -6,6 +6,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * A filter type's payload form: how its payload is written and read inside the Sieve container,
@@ -16,6 +20,11 @@ import java.nio.channels.WritableByteChannel;
  * dev.sieve.registry.FilterType}) names for the header's type id, and nothing else (the sharded
  * type's form is the container's own nesting, {@code format.ShardedCodec}). Not API: this package
  * is not exported.
+ *
+ * <p>Every family's form is read in place and binds the same six things (the payload, the two
+ * header parameters, the heap read, the in-place wrap, and for the formats that pass 2 GiB the
+ * length, the streamed write and the segment map): {@link #inPlace} makes one from them, so a
+ * family names its form's parts instead of subclassing.
  *
  * @param <F> the filter class
  */
@@ -95,5 +104,190 @@ public abstract class PayloadForm<F extends Filter> {
             + " payload of "
             + payloadLength
             + " bytes exceeds the largest this type supports (one Java array)");
+  }
+
+  /**
+   * Reads a payload, given the header's key count (for the formats that do not store it).
+   *
+   * @param <S> the payload's holder: {@code byte[]} or {@code ByteBuffer}
+   * @param <F> the filter class
+   */
+  @FunctionalInterface
+  public interface Reader<S, F> {
+    /** {@return the filter read from {@code payload}} */
+    F read(S payload, long numKeys);
+  }
+
+  /**
+   * Writes a payload to a channel, for the formats whose payload can pass one array.
+   *
+   * @param <F> the filter class
+   */
+  @FunctionalInterface
+  public interface Writer<F> {
+    /** Writes {@code filter}'s payload to {@code out}. */
+    void write(F filter, WritableByteChannel out) throws IOException;
+  }
+
+  /**
+   * Maps a payload larger than one buffer ({@link PayloadForm#mapLarge}).
+   *
+   * @param <F> the filter class
+   */
+  @FunctionalInterface
+  public interface Mapper<F> {
+    /** {@return the filter mapped from {@code channel}, in segments of 2^segmentShift bytes} */
+    F map(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException;
+  }
+
+  /**
+   * A form read in place, limited to one Java array: {@link #payloadLength} and {@link
+   * #writePayload} go through {@code payload}, and {@link #mapLarge} refuses.
+   *
+   * @param <F> the filter class
+   * @param filterClass the filter class
+   * @param payload the filter's payload bytes
+   * @param parameterA the header's first parameter
+   * @param parameterB the header's second parameter
+   * @param read the heap read
+   * @param wrap the in-place read of a buffer's remaining bytes
+   * @return the form
+   */
+  public static <F extends Filter> PayloadForm<F> inPlace(
+      Class<F> filterClass,
+      Function<F, byte[]> payload,
+      ToIntFunction<F> parameterA,
+      ToIntFunction<F> parameterB,
+      Reader<byte[], F> read,
+      Reader<ByteBuffer, F> wrap) {
+    return new InPlace<>(
+        filterClass, payload, parameterA, parameterB, read, wrap, null, null, null);
+  }
+
+  /**
+   * A form read in place whose payload can pass one buffer (2 GiB): as {@link #inPlace(Class,
+   * Function, ToIntFunction, ToIntFunction, Reader, Reader)}, with its segment map and, where the
+   * payload can also pass one array, its length and its streamed write.
+   *
+   * @param <F> the filter class
+   * @param filterClass the filter class
+   * @param payload the filter's payload bytes (for a payload within one array)
+   * @param parameterA the header's first parameter
+   * @param parameterB the header's second parameter
+   * @param read the heap read
+   * @param wrap the in-place read of a buffer's remaining bytes
+   * @param length the payload's length in bytes, or {@code null}: {@code payload}'s length
+   * @param write the streamed write, or {@code null}: {@code payload}'s bytes written
+   * @param map the segment map past one buffer
+   * @return the form
+   */
+  public static <F extends Filter> PayloadForm<F> inPlace(
+      Class<F> filterClass,
+      Function<F, byte[]> payload,
+      ToIntFunction<F> parameterA,
+      ToIntFunction<F> parameterB,
+      Reader<byte[], F> read,
+      Reader<ByteBuffer, F> wrap,
+      ToLongFunction<F> length,
+      Writer<F> write,
+      Mapper<F> map) {
+    return new InPlace<>(
+        filterClass,
+        payload,
+        parameterA,
+        parameterB,
+        read,
+        wrap,
+        length,
+        write,
+        Objects.requireNonNull(map, "map"));
+  }
+
+  /** {@link #inPlace}'s form: each method calls the part given for it. */
+  private static final class InPlace<F extends Filter> extends PayloadForm<F> {
+    private final Function<F, byte[]> payload;
+    private final ToIntFunction<F> parameterA;
+    private final ToIntFunction<F> parameterB;
+    private final Reader<byte[], F> read;
+    private final Reader<ByteBuffer, F> wrap;
+    private final ToLongFunction<F> length; // null: payload's length
+    private final Writer<F> write; // null: payload's bytes written
+    private final Mapper<F> map;
+
+    InPlace(
+        Class<F> filterClass,
+        Function<F, byte[]> payload,
+        ToIntFunction<F> parameterA,
+        ToIntFunction<F> parameterB,
+        Reader<byte[], F> read,
+        Reader<ByteBuffer, F> wrap,
+        ToLongFunction<F> length,
+        Writer<F> write,
+        Mapper<F> map) {
+      super(Objects.requireNonNull(filterClass, "filterClass"));
+      this.payload = Objects.requireNonNull(payload, "payload");
+      this.parameterA = Objects.requireNonNull(parameterA, "parameterA");
+      this.parameterB = Objects.requireNonNull(parameterB, "parameterB");
+      this.read = Objects.requireNonNull(read, "read");
+      this.wrap = Objects.requireNonNull(wrap, "wrap");
+      this.length = length;
+      this.write = write;
+      this.map = map;
+    }
+
+    @Override
+    public byte[] payload(F filter) {
+      return payload.apply(filter);
+    }
+
+    @Override
+    public long payloadLength(F filter) {
+      return length == null ? super.payloadLength(filter) : length.applyAsLong(filter);
+    }
+
+    @Override
+    public void writePayload(F filter, WritableByteChannel out) throws IOException {
+      if (write == null) {
+        super.writePayload(filter, out);
+      } else {
+        write.write(filter, out);
+      }
+    }
+
+    @Override
+    public int parameterA(F filter) {
+      return parameterA.applyAsInt(filter);
+    }
+
+    @Override
+    public int parameterB(F filter) {
+      return parameterB.applyAsInt(filter);
+    }
+
+    @Override
+    public F read(byte[] payload, long numKeys) {
+      return read.read(payload, numKeys);
+    }
+
+    @Override
+    public F wrap(ByteBuffer payload, long numKeys) {
+      return wrap.read(payload, numKeys);
+    }
+
+    @Override
+    public boolean zeroCopy() {
+      return true;
+    }
+
+    @Override
+    public F mapLarge(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException {
+      return map == null
+          ? super.mapLarge(channel, payloadOffset, payloadLength, segmentShift, numKeys)
+          : map.map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
+    }
   }
 }

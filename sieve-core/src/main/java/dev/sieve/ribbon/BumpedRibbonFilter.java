@@ -372,7 +372,7 @@ public final class BumpedRibbonFilter implements Filter {
   // ---------------------------------------------------------------- construction
 
   static {
-    PayloadForms.register(new BumpedRibbonForm.Payload()); // the container's form of type id 10
+    PayloadForms.register(BumpedRibbonForm.payloadForm()); // the container's form of type id 10
   }
 
   /** A builder: result bits from a target FPR or given directly, a seed. */

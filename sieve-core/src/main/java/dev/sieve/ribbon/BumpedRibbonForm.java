@@ -187,39 +187,13 @@ final class BumpedRibbonForm {
    * number of blocks of layer 0 (0 for the empty filter). Read in place (up to one buffer's 2 GiB).
    * Registered by {@link BumpedRibbonFilter}'s static initializer.
    */
-  static final class Payload extends PayloadForm<BumpedRibbonFilter> {
-    Payload() {
-      super(BumpedRibbonFilter.class);
-    }
-
-    @Override
-    public byte[] payload(BumpedRibbonFilter f) {
-      return f.toByteArray();
-    }
-
-    @Override
-    public int parameterA(BumpedRibbonFilter f) {
-      return f.numLayers();
-    }
-
-    @Override
-    public int parameterB(BumpedRibbonFilter f) {
-      return f.numLayers() == 0 ? 0 : f.numBlocks(0);
-    }
-
-    @Override
-    public BumpedRibbonFilter read(byte[] payload, long numKeys) {
-      return BumpedRibbonFilter.fromByteArray(payload);
-    }
-
-    @Override
-    public BumpedRibbonFilter wrap(ByteBuffer payload, long numKeys) {
-      return BumpedRibbonFilter.wrap(payload);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
+  static PayloadForm<BumpedRibbonFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        BumpedRibbonFilter.class,
+        BumpedRibbonFilter::toByteArray,
+        BumpedRibbonFilter::numLayers,
+        f -> f.numLayers() == 0 ? 0 : f.numBlocks(0),
+        (payload, numKeys) -> BumpedRibbonFilter.fromByteArray(payload),
+        (payload, numKeys) -> BumpedRibbonFilter.wrap(payload));
   }
 }

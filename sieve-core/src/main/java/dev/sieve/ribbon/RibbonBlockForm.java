@@ -278,57 +278,16 @@ final class RibbonBlockForm {
    * of blocks. Read in place, past 2 GiB in segments ({@link #map}). Registered by {@link
    * Standard128RibbonFilter}'s static initializer.
    */
-  static final class Payload extends PayloadForm<Standard128RibbonFilter> {
-    Payload() {
-      super(Standard128RibbonFilter.class);
-    }
-
-    @Override
-    public byte[] payload(Standard128RibbonFilter f) {
-      return toBytes(f);
-    }
-
-    @Override
-    public long payloadLength(Standard128RibbonFilter f) {
-      return f.rocksDbFilterBlockLength();
-    }
-
-    @Override
-    public void writePayload(Standard128RibbonFilter f, WritableByteChannel out)
-        throws IOException {
-      write(f, out);
-    }
-
-    @Override
-    public int parameterA(Standard128RibbonFilter f) {
-      return f.seed();
-    }
-
-    @Override
-    public int parameterB(Standard128RibbonFilter f) {
-      return f.numBlocks();
-    }
-
-    @Override
-    public Standard128RibbonFilter read(byte[] payload, long numKeys) {
-      return RibbonBlockForm.read(payload, numKeys);
-    }
-
-    @Override
-    public Standard128RibbonFilter wrap(ByteBuffer payload, long numKeys) {
-      return RibbonBlockForm.wrap(payload, numKeys);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
-
-    @Override
-    public Standard128RibbonFilter mapLarge(
-        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
-        throws IOException {
-      return map(channel, payloadOffset, payloadLength, segmentShift, numKeys);
-    }
+  static PayloadForm<Standard128RibbonFilter> payloadForm() {
+    return PayloadForm.inPlace(
+        Standard128RibbonFilter.class,
+        RibbonBlockForm::toBytes,
+        Standard128RibbonFilter::seed,
+        Standard128RibbonFilter::numBlocks,
+        RibbonBlockForm::read,
+        RibbonBlockForm::wrap,
+        Standard128RibbonFilter::rocksDbFilterBlockLength,
+        RibbonBlockForm::write,
+        RibbonBlockForm::map);
   }
 }

@@ -174,7 +174,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
   }
 
   static {
-    PayloadForms.register(new RibbonBlockForm.Payload()); // the container's form of type id 3
+    PayloadForms.register(RibbonBlockForm.payloadForm()); // the container's form of type id 3
   }
 
   /** {@return a builder sized by a bloom-equivalent bits/key (default 10) or a target FPR} */

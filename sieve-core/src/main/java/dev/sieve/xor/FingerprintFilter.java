@@ -264,7 +264,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
       this.assign = assign;
       this.newArray = newArray;
       this.maker = maker;
-      PayloadForms.register(new Payload<>(cls, this));
+      PayloadForms.register(payloadForm(cls, this));
     }
 
     /**
@@ -385,42 +385,13 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
    *
    * @param <F> the filter class
    */
-  static final class Payload<F extends FingerprintFilter> extends PayloadForm<F> {
-    private final Form<?, F> form;
-
-    Payload(Class<F> cls, Form<?, F> form) {
-      super(cls);
-      this.form = form;
-    }
-
-    @Override
-    public byte[] payload(F filter) {
-      return filter.toByteArray();
-    }
-
-    @Override
-    public int parameterA(F filter) {
-      return form.fingerprintBits;
-    }
-
-    @Override
-    public int parameterB(F filter) {
-      return form.fuse ? filter.shape().arity() : 3;
-    }
-
-    @Override
-    public F read(byte[] payload, long numKeys) {
-      return form.fromByteArray(payload);
-    }
-
-    @Override
-    public F wrap(ByteBuffer payload, long numKeys) {
-      return form.wrap(payload);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
+  static <F extends FingerprintFilter> PayloadForm<F> payloadForm(Class<F> cls, Form<?, F> form) {
+    return PayloadForm.inPlace(
+        cls,
+        f -> f.toByteArray(),
+        f -> form.fingerprintBits,
+        f -> form.fuse ? f.shape().arity() : 3,
+        (payload, numKeys) -> form.fromByteArray(payload),
+        (payload, numKeys) -> form.wrap(payload));
   }
 }

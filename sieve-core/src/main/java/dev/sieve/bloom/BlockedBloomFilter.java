@@ -56,6 +56,7 @@ import java.nio.channels.WritableByteChannel;
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
+@SuppressWarnings("exports") // Shardable: the module's own trait marker, not API
 public final class BlockedBloomFilter
     implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter, Shardable {
   // The API; the words are BloomWords', the loops BlockedBloomKernel's, the block

@@ -68,6 +68,7 @@ import java.util.Optional;
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
  * util/ribbon_config.cc, table/block_based/filter_policy.cc.
  */
+@SuppressWarnings("exports") // Shardable: the module's own trait marker, not API
 public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
 
   /** RocksDB's trailer length. */

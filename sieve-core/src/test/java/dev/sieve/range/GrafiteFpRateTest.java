@@ -15,12 +15,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * ({@code lo = key + 1 + gap}, gap in [0, 8)); and clustered keys (all in {@code [0, 2^26)}, about
  * 3 000 values apart) with correlated ranges, the adversarial case where a prefix filter fails.
  *
- * <p>The filter is sized so the bound is {@code 2^−7} (B = 9 + log2 ℓ) and 200 000 empty ranges
- * are asked: the false positives {@code X} are a sum of indicators of mean at most {@code p}, so
- * {@code X ≤ Q·p + 6·sqrt(Q·p) + 6} fails for a correct filter with probability below 10^−8 (a
- * Chernoff bound; deterministic seeds make the outcome fixed). The uniform workload must also
- * reach at least a third of the bound: there the rate is about {@code n·ℓ/r}, so a much lower rate
- * would mean the filter answers from something else than its codes (or spends more bits).
+ * <p>The filter is sized so the bound is {@code 2^−7} (B = 9 + log2 ℓ) and 200 000 empty ranges are
+ * asked: the false positives {@code X} are a sum of indicators of mean at most {@code p}, so {@code
+ * X ≤ Q·p + 6·sqrt(Q·p) + 6} fails for a correct filter with probability below 10^−8 (a Chernoff
+ * bound; deterministic seeds make the outcome fixed). The uniform workload must also reach at least
+ * a third of the bound: there the rate is about {@code n·ℓ/r}, so a much lower rate would mean the
+ * filter answers from something else than its codes (or spends more bits).
  */
 class GrafiteFpRateTest {
   private static final int N = 20_000;
@@ -48,9 +48,7 @@ class GrafiteFpRateTest {
     int fp = 0;
     while (asked < QUERIES) {
       long lo =
-          workload.equals("UNIFORM")
-              ? rnd.nextLong()
-              : keys[rnd.nextInt(N)] + 1 + rnd.nextInt(8);
+          workload.equals("UNIFORM") ? rnd.nextLong() : keys[rnd.nextInt(N)] + 1 + rnd.nextInt(8);
       long hi = lo + len - 1;
       if (Long.compareUnsigned(lo, hi) > 0 || !empty(sorted, lo, hi)) {
         continue;

@@ -243,7 +243,12 @@ final class EliasFano {
     return out;
   }
 
-  /** Bits in the stored arrays (samples included). */
+  /** Bits of the serialized arrays (low and high, no samples). */
+  long storedBits() {
+    return 64L * (low.length + high.length);
+  }
+
+  /** Bits in the arrays held in memory (samples included). */
   long sizeInBits() {
     return 64L * (low.length + high.length + zeroSamples.length);
   }

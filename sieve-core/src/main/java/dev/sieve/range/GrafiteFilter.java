@@ -228,15 +228,29 @@ public final class GrafiteFilter implements Filter, RangeFilter, SeededFinalizer
     return numKeys;
   }
 
+  /**
+   * The Elias–Fano data as stored ({@code ≈ n·(2 + log2(r/n))} bits); the select samples kept in
+   * memory beside it, derived at build and read, add at most half a bit per key ({@link
+   * #memoryBits()}).
+   */
   @Override
   public long sizeInBits() {
+    return codes.storedBits();
+  }
+
+  /** {@return the bits held in memory: the stored data and the select samples} */
+  public long memoryBits() {
     return codes.sizeInBits();
   }
 
-  /** The bound at the max range length, {@link #fpBound fpBound(L)}: about {@code ε}. */
+  /**
+   * The point-query rate (a random value's code meets one of the {@code m} stored codes): {@code 1
+   * − (1 − 1/r)^m ≈ m/r ≤ ε/L}. Ranges: {@link #fpBound(long)}, which is about {@code ε} at {@link
+   * #maxRangeLength()}.
+   */
   @Override
   public double modelledFpRate() {
-    return numKeys == 0 ? 0.0 : fpBound(maxRangeLength);
+    return codes.n == 0 ? 0.0 : -Math.expm1(codes.n * Math.log1p(-1.0 / codeRange));
   }
 
   @Override

@@ -120,7 +120,7 @@ final class PrefixBloomForm {
 
     @Override
     public int parameterB(PrefixBloomRangeFilter f) {
-      return f.bloom.numProbes();
+      return f.bloom.numBlocks() == 0 ? 0 : f.bloom.numProbes();
     }
 
     @Override

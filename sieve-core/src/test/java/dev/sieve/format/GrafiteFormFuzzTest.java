@@ -9,9 +9,9 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
 /**
- * Fuzz target for the GrafiteFilter payload form (read through {@link Forms}): a typed error, or a filter
- * that re-serializes to the same bytes and answers points and ranges (short, long, at 0 and at
- * 2^64 − 1) as its in-place reading does, without an unchecked exception.
+ * Fuzz target for the GrafiteFilter payload form (read through {@link Forms}): a typed error, or a
+ * filter that re-serializes to the same bytes and answers points and ranges (short, long, at 0 and
+ * at 2^64 − 1) as its in-place reading does, without an unchecked exception.
  */
 class GrafiteFormFuzzTest {
 

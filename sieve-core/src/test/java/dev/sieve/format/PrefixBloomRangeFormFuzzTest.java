@@ -9,20 +9,22 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 
 /**
- * Fuzz target for the PrefixBloomRangeFilter payload form (read through {@link Forms}): a typed error, or a filter
- * that re-serializes to the same bytes and answers points and ranges (short, long, at 0 and at
- * 2^64 − 1) as its in-place reading does, without an unchecked exception.
+ * Fuzz target for the PrefixBloomRangeFilter payload form (read through {@link Forms}): a typed
+ * error, or a filter that re-serializes to the same bytes and answers points and ranges (short,
+ * long, at 0 and at 2^64 − 1) as its in-place reading does, without an unchecked exception.
  */
 class PrefixBloomRangeFormFuzzTest {
 
   @FuzzTest(maxDuration = "30s")
   void fuzz(byte[] data) {
-    PrefixBloomRangeFilter filter = FuzzSupport.readOrNull(() -> Forms.read(PrefixBloomRangeFilter.class, data));
+    PrefixBloomRangeFilter filter =
+        FuzzSupport.readOrNull(() -> Forms.read(PrefixBloomRangeFilter.class, data));
     if (filter == null) {
       return;
     }
     assertArrayEquals(data, Forms.toBytes(filter));
-    PrefixBloomRangeFilter wrapped = Forms.wrap(PrefixBloomRangeFilter.class, ByteBuffer.wrap(data));
+    PrefixBloomRangeFilter wrapped =
+        Forms.wrap(PrefixBloomRangeFilter.class, ByteBuffer.wrap(data));
     assertEquals(filter, wrapped);
     FuzzSupport.assertSameAnswers(filter, wrapped, data);
     SplittableRandom rnd = new SplittableRandom(data.length);

@@ -70,7 +70,11 @@ class RangeFormTest {
     grafiteRejects(3, bb -> bb.putLong(24, bb.getLong(24) * 1024));
     // an extra one bit in the upper bits, the last upper bit, or low-bit padding
     grafiteRejects(
-        48 + 8L * lowWords(b), bb -> bb.putLong(48 + 8 * lowWords(b), bb.getLong(48 + 8 * lowWords(b)) ^ 0x8000_0000_0000_0000L >>> 1));
+        48 + 8L * lowWords(b),
+        bb ->
+            bb.putLong(
+                48 + 8 * lowWords(b),
+                bb.getLong(48 + 8 * lowWords(b)) ^ 0x8000_0000_0000_0000L >>> 1));
     byte[] truncated = java.util.Arrays.copyOf(b, b.length - 8);
     assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(truncated)));
     assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(new byte[47])));
@@ -84,7 +88,10 @@ class RangeFormTest {
   @Test
   void grafiteRefusesCodesOutOfOrder() {
     GrafiteFilter f =
-        GrafiteFilter.builder().maxRangeLength(4).bitsPerKey(8).buildFromKeys(new long[] {1, 9, 1 << 20, 1 << 30, 77});
+        GrafiteFilter.builder()
+            .maxRangeLength(4)
+            .bitsPerKey(8)
+            .buildFromKeys(new long[] {1, 9, 1 << 20, 1 << 30, 77});
     int m = (int) f.codes.n;
     assertTrue(m >= 2);
     byte[] b = GrafiteForm.write(f);

@@ -1,10 +1,8 @@
 package dev.sieve.range;
 
-import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.RangeMath;
 
 /**
@@ -49,7 +47,7 @@ import dev.sieve.math.RangeMath;
  * <p>Reference: M. Costa, P. Ferragina, G. Vinciguerra, "Grafite: Taming Adversarial Queries with
  * Optimal Range Filters", SIGMOD 2024 (arXiv 2311.15380).
  */
-public final class GrafiteFilter implements Filter, RangeFilter, SeededFinalizer {
+public final class GrafiteFilter extends RangeFilterBase {
 
   /** The most blocks a range is split into before the filter answers "maybe" unprobed. */
   public static final int MAX_BLOCKS = 64;
@@ -191,7 +189,7 @@ public final class GrafiteFilter implements Filter, RangeFilter, SeededFinalizer
     if (blocks > MAX_BLOCKS) {
       return 1.0;
     }
-    return RangeMath.grafiteFpBound(rangeLength, numKeys, codeRange);
+    return RangeMath.grafiteFpBound(rangeLength, numKeys, (double) codeRange);
   }
 
   /** {@return the max range length {@code L} the filter was sized for} */

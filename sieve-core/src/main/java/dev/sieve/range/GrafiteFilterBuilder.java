@@ -1,8 +1,6 @@
 package dev.sieve.range;
 
-import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.math.RangeMath;
 import java.util.Arrays;
 import java.util.Objects;
@@ -13,8 +11,7 @@ import java.util.Objects;
  * n·L/ε}), or {@link #bitsPerKey(double)} {@code B} ({@code r = n·2^(B−2)}, so {@code FPP ≤
  * ℓ/2^(B−2)}); the last of the two set wins. Defaults: {@code L = 2^10}, {@code ε = 0.01}.
  */
-public final class GrafiteFilterBuilder extends FilterBuilder<GrafiteFilter>
-    implements SeededFinalizer {
+public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> {
   private long maxRangeLength = 1L << 10;
   private double fpRate = 0.01;
   private double bitsPerKey = Double.NaN;

@@ -1,11 +1,9 @@
 package dev.sieve.range;
 
-import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
-import dev.sieve.internal.SeededFinalizer;
 
 /**
  * The prefix-Bloom range filter, Rosetta-style: the baseline Grafite is measured against, close to
@@ -40,7 +38,7 @@ import dev.sieve.internal.SeededFinalizer;
  * <p>Reference: S. Luo, S. Chatterjee, R. Ketsetsidis, N. Dayan, W. Qin, S. Idreos, "Rosetta: A
  * Robust Space-Time Optimized Range Filter for Key-Value Stores", SIGMOD 2020.
  */
-public final class PrefixBloomRangeFilter implements Filter, RangeFilter, SeededFinalizer {
+public final class PrefixBloomRangeFilter extends RangeFilterBase {
 
   /** The most Bloom probes one range query makes before it answers "maybe". */
   public static final int MAX_PROBES = 4096;

@@ -1,9 +1,7 @@
 package dev.sieve.range;
 
-import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.internal.SeededFinalizer;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -14,8 +12,7 @@ import java.util.Objects;
  * per prefix a blocked Bloom filter needs for it). The last of the two set wins. Defaults: {@code L
  * = 2^10}, 16 bits per key.
  */
-public final class PrefixBloomRangeFilterBuilder extends FilterBuilder<PrefixBloomRangeFilter>
-    implements SeededFinalizer {
+public final class PrefixBloomRangeFilterBuilder extends RangeBuilderBase<PrefixBloomRangeFilter> {
   private long maxRangeLength = 1L << 10;
   private double bitsPerKey = 16;
   private int millibitsPerEntry = -1;

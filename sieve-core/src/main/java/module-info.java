@@ -25,4 +25,6 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
+  // range filters (Grafite, the prefix-Bloom baseline)
+  exports dev.sieve.range;
 }

@@ -7,6 +7,7 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.range.GrafiteFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -86,6 +87,18 @@ public final class SieveAdapters {
                 description + " (grows by doubling; sized by its rate, at its default 1%)",
                 false,
                 b -> type.builder());
+        case GRAFITE ->
+            // a range filter asked points: ranges of length 1, so r = n·2^(b−2) codes
+            add(
+                kinds,
+                name,
+                description + " (range filter asked points: maxRangeLength 1)",
+                true,
+                b -> GrafiteFilter.builder().maxRangeLength(1).bitsPerKey(Math.max(3, b)));
+        case PREFIX_BLOOM_RANGE -> {
+          // a range filter's baseline: as a point filter it is a blocked Bloom filter sharing its
+          // bits with the upper levels; the range section of the report measures it
+        }
         default -> add(kinds, name, description, false, b -> type.builder()); // fixed size
       }
     }

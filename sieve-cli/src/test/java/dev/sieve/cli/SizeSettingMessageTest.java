@@ -26,7 +26,9 @@ class SizeSettingMessageTest {
           FilterType.XOR8, "8-bit fingerprints",
           FilterType.BINARY_FUSE8, "8-bit fingerprints",
           FilterType.XOR16, "16-bit fingerprints",
-          FilterType.BINARY_FUSE16, "16-bit fingerprints");
+          FilterType.BINARY_FUSE16, "16-bit fingerprints",
+          FilterType.GRAFITE, "a range filter",
+          FilterType.PREFIX_BLOOM_RANGE, "a range filter");
 
   @Test
   void eachTypeWithoutASizeSettingSaysWhy() {

@@ -11,6 +11,8 @@ import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.internal.Shardable;
+import dev.sieve.range.GrafiteFilter;
+import dev.sieve.range.PrefixBloomRangeFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.shard.ShardedFilter;
@@ -80,7 +82,18 @@ public enum FilterType {
    */
   SHARDED(12, "sharded", 0, ShardedFilter.class, ShardedFilter::builder),
   /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
-  EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder);
+  EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder),
+  /**
+   * {@link GrafiteFilter}, the static range filter (Elias–Fano over a locality-preserving hash);
+   * also a point filter. {@code fpRate} is its bound for ranges up to its max range length.
+   */
+  GRAFITE(20, "grafite", 0, GrafiteFilter.class, GrafiteFilter::builder),
+  /**
+   * {@link PrefixBloomRangeFilter}, the prefix-Bloom range filter (Rosetta-style baseline); also a
+   * point filter. {@code fpRate} is the rate of each Bloom probe (the point rate).
+   */
+  PREFIX_BLOOM_RANGE(
+      21, "prefix-bloom-range", 0, PrefixBloomRangeFilter.class, PrefixBloomRangeFilter::builder);
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
   private static final class Traits {

@@ -187,7 +187,9 @@ class RegistryBuildTest {
             "bumped-ribbon",
             "scalable-bloom",
             "sharded",
-            "expandable"),
+            "expandable",
+            "grafite",
+            "prefix-bloom-range"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

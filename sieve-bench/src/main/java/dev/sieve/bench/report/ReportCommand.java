@@ -285,6 +285,21 @@ public final class ReportCommand implements Callable<Integer> {
   long growthMaxN;
 
   @Option(
+      names = "--range-keys",
+      description =
+          "also measure the range filters over this many uniform keys (0: not run): Grafite's FPR"
+              + " against its bound and the prefix-Bloom baseline at equal bits per key, for range"
+              + " lengths 1, 16, 2^10, 2^20, uniform and correlated, into <out>/range (RangeReport)",
+      defaultValue = "0")
+  int rangeKeys;
+
+  @Option(
+      names = "--range-bits",
+      description = "bits per key of the range section's Grafite filters",
+      defaultValue = "16")
+  double rangeBits;
+
+  @Option(
       names = "--no-cold-start",
       description = "leave out the cold-start section (fresh JVMs timing their first lookups)")
   boolean noColdStart;
@@ -606,6 +621,14 @@ public final class ReportCommand implements Callable<Integer> {
             1_000,
             growthMaxN,
             queries);
+      }
+      if (rangeKeys > 0) {
+        long rangeQueries = Math.min(fprQueries, 1_000_000); // per cell, 8 cells
+        RangeReport.write(
+            new File(out, "range").toPath(),
+            RangeReport.measure(rangeKeys, rangeQueries, rangeBits),
+            rangeKeys,
+            rangeBits);
       }
       if (!flagged.isEmpty()) {
         console.println(

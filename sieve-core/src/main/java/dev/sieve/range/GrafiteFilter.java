@@ -1,0 +1,281 @@
+package dev.sieve.range;
+
+import dev.sieve.KeyScheme;
+import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Schemes;
+import dev.sieve.math.RangeMath;
+
+/**
+ * Grafite, a static range filter with a false-positive bound that holds for every workload.
+ *
+ * <h2>The idea</h2>
+ *
+ * Each key {@code x} gets the code {@code h(x) = (q(⌊x/2^k⌋) + x mod 2^k) mod r}, where {@code 2^k}
+ * is the block length (the max range length {@code L} rounded up to a power of two), {@code q} a
+ * seeded hash of the block number onto {@code [0, r)} and {@code r = n·L/ε}: inside a block codes
+ * keep the keys' order and distances, and the blocks land at independent random places. The sorted
+ * distinct codes are stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}). A
+ * range {@code [lo, hi]} becomes one interval of codes per block it meets ({@code [q(b) + lo mod
+ * 2^k, q(b) + hi mod 2^k]}, split in two where it wraps past {@code r}); the filter answers "maybe"
+ * when a successor query in the Elias–Fano sequence finds a code in one. A key in the range always
+ * has its code in its block's interval: no false negative.
+ *
+ * <h2>The math</h2>
+ *
+ * An empty range of length {@code ℓ} is a false positive with probability at most {@code n·ℓ/r =
+ * ℓ·ε/L = ℓ/2^(B−2)} at {@code B} bits per key, for any set of keys and any range, including ranges
+ * that start right after a key (the derivation is in {@link RangeMath}): the randomness is the
+ * seed's. {@link #fpBound(long)} gives it for this filter's actual {@code n} and {@code r}.
+ *
+ * <h2>Trade-off</h2>
+ *
+ * A query of length up to {@code 2^k} meets at most two blocks: at most four successor queries,
+ * each a sample read, a few words of the Elias–Fano upper bits and about one lower-bits read. A
+ * longer range is split at block boundaries into up to {@value #MAX_BLOCKS} pieces (the bound
+ * {@code n·ℓ/r} still holds; the time grows with the pieces); a range that meets more blocks
+ * answers "maybe" without probing (for such a range the bound {@code n·ℓ/r} is above {@code
+ * 64·n·2^k/r} anyway). Static: the keys are given at build. Against a prefix-Bloom filter ({@link
+ * PrefixBloomRangeFilter}) Grafite pays for ranges up to {@code L} at every length equally and
+ * keeps its bound on correlated workloads, where the prefix Bloom filter's false positives pile up.
+ *
+ * <p>Keys are 64-bit values in unsigned order; the range methods compare against the values the
+ * filter was built from: the keys themselves when built by {@link
+ * GrafiteFilterBuilder#buildFromKeys} (or under {@link KeyScheme#IDENTITY}), their hashes when
+ * built through the generic {@code build} methods under a hashing scheme (then the filter is a
+ * point filter only: {@link #mayContainHash}).
+ *
+ * <p>Reference: M. Costa, P. Ferragina, G. Vinciguerra, "Grafite: Taming Adversarial Queries with
+ * Optimal Range Filters", SIGMOD 2024 (arXiv 2311.15380).
+ */
+public final class GrafiteFilter extends RangeFilterBase {
+
+  /** The most blocks a range is split into before the filter answers "maybe" unprobed. */
+  public static final int MAX_BLOCKS = 64;
+
+  /** The largest code range and max range length: {@code 2^62}. */
+  public static final long MAX_CODE_RANGE = 1L << 62;
+
+  static {
+    PayloadForms.register(new GrafiteForm.Payload());
+  }
+
+  final EliasFano codes;
+  final long numKeys;
+  final long codeRange;
+  final int blockShift;
+  final long maxRangeLength;
+  final long seed;
+  private final KeyScheme scheme;
+
+  GrafiteFilter(
+      EliasFano codes,
+      long numKeys,
+      long codeRange,
+      long maxRangeLength,
+      long seed,
+      KeyScheme scheme) {
+    this.codes = codes;
+    this.numKeys = numKeys;
+    this.codeRange = codeRange;
+    this.maxRangeLength = maxRangeLength;
+    this.blockShift = blockShiftFor(maxRangeLength);
+    this.seed = seed;
+    this.scheme = scheme;
+  }
+
+  /**
+   * A new builder (defaults: ranges up to {@code 2^10}, {@code ε = 0.01} at that length).
+   *
+   * @return the builder
+   */
+  public static GrafiteFilterBuilder builder() {
+    return new GrafiteFilterBuilder();
+  }
+
+  /** {@code ⌈log2 L⌉}. */
+  static int blockShiftFor(long maxRangeLength) {
+    return maxRangeLength <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(maxRangeLength - 1);
+  }
+
+  /** A 64-bit finalizer of the block number and the seed (every input bit reaches every output). */
+  static long mix(long block, long seed) {
+    long z = block + seed * 0x9E37_79B9_7F4A_7C15L + 0x632B_E59B_D9B4_E019L;
+    z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+    return z ^ (z >>> 31);
+  }
+
+  /** {@code q(b)}: the block's place in {@code [0, r)}, the mixed block number scaled down. */
+  static long blockOffset(long block, long seed, long codeRange) {
+    long m = mix(block, seed);
+    // the high word of the unsigned 128-bit product m · r: uniform on [0, r)
+    return Math.multiplyHigh(m, codeRange) + ((m >> 63) & codeRange);
+  }
+
+  /** The code of a key. */
+  static long code(long key, int blockShift, long seed, long codeRange) {
+    long block = key >>> blockShift;
+    long off = blockShift == 0 ? 0 : key & ((1L << blockShift) - 1);
+    long c = blockOffset(block, seed, codeRange) + off;
+    return c < codeRange ? c : c % codeRange;
+  }
+
+  @Override
+  public boolean mayContainRange(long lo, long hi) {
+    RangeFilter.checkRange(lo, hi);
+    if (codes.n == 0) {
+      return false;
+    }
+    int k = blockShift;
+    long bLo = lo >>> k;
+    long span = (hi >>> k) - bLo; // blocks past the first, unsigned
+    if (Long.compareUnsigned(span, MAX_BLOCKS) >= 0) {
+      return true;
+    }
+    long mask = k == 0 ? 0 : (1L << k) - 1;
+    for (long j = 0; j <= span; j++) {
+      long b = bLo + j;
+      long offLo = j == 0 ? lo & mask : 0;
+      long offHi = j == span ? hi & mask : mask;
+      if (interval(blockOffset(b, seed, codeRange) + offLo, offHi - offLo + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether a code lies in {@code [start, start + len) mod r}; {@code start < 2^63}. */
+  private boolean interval(long start, long len) {
+    long r = codeRange;
+    if (len >= r) {
+      return true;
+    }
+    long s = start < r ? start : start % r;
+    long e = s + len - 1;
+    if (e < r) {
+      return codes.anyIn(s, e);
+    }
+    return codes.anyIn(s, r - 1) || codes.anyIn(0, e - r);
+  }
+
+  /** A point query on the stored values: the range {@code [hash64, hash64]}. */
+  @Override
+  public boolean mayContainHash(long hash64) {
+    if (codes.n == 0) {
+      return false;
+    }
+    long c = code(hash64, blockShift, seed, codeRange);
+    return codes.successor(c) == c;
+  }
+
+  @Override
+  public boolean mayContainPoint(long x) {
+    return mayContainHash(x);
+  }
+
+  /**
+   * The bound on the false-positive probability of one empty range of {@code rangeLength} values,
+   * {@code min(1, n·ℓ/r)} ({@link RangeMath#grafiteFpBound(long, long, double)}); 1 for a range
+   * that may meet more than {@value #MAX_BLOCKS} blocks.
+   *
+   * @param rangeLength {@code ℓ = hi − lo + 1}, at least 1
+   * @return the bound
+   */
+  public double fpBound(long rangeLength) {
+    if (rangeLength < 1) {
+      throw new IllegalArgumentException("rangeLength " + rangeLength + " must be >= 1");
+    }
+    long blocks = ((rangeLength - 1) >>> blockShift) + 2;
+    if (blocks > MAX_BLOCKS) {
+      return 1.0;
+    }
+    return RangeMath.grafiteFpBound(rangeLength, numKeys, (double) codeRange);
+  }
+
+  /** {@return the max range length {@code L} the filter was sized for} */
+  public long maxRangeLength() {
+    return maxRangeLength;
+  }
+
+  /** {@return the code range {@code r}} */
+  public long codeRange() {
+    return codeRange;
+  }
+
+  /** {@return the seed of the block hash} */
+  public long seed() {
+    return seed;
+  }
+
+  @Override
+  public KeyScheme keyScheme() {
+    return scheme;
+  }
+
+  @Override
+  public GrafiteFilter withKeyScheme(KeyScheme s) {
+    if (s == scheme) {
+      return this;
+    }
+    Schemes.check(this, s);
+    return new GrafiteFilter(codes, numKeys, codeRange, maxRangeLength, seed, s);
+  }
+
+  @Override
+  public long numKeys() {
+    return numKeys;
+  }
+
+  /**
+   * The Elias–Fano data as stored ({@code ≈ n·(2 + log2(r/n))} bits); the select samples kept in
+   * memory beside it, derived at build and read, add at most half a bit per key ({@link
+   * #memoryBits()}).
+   */
+  @Override
+  public long sizeInBits() {
+    return codes.storedBits();
+  }
+
+  /** {@return the bits held in memory: the stored data and the select samples} */
+  public long memoryBits() {
+    return codes.sizeInBits();
+  }
+
+  /**
+   * The point-query rate (a random value's code meets one of the {@code m} stored codes): {@code 1
+   * − (1 − 1/r)^m ≈ m/r ≤ ε/L}. Ranges: {@link #fpBound(long)}, which is about {@code ε} at {@link
+   * #maxRangeLength()}.
+   */
+  @Override
+  public double modelledFpRate() {
+    return codes.n == 0 ? 0.0 : -Math.expm1(codes.n * Math.log1p(-1.0 / codeRange));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GrafiteFilter g
+        && g.numKeys == numKeys
+        && g.codeRange == codeRange
+        && g.maxRangeLength == maxRangeLength
+        && g.seed == seed
+        && g.scheme == scheme
+        && java.util.Arrays.equals(g.codes.low, codes.low)
+        && java.util.Arrays.equals(g.codes.high, codes.high);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(codes.high) * 31 + Long.hashCode(codeRange);
+  }
+
+  @Override
+  public String toString() {
+    return "GrafiteFilter[keys="
+        + numKeys
+        + ", L="
+        + maxRangeLength
+        + ", r="
+        + codeRange
+        + String.format(java.util.Locale.ROOT, ", %.2f bits/key]", bitsPerKey());
+  }
+}

@@ -10,6 +10,7 @@ import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
+import dev.sieve.interop.OrcBloomFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import dev.sieve.xor.BinaryFuse16Filter;
@@ -85,7 +86,14 @@ public enum FilterType {
    */
   SHARDED(12, "sharded", 0, Sharded.CLASS, Sharded::builder),
   /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
-  EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder);
+  EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder),
+  /** {@link OrcBloomFilter}, Apache ORC's Bloom filter (row index streams), bit for bit. */
+  ORC_BLOOM(
+      18,
+      "orc-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE,
+      OrcBloomFilter.class,
+      OrcBloomFilter::builder);
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
   private static final class Traits {

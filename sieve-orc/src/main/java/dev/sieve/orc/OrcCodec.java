@@ -62,12 +62,18 @@ final class OrcCodec {
       int chunkLen = header >>> 1;
       if (chunkLen > end - pos) {
         throw new SieveFormatException(
-            at, what + ": chunk length " + chunkLen + " exceeds the " + (end - pos) + " bytes left");
+            at,
+            what + ": chunk length " + chunkLen + " exceeds the " + (end - pos) + " bytes left");
       }
       if (original) {
         if (chunkLen > blockSize) {
           throw new SieveFormatException(
-              at, what + ": stored chunk of " + chunkLen + " bytes exceeds the block size " + blockSize);
+              at,
+              what
+                  + ": stored chunk of "
+                  + chunkLen
+                  + " bytes exceeds the block size "
+                  + blockSize);
         }
         checkTotal(out.size() + (long) chunkLen, limit, at, what);
         out.write(buf, pos, chunkLen);

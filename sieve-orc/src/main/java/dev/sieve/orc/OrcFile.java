@@ -29,10 +29,10 @@ import java.util.List;
  *       (kind, column, length: their offsets are the running sum from the stripe's start) and each
  *       column's encoding ({@code bloomEncoding}: 1 for UTF-8 strings and UTC timestamps).
  *   <li>A {@code BLOOM_FILTER_UTF8} (kind 8) or older {@code BLOOM_FILTER} (kind 7) stream of a
- *       column is a {@code BloomFilterIndex}: one {@code BloomFilter} per row group
- *       ({@code numHashFunctions}, and the words as {@code utf8bitset} bytes or a repeated fixed64
- *       {@code bitset}). The {@code ROW_INDEX} stream (kind 6) holds each row group's column
- *       statistics (min, max, has-null).
+ *       column is a {@code BloomFilterIndex}: one {@code BloomFilter} per row group ({@code
+ *       numHashFunctions}, and the words as {@code utf8bitset} bytes or a repeated fixed64 {@code
+ *       bitset}). The {@code ROW_INDEX} stream (kind 6) holds each row group's column statistics
+ *       (min, max, has-null).
  * </ol>
  *
  * As ORC's {@code BloomFilterIO}: a UTF-8 stream is preferred where a column has both; one with an
@@ -43,10 +43,9 @@ import java.util.List;
  *
  * Every problem is a {@link SieveFormatException} naming the file offset and the field: bad magic,
  * a PostScript, footer, stripe or stream that leaves the file (checked before anything is read or
- * allocated), lengths over {@link #MAX_METADATA_BYTES}, a block size over {@link
- * #MAX_BLOCK_SIZE}, malformed protobuf ({@link ProtoReader}), a type tree whose children do not
- * come after their parent, a filter outside {@link OrcBloomFilter}'s limits, and an unknown
- * compression.
+ * allocated), lengths over {@link #MAX_METADATA_BYTES}, a block size over {@link #MAX_BLOCK_SIZE},
+ * malformed protobuf ({@link ProtoReader}), a type tree whose children do not come after their
+ * parent, a filter outside {@link OrcBloomFilter}'s limits, and an unknown compression.
  */
 public final class OrcFile {
 
@@ -216,7 +215,10 @@ public final class OrcFile {
     if (footerLength > psOffset - MAGIC.length) {
       throw new SieveFormatException(
           psOffset,
-          "footerLength " + footerLength + " exceeds the " + (psOffset - MAGIC.length)
+          "footerLength "
+              + footerLength
+              + " exceeds the "
+              + (psOffset - MAGIC.length)
               + " bytes before the PostScript");
     }
     this.compression = comp;
@@ -257,8 +259,17 @@ public final class OrcFile {
       if (s.offset() < MAGIC.length || end > dataEnd || end < s.offset()) {
         throw new SieveFormatException(
             footerOffset,
-            "stripe " + s.index() + " at " + s.offset() + " (" + (end - s.offset())
-                + " bytes) leaves the file's data (" + MAGIC.length + " to " + dataEnd + ")");
+            "stripe "
+                + s.index()
+                + " at "
+                + s.offset()
+                + " ("
+                + (end - s.offset())
+                + " bytes) leaves the file's data ("
+                + MAGIC.length
+                + " to "
+                + dataEnd
+                + ")");
       }
     }
   }
@@ -370,13 +381,21 @@ public final class OrcFile {
         if (child <= id || child >= types.size() || names[child] != null) {
           throw new SieveFormatException(
               offset,
-              "Footer: type " + id + " names child " + child + " (children come after their parent,"
-                  + " once, below " + types.size() + ")");
+              "Footer: type "
+                  + id
+                  + " names child "
+                  + child
+                  + " (children come after their parent,"
+                  + " once, below "
+                  + types.size()
+                  + ")");
         }
         String field =
             t.kind() == Kind.STRUCT && c < t.names().size()
                 ? t.names().get(c)
-                : t.kind() == Kind.LIST ? "_elem" : t.kind() == Kind.MAP ? (c == 0 ? "_key" : "_value") : "_" + c;
+                : t.kind() == Kind.LIST
+                    ? "_elem"
+                    : t.kind() == Kind.MAP ? (c == 0 ? "_key" : "_value") : "_" + c;
         names[child] = names[id].isEmpty() ? field : names[id] + "." + field;
       }
       out.add(new Column(id, names[id], t.kind()));

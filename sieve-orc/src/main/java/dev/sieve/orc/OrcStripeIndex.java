@@ -50,7 +50,13 @@ final class OrcStripeIndex {
           }
           if (length > end - at) {
             throw s.error(
-                "stream of " + length + " bytes at " + at + " leaves the stripe (ends at " + end + ")");
+                "stream of "
+                    + length
+                    + " bytes at "
+                    + at
+                    + " leaves the stripe (ends at "
+                    + end
+                    + ")");
           }
           streams.add(new Stream(kind, column, at, length));
           at += length;
@@ -107,11 +113,13 @@ final class OrcStripeIndex {
         filters.add(bloomFilter(bi.message("BloomFilter"), useUtf8));
       }
       if (filters.size() != groups) {
-        throw bi.error(filters.size() + " Bloom filters for the stripe's " + groups + " row groups");
+        throw bi.error(
+            filters.size() + " Bloom filters for the stripe's " + groups + " row groups");
       }
       List<OrcStats> stats = rowIndex(file, find(streams, column.id(), ROW_INDEX), column, groups);
       for (int g = 0; g < groups; g++) {
-        long rows = stride == 0 ? stripe.rows() : Math.min(stride, stripe.rows() - (long) g * stride);
+        long rows =
+            stride == 0 ? stripe.rows() : Math.min(stride, stripe.rows() - (long) g * stride);
         long groupFirst = firstRow + (long) g * stride;
         OrcBloomFilter counted = withKeys(filters.get(g), rows);
         out.add(
@@ -195,7 +203,9 @@ final class OrcStripeIndex {
             words =
                 java.util.Arrays.copyOf(
                     words,
-                    Math.max(count + more.length, Math.min(words.length * 2, count + r.remaining() / 8 + more.length)));
+                    Math.max(
+                        count + more.length,
+                        Math.min(words.length * 2, count + r.remaining() / 8 + more.length)));
           }
           System.arraycopy(more, 0, words, count, more.length);
           count += more.length;

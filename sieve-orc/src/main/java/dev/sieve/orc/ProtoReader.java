@@ -73,7 +73,8 @@ final class ProtoReader {
         && wireType != FIXED64
         && wireType != LENGTH_DELIMITED
         && wireType != FIXED32) {
-      throw error("field " + field + " has wire type " + wireType + " (groups and types 6-7 refused)");
+      throw error(
+          "field " + field + " has wire type " + wireType + " (groups and types 6-7 refused)");
     }
     return true;
   }
@@ -216,8 +217,8 @@ final class ProtoReader {
   }
 
   /**
-   * The current field of a repeated fixed64, packed or not: the packed run's values, or one.
-   * A packed run's length must be a multiple of 8.
+   * The current field of a repeated fixed64, packed or not: the packed run's values, or one. A
+   * packed run's length must be a multiple of 8.
    */
   long[] repeatedFixed64(String name) {
     if (wireType == FIXED64) {

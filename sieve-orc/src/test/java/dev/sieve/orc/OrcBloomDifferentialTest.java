@@ -20,12 +20,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link OrcBloomFilter} against orc-core's {@code BloomFilterUtf8}: for 10^5 present and 10^5
- * absent keys of each type (long, double, string, binary), built by both with the same sizing,
- * the bits are equal and every {@code test} answer equals Sieve's; the bytes Sieve writes (the
- * {@code BloomFilter} message of a {@code BLOOM_FILTER_UTF8} and of a {@code BLOOM_FILTER}
- * stream) are byte-identical to orc-core's {@code BloomFilterIO.serialize}, and orc-core's {@code
- * deserialize} reads them back to an equal filter; a filter converted to the Sieve container
- * answers as the original.
+ * absent keys of each type (long, double, string, binary), built by both with the same sizing, the
+ * bits are equal and every {@code test} answer equals Sieve's; the bytes Sieve writes (the {@code
+ * BloomFilter} message of a {@code BLOOM_FILTER_UTF8} and of a {@code BLOOM_FILTER} stream) are
+ * byte-identical to orc-core's {@code BloomFilterIO.serialize}, and orc-core's {@code deserialize}
+ * reads them back to an equal filter; a filter converted to the Sieve container answers as the
+ * original.
  */
 class OrcBloomDifferentialTest {
 

@@ -15,10 +15,10 @@ import org.apache.orc.TypeDescription;
 import org.apache.orc.Writer;
 
 /**
- * Writes real ORC files with orc-core into a test's temporary directory: columns {@code l} (bigint),
- * {@code i} (int), {@code d} (double), {@code s} (string), {@code b} (binary), {@code n} (bigint
- * without a Bloom filter), row {@code r} holding {@link #longValue}, {@link #doubleValue}, {@link
- * #stringValue} and {@link #binaryValue} of {@code r}, every 7th string null.
+ * Writes real ORC files with orc-core into a test's temporary directory: columns {@code l}
+ * (bigint), {@code i} (int), {@code d} (double), {@code s} (string), {@code b} (binary), {@code n}
+ * (bigint without a Bloom filter), row {@code r} holding {@link #longValue}, {@link #doubleValue},
+ * {@link #stringValue} and {@link #binaryValue} of {@code r}, every 7th string null.
  */
 final class OrcTestFiles {
   private OrcTestFiles() {}

@@ -200,12 +200,11 @@ final class OrcStripeIndex {
           }
           if (count + more.length > words.length) {
             // grows by what the message really holds (each word took at least 8 of its bytes)
-            words =
-                java.util.Arrays.copyOf(
-                    words,
-                    Math.max(
-                        count + more.length,
-                        Math.min(words.length * 2, count + r.remaining() / 8 + more.length)));
+            int need = count + more.length;
+            // doubles, but never past what the message's bytes left could still hold (8 a word)
+            int cap =
+                (int) Math.min((long) need + r.remaining() / 8, Math.max(16L, 2L * words.length));
+            words = java.util.Arrays.copyOf(words, Math.max(need, cap));
           }
           System.arraycopy(more, 0, words, count, more.length);
           count += more.length;

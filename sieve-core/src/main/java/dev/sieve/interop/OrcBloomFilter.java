@@ -72,7 +72,7 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
     this.keyScheme = keyScheme;
   }
 
-  /** {@return a builder; {@code fpRate} is ORC's {@code fpp} (default 0.05, ORC's own)} */
+  /** {@return a builder; {@code fpRate} defaults to ORC's default {@code fpp}, 0.05} */
   public static Builder builder() {
     return new Builder();
   }
@@ -89,6 +89,26 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
   public static OrcBloomFilter create(long expectedEntries, double fpp) {
     Checks.count("expected entries", expectedEntries, Long.MAX_VALUE);
     return empty(expectedEntries, fpp, KeyScheme.ORC_MURMUR3);
+  }
+
+  /**
+   * ORC's sizing at {@code fpp}, then whole words added (with ORC's probe rule at each size) until
+   * the modelled rate at {@code expectedEntries} is at most {@code fpp}: the registry's meaning of
+   * {@code fpRate}. ORC's own formula can model up to about 1% over its {@code fpp}, as its integer
+   * probe count rounds.
+   */
+  private static OrcBloomFilter atMost(long expectedEntries, double fpp) {
+    OrcBloomFilter f = empty(expectedEntries, fpp, KeyScheme.XXPH3);
+    long n = Math.max(expectedEntries, 1);
+    long words = f.words.length;
+    int k = f.numProbes;
+    while (BloomMath.standardBloomFpRate(n, words * Long.SIZE, k) > fpp && words < MAX_WORDS) {
+      words++;
+      k = Math.max(1, (int) Math.round((double) (words * Long.SIZE) / n * Math.log(2)));
+    }
+    return words == f.words.length
+        ? f
+        : new OrcBloomFilter(new long[(int) words], Math.min(k, MAX_PROBES), 0, KeyScheme.XXPH3);
   }
 
   private static OrcBloomFilter empty(long expectedEntries, double fpp, KeyScheme scheme) {
@@ -301,7 +321,11 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
     return "OrcBloomFilter{bits=" + numBits + ", probes=" + numProbes + ", keys=" + numKeys + "}";
   }
 
-  /** The builder: ORC's sizing ({@link #create}) at the expected keys and {@code fpRate}. */
+  /**
+   * The builder: ORC's sizing ({@link #create}) at the expected keys and {@code fpRate}, grown by
+   * whole words where ORC's rounding would model a rate over {@code fpRate} (so the registry's knob
+   * means the same as for every type); {@link #create} is ORC's exact sizing.
+   */
   public static final class Builder extends MutableFilterBuilder<OrcBloomFilter> {
     private double fpp = 0.05;
 
@@ -328,12 +352,12 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
 
     @Override
     protected OrcBloomFilter createEmpty() {
-      return empty(expectedKeys(), fpp, KeyScheme.XXPH3);
+      return atMost(expectedKeys(), fpp);
     }
 
     @Override
     protected OrcBloomFilter buildFromHashes(long[] hashes, int count) {
-      OrcBloomFilter f = empty(count, fpp, KeyScheme.XXPH3);
+      OrcBloomFilter f = atMost(count, fpp);
       for (int i = 0; i < count; i++) {
         OrcBloomKernel.add(f.words, f.numBits, f.numProbes, hashes[i]);
       }

@@ -187,7 +187,8 @@ class RegistryBuildTest {
             "bumped-ribbon",
             "scalable-bloom",
             "sharded",
-            "expandable"),
+            "expandable",
+            "orc-bloom"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

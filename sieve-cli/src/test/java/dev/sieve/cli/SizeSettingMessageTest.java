@@ -26,7 +26,8 @@ class SizeSettingMessageTest {
           FilterType.XOR8, "8-bit fingerprints",
           FilterType.BINARY_FUSE8, "8-bit fingerprints",
           FilterType.XOR16, "16-bit fingerprints",
-          FilterType.BINARY_FUSE16, "16-bit fingerprints");
+          FilterType.BINARY_FUSE16, "16-bit fingerprints",
+          FilterType.ORC_BLOOM, "ORC sizes it from the rate alone");
 
   @Test
   void eachTypeWithoutASizeSettingSaysWhy() {

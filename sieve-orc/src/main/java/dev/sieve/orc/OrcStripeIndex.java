@@ -199,7 +199,6 @@ final class OrcStripeIndex {
             throw r.error("bitset of more than " + OrcBloomFilter.MAX_WORDS + " words");
           }
           if (count + more.length > words.length) {
-            // grows by what the message really holds (each word took at least 8 of its bytes)
             int need = count + more.length;
             // doubles, but never past what the message's bytes left could still hold (8 a word)
             int cap =

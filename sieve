@@ -33,7 +33,7 @@
 set -euo pipefail
 root="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 module=sieve-cli
-deps=(sieve-core sieve-rocksdb sieve-parquet sieve-cli)
+deps=(sieve-core sieve-rocksdb sieve-parquet sieve-orc sieve-cli)
 heap="${SIEVE_HEAP:-6g}"
 java_opts=()
 if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]]; then

@@ -25,6 +25,8 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
+  // readers and writers of other systems' filters (ORC, ...)
+  exports dev.sieve.interop;
   // range filters (Grafite, the prefix-Bloom baseline)
   exports dev.sieve.range;
 }

@@ -2,6 +2,7 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.hash.OrcHash;
 import dev.sieve.hash.ParquetHash;
 import dev.sieve.hash.XxHash64;
 import java.nio.ByteBuffer;
@@ -47,7 +48,17 @@ public enum KeyScheme {
    * themselves, text its UTF-8 bytes; a typed key the bytes its encoder writes, numbers
    * little-endian. Container flag bit 2.
    */
-  PARQUET_XXH64(4);
+  PARQUET_XXH64(4),
+
+  /**
+   * Apache ORC's Bloom filter hashes ({@link OrcHash}): a {@code long} or {@code int} key (every
+   * ORC integer column, dates as epoch days, timestamps as epoch milliseconds) by Thomas Wang's
+   * 64-bit mix, a {@code double} or {@code float} (widened) by the same mix of {@code
+   * Double.doubleToLongBits}, byte keys (binary) and text (UTF-8: string, char, varchar, decimal)
+   * by ORC's 64-bit Murmur3 with seed 104729; a typed key the bytes its encoder writes. Container
+   * flag bit 8 (bits 3 to 7 are left for the other foreign schemes).
+   */
+  ORC_MURMUR3(1 << 8);
 
   private final int containerFlag;
 
@@ -88,6 +99,9 @@ public enum KeyScheme {
     if (this == IDENTITY) {
       return key;
     }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofLong(key);
+    }
     return this == PARQUET_XXH64 ? XxHash64.hashLong(key, 0) : KeyHash.hash64(key);
   }
 
@@ -116,6 +130,13 @@ public enum KeyScheme {
           out[outOff + i] = XxHash64.hashLong(keys[keyOff + i], 0);
         }
       }
+      case ORC_MURMUR3 -> {
+        Objects.checkFromIndexSize(keyOff, count, keys.length);
+        Objects.checkFromIndexSize(outOff, count, out.length);
+        for (int i = 0; i < count; i++) {
+          out[outOff + i] = OrcHash.ofLong(keys[keyOff + i]);
+        }
+      }
     }
   }
 
@@ -132,6 +153,9 @@ public enum KeyScheme {
     }
     if (this == PARQUET_XXH64) {
       return XxHash64.hashInt(key, 0);
+    }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofLong(key);
     }
     throw refused("int");
   }
@@ -151,6 +175,9 @@ public enum KeyScheme {
     if (this == PARQUET_XXH64) {
       return ParquetHash.ofFloat(key);
     }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofDouble(key);
+    }
     throw refused("float");
   }
 
@@ -167,6 +194,9 @@ public enum KeyScheme {
     }
     if (this == PARQUET_XXH64) {
       return ParquetHash.ofDouble(key);
+    }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofDouble(key);
     }
     throw refused("double");
   }
@@ -186,6 +216,9 @@ public enum KeyScheme {
     }
     if (this == PARQUET_XXH64) {
       return XxHash64.hash(key, off, len, 0);
+    }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofBytes(key, off, len);
     }
     throw refused("byte");
   }
@@ -207,6 +240,9 @@ public enum KeyScheme {
       }
       return ParquetHash.ofKey(key, KeyEncoder.BUFFER);
     }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofKey(key, KeyEncoder.BUFFER);
+    }
     throw refused("byte");
   }
 
@@ -223,6 +259,9 @@ public enum KeyScheme {
     }
     if (this == PARQUET_XXH64) {
       return ParquetHash.ofKey(key, KeyEncoder.UTF8);
+    }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofString(key);
     }
     throw refused("text");
   }
@@ -244,6 +283,9 @@ public enum KeyScheme {
     }
     if (this == PARQUET_XXH64) {
       return ParquetHash.ofKey(key, encoder);
+    }
+    if (this == ORC_MURMUR3) {
+      return OrcHash.ofKey(key, encoder);
     }
     if (encoder == (Object) KeyEncoder.LONG && key instanceof Long value) {
       return hash(value.longValue());

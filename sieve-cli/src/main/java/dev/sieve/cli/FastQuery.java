@@ -84,7 +84,7 @@ final class FastQuery {
       return NOT_PLAIN;
     }
     Path file = Path.of(args[1]);
-    if (InputKind.isParquet(file)) {
+    if (InputKind.isParquet(file) || InputKind.isOrc(file)) {
       return NOT_PLAIN;
     }
     List<String> keys = Arrays.asList(Arrays.copyOfRange(args, 2, args.length));

@@ -75,6 +75,26 @@ enum InputKind {
     }
   }
 
+  /**
+   * Whether {@code file} is a regular file that starts with ORC's magic {@code ORC} (an ORC file is
+   * handed to {@code OrcCliSupport} before its kind is asked), for the same reason as {@link
+   * #isParquet}.
+   */
+  static boolean isOrc(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return false;
+    }
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer head = ByteBuffer.allocate(3);
+      while (head.hasRemaining() && ch.read(head) >= 0) {
+        // read up to 3 bytes
+      }
+      return head.position() == 3 && head.get(0) == 'O' && head.get(1) == 'R' && head.get(2) == 'C';
+    } catch (IOException e) {
+      return false; // the command's own reader reports the file
+    }
+  }
+
   /** The kind of {@code path}. */
   static InputKind of(Path path) throws IOException {
     long size = 0;

@@ -34,6 +34,9 @@ import picocli.CommandLine.Spec;
           + " blocks verified): format version, checksum type, entries, filter policy and kind (fastlocalbloom, legacy"
           + " bloom, ribbon, partitioned), size, bits/key, probes or Ribbon seed/blocks, and the"
           + " modelled false-positive rate.",
+      "An ORC file (magic ORC) lists each column's Bloom filter per stripe and row group: rows,"
+          + " stream, bytes, probes, bits per row, saturation, the FPR at the filter's fill and"
+          + " the modelled FPR at the group's rows.",
       "A Parquet file (PAR1) lists each column chunk's split-block Bloom filter: column, row"
           + " group, type, values, bytes, bits/value and the modelled false-positive rate.",
       "A Sieve container (.sieve) or a raw filter block as sieve build writes it is recognised by"
@@ -97,6 +100,9 @@ public final class InspectCommand implements Callable<Integer> {
   public Integer call() {
     if (ParquetCliSupport.isParquet(file)) { // a .parquet file: its Bloom filters
       return ParquetCliSupport.inspect(spec.commandLine(), file, json);
+    }
+    if (OrcCliSupport.isOrc(file)) { // an .orc file: its Bloom filter streams
+      return OrcCliSupport.inspect(spec.commandLine(), file, json);
     }
     PrintWriter out = spec.commandLine().getOut();
     InputKind kind;

@@ -27,6 +27,10 @@ import picocli.CommandLine.Spec;
           + " asked for the key's prefix).",
       "Prints KEY<TAB>maybe or KEY<TAB>absent for each key given, or for each line of standard"
           + " input when no key is given.",
+      "An ORC file (magic ORC) takes a COLUMN (dotted name) and values, read as the column's"
+          + " type (integers, dates as yyyy-mm-dd, doubles, text, binary as UTF-8), and prints"
+          + " VALUE<TAB>maybe|absent<TAB>the STRIPE:ROWGROUP pairs ORC's reader reads for"
+          + " column = value (row index statistics, then the Bloom filter).",
       "A Parquet file (PAR1) takes a COLUMN (dotted path) and values, parsed for the column's"
           + " type (INT32, INT64, FLOAT, DOUBLE; BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY as UTF-8, or"
           + " hex with --hex), and prints VALUE<TAB>maybe|absent<TAB>the row groups a Parquet"
@@ -98,6 +102,15 @@ public final class QueryCommand implements Callable<Integer> {
                 + " values are read");
       }
       return ParquetCliSupport.query(spec.commandLine(), file, keys, hex);
+    }
+    if (OrcCliSupport.isOrc(file)) { // FILE.orc COLUMN VALUE...
+      if (asLong || asInt || hex) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--long, --int and --hex do not apply to an ORC file: the column's type decides how"
+                + " values are read");
+      }
+      return OrcCliSupport.query(spec.commandLine(), file, keys);
     }
     QueryCore core =
         new QueryCore(file, keys, spec.commandLine().getOut(), spec.commandLine().getErr());

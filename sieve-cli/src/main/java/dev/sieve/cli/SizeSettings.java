@@ -71,6 +71,7 @@ final class SizeSettings {
           "its size is its shards' (the registry's builder makes 16 Binary Fuse 8 shards)";
       case XOR8, BINARY_FUSE8 -> "its 8-bit fingerprints fix its size";
       case XOR16, BINARY_FUSE16 -> "its 16-bit fingerprints fix its size";
+      case ORC_BLOOM -> "ORC sizes it from the rate alone, as its writer's fpp: --fp-rate";
       case GRAFITE, PREFIX_BLOOM_RANGE ->
           "a range filter, sized by its rate and max range length (--fp-rate; bitsPerKey and"
               + " maxRangeLength on its builder in code)";

@@ -27,6 +27,7 @@ class SizeSettingMessageTest {
           FilterType.BINARY_FUSE8, "8-bit fingerprints",
           FilterType.XOR16, "16-bit fingerprints",
           FilterType.BINARY_FUSE16, "16-bit fingerprints",
+          FilterType.ORC_BLOOM, "ORC sizes it from the rate alone",
           FilterType.GRAFITE, "a range filter",
           FilterType.PREFIX_BLOOM_RANGE, "a range filter");
 

@@ -124,7 +124,8 @@ public record ContainerHeader(
           "unknown flags 0x"
               + Integer.toHexString(flags & ~KNOWN_FLAGS)
               + " set; version 1 defines 0x1 (long keys hashed by mix64), 0x2 (long keys as"
-              + " their own hashes) and 0x4 (keys hashed as Parquet does)");
+              + " their own hashes), 0x4 (keys hashed as Parquet does) and 0x100 (keys hashed as ORC"
+              + " does)");
     }
     if (Integer.bitCount(flags) > 1) {
       throw new SieveFormatException(

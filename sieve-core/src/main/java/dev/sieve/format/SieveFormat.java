@@ -26,7 +26,8 @@ import java.util.Objects;
  *      8     2  format version, 1
  *     10     2  filter type id ({@link FilterType})
  *     12     4  flags, the key scheme (at most one bit): bit 0 = MIX64 long keys, bit 1 =
- *               IDENTITY long keys, bit 2 = PARQUET_XXH64; none = XXPH3 (KeyScheme)
+ *               IDENTITY long keys, bit 2 = PARQUET_XXH64, bit 8 =
+ *               ORC_MURMUR3; none = XXPH3 (KeyScheme)
  *     16     8  key count
  *     24     8  payload length L
  *     32     4  parameter A (probes, fingerprint bits)
@@ -99,9 +100,18 @@ public final class SieveFormat {
    */
   public static final int FLAG_PARQUET_XXH64_KEYS = 4;
 
+  /**
+   * Flag bit 8: the filter's keys are hashed as Apache ORC's Bloom filters hash column values
+   * ({@link KeyScheme#ORC_MURMUR3}); the filter read carries that scheme.
+   */
+  public static final int FLAG_ORC_MURMUR3_KEYS = 1 << 8;
+
   /** Every flag this version defines (at most one of them is set). */
   static final int KNOWN_FLAGS =
-      FLAG_MIX64_LONG_KEYS | FLAG_IDENTITY_LONG_KEYS | FLAG_PARQUET_XXH64_KEYS;
+      FLAG_MIX64_LONG_KEYS
+          | FLAG_IDENTITY_LONG_KEYS
+          | FLAG_PARQUET_XXH64_KEYS
+          | FLAG_ORC_MURMUR3_KEYS;
 
   /** The largest payload held in one Java array or one buffer. */
   static final long MAX_ARRAY_PAYLOAD = Integer.MAX_VALUE - 8 - HEADER_BYTES - CHECKSUM_BYTES;

@@ -50,6 +50,16 @@ final class KeyBuffer implements KeySink {
     }
   }
 
+  /** ORC's Murmur3 hash of {@code key}'s bytes as {@code encoder} writes them ({@link OrcHash}). */
+  static <T> long orcHash(T key, KeyEncoder<? super T> encoder) {
+    KeyBuffer b = acquire(key, encoder, false);
+    try {
+      return OrcHash.ofBytes(b.bytes, 0, b.length);
+    } finally {
+      b.release();
+    }
+  }
+
   /** {@code test} of {@code key}'s bytes as {@code encoder} writes them. */
   static <T> boolean test(T key, KeyEncoder<? super T> encoder, KeyBytes.RangeTest test) {
     KeyBuffer b = acquire(key, encoder, false);

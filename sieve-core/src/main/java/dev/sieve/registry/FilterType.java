@@ -11,6 +11,7 @@ import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.internal.Shardable;
+import dev.sieve.interop.OrcBloomFilter;
 import dev.sieve.range.GrafiteFilter;
 import dev.sieve.range.PrefixBloomRangeFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
@@ -83,6 +84,13 @@ public enum FilterType {
   SHARDED(12, "sharded", 0, ShardedFilter.class, ShardedFilter::builder),
   /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
   EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder),
+  /** {@link OrcBloomFilter}, Apache ORC's Bloom filter (row index streams), bit for bit. */
+  ORC_BLOOM(
+      18,
+      "orc-bloom",
+      Traits.MUTABLE | Traits.MERGEABLE,
+      OrcBloomFilter.class,
+      OrcBloomFilter::builder),
   /**
    * {@link GrafiteFilter}, the static range filter (Elias–Fano over a locality-preserving hash);
    * also a point filter. {@code fpRate} is its bound for ranges up to its max range length.

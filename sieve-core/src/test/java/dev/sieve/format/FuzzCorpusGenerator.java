@@ -48,6 +48,7 @@ public final class FuzzCorpusGenerator {
           case BUMPED_RIBBON -> seedWithCut(root, "BumpedRibbonFormFuzzTest", name, own);
           case SCALABLE_BLOOM -> seedWithCut(root, "ScalableBloomFormFuzzTest", name, own);
           case EXPANDABLE -> seedWithCut(root, "ExpandableFormFuzzTest", name, own);
+          case ORC_BLOOM -> seedWithCut(root, "OrcBloomFormFuzzTest", name, own);
           case GRAFITE -> seedWithCut(root, "GrafiteFormFuzzTest", name, own);
           case PREFIX_BLOOM_RANGE -> seedWithCut(root, "PrefixBloomRangeFormFuzzTest", name, own);
           case SHARDED -> {} // no own form: the container is its only form

@@ -135,13 +135,13 @@ class KeySchemeContainerTest {
   void unknownConflictingOrMisplacedFlagsAreRefused() {
     byte[] bytes =
         SieveFormat.toBytes(BlockedBloomFilter.builder().bitsPerKey(10).build(new long[] {1, 2}));
-    for (int flags : new int[] {8, 0x80000000, 0x100, 3, 5, 6, 2}) {
+    for (int flags : new int[] {8, 0x80000000, 0x200, 3, 5, 6, 2, 0x104}) {
       byte[] changed = TestFilters.withInt(bytes, 12, flags);
       SieveFormatException e =
           assertThrows(SieveFormatException.class, () -> SieveFormat.read(changed));
       assertEquals(12, e.offset());
       String expected =
-          flags == 3 || flags == 5 || flags == 6
+          flags == 3 || flags == 5 || flags == 6 || flags == 0x104
               ? "more than one"
               : flags == 2 ? "mixes them itself" : "unknown";
       assertTrue(e.getMessage().contains(expected), flags + ": " + e.getMessage());

@@ -188,6 +188,7 @@ class RegistryBuildTest {
             "scalable-bloom",
             "sharded",
             "expandable",
+            "orc-bloom",
             "grafite",
             "prefix-bloom-range"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());

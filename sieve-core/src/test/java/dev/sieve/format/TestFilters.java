@@ -8,6 +8,7 @@ import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
+import dev.sieve.interop.OrcBloomFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -43,6 +44,10 @@ final class TestFilters {
     if (type == FilterType.SPLIT_BLOCK_BLOOM) {
       // Parquet's own sizing (a power of two at 1%), as its golden file was written
       return SplitBlockBloomFilter.builder().fpRate(0.01);
+    }
+    if (type == FilterType.ORC_BLOOM) {
+      // ORC's sizing at 1% (its default is 5%), as its golden file was written
+      return OrcBloomFilter.builder().fpRate(0.01);
     }
     switch (type) {
       case BLOCKED_BLOOM:

@@ -1,0 +1,165 @@
+package dev.sieve.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.hadoop.hive.ql.io.sarg.PredicateLeaf;
+import org.apache.hadoop.hive.ql.io.sarg.SearchArgumentFactory;
+import org.apache.orc.CompressionKind;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.RecordReader;
+import org.apache.orc.StripeInformation;
+import org.apache.orc.TypeDescription;
+import org.apache.orc.Writer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code sieve inspect FILE.orc} and {@code sieve query FILE.orc COLUMN VALUE...} on a file written
+ * by orc-core: the report's rows and JSON keys, and query answers whose row groups hold exactly the
+ * rows orc-core's reader returns under the equality search argument (its own row-group skipping).
+ */
+class OrcCommandsTest {
+  static final int ROWS = 6000;
+  static final int STRIDE = 1000;
+
+  @TempDir static Path dir;
+  static Path file;
+
+  static final TypeDescription SCHEMA =
+      TypeDescription.fromString("struct<id:bigint,name:string,plain:bigint>");
+
+  @BeforeAll
+  static void write() throws IOException {
+    file = dir.resolve("t.orc");
+    Configuration conf = new Configuration(false);
+    OrcFile.WriterOptions options =
+        OrcFile.writerOptions(conf)
+            .setSchema(SCHEMA)
+            .compress(CompressionKind.ZLIB)
+            .bloomFilterColumns("id,name")
+            .bloomFilterFpp(0.05)
+            .rowIndexStride(STRIDE)
+            .stripeSize(32L * 1024)
+            .bufferSize(4096);
+    try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toUri()), options)) {
+      VectorizedRowBatch batch = SCHEMA.createRowBatch();
+      for (int i = 0; i < ROWS; i++) {
+        int row = batch.size++;
+        // ids shuffled so that every row group's range covers most values: the filter decides
+        ((LongColumnVector) batch.cols[0]).vector[row] = (i * 7919L) % ROWS * 2;
+        ((BytesColumnVector) batch.cols[1])
+            .setVal(row, ("user:" + i).getBytes(StandardCharsets.UTF_8));
+        ((LongColumnVector) batch.cols[2]).vector[row] = i;
+        if (batch.size == batch.getMaxSize()) {
+          w.addRowBatch(batch);
+          batch.reset();
+        }
+      }
+      if (batch.size > 0) {
+        w.addRowBatch(batch);
+      }
+    }
+  }
+
+  @Test
+  void inspectListsEveryRowGroup() {
+    CliRun r = CliRun.of("inspect", file.toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("orc (Bloom filter streams"), r.out());
+    assertTrue(r.out().contains("ZLIB"), r.out());
+    assertTrue(
+        r.out().lines().anyMatch(l -> l.startsWith("id ") && l.contains("utf8") && l.contains("%")),
+        r.out());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("name ") && l.contains("STRING")));
+    assertTrue(r.out().lines().noneMatch(l -> l.startsWith("plain ")), r.out());
+
+    CliRun j = CliRun.of("inspect", file.toString(), "--json");
+    assertEquals(0, j.status(), j.err());
+    String json = j.out().strip();
+    assertEquals(1, json.lines().count());
+    assertTrue(json.startsWith("{\"format\": \"orc\""), json);
+    assertTrue(json.contains("\"column\": \"name\""), json);
+    assertTrue(json.contains("\"fpr_at_fill\": "), json);
+    assertTrue(json.contains("\"num_hash_functions\": 4"), json); // ORC's k at fpp 0.05
+  }
+
+  @Test
+  void queryReadsTheRowGroupsOrcReads() throws IOException {
+    Configuration conf = new Configuration(false);
+    try (Reader reader =
+        OrcFile.createReader(
+            new org.apache.hadoop.fs.Path(file.toUri()), OrcFile.readerOptions(conf))) {
+      List<StripeInformation> stripes = reader.getStripes();
+      String[][] cases = {
+        {"id", "14", "15", "999999", "-3"},
+        {"name", "user:7", "user:x", "user:123456", "zzz"},
+      };
+      for (String[] c : cases) {
+        String[] args = new String[c.length + 2];
+        args[0] = "query";
+        args[1] = file.toString();
+        System.arraycopy(c, 0, args, 2, c.length);
+        CliRun r = CliRun.of(args);
+        assertEquals(0, r.status(), r.err());
+        String[] lines = r.out().split("\n");
+        assertEquals(c.length - 1, lines.length, r.out());
+        assertTrue(lines[0].startsWith(c[1] + "\tmaybe\t"), r.out());
+        for (int v = 1; v < c.length; v++) {
+          String[] parts = lines[v - 1].split("\t");
+          long listed = 0;
+          if (!parts[2].equals("-")) {
+            for (String sg : parts[2].split(",")) {
+              int s = Integer.parseInt(sg.substring(0, sg.indexOf(':')));
+              int g = Integer.parseInt(sg.substring(sg.indexOf(':') + 1));
+              listed += Math.min(STRIDE, stripes.get(s).getNumberOfRows() - (long) g * STRIDE);
+            }
+          }
+          boolean isLong = c[0].equals("id");
+          Object value = isLong ? (Object) Long.parseLong(c[v]) : c[v];
+          var sarg =
+              SearchArgumentFactory.newBuilder()
+                  .startAnd()
+                  .equals(c[0], isLong ? PredicateLeaf.Type.LONG : PredicateLeaf.Type.STRING, value)
+                  .end()
+                  .build();
+          long orcRows = 0;
+          try (RecordReader rr =
+              reader.rows(reader.options().searchArgument(sarg, new String[] {c[0]}))) {
+            VectorizedRowBatch batch = reader.getSchema().createRowBatch();
+            while (rr.nextBatch(batch)) {
+              orcRows += batch.size;
+            }
+          }
+          assertEquals(orcRows, listed, c[0] + " = " + c[v] + ": " + lines[v - 1]);
+        }
+      }
+    }
+  }
+
+  @Test
+  void badUsageAndBadFilesAreOneLine() throws IOException {
+    CliRun r = CliRun.of("query", file.toString(), "nosuch", "1");
+    assertEquals(2, r.status(), r.err());
+    assertTrue(r.err().contains("no column 'nosuch'"), r.err());
+    CliRun bad = CliRun.of("query", file.toString(), "id", "notanumber");
+    assertEquals(2, bad.status(), bad.err());
+    Path cut = dir.resolve("cut.orc");
+    byte[] all = Files.readAllBytes(file);
+    Files.write(cut, java.util.Arrays.copyOf(all, all.length / 2));
+    CliRun c = CliRun.of("inspect", cut.toString());
+    assertEquals(1, c.status(), c.err());
+    assertEquals(1, c.err().strip().lines().count(), c.err());
+  }
+}

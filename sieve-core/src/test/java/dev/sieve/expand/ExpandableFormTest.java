@@ -59,11 +59,17 @@ class ExpandableFormTest {
   void eachFieldIsCheckedAgainstItsLimit() {
     ExpandableFilter f = filter(40);
     assertTrue(refused(f, b -> b.put(0, (byte) 0x31)).contains("type tag"));
-    assertTrue(refused(f, b -> b.put(1, (byte) 2)).contains("version"));
+    assertTrue(refused(f, b -> b.put(1, (byte) 3)).contains("version 3"));
     assertTrue(refused(f, b -> b.put(2, (byte) 40)).contains("log2 of the slots"));
     assertTrue(refused(f, b -> b.put(3, (byte) 5)).contains("starting slots"));
     assertTrue(refused(f, b -> b.put(4, (byte) 60)).contains("slot width"));
-    assertTrue(refused(f, b -> b.put(5, (byte) 1)).contains("reserved"));
+    assertTrue(refused(f, b -> b.put(5, (byte) 1)).contains("mant"));
+    assertTrue(refused(f, b -> b.put(6, (byte) 0)).contains("fingerprint length"));
+    assertTrue(refused(f, b -> b.put(6, (byte) 60)).contains("fingerprint length"));
+    assertTrue(refused(f, b -> b.put(6, (byte) 10)).contains("slot width"));
+    assertTrue(refused(f, b -> b.put(7, (byte) 1)).contains("reserved"));
+    // version 1 had bytes 5 to 7 reserved
+    assertTrue(refused(f, b -> b.put(1, (byte) 1)).contains("reserved byte 6"));
     assertTrue(refused(f, b -> b.putDouble(8, 0.5)).contains("target rate"));
     assertTrue(refused(f, b -> b.putDouble(8, Double.NaN)).contains("target rate"));
     assertTrue(refused(f, b -> b.putLong(16, Long.MAX_VALUE)).contains("entries"));
@@ -71,6 +77,36 @@ class ExpandableFormTest {
     assertTrue(refused(f, b -> b.putLong(24, 41)).contains("keys"));
     // the size is checked before any allocation: 2^32 slots over 40 bytes of table
     assertTrue(refused(f, b -> b.put(2, (byte) 32).put(3, (byte) 32)).contains("(truncated)"));
+  }
+
+  @Test
+  void aVersionOnePayloadReadsWithTheFixedSchedule() {
+    ExpandableFilter f = filter(40); // 64 slots, 9-bit fingerprints: the fixed schedule's too
+    ByteBuffer b = ByteBuffer.wrap(f.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(2, b.get(1));
+    b.put(1, (byte) 1).put(6, (byte) 0);
+    ExpandableFilter old = ExpandableForm.read(b, false);
+    assertEquals(f, old);
+    assertEquals(ExpandableMath.fingerprintBits(0.01, 0), old.fingerprintBits());
+  }
+
+  @Test
+  void aRightSizedTableRoundTrips() {
+    ExpandableFilter f = ExpandableFilter.builder().expectedKeys(5000).create();
+    for (long i = 0; i < 9000; i++) {
+      f.add(i);
+    }
+    assertEquals(1, f.doublings());
+    byte[] form = f.toByteArray();
+    ExpandableFilter back = ExpandableForm.read(ByteBuffer.wrap(form), false);
+    assertEquals(f, back);
+    ExpandableFilter wrapped =
+        ExpandableForm.read(ByteBuffer.allocateDirect(form.length).put(form).flip(), true);
+    for (long i = 0; i < 9000; i++) {
+      assertTrue(back.mayContain(i) && wrapped.mayContain(i), "key " + i);
+    }
+    back.add(-1L);
+    assertEquals(f.slots(), back.slots());
   }
 
   @Test

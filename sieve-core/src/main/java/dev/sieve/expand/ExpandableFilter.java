@@ -105,10 +105,12 @@ import java.util.Arrays;
  * key's entry, which may make that key answer "absent" — no filter can tell, so remove only keys
  * that were added. Removing a void entry removes the copy in the key's run; the copies in the other
  * runs stay (never a false negative; they take slots until the filter is rebuilt). {@link #union}
- * adds the entries of another filter of the same target rate and the same slot count up to a power
- * of two (every filter grown without a hint, or with hints of the same significant bits; the
- * smaller is doubled first); its rate is then at most the sum of both rates, {@link
- * #modelledFpRate()} reports it exactly, and later generations are budgeted from it.
+ * adds the entries of another filter of the same target rate (the smaller doubled first). Where the
+ * slot counts are a power of two apart (every filter grown without a hint) each entry is expanded
+ * exactly and the rate is at most the sum of both; otherwise an entry, which stands for an interval
+ * of key positions {@code 2^(−r)/n} wide, is replaced by the one or two cells of this table at
+ * least as wide that cover it, so that entry's share of the rate grows at most fourfold. {@link
+ * #modelledFpRate()} reports the result exactly, and later generations are budgeted from it.
  *
  * <h2>Serialized form</h2>
  *
@@ -229,36 +231,6 @@ public final class ExpandableFilter implements MutableFilter {
     return new ExpandableFilterBuilder();
   }
 
-  /**
-   * {@return the smallest table shape that holds {@code keys} entries at load {@value
-   * ExpandableMath#MAX_LOAD}, as {@code log << 8 | mant}: a power of two up to 256 slots, beyond
-   * that {@code keys / 0.85} rounded up to 9 significant bits}
-   */
-  static int shapeFor(long keys) {
-    if (keys > maxEntries(ExpandableMath.MAX_SLOTS)) {
-      throw new IllegalArgumentException(
-          keys + " keys exceed the largest table, " + maxEntries(ExpandableMath.MAX_SLOTS));
-    }
-    int log = ExpandableMath.MIN_LOG_SLOTS;
-    while (log < 8 && keys > maxEntries(1L << log)) {
-      log++;
-    }
-    if (keys <= maxEntries(1L << log)) {
-      return log << 8;
-    }
-    long need = (long) Math.ceil(keys / ExpandableMath.MAX_LOAD);
-    log = 63 - Long.numberOfLeadingZeros(need);
-    long unit = 1L << (log - 8);
-    long m = (need + unit - 1) / unit; // in [256, 512]
-    while (maxEntries(m * unit) < keys) {
-      m++;
-    }
-    if (m >= 512) {
-      return (log + 1) << 8;
-    }
-    return log << 8 | (int) (m - 256);
-  }
-
   static long maxEntries(long slots) {
     return (long) Math.floor(ExpandableMath.MAX_LOAD * slots);
   }
@@ -360,12 +332,11 @@ public final class ExpandableFilter implements MutableFilter {
   /**
    * Adds every entry of {@code other} to this filter, doubling the smaller of the two first (a copy
    * of {@code other}'s entries is expanded; {@code other} is not changed). Afterwards every key of
-   * either is present; the rate is at most the sum of both rates ({@link #modelledFpRate()}).
+   * either is present; the rate is at most the sum of both rates, or of this one's and four times
+   * the other's where the slot counts are not a power of two apart ({@link #modelledFpRate()}).
    *
-   * @param other a filter built for the same target rate, whose slot count is this one's times a
-   *     power of two (or divided by one)
-   * @throws IllegalArgumentException if the target rates or the slot counts' significant bits
-   *     differ, naming both
+   * @param other a filter built for the same target rate
+   * @throws IllegalArgumentException if the target rates differ, naming both
    * @throws dev.sieve.KeySchemeException if the key schemes differ
    * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
    * @throws IllegalStateException if the merged filter is saturated (see the class comment): this

@@ -58,7 +58,7 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
    */
   @Override
   public ExpandableFilterBuilder expectedKeys(long expectedKeys) {
-    ExpandableFilter.shapeFor(expectedKeys); // checks the range
+    ExpandableGrowth.shapeFor(expectedKeys); // checks the range
     super.expectedKeys(expectedKeys);
     hinted = true;
     return this;
@@ -66,10 +66,10 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
 
   @Override
   protected ExpandableFilter createEmpty() {
-    return create(fpRate, hinted ? ExpandableFilter.shapeFor(expectedKeys()) : 0);
+    return create(fpRate, hinted ? ExpandableGrowth.shapeFor(expectedKeys()) : 0);
   }
 
-  /** A filter of the shape {@code log << 8 | mant} ({@link ExpandableFilter#shapeFor}); 0: none. */
+  /** A filter of the shape {@code log << 8 | mant} ({@link ExpandableGrowth#shapeFor}); 0: none. */
   private static ExpandableFilter create(double fpRate, int shape) {
     if (shape == 0) {
       return new ExpandableFilter(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0);
@@ -79,7 +79,7 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
 
   @Override
   protected ExpandableFilter buildFromHashes(long[] hashes, int count) {
-    ExpandableFilter f = create(fpRate, ExpandableFilter.shapeFor(count));
+    ExpandableFilter f = create(fpRate, ExpandableGrowth.shapeFor(count));
     for (int i = 0; i < count; i++) {
       f.addHash(hashes[i]);
     }

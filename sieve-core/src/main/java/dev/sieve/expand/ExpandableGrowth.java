@@ -25,6 +25,38 @@ final class ExpandableGrowth {
     return (int) words;
   }
 
+  /**
+   * {@return the smallest table shape that holds {@code keys} entries at load {@value
+   * ExpandableMath#MAX_LOAD}, as {@code log << 8 | mant}: a power of two up to 256 slots, beyond
+   * that {@code keys / 0.85} rounded up to 9 significant bits}
+   */
+  static int shapeFor(long keys) {
+    if (keys > ExpandableFilter.maxEntries(ExpandableMath.MAX_SLOTS)) {
+      throw new IllegalArgumentException(
+          keys
+              + " keys exceed the largest table, "
+              + ExpandableFilter.maxEntries(ExpandableMath.MAX_SLOTS));
+    }
+    int log = ExpandableMath.MIN_LOG_SLOTS;
+    while (log < 8 && keys > ExpandableFilter.maxEntries(1L << log)) {
+      log++;
+    }
+    if (keys <= ExpandableFilter.maxEntries(1L << log)) {
+      return log << 8;
+    }
+    long need = (long) Math.ceil(keys / ExpandableMath.MAX_LOAD);
+    log = 63 - Long.numberOfLeadingZeros(need);
+    long unit = 1L << (log - 8);
+    long m = (need + unit - 1) / unit; // in [256, 512]
+    while (ExpandableFilter.maxEntries(m * unit) < keys) {
+      m++;
+    }
+    if (m >= 512) {
+      return (log + 1) << 8;
+    }
+    return log << 8 | (int) (m - 256);
+  }
+
   /** Doubles the table of {@code f} until {@code entries} more fit at the highest load. */
   static void ensureRoom(ExpandableFilter f, long entries) {
     while (f.used + entries > ExpandableFilter.maxEntries(f.slots)) {

@@ -26,9 +26,9 @@ class ExpandableFilterTest {
     // 1000 / 0.85 = 1176.5 slots, rounded up to 9 significant bits: 295 · 4 = 1180 (1003 keys)
     assertEquals(10, hinted.logSlots());
     assertEquals(1180, hinted.slots());
-    assertEquals(10 << 8 | 39, ExpandableFilter.shapeFor(1000));
-    assertEquals(16 << 8, ExpandableFilter.shapeFor(55_705)); // 0.85 · 2^16, a power of two
-    assertEquals(6 << 8, ExpandableFilter.shapeFor(0));
+    assertEquals(10 << 8 | 39, ExpandableGrowth.shapeFor(1000));
+    assertEquals(16 << 8, ExpandableGrowth.shapeFor(55_705)); // 0.85 · 2^16, a power of two
+    assertEquals(6 << 8, ExpandableGrowth.shapeFor(0));
     assertEquals(9 + 3, hinted.slotBits());
     assertEquals(0.01, hinted.fpRate());
     ExpandableFilter built = ExpandableFilter.builder().fpRate(0.001).build(new long[] {1, 2, 3});

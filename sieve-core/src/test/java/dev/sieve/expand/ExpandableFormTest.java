@@ -90,6 +90,48 @@ class ExpandableFormTest {
     assertEquals(ExpandableMath.fingerprintBits(0.01, 0), old.fingerprintBits());
   }
 
+  /**
+   * The golden container of payload version 1 (issue 23's first half: 1024 slots for 500 keys, the
+   * fixed widening) still reads, heap and wrapped, answers as recorded, and round-trips as version
+   * 2 to an equal filter.
+   */
+  @Test
+  void theVersionOneGoldenFileStillReadsAndAnswersAsRecorded() throws java.io.IOException {
+    byte[] legacy = golden("expandable-payload-v1.sieve");
+    String recorded =
+        new String(
+                golden("expandable-payload-v1.answers"), java.nio.charset.StandardCharsets.US_ASCII)
+            .split("\n")[1].trim();
+    long[] queries = new long[recorded.length()];
+    for (int i = 0; i < 500; i++) {
+      queries[i] = 0x5EED_0000L + 977L * i; // GoldenFiles.builtKeys()
+    }
+    for (int i = 500; i < queries.length; i++) {
+      queries[i] = i * 0xD6E8FEB86659FD93L + 12345; // GoldenFiles.queryKeys()
+    }
+    for (ExpandableFilter f :
+        new ExpandableFilter[] {
+          dev.sieve.format.SieveFormat.read(legacy, ExpandableFilter.class),
+          dev.sieve.format.SieveFormat.wrap(ByteBuffer.wrap(legacy), ExpandableFilter.class)
+        }) {
+      assertEquals(1024, f.slots());
+      for (int i = 0; i < queries.length; i++) {
+        assertEquals(recorded.charAt(i) == '1', f.mayContain(queries[i]), "query " + i);
+      }
+      byte[] again = dev.sieve.format.SieveFormat.toBytes(f);
+      ExpandableFilter back = dev.sieve.format.SieveFormat.read(again, ExpandableFilter.class);
+      assertEquals(f.copy(), back);
+      assertEquals(2, f.toByteArray()[1]);
+    }
+  }
+
+  private static byte[] golden(String name) throws java.io.IOException {
+    try (java.io.InputStream in =
+        dev.sieve.format.SieveFormat.class.getResourceAsStream("golden/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
   @Test
   void aRightSizedTableRoundTrips() {
     ExpandableFilter f = ExpandableFilter.builder().expectedKeys(5000).create();

@@ -267,4 +267,52 @@ class ExpandableKernelTest {
       assertEquals(decode(t, log, width), decode(wider, log, width + 2));
     }
   }
+
+  @Test
+  void tablesOfAnySlotCountInsertRemoveAndDouble() {
+    SplittableRandom rnd = new SplittableRandom(2023);
+    for (int round = 0; round < 40; round++) {
+      long n = 64 + rnd.nextInt(2000); // not a power of two, mostly
+      int bits = 2 + rnd.nextInt(10);
+      int width = bits + 3;
+      long[] t = new long[(int) ExpandableSlots.wordsFor(n, width)];
+      List<Long> hashes = new ArrayList<>();
+      long count = (long) (n * 0.85);
+      for (long i = 0; i < count; i++) {
+        long h = rnd.nextLong();
+        if (rnd.nextInt(5) == 0) {
+          h = -1L - rnd.nextInt(1 << 20); // crowd the last slot: wrap-around
+        }
+        long q = ExpandableKernel.quotient(h, n);
+        assertTrue(q >= 0 && q < n, "quotient " + q + " of " + n);
+        ExpandableKernel.insert(t, n, width, q, ExpandableKernel.entryValue(h, n, bits));
+        hashes.add(h);
+      }
+      for (int i = 0; i < hashes.size() / 3; i++) {
+        long h = hashes.remove(rnd.nextInt(hashes.size()));
+        assertEquals(bits, ExpandableKernel.remove(t, n, width, h), "round " + round);
+      }
+      for (long h : hashes) {
+        assertTrue(ExpandableKernel.mayContain(t, n, width, h), "round " + round);
+      }
+      long[] doubled = new long[(int) ExpandableSlots.wordsFor(2 * n, width)];
+      assertEquals(hashes.size(), ExpandableKernel.rebuild(t, n, width, doubled, 2 * n, width));
+      for (long h : hashes) {
+        assertTrue(ExpandableKernel.mayContain(doubled, 2 * n, width, h), "round " + round);
+        // the doubled entry is the one the key would get in the doubled table
+        assertTrue(
+            ExpandableKernel.matches(
+                ExpandableKernel.entryValue(h, 2 * n, bits - 1),
+                ExpandableKernel.position(h, 2 * n)));
+      }
+      // an absent key matches about count · 2^(−bits) / n of the time: far below 1 for long ones
+      if (bits >= 8) {
+        int fp = 0;
+        for (int q = 0; q < 20_000; q++) {
+          fp += ExpandableKernel.mayContain(doubled, 2 * n, width, rnd.nextLong()) ? 1 : 0;
+        }
+        assertTrue(fp < 20_000 * 4.0 / (1 << (bits - 1)), fp + " false positives");
+      }
+    }
+  }
 }

@@ -7,6 +7,7 @@ import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * An expandable fingerprint filter: a filter that needs no key count up front, grows by doubling
@@ -52,7 +53,7 @@ import java.util.Arrays;
  * </pre>
  *
  * {@code m_{<j}} being the measured rate of the entries present at the doubling and {@code K_j} the
- * doublings the table has left ({@link ExpandableMath#budgetBits}). Induction: if generations
+ * doublings the table has left ({@code ExpandableMath.budgetBits}). Induction: if generations
  * {@code j, j+1, …} used {@code r_j + floor(log2(i+1))} bits ({@code i} doublings later) the rate
  * would stay at most {@code f}; at doubling {@code j + 1}, {@code m_{<j+1} ≤ m_{<j} + MAX_LOAD ·
  * 2^(−r_j)} and, as {@code floor(log2(i+2)) ≤ floor(log2(i+1)) + 1}, {@code r_j + 1} satisfies the
@@ -72,14 +73,10 @@ import java.util.Arrays;
  *
  * <h2>Void entries</h2>
  *
- * A generation's fingerprints run out after {@code r_j} more doublings. Such a void entry matches
- * every key of its run; at the next doubling it cannot tell which of the two new runs its key goes
- * to, so it is <b>duplicated into both</b> (as the Aleph filter does), each copy void. That never
- * gives a false negative, and the two copies in a table twice the size match as often as one did,
- * so {@code m} does not change. The copies take slots: the void copies are at most a fraction
- * {@code m ≤ f} of the slots. Merging filters adds up their rates and their void copies; a table
- * whose void copies pass half of its load after a doubling (merged rates adding up to about 0.42)
- * throws {@link IllegalStateException} rather than grow without end.
+ * A generation's fingerprints run out after {@code r_j} more doublings; such a void entry matches
+ * every key of its run and is duplicated into both new runs at the next doubling (as the Aleph
+ * filter does; {@code ExpandableGrowth} has the details): never a false negative, {@code m}
+ * unchanged, and at most a fraction {@code m ≤ f} of the slots.
  *
  * <h2>Memory, and the key-count hint</h2>
  *
@@ -105,32 +102,29 @@ import java.util.Arrays;
  * key's entry, which may make that key answer "absent" — no filter can tell, so remove only keys
  * that were added. Removing a void entry removes the copy in the key's run; the copies in the other
  * runs stay (never a false negative; they take slots until the filter is rebuilt). {@link #union}
- * adds the entries of another filter of the same target rate (the smaller doubled first). Where the
- * slot counts are a power of two apart (every filter grown without a hint) each entry is expanded
- * exactly and the rate is at most the sum of both; otherwise an entry, which stands for an interval
- * of key positions {@code 2^(−r)/n} wide, is replaced by the one or two cells of this table at
- * least as wide that cover it, so that entry's share of the rate grows at most fourfold. {@link
- * #modelledFpRate()} reports the result exactly, and later generations are budgeted from it.
+ * adds another filter's entries; its comment has what that does to the rate.
  *
  * <h2>Serialized form</h2>
  *
- * The Sieve container ({@code dev.sieve.format.SieveFormat}, type {@code expandable}, id 13) holds
- * the table as it is in memory, with the target rate, the shape, the current fingerprint length and
- * the counts (the package's {@code ExpandableForm}, payload version 2; version 1 payloads, always a
- * power of two of slots with the fixed schedule, still read). A filter wrapped from a buffer or
- * mapped from a file queries the buffer in place and is read-only ({@link #copy()} gives a mutable
- * one); the form is limited to one buffer (2 GiB).
+ * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
+ * {@code ExpandableForm}, payload version 2; version 1 still reads); a filter wrapped from a buffer
+ * queries it in place and is read-only ({@link #copy()} gives a mutable one); one buffer, 2 GiB.
  *
  * <h2>Threads</h2>
  *
- * <b>Not thread-safe.</b> Adds, removes and unions shift entries and doublings replace the table,
- * so a query concurrent with any of them can miss a present key; concurrent queries alone are safe.
+ * <b>One writer and any number of readers</b>, or several writers: adds, removes and unions take a
+ * write lock ({@link java.util.concurrent.locks.StampedLock}), so concurrent writers are serialized
+ * (safe, one at a time; no parallel speedup). A query reads optimistically, as a seqlock: it takes
+ * the table's array, size and width with no writer between, walks the run, and keeps the answer if
+ * no writer took the lock meanwhile; otherwise it asks again under the read lock. A doubling builds
+ * a new array and leaves the old one as it was, and an insert or delete shifts entries in place;
+ * either way a query that overlapped it is repeated, so a query never misses a key whose add
+ * returned before the query began ({@code ExpandableConcurrencyTest}). {@link #copy()}, the
+ * serialized form and the other side of a {@link #union} are read under the read lock.
  */
 public final class ExpandableFilter implements MutableFilter {
 
-  // Anatomy (issue 22): this class holds the API, the shape and the counts; ExpandableKernel, the
-  // quotient-filter loops over the raw slots; ExpandableGrowth, doubling and union;
-  // ExpandableForm, the serialized form. The mutable state is package-private for ExpandableGrowth.
+  // Anatomy (issue 22): API, shape, counts here; Kernel (loops), Growth (doubling, union), Form.
 
   static {
     PayloadForms.register(new ExpandableForm.Payload()); // the container's form of type id 13
@@ -153,29 +147,28 @@ public final class ExpandableFilter implements MutableFilter {
   /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
   long[] words;
 
-  /**
-   * The slot words in a buffer, little-endian, read-only; {@code null} for a filter on the heap.
-   */
+  /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
   private final ByteBuffer wrapped;
 
   long used;
   long numKeys;
 
+  /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
+  private final StampedLock lock = new StampedLock();
+
   /** {@code entriesByKnownBits[h]}: entries with {@code h = log + r}. */
   final long[] entriesByKnownBits;
 
-  ExpandableFilter(double fpRate, int startLog, int mant) {
-    this.keyScheme = KeyScheme.XXPH3;
-    this.fpRate = fpRate;
-    this.startLog = startLog;
-    this.mant = mant;
-    this.log = startLog;
-    this.slots = ExpandableMath.slots(startLog, mant);
-    this.newBits = ExpandableMath.budgetBits(fpRate, 0, startLog);
-    this.width = newBits + ExpandableMath.SLOT_OVERHEAD_BITS;
-    this.words = new long[ExpandableGrowth.wordCount(slots, width)];
-    this.wrapped = null;
-    this.entriesByKnownBits = new long[65];
+  /**
+   * {@return an empty filter of the shape {@code (startLog, mant)} ({@link ExpandableMath#slots})}
+   */
+  static ExpandableFilter empty(double fpRate, int startLog, int mant) {
+    int bits = ExpandableMath.budgetBits(fpRate, 0, startLog);
+    int width = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
+    long[] words =
+        new long[ExpandableGrowth.wordCount(ExpandableMath.slots(startLog, mant), width)];
+    return new ExpandableFilter(
+        fpRate, startLog, mant, startLog, width, bits, words, null, 0, 0, new long[65]);
   }
 
   /** A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer. */
@@ -231,16 +224,28 @@ public final class ExpandableFilter implements MutableFilter {
     return new ExpandableFilterBuilder();
   }
 
-  static long maxEntries(long slots) {
-    return (long) Math.floor(ExpandableMath.MAX_LOAD * slots);
-  }
-
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
       return ExpandableKernel.mayContain(wrapped, slots, width, hash64);
     }
-    return ExpandableKernel.mayContain(words, slots, width, hash64);
+    // optimistic (see "Threads" in the class comment); else again under the read lock
+    long stamp = lock.tryOptimisticRead();
+    long[] w = words;
+    long n = slots;
+    int wd = width;
+    if (lock.validate(stamp)) {
+      boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
+      if (lock.validate(stamp)) {
+        return found;
+      }
+    }
+    stamp = lock.readLock();
+    try {
+      return ExpandableKernel.mayContain(words, slots, width, hash64);
+    } finally {
+      lock.unlockRead(stamp);
+    }
   }
 
   /** {@return whether the filter reads its slots in place from a buffer; read-only} */
@@ -268,6 +273,16 @@ public final class ExpandableFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     checkMutable();
+    long stamp = lock.writeLock();
+    try {
+      addLocked(hash64);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+    return true;
+  }
+
+  private void addLocked(long hash64) {
     ExpandableGrowth.ensureRoom(this, 1);
     ExpandableKernel.insert(
         words,
@@ -278,7 +293,6 @@ public final class ExpandableFilter implements MutableFilter {
     used++;
     numKeys++;
     entriesByKnownBits[log + newBits]++;
-    return true;
   }
 
   /**
@@ -289,14 +303,19 @@ public final class ExpandableFilter implements MutableFilter {
    */
   public boolean removeHash(long hash64) {
     checkMutable();
-    int r = ExpandableKernel.remove(words, slots, width, hash64);
-    if (r < 0) {
-      return false;
+    long stamp = lock.writeLock();
+    try {
+      int r = ExpandableKernel.remove(words, slots, width, hash64);
+      if (r < 0) {
+        return false;
+      }
+      used--;
+      numKeys = Math.max(0, numKeys - 1);
+      entriesByKnownBits[log + r]--;
+      return true;
+    } finally {
+      lock.unlockWrite(stamp);
     }
-    used--;
-    numKeys = Math.max(0, numKeys - 1);
-    entriesByKnownBits[log + r]--;
-    return true;
   }
 
   /** Deletes one entry of a {@code long} key; see {@link #removeHash}. */
@@ -332,8 +351,12 @@ public final class ExpandableFilter implements MutableFilter {
   /**
    * Adds every entry of {@code other} to this filter, doubling the smaller of the two first (a copy
    * of {@code other}'s entries is expanded; {@code other} is not changed). Afterwards every key of
-   * either is present; the rate is at most the sum of both rates, or of this one's and four times
-   * the other's where the slot counts are not a power of two apart ({@link #modelledFpRate()}).
+   * either is present. Where the slot counts are a power of two apart (every filter grown without a
+   * hint) each entry is expanded exactly and the rate is at most the sum of both; otherwise an
+   * entry, which stands for an interval of key positions {@code 2^(−r)/n} wide, is replaced by the
+   * one or two cells of this table at least as wide that cover it, so its share of the rate grows
+   * at most fourfold. {@link #modelledFpRate()} reports the result exactly, and later generations
+   * are budgeted from it.
    *
    * @param other a filter built for the same target rate
    * @throws IllegalArgumentException if the target rates differ, naming both
@@ -345,7 +368,13 @@ public final class ExpandableFilter implements MutableFilter {
   public void union(ExpandableFilter other) {
     Schemes.checkSame(this, other);
     checkMutable();
-    ExpandableGrowth.union(this, other);
+    ExpandableFilter source = other == this ? this : other.copy(); // other's lock, then ours
+    long stamp = lock.writeLock();
+    try {
+      ExpandableGrowth.union(this, source);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
   }
 
   @Override
@@ -417,12 +446,22 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public ExpandableFilter copy() {
-    return new ExpandableFilter(this, keyScheme, false);
+    long stamp = lock.readLock();
+    try {
+      return new ExpandableFilter(this, keyScheme, false);
+    } finally {
+      lock.unlockRead(stamp);
+    }
   }
 
   /** The serialized form ({@link ExpandableForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
-    return ExpandableForm.write(this, words, wrapped);
+    long stamp = lock.readLock();
+    try {
+      return ExpandableForm.write(this, words, wrapped);
+    } finally {
+      lock.unlockRead(stamp);
+    }
   }
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
@@ -453,20 +492,8 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public String toString() {
-    return "ExpandableFilter{fpRate="
-        + fpRate
-        + ", slots="
-        + slots
-        + ", doublings="
-        + doublings()
-        + ", slotBits="
-        + width
-        + ", keys="
-        + numKeys
-        + ", entries="
-        + used
-        + ", load="
-        + load()
-        + "}";
+    return String.format(
+        "ExpandableFilter{fpRate=%s, slots=%d, doublings=%d, slotBits=%d, keys=%d, entries=%d}",
+        fpRate, slots, doublings(), width, numKeys, used);
   }
 }

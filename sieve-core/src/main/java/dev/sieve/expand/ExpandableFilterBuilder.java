@@ -72,9 +72,9 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
   /** A filter of the shape {@code log << 8 | mant} ({@link ExpandableGrowth#shapeFor}); 0: none. */
   private static ExpandableFilter create(double fpRate, int shape) {
     if (shape == 0) {
-      return new ExpandableFilter(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0);
+      return ExpandableFilter.empty(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0);
     }
-    return new ExpandableFilter(fpRate, shape >>> 8, shape & 0xFF);
+    return ExpandableFilter.empty(fpRate, shape >>> 8, shape & 0xFF);
   }
 
   @Override

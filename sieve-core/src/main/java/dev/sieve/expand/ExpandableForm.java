@@ -186,7 +186,7 @@ final class ExpandableForm {
           4, "slot width must be in [" + minWidth + ", " + maxWidth + "] bits, got " + width);
     }
     long slots = ExpandableMath.slots(log, mant);
-    long maxEntries = ExpandableFilter.maxEntries(slots);
+    long maxEntries = ExpandableMath.maxEntries(slots);
     long used = in.getLong(16);
     if (used < 0 || used > maxEntries) {
       throw new SieveFormatException(

@@ -7,6 +7,17 @@ import java.math.BigInteger;
  * the next generation's fingerprint length, {@link ExpandableMath#budgetBits}), rebuilding it with
  * wider slots, and the union of two filters of different sizes. Static passes over the filter's
  * package-private state; the loops over the slots are {@link ExpandableKernel}'s.
+ *
+ * <h2>Void entries</h2>
+ *
+ * A generation's fingerprints run out after {@code r_j} more doublings. Such a void entry matches
+ * every key of its run; at the next doubling it cannot tell which of the two new runs its key goes
+ * to, so it is <b>duplicated into both</b> (as the Aleph filter does), each copy void. That never
+ * gives a false negative, and the two copies in a table twice the size match as often as one did,
+ * so {@code m} does not change. The copies take slots: the void copies are at most a fraction
+ * {@code m ≤ f} of the slots. Merging filters adds up their rates and their void copies; a table
+ * whose void copies pass half of its load after a doubling (merged rates adding up to about 0.42)
+ * throws {@link IllegalStateException} rather than grow without end.
  */
 final class ExpandableGrowth {
   private ExpandableGrowth() {}
@@ -31,24 +42,24 @@ final class ExpandableGrowth {
    * that {@code keys / 0.85} rounded up to 9 significant bits}
    */
   static int shapeFor(long keys) {
-    if (keys > ExpandableFilter.maxEntries(ExpandableMath.MAX_SLOTS)) {
+    if (keys > ExpandableMath.maxEntries(ExpandableMath.MAX_SLOTS)) {
       throw new IllegalArgumentException(
           keys
               + " keys exceed the largest table, "
-              + ExpandableFilter.maxEntries(ExpandableMath.MAX_SLOTS));
+              + ExpandableMath.maxEntries(ExpandableMath.MAX_SLOTS));
     }
     int log = ExpandableMath.MIN_LOG_SLOTS;
-    while (log < 8 && keys > ExpandableFilter.maxEntries(1L << log)) {
+    while (log < 8 && keys > ExpandableMath.maxEntries(1L << log)) {
       log++;
     }
-    if (keys <= ExpandableFilter.maxEntries(1L << log)) {
+    if (keys <= ExpandableMath.maxEntries(1L << log)) {
       return log << 8;
     }
     long need = (long) Math.ceil(keys / ExpandableMath.MAX_LOAD);
     log = 63 - Long.numberOfLeadingZeros(need);
     long unit = 1L << (log - 8);
     long m = (need + unit - 1) / unit; // in [256, 512]
-    while (ExpandableFilter.maxEntries(m * unit) < keys) {
+    while (ExpandableMath.maxEntries(m * unit) < keys) {
       m++;
     }
     if (m >= 512) {
@@ -59,7 +70,7 @@ final class ExpandableGrowth {
 
   /** Doubles the table of {@code f} until {@code entries} more fit at the highest load. */
   static void ensureRoom(ExpandableFilter f, long entries) {
-    while (f.used + entries > ExpandableFilter.maxEntries(f.slots)) {
+    while (f.used + entries > ExpandableMath.maxEntries(f.slots)) {
       expand(f);
     }
   }
@@ -79,7 +90,7 @@ final class ExpandableGrowth {
     rebuild(f, f.log + 1, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS));
     f.newBits = bits;
     long voidCopies = f.entriesByKnownBits[f.log];
-    if (voidCopies > ExpandableFilter.maxEntries(f.slots) / 2) {
+    if (voidCopies > ExpandableMath.maxEntries(f.slots) / 2) {
       // void copies double with the table: past half the load they leave a doubling little room,
       // and growing further cannot lower their share
       throw new IllegalStateException(
@@ -156,7 +167,7 @@ final class ExpandableGrowth {
   private static void insertExpanded(ExpandableFilter f, long q, long value, int fromLog) {
     int r = ExpandableKernel.length(value);
     int d = f.log - fromLog;
-    while (f.used + (r >= d ? 1 : 1L << (d - r)) > ExpandableFilter.maxEntries(f.slots)) {
+    while (f.used + (r >= d ? 1 : 1L << (d - r)) > ExpandableMath.maxEntries(f.slots)) {
       expand(f);
       d = f.log - fromLog;
     }
@@ -199,7 +210,7 @@ final class ExpandableGrowth {
       long first = start.multiply(scale).divide(den).longValueExact();
       BigInteger[] end = start.add(BigInteger.ONE).multiply(scale).divideAndRemainder(den);
       long last = end[0].longValueExact() - (end[1].signum() == 0 ? 1 : 0);
-      if (f.used + (last - first + 1) > ExpandableFilter.maxEntries(f.slots)) {
+      if (f.used + (last - first + 1) > ExpandableMath.maxEntries(f.slots)) {
         expand(f); // then the cells are computed again for the doubled table
         continue;
       }

@@ -3,10 +3,12 @@ package dev.sieve.expand;
 import dev.sieve.internal.Checks;
 
 /**
- * The model of the {@link ExpandableFilter}: its widening policy (how long the fingerprints of new
- * entries are after {@code j} doublings), the false-positive bound it keeps at every size, and the
- * modelled rate of a given state. The derivations are in {@link ExpandableFilter}'s class comment;
- * {@code ExpandableMathTest} pins the figures quoted there.
+ * The model of the {@link ExpandableFilter}: the fixed widening schedule (how long the fingerprints
+ * of new entries are after {@code j} doublings; payload version 1, and with adds only the upper end
+ * of today's budget policy, which picks each generation's length from the exact modelled rate), the
+ * false-positive bound it keeps at every size, and the modelled rate of a given state. The
+ * derivations are in {@link ExpandableFilter}'s class comment; {@code ExpandableMathTest} pins the
+ * figures quoted there.
  */
 public final class ExpandableMath {
   private ExpandableMath() {}
@@ -84,8 +86,9 @@ public final class ExpandableMath {
   }
 
   /**
-   * The fingerprint length of the entries added after {@code doublings} doublings: {@code F +
-   * widening(j)}.
+   * The fingerprint length of the entries added after {@code doublings} doublings under the fixed
+   * schedule {@code F + widening(j)} (payload version 1; with adds only, the budget policy of
+   * {@link ExpandableFilter} gives at most these lengths, as {@code ExpandableGrowthTest} checks).
    *
    * @param fpRate the target rate
    * @param doublings {@code j >= 0}
@@ -157,6 +160,11 @@ public final class ExpandableMath {
    */
   static long slots(int log, int mant) {
     return mant == 0 ? 1L << log : (256L + mant) << (log - 8);
+  }
+
+  /** {@return the most entries a table of {@code slots} slots holds: at load {@value #MAX_LOAD}} */
+  static long maxEntries(long slots) {
+    return (long) Math.floor(MAX_LOAD * slots);
   }
 
   /** The most slots a table can have: shape {@code (MAX_LOG_SLOTS, 255)}. */

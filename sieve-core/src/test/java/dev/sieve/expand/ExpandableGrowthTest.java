@@ -68,7 +68,7 @@ class ExpandableGrowthTest {
         "voidCopies");
     long queryOffset = 0;
     for (long i = 0; i < KEYS; i++) {
-      if (filter.entries() == ExpandableFilter.maxEntries(filter.slots())) {
+      if (filter.entries() == ExpandableMath.maxEntries(filter.slots())) {
         queryOffset = checkpoint(filter, f, base, i, queryOffset);
       }
       filter.addHash(keyHash(i));

@@ -368,7 +368,7 @@ public final class ExpandableFilter implements MutableFilter {
   public void union(ExpandableFilter other) {
     Schemes.checkSame(this, other);
     checkMutable();
-    ExpandableFilter source = other == this ? this : other.copy(); // other's lock, then ours
+    ExpandableFilter source = other.copy(); // other's read lock, then ours (other may be this)
     long stamp = lock.writeLock();
     try {
       ExpandableGrowth.union(this, source);

@@ -7,6 +7,7 @@ import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * An expandable fingerprint filter: a filter that needs no key count up front, grows by doubling
@@ -15,88 +16,80 @@ import java.util.Arrays;
  * lengths (InfiniFilter: N. Dayan, I. Bercea, P. Reviriego, R. Pagh, "InfiniFilter: Expanding
  * Filters to Infinity and Beyond", SIGMOD 2023; the Aleph filter: N. Dayan, I. Bercea, R. Pagh,
  * "Aleph Filter: To Infinity in Constant Time", PVLDB 17(11), 2024, arXiv 2404.04703). The layout,
- * the slot format and the loops are in the package's {@code ExpandableKernel}; the figures below
- * are {@link ExpandableMath}'s.
+ * the slot format and the loops are in the package's {@code ExpandableKernel}, the doubling and the
+ * union in {@code ExpandableGrowth}; the figures below are {@link ExpandableMath}'s.
  *
  * <h2>The idea</h2>
  *
- * A key hash {@code h} is stored as its top {@code log + r} bits: the top {@code log} bits are the
- * slot ({@code 2^log} slots), the next {@code r} the fingerprint kept in the slot's run. When the
- * load reaches {@value ExpandableMath#MAX_LOAD} the table doubles: every entry moves to run {@code
- * 2q} or {@code 2q + 1} by its top fingerprint bit and keeps {@code r − 1} bits. An entry therefore
- * always knows the same {@code log + r} bits of its hash: what it gains in address it loses in
- * fingerprint. A query reads one run of one table, however often the table doubled.
+ * A table has {@code n} slots; a key hash {@code h}, scaled to {@code h · n / 2^64}, gives the
+ * key's slot (the integer part, the quotient) and its position inside the slot (the fraction),
+ * whose top {@code r} bits are the fingerprint kept in the slot's run. When the load reaches
+ * {@value ExpandableMath#MAX_LOAD} the table doubles: every entry moves to run {@code 2q} or {@code
+ * 2q + 1} by its top fingerprint bit and keeps {@code r − 1} bits. An entry always knows its key's
+ * position to the same precision, {@code 2^(−r)/n} of the hash range: what it gains in address it
+ * loses in fingerprint. A query reads one run of one table, however often the table doubled.
  *
- * <h2>The rate, as a sum over generations</h2>
+ * <h2>The rate, exactly, and the budget that bounds it</h2>
  *
- * An entry knowing {@code k} hash bits matches a random absent key with probability {@code 2^(−k)},
- * before and after any doubling. Call generation {@code j} the entries added after {@code j}
- * doublings, when the table had {@code 2^(s0 + j)} slots, with {@code r_j}-bit fingerprints. At
- * most {@code MAX_LOAD · 2^(s0 + j)} of them are ever present at once, so they add at most {@code
- * MAX_LOAD · 2^(−r_j)} to the rate, whatever came before or after. After {@code g} doublings
+ * An entry with {@code r} fingerprint bits in a table of {@code n} slots matches a random absent
+ * key with probability {@code 2^(−r)/n}, before and after any doubling ({@code n} doubles, {@code
+ * r} drops by one). So the expected number of entries matching an absent key, an upper bound on the
+ * rate, is exactly
  *
  * <pre>
- *   FPR  ≤  Σ_{j=0..g} MAX_LOAD · 2^(−r_j).
+ *   m  =  Σ_{entries e} 2^(−r_e) / n,
  * </pre>
  *
- * With fixed fingerprints ({@code r_j = F}) the bound grows by {@code MAX_LOAD · 2^(−F)} per
- * doubling; with one more bit per doubling ({@code r_j = F + j}, InfiniFilter's simplest widening)
- * it converges to {@code 2 · MAX_LOAD · 2^(−F)} but the slots grow by a bit per doubling. Sieve's
- * widening is {@code r_j = F + floor(log2(j + 1))} ({@link ExpandableMath#widening}: one bit more
- * after 1, 3, 7, 15 doublings): each band of doublings with the same width adds at most {@code
- * MAX_LOAD · 2^(−F)}, so the sum is at most {@code floor(log2(g + 1)) + 1} such terms, 4.75 over
- * the {@value ExpandableMath#MAX_DOUBLINGS} doublings from the smallest table to the largest.
- * {@code F} is the smallest length with {@code MAX_LOAD · 4.75 · 2^(−F) ≤ f} ({@link
- * ExpandableMath#baseFingerprintBits}): 9 bits at 1%, 12 at 0.1%. So the rate stays at most {@code
- * f} at every size, for any sequence of adds and removes of present keys ({@link
- * ExpandableMath#fpRateBound}); {@link #modelledFpRate()} is the exact expectation for the entries
- * present ({@link ExpandableMath#modelFpRate}), about half the bound when the filter only grows.
+ * invariant under doublings, lowered by every remove, and raised by an add by a contribution fixed
+ * when it is added. The filter keeps the histogram of its entries' lengths, so {@link
+ * #modelledFpRate()} is {@code m} at all times, and it spends {@code f} as a budget. Call
+ * generation {@code j} the entries added between doublings {@code j} and {@code j + 1}, in a table
+ * of {@code n_j} slots, with {@code r_j}-bit fingerprints: at most {@code MAX_LOAD · n_j} of them
+ * are present at once, so they add at most {@code MAX_LOAD · 2^(−r_j)} to {@code m} whatever adds
+ * and removes happen. At each doubling (and at creation) {@code r_j} is the smallest length with
  *
- * <p>The widening's cost in bits per key: one more bit per slot at doublings 1, 3, 7 and 15 (at the
- * {@code j}-th doubling {@code 1/(j+1)} bits on average), against a bit at every doubling for
- * {@code r_j = F + j}; fixed fingerprints would cost nothing per doubling but need {@code
- * log2(MAX_DOUBLINGS + 1)} ≈ 4.8 more bits in {@code F} from the start to keep the same bound.
+ * <pre>
+ *   m_{&lt;j} + MAX_LOAD · 2^(−r_j) · W(K_j)  ≤  f,      W(K) = Σ_{i=0..K} 2^(−floor(log2(i+1))),
+ * </pre>
+ *
+ * {@code m_{<j}} being the measured rate of the entries present at the doubling and {@code K_j} the
+ * doublings the table has left ({@code ExpandableMath.budgetBits}). Induction: if generations
+ * {@code j, j+1, …} used {@code r_j + floor(log2(i+1))} bits ({@code i} doublings later) the rate
+ * would stay at most {@code f}; at doubling {@code j + 1}, {@code m_{<j+1} ≤ m_{<j} + MAX_LOAD ·
+ * 2^(−r_j)} and, as {@code floor(log2(i+2)) ≤ floor(log2(i+1)) + 1}, {@code r_j + 1} satisfies the
+ * rule again, so a length always exists and {@code m ≤ f} at every moment for any adds and removes
+ * of present keys. {@code W} over the 26 doublings from the smallest table is 4.75: the first
+ * generation gets {@code F} bits, the smallest with {@code MAX_LOAD · 4.75 · 2^(−F) ≤ f} (9 at 1%,
+ * 12 at 0.1%, {@link ExpandableMath#baseFingerprintBits}). Later generations pay only for what is
+ * really present: when the filter only grows each generation after the first is about half full at
+ * the next doubling, so {@code m_{<j}} is about half the worst case and the lengths grow about
+ * every eighth doubling instead of at doublings 1, 3, 7, 15 (the fixed schedule {@code r_j = F +
+ * floor(log2(j+1))} of payload version 1, {@link ExpandableMath#fingerprintBits}).
+ *
+ * <p>The cost in bits per key: the slot is {@value ExpandableMath#SLOT_OVERHEAD_BITS} bits more
+ * than the newest generation's fingerprint; growing from 64 slots at 1%, 12-bit slots up to the 2nd
+ * doubling, 13 up to about the 13th, 14 beyond (the fixed schedule: 13 from the 1st, 14 from the
+ * 3rd, 15 from the 7th); at 0.1%, 15, then 16 from the 1st, 17 from about the 8th.
  *
  * <h2>Void entries</h2>
  *
- * Generation {@code j}'s fingerprints run out after {@code r_j} more doublings (at 1%: after 9 or
- * more, when the generation is a 512th of the table or less). Such a void entry matches every key
- * of its run; at the next doubling it cannot tell which of the two new runs its key goes to, so it
- * is <b>duplicated into both</b> (as the Aleph filter does), each copy void. That never gives a
- * false negative, and the rate stays bounded: two copies in a table twice the size match as often
- * as one did, so a void entry keeps its generation's share of the bound above. The copies take
- * slots: each generation's void copies are at most a fraction {@code MAX_LOAD · 2^(−r_j)} of the
- * slots, the same sum as the rate, so at most a fraction {@code f} of the table is void copies (1%
- * of the slots at 1%). Merging filters adds up their void copies as it adds up their rates; a table
- * whose void copies pass half of its load {@value ExpandableMath#MAX_LOAD} after a doubling (merged
- * rates adding up to about 0.42) throws {@link IllegalStateException} rather than grow without end:
- * void copies double with the table, so growing cannot lower their share. A filter that was never
- * merged cannot get there: its void share is at most its rate, and the target rate is at most
- * {@value ExpandableMath#MAX_FP_RATE}.
+ * A generation's fingerprints run out after {@code r_j} more doublings; such a void entry matches
+ * every key of its run and is duplicated into both new runs at the next doubling (as the Aleph
+ * filter does; {@code ExpandableGrowth} has the details): never a false negative, {@code m}
+ * unchanged, and at most a fraction {@code m ≤ f} of the slots.
  *
- * <h2>Memory</h2>
+ * <h2>Memory, and the key-count hint</h2>
  *
- * A slot holds the fingerprint of the newest generation, {@code F + widening(g)} bits, plus {@value
- * ExpandableMath#SLOT_OVERHEAD_BITS} (occupied and continuation bits, and the marker that records
- * the fingerprint length). Bits per key are {@code slotBits / load}: between {@code slotBits /
- * 0.85} just before a doubling and twice that just after it (the memory jump of a doubling; the
- * width grows by one more bit at the doublings after which the widening grows). Measured by {@code
- * ExpandableGrowthTest}, growing from the smallest table with no hint:
- *
- * <pre>
- *   f      keys       doublings  slot bits  bits/key  measured FPR  model   bound (any size)
- *   1%     888,910    14         15         17.7      0.43%         0.41%   0.79%  (just before)
- *   1%     888,911    15         16         37.8                                  (just after)
- *   1%     10^6       15         16         33.5      0.42%         0.41%
- *   0.1%   891,127    14         18         21.2      0.060%        0.052%  0.099%
- *   0.1%   10^6       15         19         39.8      0.061%        0.052%
- * </pre>
- *
- * The measured rate sits at about half the bound: the bound lets every generation be full at its
- * own size, which only removes followed by adds can make true; without removes each generation
- * after the first is at most half full. With an {@link ExpandableFilterBuilder#expectedKeys(long)}
- * hint the table starts at its right size with {@code F}-bit fingerprints (12-bit slots at 1%: 14.1
- * bits per key at load 0.85).
+ * Bits per key are {@code slotBits / load}: between {@code slotBits / 0.85} just before a doubling
+ * and twice that just after it. A table that grows by doubling cannot do better at every size (just
+ * after a doubling its load is 0.425), and growing one slot at a time (linear hashing) does not
+ * work for a quotient filter: the buckets not yet split carry twice the keys of the split ones, up
+ * to a local load of {@code 2 · 0.85}, and the runs of that half of the table merge into one
+ * cluster (a simulation at load 0.85 a quarter of the way through a round: clusters of 55,000 slots
+ * in a table of 82,000, against 350 in a table that doubles). With an {@link
+ * ExpandableFilterBuilder#expectedKeys(long)} hint {@code n} the table starts at {@code n / 0.85}
+ * slots rounded up to 9 significant bits (not to a power of two), so at {@code n} keys it is at
+ * load 0.85 within 0.4%, and grows by doubling from there.
  *
  * <h2>Deletes, duplicates and union</h2>
  *
@@ -108,75 +101,86 @@ import java.util.Arrays;
  * it is a false positive (probability about {@link #modelledFpRate()}): then it deletes another
  * key's entry, which may make that key answer "absent" — no filter can tell, so remove only keys
  * that were added. Removing a void entry removes the copy in the key's run; the copies in the other
- * runs stay, matching as void entries do (never a false negative; they take slots until the filter
- * is rebuilt). {@link #union} adds the entries of another filter of the same target rate (doubling
- * the smaller first); its rate is then at most the sum of both filters' rates, and {@link
- * #modelledFpRate()} reports it exactly.
+ * runs stay (never a false negative; they take slots until the filter is rebuilt). {@link #union}
+ * adds another filter's entries; its comment has what that does to the rate.
  *
  * <h2>Serialized form</h2>
  *
- * The Sieve container ({@code dev.sieve.format.SieveFormat}, type {@code expandable}, id 13) holds
- * the table as it is in memory, with the target rate, the starting size and the counts (the
- * package's {@code ExpandableForm}); a filter read back answers, grows and merges as the one
- * written. A filter wrapped from a buffer or mapped from a file queries the buffer in place and is
- * read-only ({@link #copy()} gives a mutable one); the form is limited to one buffer (2 GiB).
+ * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
+ * {@code ExpandableForm}, payload version 2; version 1 still reads); a filter wrapped from a buffer
+ * queries it in place and is read-only ({@link #copy()} gives a mutable one); one buffer, 2 GiB.
  *
  * <h2>Threads</h2>
  *
- * <b>Not thread-safe.</b> Adds, removes and unions shift entries and doublings replace the table,
- * so a query concurrent with any of them can miss a present key; concurrent queries alone are safe.
+ * <b>One writer and any number of readers</b>, or several writers: adds, removes and unions take a
+ * write lock ({@link java.util.concurrent.locks.StampedLock}), so concurrent writers are serialized
+ * (safe, one at a time; no parallel speedup). A query reads optimistically, as a seqlock: it takes
+ * the table's array, size and width with no writer between, walks the run, and keeps the answer if
+ * no writer took the lock meanwhile; otherwise it asks again under the read lock. A doubling builds
+ * a new array and leaves the old one as it was, and an insert or delete shifts entries in place;
+ * either way a query that overlapped it is repeated, so a query never misses a key whose add
+ * returned before the query began ({@code ExpandableConcurrencyTest}). {@link #copy()}, the
+ * serialized form and the other side of a {@link #union} are read under the read lock.
  */
 public final class ExpandableFilter implements MutableFilter {
 
-  // Anatomy (issue 22): this class holds the API, the shape and the counts; ExpandableKernel, the
-  // quotient-filter loops over the raw slots; ExpandableForm, the serialized form.
+  // Anatomy (issue 22): API, shape, counts here; Kernel (loops), Growth (doubling, union), Form.
 
   static {
     PayloadForms.register(new ExpandableForm.Payload()); // the container's form of type id 13
   }
 
   private final KeyScheme keyScheme;
-  private final double fpRate;
-  private final int baseBits;
-  private final int startLog;
-  private int log;
-  private int width;
+  final double fpRate;
+  final int startLog;
+
+  /** The slot count's significant bits past the leading one ({@link ExpandableMath#slots}). */
+  final int mant;
+
+  int log;
+  long slots;
+  int width;
+
+  /** The fingerprint length of entries added now: the budget policy's, set at each doubling. */
+  int newBits;
 
   /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
-  private long[] words;
+  long[] words;
 
-  /**
-   * The slot words in a buffer, little-endian, read-only; {@code null} for a filter on the heap.
-   */
+  /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
   private final ByteBuffer wrapped;
 
-  private long used;
-  private long numKeys;
+  long used;
+  long numKeys;
 
-  /** {@code entriesByKnownBits[h]}: entries knowing {@code h} hash bits ({@code log + r}). */
-  private final long[] entriesByKnownBits;
+  /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
+  private final StampedLock lock = new StampedLock();
 
-  ExpandableFilter(double fpRate, int startLog) {
-    this.keyScheme = KeyScheme.XXPH3;
-    this.fpRate = fpRate;
-    this.baseBits = ExpandableMath.baseFingerprintBits(fpRate);
-    this.startLog = startLog;
-    this.log = startLog;
-    this.width = baseBits + ExpandableMath.SLOT_OVERHEAD_BITS;
-    checkWidth(width);
-    this.words = new long[(int) ExpandableSlots.wordsFor(1L << startLog, width)];
-    this.wrapped = null;
-    this.entriesByKnownBits = new long[65];
+  /** {@code entriesByKnownBits[h]}: entries with {@code h = log + r}. */
+  final long[] entriesByKnownBits;
+
+  /**
+   * {@return an empty filter of the shape {@code (startLog, mant)} ({@link ExpandableMath#slots})}
+   */
+  static ExpandableFilter empty(double fpRate, int startLog, int mant) {
+    int bits = ExpandableMath.budgetBits(fpRate, 0, startLog);
+    int width = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
+    long[] words =
+        new long[ExpandableGrowth.wordCount(ExpandableMath.slots(startLog, mant), width)];
+    return new ExpandableFilter(
+        fpRate, startLog, mant, startLog, width, bits, words, null, 0, 0, new long[65]);
   }
 
   /** A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer. */
   private ExpandableFilter(ExpandableFilter o, KeyScheme keyScheme, boolean shareWrapped) {
     this.keyScheme = keyScheme;
     this.fpRate = o.fpRate;
-    this.baseBits = o.baseBits;
     this.startLog = o.startLog;
+    this.mant = o.mant;
     this.log = o.log;
+    this.slots = o.slots;
     this.width = o.width;
+    this.newBits = o.newBits;
     this.words = shareWrapped ? null : o.heapWords();
     this.wrapped = shareWrapped ? o.wrapped : null;
     this.used = o.used;
@@ -191,8 +195,10 @@ public final class ExpandableFilter implements MutableFilter {
   ExpandableFilter(
       double fpRate,
       int startLog,
+      int mant,
       int log,
       int width,
+      int newBits,
       long[] words,
       ByteBuffer wrapped,
       long used,
@@ -200,10 +206,12 @@ public final class ExpandableFilter implements MutableFilter {
       long[] entriesByKnownBits) {
     this.keyScheme = KeyScheme.XXPH3;
     this.fpRate = fpRate;
-    this.baseBits = ExpandableMath.baseFingerprintBits(fpRate);
     this.startLog = startLog;
+    this.mant = mant;
     this.log = log;
+    this.slots = ExpandableMath.slots(log, mant);
     this.width = width;
+    this.newBits = newBits;
     this.words = words;
     this.wrapped = wrapped;
     this.used = used;
@@ -216,36 +224,28 @@ public final class ExpandableFilter implements MutableFilter {
     return new ExpandableFilterBuilder();
   }
 
-  /** {@return the smallest table size (log2 of its slots) that holds {@code keys} entries} */
-  static int logSlotsFor(long keys) {
-    int log = ExpandableMath.MIN_LOG_SLOTS;
-    while (log < ExpandableMath.MAX_LOG_SLOTS && keys > maxEntries(log)) {
-      log++;
-    }
-    if (keys > maxEntries(log)) {
-      throw new IllegalArgumentException(
-          keys + " keys exceed the largest table, " + maxEntries(log) + " entries");
-    }
-    return log;
-  }
-
-  static long maxEntries(int log) {
-    return (long) Math.floor(ExpandableMath.MAX_LOAD * (1L << log));
-  }
-
-  private static void checkWidth(int width) {
-    if (width > ExpandableSlots.MAX_WIDTH) {
-      throw new IllegalArgumentException(
-          "slots of " + width + " bits exceed the widest, " + ExpandableSlots.MAX_WIDTH);
-    }
-  }
-
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
-      return ExpandableKernel.mayContain(wrapped, log, width, hash64);
+      return ExpandableKernel.mayContain(wrapped, slots, width, hash64);
     }
-    return ExpandableKernel.mayContain(words, log, width, hash64);
+    // optimistic (see "Threads" in the class comment); else again under the read lock
+    long stamp = lock.tryOptimisticRead();
+    long[] w = words;
+    long n = slots;
+    int wd = width;
+    if (lock.validate(stamp)) {
+      boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
+      if (lock.validate(stamp)) {
+        return found;
+      }
+    }
+    stamp = lock.readLock();
+    try {
+      return ExpandableKernel.mayContain(words, slots, width, hash64);
+    } finally {
+      lock.unlockRead(stamp);
+    }
   }
 
   /** {@return whether the filter reads its slots in place from a buffer; read-only} */
@@ -253,7 +253,7 @@ public final class ExpandableFilter implements MutableFilter {
     return words == null;
   }
 
-  private void checkMutable() {
+  void checkMutable() {
     if (words == null) {
       throw new UnsupportedOperationException(
           "an expandable filter wrapping a buffer is read-only; copy() gives a mutable one");
@@ -261,7 +261,7 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /** {@return the slot words on the heap: a copy (of the array, or of the wrapped buffer)} */
-  private long[] heapWords() {
+  long[] heapWords() {
     return words != null ? words.clone() : ExpandableForm.words(wrapped);
   }
 
@@ -273,18 +273,26 @@ public final class ExpandableFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     checkMutable();
-    ensureRoom(1);
-    int bits = newFingerprintBits();
+    long stamp = lock.writeLock();
+    try {
+      addLocked(hash64);
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+    return true;
+  }
+
+  private void addLocked(long hash64) {
+    ExpandableGrowth.ensureRoom(this, 1);
     ExpandableKernel.insert(
         words,
-        log,
+        slots,
         width,
-        ExpandableKernel.quotient(hash64, log),
-        ExpandableKernel.entryValue(hash64, log, bits));
+        ExpandableKernel.quotient(hash64, slots),
+        ExpandableKernel.entryValue(hash64, slots, newBits));
     used++;
     numKeys++;
-    entriesByKnownBits[log + bits]++;
-    return true;
+    entriesByKnownBits[log + newBits]++;
   }
 
   /**
@@ -295,14 +303,19 @@ public final class ExpandableFilter implements MutableFilter {
    */
   public boolean removeHash(long hash64) {
     checkMutable();
-    int r = ExpandableKernel.remove(words, log, width, hash64);
-    if (r < 0) {
-      return false;
+    long stamp = lock.writeLock();
+    try {
+      int r = ExpandableKernel.remove(words, slots, width, hash64);
+      if (r < 0) {
+        return false;
+      }
+      used--;
+      numKeys = Math.max(0, numKeys - 1);
+      entriesByKnownBits[log + r]--;
+      return true;
+    } finally {
+      lock.unlockWrite(stamp);
     }
-    used--;
-    numKeys = Math.max(0, numKeys - 1);
-    entriesByKnownBits[log + r]--;
-    return true;
   }
 
   /** Deletes one entry of a {@code long} key; see {@link #removeHash}. */
@@ -338,7 +351,12 @@ public final class ExpandableFilter implements MutableFilter {
   /**
    * Adds every entry of {@code other} to this filter, doubling the smaller of the two first (a copy
    * of {@code other}'s entries is expanded; {@code other} is not changed). Afterwards every key of
-   * either is present; the rate is at most the sum of both rates ({@link #modelledFpRate()}).
+   * either is present. Where the slot counts are a power of two apart (every filter grown without a
+   * hint) each entry is expanded exactly and the rate is at most the sum of both; otherwise an
+   * entry, which stands for an interval of key positions {@code 2^(−r)/n} wide, is replaced by the
+   * one or two cells of this table at least as wide that cover it, so its share of the rate grows
+   * at most fourfold. {@link #modelledFpRate()} reports the result exactly, and later generations
+   * are budgeted from it.
    *
    * @param other a filter built for the same target rate
    * @throws IllegalArgumentException if the target rates differ, naming both
@@ -350,125 +368,13 @@ public final class ExpandableFilter implements MutableFilter {
   public void union(ExpandableFilter other) {
     Schemes.checkSame(this, other);
     checkMutable();
-    if (other.fpRate != fpRate) {
-      throw new IllegalArgumentException(
-          "cannot merge filters of different target rates: " + fpRate + " and " + other.fpRate);
+    ExpandableFilter source = other.copy(); // other's read lock, then ours (other may be this)
+    long stamp = lock.writeLock();
+    try {
+      ExpandableGrowth.union(this, source);
+    } finally {
+      lock.unlockWrite(stamp);
     }
-    // a snapshot: other may be this filter
-    long[] src = other.heapWords();
-    int otherLog = other.log;
-    int srcWidth = other.width;
-    long otherKeys = other.numKeys;
-    while (log < otherLog) {
-      expand();
-    }
-    int needWidth = srcWidth - (log - otherLog);
-    if (needWidth > width) {
-      rebuild(log, needWidth);
-    }
-    long mask = (1L << otherLog) - 1;
-    ExpandableKernel.forEachRun(
-        src,
-        otherLog,
-        srcWidth,
-        (q, first, length) -> {
-          for (int k = 0; k < length; k++) {
-            insertExpanded(
-                q, ExpandableKernel.valueAt(src, srcWidth, (first + k) & mask), otherLog);
-          }
-        });
-    numKeys += otherKeys;
-  }
-
-  /**
-   * Inserts an entry of a table of {@code 2^fromLog} slots, expanded to this table's size: its top
-   * fingerprint bits become quotient bits; where they run out, it is void and goes to every run its
-   * known bits allow.
-   */
-  private void insertExpanded(long q, long value, int fromLog) {
-    int r = ExpandableKernel.length(value);
-    int d = log - fromLog;
-    while (used + (r >= d ? 1 : 1L << (d - r)) > maxEntries(log)) {
-      expand();
-      d = log - fromLog;
-    }
-    long bits = value & ((1L << r) - 1);
-    if (r >= d) {
-      long newQ = (q << d) | (bits >>> (r - d));
-      long newValue = (1L << (r - d)) | (bits & ((1L << (r - d)) - 1));
-      insertEntry(newQ, newValue);
-    } else {
-      long prefix = ((q << r) | bits) << (d - r);
-      for (long c = 0; c < (1L << (d - r)); c++) {
-        insertEntry(prefix | c, 1);
-      }
-    }
-  }
-
-  private void insertEntry(long q, long value) {
-    ExpandableKernel.insert(words, log, width, q, value);
-    used++;
-    entriesByKnownBits[log + ExpandableKernel.length(value)]++;
-  }
-
-  private int newFingerprintBits() {
-    return baseBits + ExpandableMath.widening(log - startLog);
-  }
-
-  private void ensureRoom(long entries) {
-    while (used + entries > maxEntries(log)) {
-      expand();
-    }
-  }
-
-  /** Doubles the table: the top fingerprint bit of every entry becomes its low quotient bit. */
-  private void expand() {
-    if (log >= ExpandableMath.MAX_LOG_SLOTS) {
-      throw new IllegalStateException(
-          "the table is full at its largest size, 2^" + ExpandableMath.MAX_LOG_SLOTS + " slots");
-    }
-    int newLog = log + 1;
-    int newWidth =
-        Math.max(
-            width,
-            baseBits
-                + ExpandableMath.widening(newLog - startLog)
-                + ExpandableMath.SLOT_OVERHEAD_BITS);
-    rebuild(newLog, newWidth);
-    long voidCopies = entriesByKnownBits[log];
-    if (voidCopies > maxEntries(log) / 2) {
-      // void copies double with the table: past half the load they leave a doubling little room,
-      // and growing further cannot lower their share
-      throw new IllegalStateException(
-          "saturated: void entries fill "
-              + voidCopies
-              + " of "
-              + (1L << log)
-              + " slots after a doubling (modelled rate "
-              + modelledFpRate()
-              + "); merged filters whose rates add up to about "
-              + ExpandableMath.MAX_LOAD / 2
-              + " do this");
-    }
-  }
-
-  private void rebuild(int newLog, int newWidth) {
-    checkWidth(newWidth);
-    long newWords = ExpandableSlots.wordsFor(1L << newLog, newWidth);
-    if (newWords > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException(
-          "a table of 2^" + newLog + " slots of " + newWidth + " bits exceeds a Java array");
-    }
-    long[] next = new long[(int) newWords];
-    used = ExpandableKernel.rebuild(words, log, width, next, newLog, newWidth);
-    if (newLog == log + 1) {
-      // void entries (knowing exactly log bits) were duplicated; every other entry keeps its count
-      entriesByKnownBits[newLog] += 2 * entriesByKnownBits[log];
-      entriesByKnownBits[log] = 0;
-    }
-    words = next;
-    log = newLog;
-    width = newWidth;
   }
 
   @Override
@@ -484,17 +390,18 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return (1L << log) * width;
+    return slots * width;
   }
 
   /**
-   * The expected number of entries matching a random absent key ({@link
-   * ExpandableMath#modelFpRate}), an upper bound on the rate: at most the target rate for any
-   * sequence of adds and removes of present keys; after a {@link #union}, at most the sum of both.
+   * The expected number of entries matching a random absent key, {@code Σ 2^(−r_e) / n} over the
+   * entries (an upper bound on the rate): at most the target rate for any sequence of adds and
+   * removes of present keys; after a {@link #union}, at most the sum of both.
    */
   @Override
   public double modelledFpRate() {
-    return ExpandableMath.modelFpRate(entriesByKnownBits);
+    return Math.min(
+        1.0, ExpandableMath.modelFpRate(entriesByKnownBits) * Math.scalb(1.0, log) / slots);
   }
 
   /** {@return the target false-positive rate} */
@@ -502,9 +409,14 @@ public final class ExpandableFilter implements MutableFilter {
     return fpRate;
   }
 
-  /** {@return log2 of the number of slots} */
+  /** {@return log2 of the number of slots, rounded down} */
   public int logSlots() {
     return log;
+  }
+
+  /** {@return the number of slots} */
+  long slots() {
+    return slots;
   }
 
   /** {@return how many times the table doubled since creation} */
@@ -519,7 +431,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return the fingerprint length of an entry added now} */
   public int fingerprintBits() {
-    return newFingerprintBits();
+    return newBits;
   }
 
   /** {@return the number of entries stored (void copies count each)} */
@@ -529,17 +441,27 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return entries per slot; the table doubles past {@value ExpandableMath#MAX_LOAD}} */
   public double load() {
-    return (double) used / (1L << log);
+    return (double) used / slots;
   }
 
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public ExpandableFilter copy() {
-    return new ExpandableFilter(this, keyScheme, false);
+    long stamp = lock.readLock();
+    try {
+      return new ExpandableFilter(this, keyScheme, false);
+    } finally {
+      lock.unlockRead(stamp);
+    }
   }
 
   /** The serialized form ({@link ExpandableForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
-    return ExpandableForm.write(fpRate, startLog, log, width, used, numKeys, words, wrapped);
+    long stamp = lock.readLock();
+    try {
+      return ExpandableForm.write(this, words, wrapped);
+    } finally {
+      lock.unlockRead(stamp);
+    }
   }
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
@@ -553,8 +475,10 @@ public final class ExpandableFilter implements MutableFilter {
         && f.keyScheme == keyScheme
         && f.fpRate == fpRate
         && f.startLog == startLog
+        && f.mant == mant
         && f.log == log
         && f.width == width
+        && f.newBits == newBits
         && f.used == used
         && f.numKeys == numKeys
         && Arrays.equals(
@@ -568,20 +492,8 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public String toString() {
-    return "ExpandableFilter{fpRate="
-        + fpRate
-        + ", logSlots="
-        + log
-        + ", doublings="
-        + doublings()
-        + ", slotBits="
-        + width
-        + ", keys="
-        + numKeys
-        + ", entries="
-        + used
-        + ", load="
-        + load()
-        + "}";
+    return String.format(
+        "ExpandableFilter{fpRate=%s, slots=%d, doublings=%d, slotBits=%d, keys=%d, entries=%d}",
+        fpRate, slots, doublings(), width, numKeys, used);
   }
 }

@@ -58,7 +58,7 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
    */
   @Override
   public ExpandableFilterBuilder expectedKeys(long expectedKeys) {
-    ExpandableFilter.logSlotsFor(expectedKeys); // checks the range
+    ExpandableGrowth.shapeFor(expectedKeys); // checks the range
     super.expectedKeys(expectedKeys);
     hinted = true;
     return this;
@@ -66,14 +66,20 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
 
   @Override
   protected ExpandableFilter createEmpty() {
-    return new ExpandableFilter(
-        fpRate,
-        hinted ? ExpandableFilter.logSlotsFor(expectedKeys()) : ExpandableMath.MIN_LOG_SLOTS);
+    return create(fpRate, hinted ? ExpandableGrowth.shapeFor(expectedKeys()) : 0);
+  }
+
+  /** A filter of the shape {@code log << 8 | mant} ({@link ExpandableGrowth#shapeFor}); 0: none. */
+  private static ExpandableFilter create(double fpRate, int shape) {
+    if (shape == 0) {
+      return ExpandableFilter.empty(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0);
+    }
+    return ExpandableFilter.empty(fpRate, shape >>> 8, shape & 0xFF);
   }
 
   @Override
   protected ExpandableFilter buildFromHashes(long[] hashes, int count) {
-    ExpandableFilter f = new ExpandableFilter(fpRate, ExpandableFilter.logSlotsFor(count));
+    ExpandableFilter f = create(fpRate, ExpandableGrowth.shapeFor(count));
     for (int i = 0; i < count; i++) {
       f.addHash(hashes[i]);
     }

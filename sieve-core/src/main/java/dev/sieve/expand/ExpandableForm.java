@@ -14,16 +14,27 @@ import java.util.function.LongUnaryOperator;
  *
  * <pre>
  *   0   1  type tag 0x45 ('E')
- *   1   1  payload version, 1
- *   2   1  log2 of the slots, [6, 32]
- *   3   1  log2 of the slots at creation, [6, byte 2]
- *   4   1  slot width in bits: [F + widening(log − start) + 3, F + widening(log − 6) + 3], ≤ 57
- *   5   3  reserved, 0
+ *   1   1  payload version, 2 (1 still reads)
+ *   2   1  log2 of the slots rounded down, [6, 32]
+ *   3   1  the same at creation, [6, byte 2]
+ *   4   1  slot width in bits: [bits + 3, 57] (version 1: [F + widening(log − start) + 3,
+ *          F + widening(log − 6) + 3], ≤ 57)
+ *   5   1  mant: the slots are 2^log (mant 0) or (256 + mant) · 2^(log − 8) (mant > 0, start ≥ 8)
+ *   6   1  bits: the fingerprint length of new entries, [1, min(54, 64 − log)]
+ *          (version 1: byte 5 and 6 are 0, bits = F + widening(log − start))
+ *   7   1  reserved, 0
  *   8   8  target rate f (IEEE double): in (0, 0.25], F = baseFingerprintBits(f) ≤ 28
- *   16  8  entries stored (void copies each), [0, floor(0.85 · 2^log)]
+ *   16  8  entries stored (void copies each), [0, floor(0.85 · slots)]
  *   24  8  keys (adds minus removes), [0, entries]
- *   32  .  ceil(2^log · width / 64) words of packed slots (ExpandableSlots), bits past the last 0
+ *   32  .  ceil(slots · width / 64) words of packed slots (ExpandableSlots), bits past the last 0
  * </pre>
+ *
+ * <p>Version 2 (issue 23) added bytes 5 and 6: a table sized from a key-count hint need not have a
+ * power of two of slots, and the fingerprint length of new entries is the budget policy's choice at
+ * the last doubling, which the entries present do not determine after removes. A version-1 payload
+ * is a version-2 one with mant 0 and the fixed schedule's length: it reads, and is written back as
+ * version 2. A payload of a version above 2 is refused with a {@link SieveFormatException} naming
+ * the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
  * exact length (before anything is allocated), the zero padding, and the slots decoded as the
@@ -38,7 +49,7 @@ import java.util.function.LongUnaryOperator;
 final class ExpandableForm {
 
   /** The version this code writes and reads. */
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   static final int TYPE_TAG = 0x45;
   static final int HEADER_BYTES = 32;
@@ -49,22 +60,14 @@ final class ExpandableForm {
    * The form of a filter: its header, then its slot words from {@code words}, or from {@code
    * wrapped} (little-endian, from index 0) when {@code words} is null.
    */
-  static byte[] write(
-      double fpRate,
-      int startLog,
-      int log,
-      int width,
-      long used,
-      long numKeys,
-      long[] words,
-      ByteBuffer wrapped) {
-    long numWords = ExpandableSlots.wordsFor(1L << log, width);
+  static byte[] write(ExpandableFilter f, long[] words, ByteBuffer wrapped) {
+    long numWords = ExpandableSlots.wordsFor(f.slots, f.width);
     ByteBuffer out =
         ByteBuffer.allocate(HEADER_BYTES + (int) numWords * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
-    out.put((byte) TYPE_TAG).put((byte) VERSION).put((byte) log).put((byte) startLog);
-    out.put((byte) width).put((byte) 0).put((byte) 0).put((byte) 0);
-    out.putDouble(fpRate).putLong(used).putLong(numKeys);
+    out.put((byte) TYPE_TAG).put((byte) VERSION).put((byte) f.log).put((byte) f.startLog);
+    out.put((byte) f.width).put((byte) f.mant).put((byte) f.newBits).put((byte) 0);
+    out.putDouble(f.fpRate).putLong(f.used).putLong(f.numKeys);
     if (words != null) {
       for (long w : words) {
         out.putLong(w);
@@ -107,12 +110,12 @@ final class ExpandableForm {
           "not an expandable filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x45");
     }
     int version = in.get(1) & 0xFF;
-    if (version != VERSION) {
+    if (version != 1 && version != VERSION) {
       throw new SieveFormatException(
           1,
           "expandable payload version "
               + version
-              + " is not supported (this reader reads "
+              + " is not supported (this reader reads 1 and "
               + VERSION
               + ")");
     }
@@ -138,7 +141,7 @@ final class ExpandableForm {
               + "], got "
               + startLog);
     }
-    for (int i = 5; i < 8; i++) {
+    for (int i = version == 1 ? 5 : 7; i < 8; i++) {
       if (in.get(i) != 0) {
         throw new SieveFormatException(i, "reserved byte " + i + " must be 0");
       }
@@ -157,37 +160,49 @@ final class ExpandableForm {
               + "-bit fingerprints");
     }
     int base = ExpandableMath.baseFingerprintBits(fpRate);
+    int mant = in.get(5) & 0xFF;
+    if (mant != 0 && startLog < 8) {
+      throw new SieveFormatException(
+          5, "mant " + mant + " needs a starting log2 of at least 8, got " + startLog);
+    }
+    int bits = version == 1 ? base + ExpandableMath.widening(log - startLog) : in.get(6) & 0xFF;
+    int maxBits = Math.min(ExpandableSlots.MAX_WIDTH - ExpandableMath.SLOT_OVERHEAD_BITS, 64 - log);
+    if (bits < 1 || bits > maxBits) {
+      throw new SieveFormatException(
+          6, "fingerprint length must be in [1, " + maxBits + "] bits, got " + bits);
+    }
     int width = in.get(4) & 0xFF;
-    int minWidth =
-        base + ExpandableMath.widening(log - startLog) + ExpandableMath.SLOT_OVERHEAD_BITS;
+    int minWidth = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
     int maxWidth =
-        Math.min(
-            ExpandableSlots.MAX_WIDTH,
-            base
-                + ExpandableMath.widening(log - ExpandableMath.MIN_LOG_SLOTS)
-                + ExpandableMath.SLOT_OVERHEAD_BITS);
+        version == 2
+            ? ExpandableSlots.MAX_WIDTH
+            : Math.min(
+                ExpandableSlots.MAX_WIDTH,
+                base
+                    + ExpandableMath.widening(log - ExpandableMath.MIN_LOG_SLOTS)
+                    + ExpandableMath.SLOT_OVERHEAD_BITS);
     if (width < minWidth || width > maxWidth) {
       throw new SieveFormatException(
           4, "slot width must be in [" + minWidth + ", " + maxWidth + "] bits, got " + width);
     }
-    long maxEntries = ExpandableFilter.maxEntries(log);
+    long slots = ExpandableMath.slots(log, mant);
+    long maxEntries = ExpandableMath.maxEntries(slots);
     long used = in.getLong(16);
     if (used < 0 || used > maxEntries) {
       throw new SieveFormatException(
-          16, "entries " + used + " outside [0, " + maxEntries + "] (load 0.85 of 2^" + log + ")");
+          16, "entries " + used + " outside [0, " + maxEntries + "] (load 0.85 of " + slots + ")");
     }
     long numKeys = in.getLong(24);
     if (numKeys < 0 || numKeys > used) {
       throw new SieveFormatException(24, "keys " + numKeys + " outside [0, " + used + "]");
     }
-    long slots = 1L << log;
     long numWords = ExpandableSlots.wordsFor(slots, width);
     long expected = HEADER_BYTES + numWords * Long.BYTES;
     if (size != expected) {
       throw new SieveFormatException(
           Math.min(size, expected),
-          "expandable filter of 2^"
-              + log
+          "expandable filter of "
+              + slots
               + " slots of "
               + width
               + " bits needs "
@@ -203,12 +218,15 @@ final class ExpandableForm {
       throw new SieveFormatException(
           expected - Long.BYTES, "nonzero bits past the last slot in the final word");
     }
-    long[] byKnownBits = decodeSlots(i -> ExpandableSlots.get(data, width, i), log, width, used);
+    long[] byKnownBits =
+        decodeSlots(i -> ExpandableSlots.get(data, width, i), slots, log, width, used);
     return new ExpandableFilter(
         fpRate,
         startLog,
+        mant,
         log,
         width,
+        bits,
         inPlace ? null : words(data),
         inPlace ? data : null,
         used,
@@ -226,9 +244,8 @@ final class ExpandableForm {
    *
    * @throws SieveFormatException at the first slot that breaks the table's structure
    */
-  private static long[] decodeSlots(LongUnaryOperator slotAt, int log, int width, long used) {
-    long slots = 1L << log;
-    long mask = slots - 1;
+  private static long[] decodeSlots(
+      LongUnaryOperator slotAt, long slots, int log, int width, long used) {
     long[] byKnownBits = new long[65];
     long nonEmpty = 0;
     long empty = -1;
@@ -261,7 +278,7 @@ final class ExpandableForm {
     long occupied = 0;
     boolean blockStart = true;
     for (long rel = 1; rel <= slots; rel++) {
-      long i = (empty + rel) & mask;
+      long i = (empty + rel) % slots;
       long slot = slotAt.applyAsLong(i);
       if (slot == 0) {
         if (runs != occupied) {

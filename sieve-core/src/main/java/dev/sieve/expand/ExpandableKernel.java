@@ -4,17 +4,22 @@ import java.nio.ByteBuffer;
 
 /**
  * The table of an {@link ExpandableFilter}: a quotient filter (Bender et al., "Don't Thrash: How to
- * Cache Your Hash on Flash", PVLDB 5(11), 2012) of {@code 2^log} slots whose entries carry
- * fingerprints of different lengths (InfiniFilter, Dayan et al., SIGMOD 2023), with static probe,
- * insert, delete and rebuild loops over the raw slots ({@link ExpandableSlots}).
+ * Cache Your Hash on Flash", PVLDB 5(11), 2012) whose entries carry fingerprints of different
+ * lengths (InfiniFilter, Dayan et al., SIGMOD 2023) in {@code n} slots, with static probe, insert,
+ * delete and rebuild loops over the raw slots ({@link ExpandableSlots}).
  *
  * <h2>Addressing</h2>
  *
- * A key hash {@code h} has quotient {@code q = h >>> (64 − log)} (its top {@code log} bits, the
- * canonical slot) and, for a fingerprint of {@code r} bits, fingerprint {@code (h << log) >>> (64 −
- * r)} (the next {@code r} bits). Doubling the table moves the top fingerprint bit into the
- * quotient: quotient {@code 2q + b}, fingerprint one bit shorter. So an entry stays a prefix of its
- * key's hash however often the table doubles, and the entries of every run stay in quotient order.
+ * A table has {@code n} slots, any count (a right-sized start from a key-count hint need not be a
+ * power of two). A key hash {@code h}, read as the fraction {@code h / 2^64} of the unit interval,
+ * scaled by {@code n} gives the 128-bit product {@code h · n}: its high word is the quotient {@code
+ * q} (the canonical slot, in {@code [0, n)}; Lemire's multiply-shift range reduction) and its low
+ * word {@code lo} the key's position inside its slot, whose top {@code r} bits are the fingerprint
+ * {@code lo >>> (64 − r)}. Doubling the table doubles the product: quotient {@code 2q + b} with
+ * {@code b} the top bit of {@code lo}, fingerprint one bit shorter. So an entry stays a prefix of
+ * its key's position however often the table doubles, and the entries of every run stay in quotient
+ * order. For {@code n = 2^log} this is the top {@code log} bits of {@code h} as quotient and the
+ * next {@code r} as fingerprint (the layout of payload version 1).
  *
  * <h2>A slot</h2>
  *
@@ -61,16 +66,23 @@ final class ExpandableKernel {
 
   // ---------------------------------------------------------------- entries
 
-  /** {@return the canonical slot of {@code hash} in a table of {@code 2^log} slots} */
-  static long quotient(long hash, int log) {
-    return hash >>> (64 - log);
+  /**
+   * {@return the canonical slot of {@code hash} in a table of {@code n} slots: high word of h·n}
+   */
+  static long quotient(long hash, long n) {
+    return Math.multiplyHigh(hash, n) + ((hash >> 63) & n);
+  }
+
+  /** {@return the key's position inside its slot of a table of {@code n} slots: low word of h·n} */
+  static long position(long hash, long n) {
+    return hash * n;
   }
 
   /**
    * {@return the value of a new entry for {@code hash}: marker and {@code bits}-bit fingerprint}
    */
-  static long entryValue(long hash, int log, int bits) {
-    return bits == 0 ? 1 : (1L << bits) | ((hash << log) >>> (64 - bits));
+  static long entryValue(long hash, long n, int bits) {
+    return bits == 0 ? 1 : (1L << bits) | (position(hash, n) >>> (64 - bits));
   }
 
   /** {@return the fingerprint length of a non-empty value; 0 for a void entry} */
@@ -78,52 +90,62 @@ final class ExpandableKernel {
     return 63 - Long.numberOfLeadingZeros(value);
   }
 
-  /** {@return whether the entry {@code value} matches {@code hash} (a void entry always does)} */
-  static boolean matches(long value, long hash, int log) {
+  /**
+   * {@return whether the entry {@code value} matches the key at position {@code pos} in its slot (a
+   * void entry always does)}
+   */
+  static boolean matches(long value, long pos) {
     int r = length(value);
-    return r == 0 || (value & ((1L << r) - 1)) == (hash << log) >>> (64 - r);
+    return r == 0 || (value & ((1L << r) - 1)) == pos >>> (64 - r);
   }
 
   private static long value(long slot) {
     return slot >>> 2;
   }
 
+  private static long next(long i, long n) {
+    return i + 1 == n ? 0 : i + 1;
+  }
+
+  private static long prev(long i, long n) {
+    return i == 0 ? n - 1 : i - 1;
+  }
+
   // ---------------------------------------------------------------- walks
 
   /** {@return where the run of {@code q} starts, or where it would start if it does not exist} */
-  static long runStart(long[] t, int log, int width, long q) {
-    long mask = (1L << log) - 1;
+  static long runStart(long[] t, long n, int width, long q) {
     long start = q;
-    while (value(ExpandableSlots.get(t, width, (start - 1) & mask)) != 0) {
-      start = (start - 1) & mask;
+    while (value(ExpandableSlots.get(t, width, prev(start, n))) != 0) {
+      start = prev(start, n);
     }
     long runs = 0;
-    for (long i = start; i != q; i = (i + 1) & mask) {
+    for (long i = start; i != q; i = next(i, n)) {
       runs += ExpandableSlots.get(t, width, i) & OCCUPIED;
     }
     long pos = start;
     for (; runs > 0; runs--) {
       do {
-        pos = (pos + 1) & mask;
+        pos = next(pos, n);
       } while ((ExpandableSlots.get(t, width, pos) & CONTINUATION) != 0);
     }
     return pos;
   }
 
   /** {@return whether some entry of {@code hash}'s run matches it} */
-  static boolean mayContain(long[] t, int log, int width, long hash) {
-    long q = quotient(hash, log);
+  static boolean mayContain(long[] t, long n, int width, long hash) {
+    long q = quotient(hash, n);
     if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
       return false;
     }
-    long mask = (1L << log) - 1;
-    long pos = runStart(t, log, width, q);
+    long at = position(hash, n);
+    long pos = runStart(t, n, width, q);
     long slot = ExpandableSlots.get(t, width, pos);
     while (true) {
-      if (matches(value(slot), hash, log)) {
+      if (matches(value(slot), at)) {
         return true;
       }
-      pos = (pos + 1) & mask;
+      pos = next(pos, n);
       slot = ExpandableSlots.get(t, width, pos);
       if ((slot & CONTINUATION) == 0) {
         return false;
@@ -132,35 +154,35 @@ final class ExpandableKernel {
   }
 
   /**
-   * {@link #mayContain(long[], int, int, long)} over slots read in place from a little-endian
+   * {@link #mayContain(long[], long, int, long)} over slots read in place from a little-endian
    * buffer (a filter wrapped from its form): the same walk.
    */
-  static boolean mayContain(ByteBuffer t, int log, int width, long hash) {
-    long q = quotient(hash, log);
+  static boolean mayContain(ByteBuffer t, long n, int width, long hash) {
+    long q = quotient(hash, n);
     if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
       return false;
     }
-    long mask = (1L << log) - 1;
     long start = q;
-    while (value(ExpandableSlots.get(t, width, (start - 1) & mask)) != 0) {
-      start = (start - 1) & mask;
+    while (value(ExpandableSlots.get(t, width, prev(start, n))) != 0) {
+      start = prev(start, n);
     }
     long runs = 0;
-    for (long i = start; i != q; i = (i + 1) & mask) {
+    for (long i = start; i != q; i = next(i, n)) {
       runs += ExpandableSlots.get(t, width, i) & OCCUPIED;
     }
     long pos = start;
     for (; runs > 0; runs--) {
       do {
-        pos = (pos + 1) & mask;
+        pos = next(pos, n);
       } while ((ExpandableSlots.get(t, width, pos) & CONTINUATION) != 0);
     }
+    long at = position(hash, n);
     long slot = ExpandableSlots.get(t, width, pos);
     while (true) {
-      if (matches(value(slot), hash, log)) {
+      if (matches(value(slot), at)) {
         return true;
       }
-      pos = (pos + 1) & mask;
+      pos = next(pos, n);
       slot = ExpandableSlots.get(t, width, pos);
       if ((slot & CONTINUATION) == 0) {
         return false;
@@ -172,24 +194,23 @@ final class ExpandableKernel {
    * Inserts the entry {@code value} into the run of {@code q}, at the run's start. The table must
    * have an empty slot.
    */
-  static void insert(long[] t, int log, int width, long q, long value) {
-    long mask = (1L << log) - 1;
+  static void insert(long[] t, long n, int width, long q, long value) {
     boolean runExists = (ExpandableSlots.get(t, width, q) & OCCUPIED) != 0;
-    long p = runStart(t, log, width, q);
+    long p = runStart(t, n, width, q);
     long empty = p;
     while (value(ExpandableSlots.get(t, width, empty)) != 0) {
-      empty = (empty + 1) & mask;
+      empty = next(empty, n);
     }
     for (long i = empty; i != p; ) {
-      long prev = (i - 1) & mask;
-      long moved = ExpandableSlots.get(t, width, prev) & ~OCCUPIED;
+      long before = prev(i, n);
+      long moved = ExpandableSlots.get(t, width, before) & ~OCCUPIED;
       ExpandableSlots.set(t, width, i, (ExpandableSlots.get(t, width, i) & OCCUPIED) | moved);
-      i = prev;
+      i = before;
     }
     ExpandableSlots.set(t, width, p, (ExpandableSlots.get(t, width, p) & OCCUPIED) | value << 2);
     if (runExists) {
-      long next = (p + 1) & mask;
-      ExpandableSlots.set(t, width, next, ExpandableSlots.get(t, width, next) | CONTINUATION);
+      long after = next(p, n);
+      ExpandableSlots.set(t, width, after, ExpandableSlots.get(t, width, after) | CONTINUATION);
     }
     ExpandableSlots.set(t, width, q, ExpandableSlots.get(t, width, q) | OCCUPIED);
   }
@@ -200,31 +221,31 @@ final class ExpandableKernel {
    * @return the fingerprint length of the entry deleted, or {@code -1} if no entry matches (then
    *     nothing changed)
    */
-  static int remove(long[] t, int log, int width, long hash) {
-    long q = quotient(hash, log);
+  static int remove(long[] t, long n, int width, long hash) {
+    long q = quotient(hash, n);
     if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
       return -1;
     }
-    long mask = (1L << log) - 1;
-    long start = runStart(t, log, width, q);
+    long at = position(hash, n);
+    long start = runStart(t, n, width, q);
     long best = -1;
     int bestLength = -1;
     long pos = start;
     long slot = ExpandableSlots.get(t, width, pos);
     do {
       long v = value(slot);
-      if (matches(v, hash, log) && length(v) > bestLength) {
+      if (matches(v, at) && length(v) > bestLength) {
         best = pos;
         bestLength = length(v);
       }
-      pos = (pos + 1) & mask;
+      pos = next(pos, n);
       slot = ExpandableSlots.get(t, width, pos);
     } while ((slot & CONTINUATION) != 0);
     if (best < 0) {
       return -1;
     }
-    boolean runHasMore = (ExpandableSlots.get(t, width, (start + 1) & mask) & CONTINUATION) != 0;
-    deleteAt(t, log, width, best, q);
+    boolean runHasMore = (ExpandableSlots.get(t, width, next(start, n)) & CONTINUATION) != 0;
+    deleteAt(t, n, width, best, q);
     if (best == start) {
       if (runHasMore) {
         ExpandableSlots.set(t, width, start, ExpandableSlots.get(t, width, start) & ~CONTINUATION);
@@ -239,34 +260,33 @@ final class ExpandableKernel {
    * Empties slot {@code x} (an entry of the run of {@code q}) and shifts the following entries of
    * its block one slot left, up to an empty slot or an entry in its canonical slot.
    */
-  private static void deleteAt(long[] t, int log, int width, long x, long q) {
-    long mask = (1L << log) - 1;
+  private static void deleteAt(long[] t, long n, int width, long x, long q) {
     long i = x;
     long runQuotient = q;
     while (true) {
-      long j = (i + 1) & mask;
-      long next = ExpandableSlots.get(t, width, j);
-      if (value(next) == 0) {
+      long j = next(i, n);
+      long following = ExpandableSlots.get(t, width, j);
+      if (value(following) == 0) {
         break;
       }
-      if ((next & CONTINUATION) == 0) {
-        runQuotient = nextOccupied(t, width, mask, runQuotient);
+      if ((following & CONTINUATION) == 0) {
+        runQuotient = nextOccupied(t, width, n, runQuotient);
         if (runQuotient == j) {
           break;
         }
       }
       ExpandableSlots.set(
-          t, width, i, (ExpandableSlots.get(t, width, i) & OCCUPIED) | (next & ~OCCUPIED));
+          t, width, i, (ExpandableSlots.get(t, width, i) & OCCUPIED) | (following & ~OCCUPIED));
       i = j;
     }
     ExpandableSlots.set(t, width, i, ExpandableSlots.get(t, width, i) & OCCUPIED);
   }
 
   /** {@return the first slot after {@code q} (cyclically) whose occupied bit is set} */
-  private static long nextOccupied(long[] t, int width, long mask, long q) {
-    long i = (q + 1) & mask;
+  private static long nextOccupied(long[] t, int width, long n, long q) {
+    long i = next(q, n);
     while ((ExpandableSlots.get(t, width, i) & OCCUPIED) == 0) {
-      i = (i + 1) & mask;
+      i = next(i, n);
     }
     return i;
   }
@@ -283,30 +303,28 @@ final class ExpandableKernel {
   }
 
   /** Visits every run of the table, in quotient order from the first slot after an empty one. */
-  static void forEachRun(long[] t, int log, int width, RunVisitor visitor) {
-    long slots = 1L << log;
-    long mask = slots - 1;
+  static void forEachRun(long[] t, long n, int width, RunVisitor visitor) {
     long base = 0;
     while (value(ExpandableSlots.get(t, width, base)) != 0) {
       base++;
     }
-    base = (base + 1) & mask; // slot base − 1 is empty: no run reaches past it into base
+    base = next(base, n); // slot base − 1 is empty: no run reaches past it into base
     long occupiedRel = -1;
     long rel = 0;
-    while (rel < slots) {
-      long slot = ExpandableSlots.get(t, width, (base + rel) & mask);
+    while (rel < n) {
+      long slot = ExpandableSlots.get(t, width, (base + rel) % n);
       if (value(slot) == 0) {
         rel++;
         continue;
       }
       do {
         occupiedRel++;
-      } while ((ExpandableSlots.get(t, width, (base + occupiedRel) & mask) & OCCUPIED) == 0);
+      } while ((ExpandableSlots.get(t, width, (base + occupiedRel) % n) & OCCUPIED) == 0);
       int length = 1;
-      while ((ExpandableSlots.get(t, width, (base + rel + length) & mask) & CONTINUATION) != 0) {
+      while ((ExpandableSlots.get(t, width, (base + rel + length) % n) & CONTINUATION) != 0) {
         length++;
       }
-      visitor.run((base + occupiedRel) & mask, (base + rel) & mask, length);
+      visitor.run((base + occupiedRel) % n, (base + rel) % n, length);
       rel += length;
     }
   }
@@ -317,31 +335,30 @@ final class ExpandableKernel {
   }
 
   /**
-   * Writes every entry of {@code src} into the empty table {@code dst} of {@code 2^newLog} slots of
-   * {@code newWidth} bits, {@code newLog} being {@code log} (a wider slot) or {@code log + 1} (a
-   * doubling: the top fingerprint bit becomes the low quotient bit; a void entry goes to both new
-   * runs).
+   * Writes every entry of {@code src} ({@code n} slots) into the empty table {@code dst} of {@code
+   * newN} slots of {@code newWidth} bits, {@code newN} being {@code n} (a wider slot) or {@code 2n}
+   * (a doubling: the top fingerprint bit becomes the low quotient bit; a void entry goes to both
+   * new runs).
    *
    * @return the number of entries written (void entries count twice on a doubling)
    */
-  static long rebuild(long[] src, int log, int width, long[] dst, int newLog, int newWidth) {
-    Appender out = new Appender(dst, newLog, newWidth);
-    boolean doubling = newLog == log + 1;
-    long mask = (1L << log) - 1;
+  static long rebuild(long[] src, long n, int width, long[] dst, long newN, int newWidth) {
+    Appender out = new Appender(dst, newN, newWidth);
+    boolean doubling = newN == 2 * n;
     forEachRun(
         src,
-        log,
+        n,
         width,
         (q, first, length) -> {
           if (!doubling) {
             for (int k = 0; k < length; k++) {
-              out.append(q, valueAt(src, width, (first + k) & mask));
+              out.append(q, valueAt(src, width, (first + k) % n));
             }
             return;
           }
           for (int bit = 0; bit <= 1; bit++) {
             for (int k = 0; k < length; k++) {
-              long v = valueAt(src, width, (first + k) & mask);
+              long v = valueAt(src, width, (first + k) % n);
               int r = length(v);
               if (r == 0) {
                 out.append(2 * q + bit, 1);
@@ -363,16 +380,16 @@ final class ExpandableKernel {
   private static final class Appender {
     private final long[] t;
     private final int width;
-    private final long mask;
+    private final long n;
     private long base = -1;
     private long pos;
     private long lastQ = -1;
     long count;
 
-    Appender(long[] t, int log, int width) {
+    Appender(long[] t, long n, int width) {
       this.t = t;
       this.width = width;
-      this.mask = (1L << log) - 1;
+      this.n = n;
     }
 
     void append(long q, long value) {
@@ -381,13 +398,13 @@ final class ExpandableKernel {
       }
       long cont = 0;
       if (q != lastQ) {
-        pos = Math.max(pos, (q - base) & mask);
+        pos = Math.max(pos, Math.floorMod(q - base, n));
         ExpandableSlots.set(t, width, q, ExpandableSlots.get(t, width, q) | OCCUPIED);
         lastQ = q;
       } else {
         cont = CONTINUATION;
       }
-      long at = (base + pos) & mask;
+      long at = (base + pos) % n;
       ExpandableSlots.set(
           t, width, at, (ExpandableSlots.get(t, width, at) & OCCUPIED) | cont | value << 2);
       pos++;

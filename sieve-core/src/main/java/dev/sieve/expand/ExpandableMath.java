@@ -3,10 +3,12 @@ package dev.sieve.expand;
 import dev.sieve.internal.Checks;
 
 /**
- * The model of the {@link ExpandableFilter}: its widening policy (how long the fingerprints of new
- * entries are after {@code j} doublings), the false-positive bound it keeps at every size, and the
- * modelled rate of a given state. The derivations are in {@link ExpandableFilter}'s class comment;
- * {@code ExpandableMathTest} pins the figures quoted there.
+ * The model of the {@link ExpandableFilter}: the fixed widening schedule (how long the fingerprints
+ * of new entries are after {@code j} doublings; payload version 1, and with adds only the upper end
+ * of today's budget policy, which picks each generation's length from the exact modelled rate), the
+ * false-positive bound it keeps at every size, and the modelled rate of a given state. The
+ * derivations are in {@link ExpandableFilter}'s class comment; {@code ExpandableMathTest} pins the
+ * figures quoted there.
  */
 public final class ExpandableMath {
   private ExpandableMath() {}
@@ -84,8 +86,9 @@ public final class ExpandableMath {
   }
 
   /**
-   * The fingerprint length of the entries added after {@code doublings} doublings: {@code F +
-   * widening(j)}.
+   * The fingerprint length of the entries added after {@code doublings} doublings under the fixed
+   * schedule {@code F + widening(j)} (payload version 1; with adds only, the budget policy of
+   * {@link ExpandableFilter} gives at most these lengths, as {@code ExpandableGrowthTest} checks).
    *
    * @param fpRate the target rate
    * @param doublings {@code j >= 0}
@@ -148,5 +151,54 @@ public final class ExpandableMath {
    */
   public static double bitsPerKey(int slotBits, double load) {
     return slotBits / load;
+  }
+
+  /**
+   * The slots of a table of shape {@code (log, mant)}: {@code 2^log} when {@code mant} is 0, else
+   * {@code (256 + mant) · 2^(log − 8)} (a right-sized start from a key-count hint, {@code log >=
+   * 8}); a doubling keeps {@code mant} and adds 1 to {@code log}.
+   */
+  static long slots(int log, int mant) {
+    return mant == 0 ? 1L << log : (256L + mant) << (log - 8);
+  }
+
+  /** {@return the most entries a table of {@code slots} slots holds: at load {@value #MAX_LOAD}} */
+  static long maxEntries(long slots) {
+    return (long) Math.floor(MAX_LOAD * slots);
+  }
+
+  /** The most slots a table can have: shape {@code (MAX_LOG_SLOTS, 255)}. */
+  static final long MAX_SLOTS = slots(MAX_LOG_SLOTS, 255);
+
+  /**
+   * The budget policy: the fingerprint length of the entries added from now on (until the next
+   * doubling) in a table of {@code 2^log} to {@code 2^(log+1)} slots whose present entries have the
+   * modelled rate {@code presentRate}. It is the smallest {@code r} with
+   *
+   * <pre>
+   *   presentRate + MAX_LOAD · 2^(−r) · wideningSum(MAX_LOG_SLOTS − log)  ≤  fpRate,
+   * </pre>
+   *
+   * the present entries' exact share plus the most the current generation and every later one can
+   * add if each later generation gets one more bit at the widening's steps. Chosen this way at
+   * every doubling, the choice {@code r + 1} is always feasible at the next doubling, so the rate
+   * stays at most {@code fpRate} at every size for any adds and removes of present keys (the class
+   * comment of {@link ExpandableFilter} has the induction). Capped at the widest slot and the 64
+   * hash bits.
+   *
+   * @param fpRate the target rate
+   * @param presentRate the modelled rate of the entries present, in [0, 1]
+   * @param log log2 of the slots, rounded down
+   * @return the fingerprint length in bits, at least 1
+   */
+  static int budgetBits(double fpRate, double presentRate, int log) {
+    double left = fpRate - presentRate;
+    double need = MAX_LOAD * wideningSum(Math.max(0, MAX_LOG_SLOTS - log));
+    int cap = Math.min(ExpandableSlots.MAX_WIDTH - SLOT_OVERHEAD_BITS, 64 - log);
+    int bits = 1;
+    while (bits < cap && !(Math.scalb(need, -bits) <= left)) {
+      bits++;
+    }
+    return bits;
   }
 }

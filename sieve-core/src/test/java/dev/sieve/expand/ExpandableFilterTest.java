@@ -10,6 +10,7 @@ import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class ExpandableFilterTest {
@@ -22,7 +23,12 @@ class ExpandableFilterTest {
   void builderStartsTinyWithoutAHintAndRightSizedWithOne() {
     assertEquals(ExpandableMath.MIN_LOG_SLOTS, ExpandableFilter.builder().create().logSlots());
     ExpandableFilter hinted = ExpandableFilter.builder().expectedKeys(1000).create();
-    assertEquals(11, hinted.logSlots()); // 0.85 · 2^10 = 870 < 1000 <= 0.85 · 2^11
+    // 1000 / 0.85 = 1176.5 slots, rounded up to 9 significant bits: 295 · 4 = 1180 (1003 keys)
+    assertEquals(10, hinted.logSlots());
+    assertEquals(1180, hinted.slots());
+    assertEquals(10 << 8 | 39, ExpandableGrowth.shapeFor(1000));
+    assertEquals(16 << 8, ExpandableGrowth.shapeFor(55_705)); // 0.85 · 2^16, a power of two
+    assertEquals(6 << 8, ExpandableGrowth.shapeFor(0));
     assertEquals(9 + 3, hinted.slotBits());
     assertEquals(0.01, hinted.fpRate());
     ExpandableFilter built = ExpandableFilter.builder().fpRate(0.001).build(new long[] {1, 2, 3});
@@ -142,7 +148,8 @@ class ExpandableFilterTest {
       for (int i = 0; i < 60_000; i++) {
         assertTrue(u.mayContainHash(hash(i)), "key " + i);
       }
-      assertTrue(u.modelledFpRate() <= a.modelledFpRate() + b.modelledFpRate() + 1e-12);
+      // b's slot count is not a power of two times a's: covering entries, at most 4x their rate
+      assertTrue(u.modelledFpRate() <= 4 * (a.modelledFpRate() + b.modelledFpRate()));
       assertTrue(u.load() <= ExpandableMath.MAX_LOAD);
     }
     // a union with itself stores every entry twice
@@ -200,7 +207,10 @@ class ExpandableFilterTest {
   @Test
   void unionIntoAMuchLargerFilterSpreadsVoidCopies() {
     ExpandableFilter small = ExpandableFilter.builder().fpRate(0.25).create();
-    ExpandableFilter large = ExpandableFilter.builder().fpRate(0.25).expectedKeys(50_000).create();
+    // 55,705 keys: 2^16 slots (a hint giving another slot count's significant bits is refused)
+    ExpandableFilter large = ExpandableFilter.builder().fpRate(0.25).expectedKeys(55_705).create();
+    ExpandableFilter odd = ExpandableFilter.builder().fpRate(0.25).expectedKeys(50_000).create();
+    assertTrue(odd.slots() != 1L << odd.logSlots());
     assertEquals(5, small.fingerprintBits());
     for (int i = 0; i < 40; i++) {
       small.addHash(hash(i));
@@ -223,6 +233,43 @@ class ExpandableFilterTest {
       assertTrue(large.mayContainHash(hash(i)));
     }
     assertEquals(100, large.numKeys());
+    // into a table whose slot count is not a power of two times 64: covering void entries
+    odd.union(small);
+    for (int i = 0; i < 40; i++) {
+      assertTrue(odd.mayContainHash(hash(i)));
+    }
+    assertTrue(odd.modelledFpRate() <= 4 * small.modelledFpRate());
+  }
+
+  @Test
+  void unionAcrossSlotCountsCoversEveryEntryAtAtMostFourTimesItsRate() {
+    SplittableRandom rnd = new SplittableRandom(23);
+    for (int round = 0; round < 30; round++) {
+      ExpandableFilter a =
+          ExpandableFilter.builder().fpRate(0.01).expectedKeys(300 + rnd.nextInt(5000)).create();
+      ExpandableFilter b =
+          ExpandableFilter.builder().fpRate(0.01).expectedKeys(300 + rnd.nextInt(5000)).create();
+      int na = rnd.nextInt(6000);
+      int nb = rnd.nextInt(6000);
+      for (int i = 0; i < na; i++) {
+        a.addHash(hash(round * 100_000L + i));
+      }
+      for (int i = 0; i < nb; i++) {
+        b.addHash(hash(round * 100_000L + 50_000 + i));
+      }
+      double rateA = a.modelledFpRate();
+      double rateB = b.modelledFpRate();
+      a.union(b);
+      assertEquals(na + nb, a.numKeys());
+      for (int i = 0; i < na; i++) {
+        assertTrue(a.mayContainHash(hash(round * 100_000L + i)));
+      }
+      for (int i = 0; i < nb; i++) {
+        assertTrue(a.mayContainHash(hash(round * 100_000L + 50_000 + i)), "round " + round);
+      }
+      assertTrue(a.modelledFpRate() <= rateA + 4 * rateB + 1e-12, "round " + round);
+      assertTrue(a.load() <= ExpandableMath.MAX_LOAD);
+    }
   }
 
   @Test

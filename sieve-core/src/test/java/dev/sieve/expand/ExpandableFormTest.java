@@ -59,11 +59,17 @@ class ExpandableFormTest {
   void eachFieldIsCheckedAgainstItsLimit() {
     ExpandableFilter f = filter(40);
     assertTrue(refused(f, b -> b.put(0, (byte) 0x31)).contains("type tag"));
-    assertTrue(refused(f, b -> b.put(1, (byte) 2)).contains("version"));
+    assertTrue(refused(f, b -> b.put(1, (byte) 3)).contains("version 3"));
     assertTrue(refused(f, b -> b.put(2, (byte) 40)).contains("log2 of the slots"));
     assertTrue(refused(f, b -> b.put(3, (byte) 5)).contains("starting slots"));
     assertTrue(refused(f, b -> b.put(4, (byte) 60)).contains("slot width"));
-    assertTrue(refused(f, b -> b.put(5, (byte) 1)).contains("reserved"));
+    assertTrue(refused(f, b -> b.put(5, (byte) 1)).contains("mant"));
+    assertTrue(refused(f, b -> b.put(6, (byte) 0)).contains("fingerprint length"));
+    assertTrue(refused(f, b -> b.put(6, (byte) 60)).contains("fingerprint length"));
+    assertTrue(refused(f, b -> b.put(6, (byte) 10)).contains("slot width"));
+    assertTrue(refused(f, b -> b.put(7, (byte) 1)).contains("reserved"));
+    // version 1 had bytes 5 to 7 reserved
+    assertTrue(refused(f, b -> b.put(1, (byte) 1)).contains("reserved byte 6"));
     assertTrue(refused(f, b -> b.putDouble(8, 0.5)).contains("target rate"));
     assertTrue(refused(f, b -> b.putDouble(8, Double.NaN)).contains("target rate"));
     assertTrue(refused(f, b -> b.putLong(16, Long.MAX_VALUE)).contains("entries"));
@@ -71,6 +77,78 @@ class ExpandableFormTest {
     assertTrue(refused(f, b -> b.putLong(24, 41)).contains("keys"));
     // the size is checked before any allocation: 2^32 slots over 40 bytes of table
     assertTrue(refused(f, b -> b.put(2, (byte) 32).put(3, (byte) 32)).contains("(truncated)"));
+  }
+
+  @Test
+  void aVersionOnePayloadReadsWithTheFixedSchedule() {
+    ExpandableFilter f = filter(40); // 64 slots, 9-bit fingerprints: the fixed schedule's too
+    ByteBuffer b = ByteBuffer.wrap(f.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    assertEquals(2, b.get(1));
+    b.put(1, (byte) 1).put(6, (byte) 0);
+    ExpandableFilter old = ExpandableForm.read(b, false);
+    assertEquals(f, old);
+    assertEquals(ExpandableMath.fingerprintBits(0.01, 0), old.fingerprintBits());
+  }
+
+  /**
+   * The golden container of payload version 1 (issue 23's first half: 1024 slots for 500 keys, the
+   * fixed widening) still reads, heap and wrapped, answers as recorded, and round-trips as version
+   * 2 to an equal filter.
+   */
+  @Test
+  void theVersionOneGoldenFileStillReadsAndAnswersAsRecorded() throws java.io.IOException {
+    byte[] legacy = golden("expandable-payload-v1.sieve");
+    String recorded =
+        new String(
+                golden("expandable-payload-v1.answers"), java.nio.charset.StandardCharsets.US_ASCII)
+            .split("\n")[1].trim();
+    long[] queries = new long[recorded.length()];
+    for (int i = 0; i < 500; i++) {
+      queries[i] = 0x5EED_0000L + 977L * i; // GoldenFiles.builtKeys()
+    }
+    for (int i = 500; i < queries.length; i++) {
+      queries[i] = i * 0xD6E8FEB86659FD93L + 12345; // GoldenFiles.queryKeys()
+    }
+    for (ExpandableFilter f :
+        new ExpandableFilter[] {
+          dev.sieve.format.SieveFormat.read(legacy, ExpandableFilter.class),
+          dev.sieve.format.SieveFormat.wrap(ByteBuffer.wrap(legacy), ExpandableFilter.class)
+        }) {
+      assertEquals(1024, f.slots());
+      for (int i = 0; i < queries.length; i++) {
+        assertEquals(recorded.charAt(i) == '1', f.mayContain(queries[i]), "query " + i);
+      }
+      byte[] again = dev.sieve.format.SieveFormat.toBytes(f);
+      ExpandableFilter back = dev.sieve.format.SieveFormat.read(again, ExpandableFilter.class);
+      assertEquals(f.copy(), back);
+      assertEquals(2, f.toByteArray()[1]);
+    }
+  }
+
+  private static byte[] golden(String name) throws java.io.IOException {
+    try (java.io.InputStream in =
+        dev.sieve.format.SieveFormat.class.getResourceAsStream("golden/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void aRightSizedTableRoundTrips() {
+    ExpandableFilter f = ExpandableFilter.builder().expectedKeys(5000).create();
+    for (long i = 0; i < 9000; i++) {
+      f.add(i);
+    }
+    assertEquals(1, f.doublings());
+    byte[] form = f.toByteArray();
+    ExpandableFilter back = ExpandableForm.read(ByteBuffer.wrap(form), false);
+    assertEquals(f, back);
+    ExpandableFilter wrapped =
+        ExpandableForm.read(ByteBuffer.allocateDirect(form.length).put(form).flip(), true);
+    for (long i = 0; i < 9000; i++) {
+      assertTrue(back.mayContain(i) && wrapped.mayContain(i), "key " + i);
+    }
+    back.add(-1L);
+    assertEquals(f.slots(), back.slots());
   }
 
   @Test

@@ -37,7 +37,7 @@ class ExpandableKernelTest {
     int[] total = {0};
     ExpandableKernel.forEachRun(
         t,
-        log,
+        1L << log,
         width,
         (q, first, length) -> {
           assertTrue(
@@ -95,30 +95,30 @@ class ExpandableKernelTest {
     long[][] entries = {{15, 5}, {15, 9}, {15, 33}, {0, 7}, {1, 2}, {0, 63}, {14, 1}, {3, 4}};
     for (long[] e : entries) {
       long value = (1L << 6) | e[1];
-      ExpandableKernel.insert(t, log, width, e[0], value);
+      ExpandableKernel.insert(t, 1L << log, width, e[0], value);
       model.merge(e[0] + ":" + value, 1, Integer::sum);
       hashes.add(hashOf(log, e[0], 6, e[1], 12345));
       assertEquals(model, decode(t, log, width));
     }
     for (long h : hashes) {
-      assertTrue(ExpandableKernel.mayContain(t, log, width, h));
+      assertTrue(ExpandableKernel.mayContain(t, 1L << log, width, h));
     }
     // quotient 2 has no run; quotient 0 has a run but not this fingerprint
-    assertFalse(ExpandableKernel.mayContain(t, log, width, hashOf(log, 2, 6, 7, 0)));
-    assertFalse(ExpandableKernel.mayContain(t, log, width, hashOf(log, 0, 6, 8, 0)));
+    assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 2, 6, 7, 0)));
+    assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
     // slot 0 holds a wrapped entry of run 15, so run 0 starts later
-    assertTrue(ExpandableKernel.runStart(t, log, width, 0) != 0);
+    assertTrue(ExpandableKernel.runStart(t, 1L << log, width, 0) != 0);
     // delete the wrapped entries first: the runs of 0 and 1 move back to their canonical slots
     for (long[] e : new long[][] {{15, 5}, {15, 33}, {0, 7}, {15, 9}}) {
       long value = (1L << 6) | e[1];
-      assertEquals(6, ExpandableKernel.remove(t, log, width, hashOf(log, e[0], 6, e[1], 99)));
+      assertEquals(6, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, e[0], 6, e[1], 99)));
       model.merge(e[0] + ":" + value, -1, Integer::sum);
       model.remove(e[0] + ":" + value, 0);
       assertEquals(model, decode(t, log, width));
     }
-    assertEquals(0, ExpandableKernel.runStart(t, log, width, 0));
-    assertEquals(-1, ExpandableKernel.remove(t, log, width, hashOf(log, 15, 6, 5, 0)));
-    assertEquals(-1, ExpandableKernel.remove(t, log, width, hashOf(log, 0, 6, 8, 0)));
+    assertEquals(0, ExpandableKernel.runStart(t, 1L << log, width, 0));
+    assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, 15, 6, 5, 0)));
+    assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
   }
 
   @Test
@@ -140,13 +140,13 @@ class ExpandableKernelTest {
           int r = rnd.nextInt(bits + 1);
           long fp = r == 0 ? 0 : rnd.nextLong() & ((1L << r) - 1);
           long value = (1L << r) | fp;
-          ExpandableKernel.insert(t, log, width, q, value);
+          ExpandableKernel.insert(t, 1L << log, width, q, value);
           model.merge(q + ":" + value, 1, Integer::sum);
           present.add(new long[] {q, r, fp});
         } else {
           long[] e = present.remove(rnd.nextInt(present.size()));
           long h = hashOf(log, e[0], (int) e[1], e[2], rnd.nextLong());
-          int removed = ExpandableKernel.remove(t, log, width, h);
+          int removed = ExpandableKernel.remove(t, 1L << log, width, h);
           assertTrue(removed >= 0, "a present entry is found");
           // the longest matching entry went: find it in the model (it matches h)
           String gone = null;
@@ -155,7 +155,7 @@ class ExpandableKernelTest {
             long v = Long.parseLong(p[1]);
             if (Long.parseLong(p[0]) == e[0]
                 && ExpandableKernel.length(v) == removed
-                && ExpandableKernel.matches(v, h, log)) {
+                && ExpandableKernel.matches(v, h * (1L << log))) {
               gone = key;
               break;
             }
@@ -182,7 +182,7 @@ class ExpandableKernelTest {
         for (long[] e : present) {
           assertTrue(
               ExpandableKernel.mayContain(
-                  t, log, width, hashOf(log, e[0], (int) e[1], e[2], rnd.nextLong())));
+                  t, 1L << log, width, hashOf(log, e[0], (int) e[1], e[2], rnd.nextLong())));
         }
       }
     }
@@ -193,22 +193,22 @@ class ExpandableKernelTest {
     int log = 4;
     int width = 3 + 4;
     long[] t = table(log, width);
-    ExpandableKernel.insert(t, log, width, 5, 1); // void
-    ExpandableKernel.insert(t, log, width, 5, (1L << 4) | 0b1010);
-    ExpandableKernel.insert(t, log, width, 6, (1L << 1) | 1);
+    ExpandableKernel.insert(t, 1L << log, width, 5, 1); // void
+    ExpandableKernel.insert(t, 1L << log, width, 5, (1L << 4) | 0b1010);
+    ExpandableKernel.insert(t, 1L << log, width, 6, (1L << 1) | 1);
     for (long fp = 0; fp < 16; fp++) {
-      assertTrue(ExpandableKernel.mayContain(t, log, width, hashOf(log, 5, 4, fp, fp * 31)));
+      assertTrue(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 5, 4, fp, fp * 31)));
     }
-    assertFalse(ExpandableKernel.mayContain(t, log, width, hashOf(log, 6, 1, 0, 0)));
+    assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 6, 1, 0, 0)));
     // the longest match goes first, then the void entry
     long h = hashOf(log, 5, 4, 0b1010, 0);
-    assertEquals(4, ExpandableKernel.remove(t, log, width, h));
-    assertEquals(0, ExpandableKernel.remove(t, log, width, h));
-    assertEquals(-1, ExpandableKernel.remove(t, log, width, h));
+    assertEquals(4, ExpandableKernel.remove(t, 1L << log, width, h));
+    assertEquals(0, ExpandableKernel.remove(t, 1L << log, width, h));
+    assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, h));
 
-    ExpandableKernel.insert(t, log, width, 5, 1);
+    ExpandableKernel.insert(t, 1L << log, width, 5, 1);
     long[] doubled = table(log + 1, width);
-    assertEquals(3, ExpandableKernel.rebuild(t, log, width, doubled, log + 1, width));
+    assertEquals(3, ExpandableKernel.rebuild(t, 1L << log, width, doubled, 2L << log, width));
     TreeMap<String, Integer> want = new TreeMap<>();
     want.put("10:1", 1);
     want.put("11:1", 1);
@@ -234,22 +234,22 @@ class ExpandableKernelTest {
         }
         ExpandableKernel.insert(
             t,
-            log,
+            1L << log,
             width,
-            ExpandableKernel.quotient(h, log),
-            ExpandableKernel.entryValue(h, log, bits));
+            ExpandableKernel.quotient(h, 1L << log),
+            ExpandableKernel.entryValue(h, 1L << log, bits));
         hashes.add(h);
       }
       int newWidth = width + rnd.nextInt(2);
       long[] doubled = table(log + 1, newWidth);
-      long written = ExpandableKernel.rebuild(t, log, width, doubled, log + 1, newWidth);
+      long written = ExpandableKernel.rebuild(t, 1L << log, width, doubled, 2L << log, newWidth);
       TreeMap<String, Integer> want = new TreeMap<>();
       for (long h : hashes) {
         // an entry of `bits` bits at log knows log + bits bits: at log + 1 it has bits − 1
         want.merge(
-            ExpandableKernel.quotient(h, log + 1)
+            ExpandableKernel.quotient(h, 2L << log)
                 + ":"
-                + ExpandableKernel.entryValue(h, log + 1, bits - 1),
+                + ExpandableKernel.entryValue(h, 2L << log, bits - 1),
             1,
             Integer::sum);
       }
@@ -259,12 +259,60 @@ class ExpandableKernelTest {
       }
       assertEquals(want, decode(doubled, log + 1, newWidth), "round " + round);
       for (long h : hashes) {
-        assertTrue(ExpandableKernel.mayContain(doubled, log + 1, newWidth, h));
+        assertTrue(ExpandableKernel.mayContain(doubled, 2L << log, newWidth, h));
       }
       // rewidening at the same size keeps every entry where it was
       long[] wider = table(log, width + 2);
-      assertEquals(n, ExpandableKernel.rebuild(t, log, width, wider, log, width + 2));
+      assertEquals(n, ExpandableKernel.rebuild(t, 1L << log, width, wider, 1L << log, width + 2));
       assertEquals(decode(t, log, width), decode(wider, log, width + 2));
+    }
+  }
+
+  @Test
+  void tablesOfAnySlotCountInsertRemoveAndDouble() {
+    SplittableRandom rnd = new SplittableRandom(2023);
+    for (int round = 0; round < 40; round++) {
+      long n = 64 + rnd.nextInt(2000); // not a power of two, mostly
+      int bits = 2 + rnd.nextInt(10);
+      int width = bits + 3;
+      long[] t = new long[(int) ExpandableSlots.wordsFor(n, width)];
+      List<Long> hashes = new ArrayList<>();
+      long count = (long) (n * 0.85);
+      for (long i = 0; i < count; i++) {
+        long h = rnd.nextLong();
+        if (rnd.nextInt(5) == 0) {
+          h = -1L - rnd.nextInt(1 << 20); // crowd the last slot: wrap-around
+        }
+        long q = ExpandableKernel.quotient(h, n);
+        assertTrue(q >= 0 && q < n, "quotient " + q + " of " + n);
+        ExpandableKernel.insert(t, n, width, q, ExpandableKernel.entryValue(h, n, bits));
+        hashes.add(h);
+      }
+      for (int i = 0; i < hashes.size() / 3; i++) {
+        long h = hashes.remove(rnd.nextInt(hashes.size()));
+        assertEquals(bits, ExpandableKernel.remove(t, n, width, h), "round " + round);
+      }
+      for (long h : hashes) {
+        assertTrue(ExpandableKernel.mayContain(t, n, width, h), "round " + round);
+      }
+      long[] doubled = new long[(int) ExpandableSlots.wordsFor(2 * n, width)];
+      assertEquals(hashes.size(), ExpandableKernel.rebuild(t, n, width, doubled, 2 * n, width));
+      for (long h : hashes) {
+        assertTrue(ExpandableKernel.mayContain(doubled, 2 * n, width, h), "round " + round);
+        // the doubled entry is the one the key would get in the doubled table
+        assertTrue(
+            ExpandableKernel.matches(
+                ExpandableKernel.entryValue(h, 2 * n, bits - 1),
+                ExpandableKernel.position(h, 2 * n)));
+      }
+      // an absent key matches about count · 2^(−bits) / n of the time: far below 1 for long ones
+      if (bits >= 8) {
+        int fp = 0;
+        for (int q = 0; q < 20_000; q++) {
+          fp += ExpandableKernel.mayContain(doubled, 2 * n, width, rnd.nextLong()) ? 1 : 0;
+        }
+        assertTrue(fp < 20_000 * 4.0 / (1 << (bits - 1)), fp + " false positives");
+      }
     }
   }
 }

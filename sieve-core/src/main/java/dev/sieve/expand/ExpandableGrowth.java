@@ -1,0 +1,230 @@
+package dev.sieve.expand;
+
+import java.math.BigInteger;
+
+/**
+ * The growth of an {@link ExpandableFilter}: doubling its table (with the budget policy's choice of
+ * the next generation's fingerprint length, {@link ExpandableMath#budgetBits}), rebuilding it with
+ * wider slots, and the union of two filters of different sizes. Static passes over the filter's
+ * package-private state; the loops over the slots are {@link ExpandableKernel}'s.
+ *
+ * <h2>Void entries</h2>
+ *
+ * A generation's fingerprints run out after {@code r_j} more doublings. Such a void entry matches
+ * every key of its run; at the next doubling it cannot tell which of the two new runs its key goes
+ * to, so it is <b>duplicated into both</b> (as the Aleph filter does), each copy void. That never
+ * gives a false negative, and the two copies in a table twice the size match as often as one did,
+ * so {@code m} does not change. The copies take slots: the void copies are at most a fraction
+ * {@code m ≤ f} of the slots. Merging filters adds up their rates and their void copies; a table
+ * whose void copies pass half of its load after a doubling (merged rates adding up to about 0.42)
+ * throws {@link IllegalStateException} rather than grow without end.
+ */
+final class ExpandableGrowth {
+  private ExpandableGrowth() {}
+
+  /** {@return the words of {@code slots} slots of {@code width} bits, or a typed refusal} */
+  static int wordCount(long slots, int width) {
+    if (width > ExpandableSlots.MAX_WIDTH) {
+      throw new IllegalArgumentException(
+          "slots of " + width + " bits exceed the widest, " + ExpandableSlots.MAX_WIDTH);
+    }
+    long words = ExpandableSlots.wordsFor(slots, width);
+    if (words > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "a table of " + slots + " slots of " + width + " bits exceeds a Java array");
+    }
+    return (int) words;
+  }
+
+  /**
+   * {@return the smallest table shape that holds {@code keys} entries at load {@value
+   * ExpandableMath#MAX_LOAD}, as {@code log << 8 | mant}: a power of two up to 256 slots, beyond
+   * that {@code keys / 0.85} rounded up to 9 significant bits}
+   */
+  static int shapeFor(long keys) {
+    if (keys > ExpandableMath.maxEntries(ExpandableMath.MAX_SLOTS)) {
+      throw new IllegalArgumentException(
+          keys
+              + " keys exceed the largest table, "
+              + ExpandableMath.maxEntries(ExpandableMath.MAX_SLOTS));
+    }
+    int log = ExpandableMath.MIN_LOG_SLOTS;
+    while (log < 8 && keys > ExpandableMath.maxEntries(1L << log)) {
+      log++;
+    }
+    if (keys <= ExpandableMath.maxEntries(1L << log)) {
+      return log << 8;
+    }
+    long need = (long) Math.ceil(keys / ExpandableMath.MAX_LOAD);
+    log = 63 - Long.numberOfLeadingZeros(need);
+    long unit = 1L << (log - 8);
+    long m = (need + unit - 1) / unit; // in [256, 512]
+    while (ExpandableMath.maxEntries(m * unit) < keys) {
+      m++;
+    }
+    if (m >= 512) {
+      return (log + 1) << 8;
+    }
+    return log << 8 | (int) (m - 256);
+  }
+
+  /** Doubles the table of {@code f} until {@code entries} more fit at the highest load. */
+  static void ensureRoom(ExpandableFilter f, long entries) {
+    while (f.used + entries > ExpandableMath.maxEntries(f.slots)) {
+      expand(f);
+    }
+  }
+
+  /**
+   * Doubles the table: the top fingerprint bit of every entry becomes its low quotient bit; the
+   * next generation's fingerprint length is chosen from the budget left ({@link
+   * ExpandableMath#budgetBits}), the slots widened when it needs more bits.
+   */
+  static void expand(ExpandableFilter f) {
+    if (f.log >= ExpandableMath.MAX_LOG_SLOTS) {
+      throw new IllegalStateException(
+          "the table is full at its largest size, " + f.slots + " slots");
+    }
+    // the rate is the same after the doubling: the budget is read before it
+    int bits = ExpandableMath.budgetBits(f.fpRate, f.modelledFpRate(), f.log + 1);
+    rebuild(f, f.log + 1, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS));
+    f.newBits = bits;
+    long voidCopies = f.entriesByKnownBits[f.log];
+    if (voidCopies > ExpandableMath.maxEntries(f.slots) / 2) {
+      // void copies double with the table: past half the load they leave a doubling little room,
+      // and growing further cannot lower their share
+      throw new IllegalStateException(
+          "saturated: void entries fill "
+              + voidCopies
+              + " of "
+              + f.slots
+              + " slots after a doubling (modelled rate "
+              + f.modelledFpRate()
+              + "); merged filters whose rates add up to about "
+              + ExpandableMath.MAX_LOAD / 2
+              + " do this");
+    }
+  }
+
+  /** Rebuilds the table with {@code 2^newLog}-scaled slots (the same or twice) of a new width. */
+  static void rebuild(ExpandableFilter f, int newLog, int newWidth) {
+    long newSlots = ExpandableMath.slots(newLog, f.mant);
+    long[] next = new long[wordCount(newSlots, newWidth)];
+    f.used = ExpandableKernel.rebuild(f.words, f.slots, f.width, next, newSlots, newWidth);
+    if (newLog == f.log + 1) {
+      // void entries (knowing exactly log bits) were duplicated; every other entry keeps its count
+      f.entriesByKnownBits[newLog] += 2 * f.entriesByKnownBits[f.log];
+      f.entriesByKnownBits[f.log] = 0;
+    }
+    f.words = next;
+    f.log = newLog;
+    f.slots = newSlots;
+    f.width = newWidth;
+  }
+
+  /** {@link ExpandableFilter#union}: the checks of scheme and mutability are the caller's. */
+  static void union(ExpandableFilter f, ExpandableFilter other) {
+    if (other.fpRate != f.fpRate) {
+      throw new IllegalArgumentException(
+          "cannot merge filters of different target rates: " + f.fpRate + " and " + other.fpRate);
+    }
+    // a snapshot: other may be f
+    long[] src = other.heapWords();
+    int otherLog = other.log;
+    long otherSlots = other.slots;
+    int srcWidth = other.width;
+    long otherKeys = other.numKeys;
+    boolean aligned = other.mant == f.mant;
+    while (f.slots < otherSlots) {
+      expand(f);
+    }
+    int needWidth = srcWidth - (f.log - otherLog) + (aligned ? 0 : 1);
+    if (needWidth > f.width) {
+      rebuild(f, f.log, Math.min(needWidth, ExpandableSlots.MAX_WIDTH));
+    }
+    ExpandableKernel.forEachRun(
+        src,
+        otherSlots,
+        srcWidth,
+        (q, first, length) -> {
+          for (int k = 0; k < length; k++) {
+            long v = ExpandableKernel.valueAt(src, srcWidth, (first + k) % otherSlots);
+            if (aligned) {
+              insertExpanded(f, q, v, otherLog);
+            } else {
+              insertCovering(f, q, v, otherSlots);
+            }
+          }
+        });
+    f.numKeys += otherKeys;
+  }
+
+  /**
+   * Inserts an entry of a table {@code 2^(f.log − fromLog)} times smaller, expanded to this table's
+   * size: its top fingerprint bits become quotient bits; where they run out, it is void and goes to
+   * every run its known bits allow.
+   */
+  private static void insertExpanded(ExpandableFilter f, long q, long value, int fromLog) {
+    int r = ExpandableKernel.length(value);
+    int d = f.log - fromLog;
+    while (f.used + (r >= d ? 1 : 1L << (d - r)) > ExpandableMath.maxEntries(f.slots)) {
+      expand(f);
+      d = f.log - fromLog;
+    }
+    long bits = value & ((1L << r) - 1);
+    if (r >= d) {
+      long newQ = (q << d) | (bits >>> (r - d));
+      long newValue = (1L << (r - d)) | (bits & ((1L << (r - d)) - 1));
+      insertEntry(f, newQ, newValue);
+    } else {
+      long prefix = ((q << r) | bits) << (d - r);
+      for (long c = 0; c < (1L << (d - r)); c++) {
+        insertEntry(f, prefix | c, 1);
+      }
+    }
+  }
+
+  /**
+   * Inserts entries covering an entry of a table of {@code fromSlots} slots whose ratio to this
+   * table's is not a power of two. The entry stands for the keys whose position {@code h / 2^64}
+   * lies in {@code [(q + fp/2^r) / fromSlots, (q + (fp+1)/2^r) / fromSlots)}; it is replaced by the
+   * cells of this table of the smallest width {@code 1 / (n · 2^c)} at least as wide as that
+   * interval that meet it (at most two, or the void entries of every slot it spans): every key it
+   * matched is matched by one of them (never a false negative), at a cost of at most four times the
+   * entry's contribution to the rate (two cells of less than twice its width).
+   */
+  private static void insertCovering(ExpandableFilter f, long q, long value, long fromSlots) {
+    int r = ExpandableKernel.length(value);
+    BigInteger den = BigInteger.valueOf(fromSlots).shiftLeft(r); // the interval is 1/den wide
+    BigInteger start =
+        BigInteger.valueOf(q).shiftLeft(r).add(BigInteger.valueOf(value & ((1L << r) - 1)));
+    while (true) {
+      BigInteger n = BigInteger.valueOf(f.slots);
+      // c: the largest with n · 2^c <= den (cells at least as wide as the interval), at least 0
+      int c = Math.max(0, den.bitLength() - n.bitLength());
+      while (c > 0 && n.shiftLeft(c).compareTo(den) > 0) {
+        c--;
+      }
+      c = Math.min(c, Math.min(f.width - ExpandableMath.SLOT_OVERHEAD_BITS, 64 - f.log));
+      BigInteger scale = n.shiftLeft(c);
+      long first = start.multiply(scale).divide(den).longValueExact();
+      BigInteger[] end = start.add(BigInteger.ONE).multiply(scale).divideAndRemainder(den);
+      long last = end[0].longValueExact() - (end[1].signum() == 0 ? 1 : 0);
+      if (f.used + (last - first + 1) > ExpandableMath.maxEntries(f.slots)) {
+        expand(f); // then the cells are computed again for the doubled table
+        continue;
+      }
+      for (long cell = first; cell <= last; cell++) {
+        long newValue = c == 0 ? 1 : (1L << c) | (cell & ((1L << c) - 1));
+        insertEntry(f, cell >>> c, newValue);
+      }
+      return;
+    }
+  }
+
+  private static void insertEntry(ExpandableFilter f, long q, long value) {
+    ExpandableKernel.insert(f.words, f.slots, f.width, q, value);
+    f.used++;
+    f.entriesByKnownBits[f.log + ExpandableKernel.length(value)]++;
+  }
+}

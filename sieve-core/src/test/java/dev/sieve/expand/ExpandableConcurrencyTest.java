@@ -1,0 +1,90 @@
+package dev.sieve.expand;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One writer with concurrent readers, and concurrent writers ({@link ExpandableFilter}'s
+ * "Threads"): while one thread adds keys through many doublings and then removes half of them
+ * (shifting entries in place), two readers query keys whose add returned before the query began,
+ * and keys that are never removed: not one false negative. Two writers adding disjoint keys at once
+ * end with every key present and the exact count.
+ */
+class ExpandableConcurrencyTest {
+  static final int KEYS = 200_000;
+
+  @Test
+  void readersNeverMissAKeyWhileOneWriterGrowsAndRemoves() throws InterruptedException {
+    ExpandableFilter f = ExpandableFilter.builder().fpRate(0.01).create();
+    AtomicLong published = new AtomicLong(); // keys [0, published) have been added
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicLong misses = new AtomicLong();
+    AtomicLong queries = new AtomicLong();
+    Thread[] readers = new Thread[2];
+    for (int t = 0; t < readers.length; t++) {
+      SplittableRandom rnd = new SplittableRandom(t);
+      readers[t] =
+          new Thread(
+              () -> {
+                while (!done.get()) {
+                  long p = published.get();
+                  if (p == 0) {
+                    continue;
+                  }
+                  // the first half is never removed
+                  long i = rnd.nextLong(Math.min(p, KEYS / 2));
+                  if (!f.mayContainHash(ExpandableGrowthTest.keyHash(i))) {
+                    misses.incrementAndGet();
+                  }
+                  queries.incrementAndGet();
+                }
+              });
+      readers[t].start();
+    }
+    for (long i = 0; i < KEYS; i++) {
+      f.addHash(ExpandableGrowthTest.keyHash(i));
+      published.set(i + 1);
+    }
+    for (long i = KEYS / 2; i < KEYS; i++) {
+      assertTrue(f.removeHash(ExpandableGrowthTest.keyHash(i)));
+    }
+    done.set(true);
+    for (Thread t : readers) {
+      t.join();
+    }
+    assertEquals(0, misses.get(), misses.get() + " false negatives in " + queries.get());
+    assertTrue(queries.get() > 0);
+    assertTrue(f.doublings() >= 10);
+  }
+
+  @Test
+  void concurrentWritersAreSerialized() throws InterruptedException {
+    ExpandableFilter f = ExpandableFilter.builder().fpRate(0.01).create();
+    Thread[] writers = new Thread[2];
+    for (int t = 0; t < writers.length; t++) {
+      long base = t * 1_000_000L;
+      writers[t] =
+          new Thread(
+              () -> {
+                for (long i = 0; i < KEYS / 4; i++) {
+                  f.addHash(ExpandableGrowthTest.keyHash(base + i));
+                }
+              });
+      writers[t].start();
+    }
+    for (Thread t : writers) {
+      t.join();
+    }
+    assertEquals(KEYS / 2, f.numKeys());
+    for (int t = 0; t < writers.length; t++) {
+      for (long i = 0; i < KEYS / 4; i++) {
+        assertTrue(f.mayContainHash(ExpandableGrowthTest.keyHash(t * 1_000_000L + i)));
+      }
+    }
+  }
+}

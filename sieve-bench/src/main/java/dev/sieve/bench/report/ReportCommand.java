@@ -279,8 +279,11 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--growth-max-n",
       description =
-          "also grow the ScalableBloomFilter from a guess of 10^3 keys to this many (0: not run)"
-              + " and write FPR and bits/key against keys added to <out>/growth (GrowthReport)",
+          "also grow the growable filters to this many keys (0: not run): the ExpandableFilter"
+              + " with no hint and with hints of N/2 and N, the ScalableBloomFilter from a guess"
+              + " of 10^3, beside a right-sized BlockedBloomFilter; write FPR, bits/key, memory"
+              + " against keys added and issue 23's target verdicts to <out>/growth"
+              + " (GrowthReport)",
       defaultValue = "0")
   long growthMaxN;
 
@@ -602,7 +605,8 @@ public final class ReportCommand implements Callable<Integer> {
         long queries = Math.min(fprQueries, 1_000_000); // per checkpoint, about 60 of them
         GrowthReport.write(
             new File(out, "growth").toPath(),
-            GrowthReport.measure(0.01, 1_000, growthMaxN, queries),
+            GrowthReport.measureAll(
+                0.01, 1_000, growthMaxN, queries, GrowthReport.defaultHints(growthMaxN)),
             1_000,
             growthMaxN,
             queries);

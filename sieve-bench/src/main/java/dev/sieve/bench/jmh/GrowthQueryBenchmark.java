@@ -4,6 +4,7 @@ import dev.sieve.MutableFilter;
 import dev.sieve.bench.ScalableQueryForms;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.expand.ExpandableFilter;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,9 +23,16 @@ import org.openjdk.jmh.annotations.State;
  * pre-computed, so the key hash is not in the figure) of a {@link ScalableBloomFilter} grown key by
  * key from a guess of {@code guess} keys to {@code n} keys, against a {@link BlockedBloomFilter}
  * sized right for {@code n} at the same rate ({@code structure=scalable} or {@code rightsized}).
+ * Issue 23 adds the {@link ExpandableFilter} at the same rate: {@code expandable} grown key by key
+ * from a hint of {@code guess} keys ({@code -p guess=0}: no hint, from its smallest table), and
+ * {@code expandable-hinted} built with {@code expectedKeys(n)} and filled with the same keys.
  * Present and absent keys, {@value #BATCH} independent lookups per invocation from a pre-drawn
  * stream. Run: {@code java -cp sieve-bench/target/sieve-bench-all.jar org.openjdk.jmh.Main
- * GrowthQueryBenchmark -p n=100000000 -jvmArgs -Xmx6g -f 1 -wi 3 -i 5}.
+ * GrowthQueryBenchmark -p n=100000000 -jvmArgs -Xmx6g -f 1 -wi 3 -i 5}; the expandable filter
+ * beside the others: {@code ... GrowthQueryBenchmark -p
+ * structure=expandable,expandable-hinted,scalable,rightsized -p n=10000000,100000000 -p guess=0
+ * -jvmArgs -Xmx6g -f 1 -wi 3 -i 5} (the scalable Bloom needs a guess of at least 1: with {@code
+ * guess=0} it starts from 1,000, its usual guess).
  *
  * <p>The experiment {@code -p structure=scalable -p queryForm=loop,twopass,branchfree} asks the
  * grown filter's stages by the two query forms that were measured and not shipped ({@link
@@ -39,7 +47,7 @@ public class GrowthQueryBenchmark {
 
   private static final int STREAM = 1 << 20;
 
-  @Param({"scalable", "rightsized"})
+  @Param({"scalable", "rightsized", "expandable", "expandable-hinted"})
   public String structure;
 
   @Param("100000000")
@@ -70,11 +78,7 @@ public class GrowthQueryBenchmark {
     if (!form.equals(ScalableQueryForms.LOOP) && !structure.equals("scalable")) {
       throw new IllegalArgumentException("queryForm=" + form + " is for structure=scalable");
     }
-    filter =
-        structure.equals("scalable")
-            ? ScalableBloomFilter.builder().expectedKeys(guess).fpRate(fpRate).create()
-            : BlockedBloomFilter.createWithBitsPerKey(
-                n, ScalableBloomFilter.stageMillibitsPerKey(fpRate) / 1000.0);
+    filter = create(structure, n, fpRate, guess);
     // the keys are random 64-bit hashes: key i is the i-th of seed 1's stream
     SplittableRandom keys = new SplittableRandom(1);
     present = new long[STREAM];
@@ -102,6 +106,36 @@ public class GrowthQueryBenchmark {
       forms = ScalableQueryForms.of((ScalableBloomFilter) filter);
       twoPass = form.equals(ScalableQueryForms.TWO_PASS);
     }
+  }
+
+  /**
+   * An empty filter of the structure: {@code scalable} from a guess of {@code guess} keys (1,000
+   * when {@code guess} is 0), {@code rightsized} a blocked Bloom for {@code n}, {@code expandable}
+   * from a hint of {@code guess} keys (none when 0), {@code expandable-hinted} with {@code
+   * expectedKeys(n)}.
+   */
+  public static MutableFilter create(String structure, long n, double fpRate, long guess) {
+    return switch (structure) {
+      case "scalable" ->
+          ScalableBloomFilter.builder()
+              .expectedKeys(guess > 0 ? guess : 1_000)
+              .fpRate(fpRate)
+              .create();
+      case "rightsized" ->
+          BlockedBloomFilter.createWithBitsPerKey(
+              n, ScalableBloomFilter.stageMillibitsPerKey(fpRate) / 1000.0);
+      case "expandable" ->
+          guess > 0
+              ? ExpandableFilter.builder().fpRate(fpRate).expectedKeys(guess).create()
+              : ExpandableFilter.builder().fpRate(fpRate).create();
+      case "expandable-hinted" ->
+          ExpandableFilter.builder().fpRate(fpRate).expectedKeys(n).create();
+      default ->
+          throw new IllegalArgumentException(
+              "structure="
+                  + structure
+                  + ": one of scalable, rightsized, expandable, expandable-hinted");
+    };
   }
 
   @Benchmark

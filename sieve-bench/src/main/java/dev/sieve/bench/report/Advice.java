@@ -13,11 +13,11 @@ import java.util.function.ToDoubleFunction;
 /**
  * The summary's "which filter to pick": one recommendation per need a user has (keys added as they
  * come or known up front; lookup speed or space; RocksDB's or Parquet's format; an unknown key
- * count; deletes), each chosen from this run's measured figures at its largest n and stated with
- * them. Nothing here is a fixed ranking: the choice is the measured minimum among the filters whose
- * capabilities fit the need ({@link FilterType}: mutable, RocksDB-compatible; the split-block Bloom
- * is Parquet's; the scalable Bloom grows; Cuckoo removes), and a need none of the run's rows meets
- * says so.
+ * count; deletes; merges), each chosen from this run's measured figures at its largest n and stated
+ * with them. Nothing here is a fixed ranking: the choice is the measured minimum among the filters
+ * whose capabilities fit the need ({@link FilterType}: mutable, RocksDB-compatible; the split-block
+ * Bloom is Parquet's; the scalable Bloom and the expandable filter grow; Cuckoo and the expandable
+ * filter remove; the expandable filter merges), and a need none of the run's rows meets says so.
  *
  * <p>Speed is the mean of the positive and negative lookup times of the filter's fastest path for a
  * single key stream: the plain lookup, or the batch API or the fast long-key hash where the run
@@ -147,8 +147,7 @@ public final class Advice {
         c -> c.type() == FilterType.SPLIT_BLOCK_BLOOM,
         "Parquet files (the split-block Bloom filter Parquet readers check): ",
         "");
-    Optional<Candidate> known =
-        best(all, mutable, Candidate::lookupNs).filter(c -> c.type() != FilterType.SCALABLE_BLOOM);
+    Optional<Candidate> known = best(all, mutable, Candidate::lookupNs);
     single(
         out,
         all,
@@ -161,10 +160,17 @@ public final class Advice {
     single(
         out,
         all,
-        c -> c.type() == FilterType.CUCKOO,
+        c -> c.type() == FilterType.EXPANDABLE,
+        "Key count not known and keys removed or filters merged: ",
+        " — the growable filter with remove() and union() (of filters of the same rate); remove"
+            + " only keys you added");
+    single(
+        out,
+        all,
+        c -> c.type() == FilterType.CUCKOO || c.type() == FilterType.EXPANDABLE,
         "Keys must be removed again: ",
-        " — the only filter here with remove(); remove only keys you added, or it may"
-            + " drop another key's fingerprint");
+        " — remove only keys you added: removing a key never added may drop another key's"
+            + " fingerprint");
     Optional<Row> raw = SteadyState.rawRead(rows, n).filter(r -> !r.excluded());
     Optional<Candidate> fastest = best(all, c -> true, Candidate::lookupNs);
     if (raw.isPresent() && fastest.isPresent() && raw.get().negativeNs > 0) {
@@ -184,7 +190,7 @@ public final class Advice {
   }
 
   private static boolean growable(Candidate c) {
-    return c.type() == FilterType.SCALABLE_BLOOM;
+    return c.type() == FilterType.SCALABLE_BLOOM || c.type() == FilterType.EXPANDABLE;
   }
 
   /** The fastest and the smallest of a group, in one sentence when they are the same filter. */

@@ -240,7 +240,7 @@ public final class Charts {
   static final List<String> FAMILIES =
       List.of(
           "Blocked and split-block Bloom",
-          "Standard and growable Bloom",
+          "Standard Bloom and growable filters",
           "Xor and Binary Fuse",
           "Ribbon",
           "Cuckoo",
@@ -258,7 +258,7 @@ public final class Charts {
     if (n.contains("blocked-bloom") || n.contains("split-block")) {
       return FAMILIES.get(0);
     }
-    if (n.contains("bloom") || n.contains("sharded")) {
+    if (n.contains("bloom") || n.contains("sharded") || n.contains("expandable")) {
       return FAMILIES.get(1);
     }
     if (n.contains("xor") || n.contains("fuse")) {

@@ -69,12 +69,12 @@ public final class ReportCommand implements Callable<Integer> {
 
   /**
    * The default set: every family with its peer — blocked Bloom (single and batch), Parquet's
-   * split-block Bloom, the standard Bloom, the growable Bloom, Ribbon and Bumped Ribbon, Xor8,
-   * Binary Fuse 8 (and its fast-hash row where this build has one), Cuckoo; the peers of each
-   * (Guava, FastFilter's BlockedBloom, Xor8 for Xor and Binary Fuse, Cuckoo8), one exact set and
-   * the raw read. Sized to finish in 10 minutes on 2 idle cores with warm-ups long enough for the
-   * SIMD path, with room for re-measuring flagged rows (see {@link #plannedSeconds}); {@code full}
-   * is the former, larger default.
+   * split-block Bloom, the standard Bloom, the growable filters (scalable Bloom, expandable),
+   * Ribbon and Bumped Ribbon, Xor8, Binary Fuse 8 (and its fast-hash row where this build has one),
+   * Cuckoo; the peers of each (Guava, FastFilter's BlockedBloom, Xor8 for Xor and Binary Fuse,
+   * Cuckoo8), one exact set and the raw read. Sized to finish in 10 minutes on 2 idle cores with
+   * warm-ups long enough for the SIMD path, with room for re-measuring flagged rows (see {@link
+   * #plannedSeconds}); {@code full} is the former, larger default.
    */
   static final List<String> DEFAULT =
       List.of(
@@ -83,6 +83,7 @@ public final class ReportCommand implements Callable<Integer> {
           "sieve-split-block-bloom",
           "sieve-standard-bloom",
           "sieve-scalable-bloom",
+          "sieve-expandable",
           "sieve-ribbon",
           "sieve-bumped-ribbon",
           "sieve-xor8",
@@ -279,8 +280,11 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--growth-max-n",
       description =
-          "also grow the ScalableBloomFilter from a guess of 10^3 keys to this many (0: not run)"
-              + " and write FPR and bits/key against keys added to <out>/growth (GrowthReport)",
+          "also grow the growable filters to this many keys (0: not run): the ExpandableFilter"
+              + " with no hint and with hints of N/2 and N, the ScalableBloomFilter from a guess"
+              + " of 10^3, beside a right-sized BlockedBloomFilter; write FPR, bits/key, memory"
+              + " against keys added and issue 23's target verdicts to <out>/growth"
+              + " (GrowthReport)",
       defaultValue = "0")
   long growthMaxN;
 
@@ -617,7 +621,8 @@ public final class ReportCommand implements Callable<Integer> {
         long queries = Math.min(fprQueries, 1_000_000); // per checkpoint, about 60 of them
         GrowthReport.write(
             new File(out, "growth").toPath(),
-            GrowthReport.measure(0.01, 1_000, growthMaxN, queries),
+            GrowthReport.measureAll(
+                0.01, 1_000, growthMaxN, queries, GrowthReport.defaultHints(growthMaxN)),
             1_000,
             growthMaxN,
             queries);

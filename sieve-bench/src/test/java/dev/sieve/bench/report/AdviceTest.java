@@ -74,4 +74,25 @@ class AdviceTest {
     assertEquals(1, advice.size());
     assertTrue(advice.get(0).startsWith("No recommendation"), advice.get(0));
   }
+
+  @Test
+  void theExpandableFilterIsAdvisedForGrowthWithDeletesAndMerges() {
+    List<Row> rows = ReportFixture.rows();
+    // slower than the Cuckoo filter, faster than the scalable Bloom filter
+    rows.add(ReportFixture.filter("sieve-expandable", dev.sieve.bench.Family.SIEVE, 35, 17, 0.004));
+    SteadyState.flag(rows);
+    List<String> advice = Advice.recommend(rows);
+    assertTrue(
+        line(advice, "Key count not known in advance").contains("sieve-expandable — 35.0 ns"));
+    assertTrue(
+        line(advice, "Key count not known and keys removed or filters merged")
+            .contains("sieve-expandable"));
+    // the fastest of the filters that remove: the Cuckoo filter, not the expandable one
+    assertTrue(line(advice, "Keys must be removed").contains("sieve-cuckoo8"));
+    // a growable filter is not "sized for n up front" nor a pick for keys added as they arrive
+    assertFalse(line(advice, "Adding keys as they arrive").contains("expandable"));
+    // without the row, no line for growth with deletes
+    List<String> without = Advice.recommend(ReportFixture.rows());
+    assertTrue(without.stream().noneMatch(l -> l.contains("filters merged")), without.toString());
+  }
 }

@@ -83,7 +83,7 @@ class ChartsTest {
         List.of(
             "Blocked and split-block Bloom (1 of 2)",
             "Blocked and split-block Bloom (2 of 2)",
-            "Standard and growable Bloom",
+            "Standard Bloom and growable filters",
             "Ribbon"),
         panels.stream().map(Charts.LookupPanel::title).toList());
     for (Charts.LookupPanel p : panels) {

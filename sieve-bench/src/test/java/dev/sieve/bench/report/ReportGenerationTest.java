@@ -220,6 +220,7 @@ class ReportGenerationTest {
             "split-block",
             "standard-bloom",
             "scalable",
+            "expandable",
             "ribbon",
             "xor8",
             "fuse8",

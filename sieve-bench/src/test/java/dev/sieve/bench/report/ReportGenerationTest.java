@@ -220,7 +220,6 @@ class ReportGenerationTest {
             "split-block",
             "standard-bloom",
             "scalable",
-            "expandable",
             "ribbon",
             "xor8",
             "fuse8",

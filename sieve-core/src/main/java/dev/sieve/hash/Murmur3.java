@@ -7,10 +7,10 @@ import java.util.Objects;
  * with: {@code x64_128} (Guava's {@code Hashing.murmur3_128}, Cassandra) and {@code x86_32}
  * (Guava's {@code Hashing.murmur3_32_fixed}, Spark's sketch). Blocks are read little-endian.
  *
- * <p>Spark's sketch module hashes byte keys with a variant of {@code x86_32} that feeds each of
- * the last {@code len % 4} bytes, sign-extended, through a full block round ({@link
- * #sparkBytes32}); its {@code long} keys are two 4-byte blocks, low half first ({@link
- * #sparkLong32}). Both are Spark's answers, not the reference algorithm's, and kept apart here.
+ * <p>Spark's sketch module hashes byte keys with a variant of {@code x86_32} that feeds each of the
+ * last {@code len % 4} bytes, sign-extended, through a full block round ({@link #sparkBytes32});
+ * its {@code long} keys are two 4-byte blocks, low half first ({@link #sparkLong32}). Both are
+ * Spark's answers, not the reference algorithm's, and kept apart here.
  */
 public final class Murmur3 {
   private Murmur3() {}
@@ -27,7 +27,8 @@ public final class Murmur3 {
    * @param key holds the key
    * @param off where it starts
    * @param len its length
-   * @param seed the seed (Guava's {@code murmur3_128(seed)}; 0 by default), sign-extended as Guava does
+   * @param seed the seed (Guava's {@code murmur3_128(seed)}; 0 by default), sign-extended as Guava
+   *     does
    * @param out at least two words
    */
   public static void hash128(byte[] key, int off, int len, int seed, long[] out) {

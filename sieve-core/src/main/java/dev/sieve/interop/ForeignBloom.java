@@ -10,14 +10,14 @@ import java.util.Arrays;
 
 /**
  * What the Bloom filters of other systems share here: {@code m = 64 · words} bits in a {@code
- * long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and Spark's
- * bit arrays), {@code k} probes, and keys that the owning system hashes itself. Every key method
- * goes to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here (the
+ * long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and Spark's bit
+ * arrays), {@code k} probes, and keys that the owning system hashes itself. Every key method goes
+ * to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here (the
  * format's hash is not Sieve's 64-bit key hash) and refuses.
  *
  * <p>The figures the owners do not print come from the bits: {@link #expectedFpRate()} is {@code
- * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter
- * read from bytes reports that estimate as its key count, since none of these forms stores one.
+ * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter read
+ * from bytes reports that estimate as its key count, since none of these forms stores one.
  */
 abstract class ForeignBloom implements Filter {
   /** The bits, little-endian within each word. */
@@ -42,8 +42,7 @@ abstract class ForeignBloom implements Filter {
     for (long w : words) {
       set += Long.bitCount(w);
     }
-    double n =
-        BloomMath.standardBloomElementCount(set, (long) words.length * Long.SIZE, numProbes);
+    double n = BloomMath.standardBloomElementCount(set, (long) words.length * Long.SIZE, numProbes);
     return Double.isFinite(n) ? Math.round(n) : Long.MAX_VALUE;
   }
 

@@ -13,10 +13,10 @@ import java.nio.ByteBuffer;
  * <h2>The form</h2>
  *
  * Big-endian ({@code DataOutputStream}): the strategy's ordinal (1 byte: 0 {@code
- * MURMUR128_MITZ_32}, 1 {@code MURMUR128_MITZ_64}), the number of hash functions {@code k} (1
- * byte, unsigned, 1 to 255), the number of 64-bit words (4 bytes), then the words. The filter has
- * {@code m = 64 · words} bits; bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}. No key
- * count, no funnel, no checksum.
+ * MURMUR128_MITZ_32}, 1 {@code MURMUR128_MITZ_64}), the number of hash functions {@code k} (1 byte,
+ * unsigned, 1 to 255), the number of 64-bit words (4 bytes), then the words. The filter has {@code
+ * m = 64 · words} bits; bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}. No key count,
+ * no funnel, no checksum.
  *
  * <h2>Keys</h2>
  *
@@ -32,15 +32,15 @@ import java.nio.ByteBuffer;
  *
  * <h2>Sizing</h2>
  *
- * As Guava's {@code create(funnel, n, p)}: {@code m = floor(-n ln p / (ln 2)^2)} rounded up to whole
- * words and {@code k = max(1, round(-ln p / ln 2))}; {@link #create(long, double, Strategy)}. Guava
- * answers with {@code MURMUR128_MITZ_64} unless a filter read says otherwise.
+ * As Guava's {@code create(funnel, n, p)}: {@code m = floor(-n ln p / (ln 2)^2)} rounded up to
+ * whole words and {@code k = max(1, round(-ln p / ln 2))}; {@link #create(long, double, Strategy)}.
+ * Guava answers with {@code MURMUR128_MITZ_64} unless a filter read says otherwise.
  *
  * <h2>Limits</h2>
  *
  * At most {@link #MAX_WORDS} words (one Java array); {@code k} 1 to 255. Guava's own {@code
- * readFrom} allocates {@code dataLength} words before reading them (an {@code OutOfMemoryError} on a
- * crafted header, oss-fuzz 15484); {@link #readFrom(byte[])} checks the length against the bytes
+ * readFrom} allocates {@code dataLength} words before reading them (an {@code OutOfMemoryError} on
+ * a crafted header, oss-fuzz 15484); {@link #readFrom(byte[])} checks the length against the bytes
  * present first.
  */
 public final class GuavaBloomFilter extends ForeignBloom {
@@ -86,8 +86,8 @@ public final class GuavaBloomFilter extends ForeignBloom {
    * @param fpp the false-positive rate, in (0, 1)
    * @param strategy the strategy
    * @return the filter
-   * @throws IllegalArgumentException for parameters Guava refuses or a size over {@link
-   *     #MAX_WORDS} words
+   * @throws IllegalArgumentException for parameters Guava refuses or a size over {@link #MAX_WORDS}
+   *     words
    */
   public static GuavaBloomFilter create(long expectedInsertions, double fpp, Strategy strategy) {
     if (expectedInsertions < 0) {
@@ -110,8 +110,8 @@ public final class GuavaBloomFilter extends ForeignBloom {
   }
 
   /**
-   * An empty filter of {@code numBits} bits rounded up to whole words, with {@code numProbes}
-   * hash functions.
+   * An empty filter of {@code numBits} bits rounded up to whole words, with {@code numProbes} hash
+   * functions.
    *
    * @throws IllegalArgumentException if the bits are not in [1, 64 · {@link #MAX_WORDS}] or the
    *     probes not in [1, 255]

@@ -30,10 +30,10 @@ import java.util.Arrays;
  * <h2>Sizing</h2>
  *
  * As Spark's {@code create(n, fpp)}: {@code m = floor(-n ln p / (ln 2)^2)} bits (rounded up to
- * words), {@code k = max(1, round(m / n · ln 2))}, V2, seed 0. SQL's {@code bloom_filter_agg}
- * caps the bits ({@code spark.sql.optimizer.runtime.bloomFilter.maxNumBits}, 64 Mi by default) and
- * sizes for {@code min(0.03, n / (maxItems / 0.03))}; a capped filter holding more keys than it was
- * sized for has a far higher rate than asked, which {@link #expectedFpRate()} shows.
+ * words), {@code k = max(1, round(m / n · ln 2))}, V2, seed 0. SQL's {@code bloom_filter_agg} caps
+ * the bits ({@code spark.sql.optimizer.runtime.bloomFilter.maxNumBits}, 64 Mi by default) and sizes
+ * for {@code min(0.03, n / (maxItems / 0.03))}; a capped filter holding more keys than it was sized
+ * for has a far higher rate than asked, which {@link #expectedFpRate()} shows.
  *
  * <h2>Limits</h2>
  *
@@ -134,8 +134,7 @@ public final class SparkBloomFilter extends ForeignBloom {
     if (version == Version.V1 && seed != 0) {
       throw new IllegalArgumentException("a V1 filter has seed 0, got " + seed);
     }
-    int k =
-        Math.max(1, (int) Math.round((double) numBits / expectedNumItems * Math.log(2)));
+    int k = Math.max(1, (int) Math.round((double) numBits / expectedNumItems * Math.log(2)));
     if (k > MAX_PROBES) {
       throw new IllegalArgumentException(
           k + " hash functions for " + numBits + " bits, over the limit of " + MAX_PROBES);
@@ -163,7 +162,8 @@ public final class SparkBloomFilter extends ForeignBloom {
     ByteBuffer in = bytes.slice();
     long length = in.remaining();
     if (length < 4) {
-      throw new SieveFormatException(0, "Spark Bloom filter of " + length + " bytes has no version");
+      throw new SieveFormatException(
+          0, "Spark Bloom filter of " + length + " bytes has no version");
     }
     int v = in.getInt();
     if (v != 1 && v != 2) {
@@ -174,7 +174,11 @@ public final class SparkBloomFilter extends ForeignBloom {
     if (length < header) {
       throw new SieveFormatException(
           0,
-          "Spark Bloom filter V" + v + " of " + length + " bytes is shorter than its header of "
+          "Spark Bloom filter V"
+              + v
+              + " of "
+              + length
+              + " bytes is shorter than its header of "
               + header);
     }
     int k = in.getInt();
@@ -193,7 +197,12 @@ public final class SparkBloomFilter extends ForeignBloom {
     if (length != expected) {
       throw new SieveFormatException(
           wordsAt,
-          "number of words " + numWords + " needs " + expected + " bytes, the filter has " + length);
+          "number of words "
+              + numWords
+              + " needs "
+              + expected
+              + " bytes, the filter has "
+              + length);
     }
     long[] words = readWordsBigEndian(in, numWords);
     long n = numKeys >= 0 ? numKeys : estimateKeys(words, k);

@@ -10,8 +10,8 @@ package dev.sieve.interop;
  *       negative, at bit {@code c mod m}; past 2^31 bits the high bits are never probed (why V2
  *       came).
  *   <li>V2: {@code c} starts at {@code h1 · (2^31 - 1)} in 64-bit arithmetic and adds {@code h2}
- *       before each probe; the probe is {@code c}, complemented if negative, mod {@code m} ({@code c}
- *       itself is not complemented).
+ *       before each probe; the probe is {@code c}, complemented if negative, mod {@code m} ({@code
+ *       c} itself is not complemented).
  * </ul>
  */
 final class SparkBloomKernel {

@@ -43,7 +43,7 @@ import java.nio.ByteBuffer;
  * a crafted header, oss-fuzz 15484); {@link #readFrom(byte[])} checks the length against the bytes
  * present first.
  */
-public final class GuavaBloomFilter extends ForeignBloom {
+public final class GuavaBloomFilter extends ForeignBloomFilter {
 
   /** The most words a filter holds. */
   public static final int MAX_WORDS = Integer.MAX_VALUE - 8;

@@ -41,7 +41,7 @@ import java.util.Arrays;
  * allocates the word count before reading (negative: {@code NegativeArraySizeException}; huge: an
  * {@code OutOfMemoryError}); here it is checked against the bytes present first.
  */
-public final class SparkBloomFilter extends ForeignBloom {
+public final class SparkBloomFilter extends ForeignBloomFilter {
 
   /** The most words a filter holds. */
   public static final int MAX_WORDS = Integer.MAX_VALUE - 8;

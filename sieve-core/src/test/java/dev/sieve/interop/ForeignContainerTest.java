@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class ForeignContainerTest {
 
-  private static void roundTrip(ForeignBloom original, FilterType type) {
+  private static void roundTrip(ForeignBloomFilter original, FilterType type) {
     SplittableRandom random = new SplittableRandom(5);
     for (int i = 0; i < 2000; i++) {
       original.put(random.nextLong());
@@ -32,7 +32,7 @@ class ForeignContainerTest {
     assertEquals(type, FilterType.of(read));
     assertEquals(original, read);
     assertEquals(original.numKeys(), read.numKeys());
-    assertArrayEquals(original.toByteArray(), ((ForeignBloom) read).toByteArray());
+    assertArrayEquals(original.toByteArray(), ((ForeignBloomFilter) read).toByteArray());
     Filter wrapped = SieveFormat.wrap(ByteBuffer.wrap(container));
     for (int i = 0; i < 20_000; i++) {
       long key = random.nextLong();

@@ -9,17 +9,18 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * What the Bloom filters of other systems share here: {@code m = 64 · words} bits in a {@code
- * long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and Spark's bit
- * arrays), {@code k} probes, and keys that the owning system hashes itself. Every key method goes
- * to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here (the
- * format's hash is not Sieve's 64-bit key hash) and refuses.
+ * The Bloom filters of other systems, in their own forms ({@link GuavaBloomFilter}, {@link
+ * SparkBloomFilter}); what they share: {@code m = 64 · words} bits in a {@code long[]} (bit {@code
+ * i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and Spark's bit arrays), {@code k}
+ * probes, and keys that the owning system hashes itself. Every key method goes to the format's hash
+ * of the key's bytes; {@link #mayContainHash} has no meaning here (the format's hash is not Sieve's
+ * 64-bit key hash) and refuses.
  *
  * <p>The figures the owners do not print come from the bits: {@link #expectedFpRate()} is {@code
  * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter read
  * from bytes reports that estimate as its key count, since none of these forms stores one.
  */
-abstract class ForeignBloom implements Filter {
+public abstract class ForeignBloomFilter implements Filter {
   /** The bits, little-endian within each word. */
   final long[] words;
 
@@ -29,7 +30,7 @@ abstract class ForeignBloom implements Filter {
   /** The key count: the puts that changed the filter, or the estimate of a filter read. */
   private long numKeys;
 
-  ForeignBloom(long[] words, int numProbes, long numKeys) {
+  ForeignBloomFilter(long[] words, int numProbes, long numKeys) { // subclasses: this package only
     this.words = words;
     this.numBits = (long) words.length * Long.SIZE;
     this.numProbes = numProbes;

@@ -25,6 +25,6 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
-  // the filters of other systems, bit for bit (Guava, Spark, DataSketches)
+  // the filters of other systems, bit for bit (Guava, Spark)
   exports dev.sieve.interop;
 }

@@ -57,9 +57,20 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
   /** Guava's two hashing strategies, by their ordinal in its {@code BloomFilterStrategies}. */
   public enum Strategy {
     /** Ordinal 0: the low 64 bits of the hash, split into two 32-bit halves. */
-    MURMUR128_MITZ_32,
+    MURMUR128_MITZ_32(0),
     /** Ordinal 1: both halves of the 128-bit hash, 64-bit arithmetic (Guava's default). */
-    MURMUR128_MITZ_64
+    MURMUR128_MITZ_64(1);
+
+    private final int code;
+
+    Strategy(int code) {
+      this.code = code;
+    }
+
+    /** {@return the strategy's ordinal in Guava's enum, its first byte in the form} */
+    public int code() {
+      return code;
+    }
   }
 
   private final Strategy strategy;
@@ -164,7 +175,7 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
           0, "Guava Bloom filter of " + length + " bytes is shorter than its 6-byte header");
     }
     int ordinal = in.get();
-    if (ordinal < 0 || ordinal >= Strategy.values().length) {
+    if (ordinal != 0 && ordinal != 1) {
       throw new SieveFormatException(
           0, "strategy ordinal " + ordinal + " outside [0, 1] (MURMUR128_MITZ_32, _64)");
     }
@@ -190,13 +201,14 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
     }
     long[] words = readWordsBigEndian(in, dataLength);
     long n = numKeys >= 0 ? numKeys : estimateKeys(words, k);
-    return new GuavaBloomFilter(words, k, Strategy.values()[ordinal], n);
+    return new GuavaBloomFilter(
+        words, k, ordinal == 0 ? Strategy.MURMUR128_MITZ_32 : Strategy.MURMUR128_MITZ_64, n);
   }
 
   @Override
   public byte[] toByteArray() {
     ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + words.length * Long.BYTES);
-    out.put((byte) strategy.ordinal()).put((byte) numProbes).putInt(words.length);
+    out.put((byte) strategy.code()).put((byte) numProbes).putInt(words.length);
     for (long w : words) {
       out.putLong(w);
     }
@@ -288,7 +300,7 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
 
     @Override
     public int parameterB(GuavaBloomFilter f) {
-      return f.strategy.ordinal();
+      return f.strategy.code();
     }
 
     @Override

@@ -55,13 +55,19 @@ public final class SparkBloomFilter extends ForeignBloomFilter {
   /** Spark's two versions. */
   public enum Version {
     /** Version 1: 32-bit probe arithmetic, seed 0. */
-    V1,
+    V1(1),
     /** Version 2 (Spark 4.1): 64-bit probe arithmetic and a seed. */
-    V2;
+    V2(2);
+
+    private final int number;
+
+    Version(int number) {
+      this.number = number;
+    }
 
     /** {@return the version number in the form} */
     public int number() {
-      return ordinal() + 1;
+      return number;
     }
   }
 
@@ -169,7 +175,7 @@ public final class SparkBloomFilter extends ForeignBloomFilter {
     if (v != 1 && v != 2) {
       throw new SieveFormatException(0, "Spark Bloom filter version " + v + " is not 1 or 2");
     }
-    Version version = Version.values()[v - 1];
+    Version version = v == 1 ? Version.V1 : Version.V2;
     int header = version == Version.V1 ? 12 : 16;
     if (length < header) {
       throw new SieveFormatException(

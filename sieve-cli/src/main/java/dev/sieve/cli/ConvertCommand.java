@@ -45,7 +45,7 @@ public final class ConvertCommand implements Callable<Integer> {
       names = "--to",
       required = true,
       paramLabel = "FORMAT",
-      description = "sieve, guava or spark")
+      description = "sieve, guava, spark or datasketches")
   String to;
 
   @Option(
@@ -137,6 +137,7 @@ public final class ConvertCommand implements Callable<Integer> {
     return switch (f) {
       case GUAVA -> "Murmur3 x64_128 of the funnel's bytes";
       case SPARK -> "Spark's Murmur3 x86_32 pair";
+      case DATASKETCHES -> "a seeded XXH64 pair";
     };
   }
 

@@ -1,6 +1,7 @@
 package dev.sieve.cli;
 
 import dev.sieve.Filter;
+import dev.sieve.interop.DataSketchesBloomFilter;
 import dev.sieve.interop.ForeignBloomFilter;
 import dev.sieve.interop.GuavaBloomFilter;
 import dev.sieve.interop.SparkBloomFilter;
@@ -61,6 +62,22 @@ enum ForeignFormat {
     @Override
     ForeignBloomFilter read(byte[] bytes) {
       return SparkBloomFilter.readFrom(bytes);
+    }
+  },
+  /** DataSketches' {@code BloomFilter.toByteArray}: little-endian, family id 21. */
+  DATASKETCHES("datasketches", FilterType.DATASKETCHES_BLOOM) {
+    @Override
+    boolean matches(ByteBuffer head, long size) {
+      if (head.limit() < 16 || size < 24) {
+        return false;
+      }
+      int preLongs = head.get(0);
+      return (preLongs == 3 || preLongs == 4) && head.get(1) == 1 && head.get(2) == 21;
+    }
+
+    @Override
+    ForeignBloomFilter read(byte[] bytes) {
+      return DataSketchesBloomFilter.readFrom(bytes);
     }
   };
 

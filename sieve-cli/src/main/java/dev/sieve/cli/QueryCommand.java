@@ -86,8 +86,8 @@ public final class QueryCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "NAME",
       description =
-          "read FILE as another system's filter form: guava (BloomFilter.writeTo) or spark (the"
-              + " sketch BloomFilter V1/V2, bloom_filter_agg); by default recognized by its"
+          "read FILE as another system's filter form: guava (BloomFilter.writeTo), spark (the"
+              + " sketch BloomFilter V1/V2, bloom_filter_agg) or datasketches; by default recognized by its"
               + " structure. --long and --int keys are then asked as the owner's long entry point"
               + " (Guava's longFunnel: 8 little-endian bytes; Spark's putLong)")
   String format;

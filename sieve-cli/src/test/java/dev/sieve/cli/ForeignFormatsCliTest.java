@@ -160,6 +160,32 @@ class ForeignFormatsCliTest {
   }
 
   @Test
+  void dataSketchesInspectQueryConvert() throws IOException {
+    org.apache.datasketches.filters.bloomfilter.BloomFilter ds =
+        org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder.createByAccuracy(
+            500, 0.01, 9);
+    for (int i = 0; i < 500; i++) {
+      ds.update("user:" + i);
+    }
+    Path p = dir.resolve("users.ds");
+    Files.write(p, ds.toByteArray());
+    CliRun i = CliRun.of("inspect", "--json", p.toString());
+    assertEquals(0, i.status(), i.err());
+    assertTrue(i.out().contains("\"input_kind\": \"datasketches bloom filter\""), i.out());
+    CliRun q = CliRun.of("query", p.toString(), "user:7", "nobody-here");
+    assertEquals(
+        "user:7\tmaybe\nnobody-here\t" + (ds.query("nobody-here") ? "maybe" : "absent") + "\n",
+        q.out().replace("\r", ""));
+    Path sieve = dir.resolve("ds.sieve");
+    Path back = dir.resolve("back.ds");
+    assertEquals(0, CliRun.of("convert", p.toString(), sieve.toString(), "--to", "sieve").status());
+    assertEquals(
+        0,
+        CliRun.of("convert", sieve.toString(), back.toString(), "--to", "datasketches").status());
+    assertArrayEquals(Files.readAllBytes(p), Files.readAllBytes(back));
+  }
+
+  @Test
   void hostileHeaderIsOneLine() throws IOException {
     Path p = dir.resolve("hostile.guava");
     Files.write(p, new byte[] {1, 5, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 0});

@@ -10,11 +10,11 @@ import java.util.Arrays;
 
 /**
  * The Bloom filters of other systems, in their own forms ({@link GuavaBloomFilter}, {@link
- * SparkBloomFilter}); what they share: {@code m = 64 · words} bits in a {@code long[]} (bit {@code
- * i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and Spark's bit arrays), {@code k}
- * probes, and keys that the owning system hashes itself. Every key method goes to the format's hash
- * of the key's bytes; {@link #mayContainHash} has no meaning here (the format's hash is not Sieve's
- * 64-bit key hash) and refuses.
+ * SparkBloomFilter}, {@link DataSketchesBloomFilter}); what they share: {@code m = 64 · words} bits
+ * in a {@code long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and
+ * Spark's bit arrays), {@code k} probes, and keys that the owning system hashes itself. Every key
+ * method goes to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here
+ * (the format's hash is not Sieve's 64-bit key hash) and refuses.
  *
  * <p>The figures the owners do not print come from the bits: {@link #expectedFpRate()} is {@code
  * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter read
@@ -121,6 +121,11 @@ public abstract class ForeignBloomFilter implements Filter {
 
   @Override
   public final boolean mayContain(CharSequence key) {
+    return probeText(key);
+  }
+
+  /** Tests a text key, by default as its UTF-8 bytes. */
+  boolean probeText(CharSequence key) {
     byte[] b = key.toString().getBytes(StandardCharsets.UTF_8);
     return probeBytes(b, 0, b.length);
   }

@@ -10,6 +10,7 @@ import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
+import dev.sieve.interop.DataSketchesBloomFilter;
 import dev.sieve.interop.GuavaBloomFilter;
 import dev.sieve.interop.SparkBloomFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
@@ -97,7 +98,13 @@ public enum FilterType {
    * {@link SparkBloomFilter}, Spark's sketch {@code BloomFilter} V1 or V2 in its own form (foreign:
    * built with {@code SparkBloomFilter.create}, hashed as Spark hashes keys).
    */
-  SPARK_BLOOM(15, "spark-bloom", Traits.FOREIGN, SparkBloomFilter.class, FilterType::foreign);
+  SPARK_BLOOM(15, "spark-bloom", Traits.FOREIGN, SparkBloomFilter.class, FilterType::foreign),
+  /**
+   * {@link DataSketchesBloomFilter}, Apache DataSketches' {@code filters.bloomfilter.BloomFilter}
+   * in its own form (foreign: built with {@code DataSketchesBloomFilter.createByAccuracy}).
+   */
+  DATASKETCHES_BLOOM(
+      16, "datasketches-bloom", Traits.FOREIGN, DataSketchesBloomFilter.class, FilterType::foreign);
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
   private static final class Traits {

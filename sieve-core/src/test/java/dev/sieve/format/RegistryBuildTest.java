@@ -84,7 +84,7 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM"}) // foreign: ForeignContainerTest
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void stringKeysGiveTheFilterOfTheirUtf8Bytes(FilterType type) {
     String[] strings = strings();
     byte[][] bytes = utf8(strings);
@@ -112,7 +112,7 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM"}) // foreign: ForeignContainerTest
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void longIntAndCustomKeysGiveTheFilterOfTheirBytes(FilterType type) {
     long[] longs = new SplittableRandom(11).longs(N).toArray();
     List<Long> boxed = new ArrayList<>();
@@ -156,7 +156,7 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM"}) // foreign: ForeignContainerTest
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void theRegistryAndTheClassBuilderAreOne(FilterType type) throws Exception {
     Method own = type.filterClass().getMethod("builder");
     FilterBuilder<?> classBuilder = (FilterBuilder<?>) own.invoke(null);
@@ -198,7 +198,8 @@ class RegistryBuildTest {
             "sharded",
             "expandable",
             "guava-bloom",
-            "spark-bloom"),
+            "spark-bloom",
+            "datasketches-bloom"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));
@@ -209,7 +210,7 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM"}) // foreign: ForeignContainerTest
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void traitsMatchWhatTheClassesDo(FilterType type) throws Exception {
     Class<?> cls = type.filterClass();
     assertEquals(MutableFilter.class.isAssignableFrom(cls), type.isMutable(), type + " mutable");
@@ -260,7 +261,7 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM"}) // foreign: ForeignContainerTest
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   @SuppressWarnings({"unchecked", "rawtypes"})
   void mergeableTypesUnionAndCopyAlike(FilterType type) {
     if (!type.isMergeable()) {
@@ -307,7 +308,7 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM"}) // foreign: ForeignContainerTest
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void fpRateMeansTheSameInEveryClass(FilterType type) {
     double target = 0.01;
     long[] keys = new SplittableRandom(21).longs(20_000).map(k -> k >>> 1).toArray();

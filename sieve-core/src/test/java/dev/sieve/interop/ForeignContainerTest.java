@@ -67,7 +67,14 @@ class ForeignContainerTest {
   }
 
   @Test
+  void dataSketches() {
+    roundTrip(
+        DataSketchesBloomFilter.createByAccuracy(3000, 0.01, 7), FilterType.DATASKETCHES_BLOOM);
+  }
+
+  @Test
   void registryIds() {
+    assertEquals(16, FilterType.DATASKETCHES_BLOOM.id());
     assertEquals(14, FilterType.GUAVA_BLOOM.id());
     assertEquals(15, FilterType.SPARK_BLOOM.id());
     assertEquals(FilterType.GUAVA_BLOOM, FilterType.forName("guava-bloom"));

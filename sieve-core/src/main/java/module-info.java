@@ -25,7 +25,7 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
-  // readers and writers of other systems' filters (ORC, ...)
+  // readers and writers of other systems' filters (ORC, Guava, Spark, DataSketches)
   exports dev.sieve.interop;
   // range filters (Grafite, the prefix-Bloom baseline)
   exports dev.sieve.range;

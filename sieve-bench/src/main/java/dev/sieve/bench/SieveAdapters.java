@@ -38,7 +38,7 @@ public final class SieveAdapters {
    */
   public static List<StructureKind> kinds() {
     List<StructureKind> kinds = new ArrayList<>();
-    for (FilterType type : FilterType.values()) {
+    for (FilterType type : FilterType.builtIn()) {
       String name = "sieve-" + type.cliName();
       String description = "Sieve " + type.filterClass().getSimpleName();
       switch (type) {

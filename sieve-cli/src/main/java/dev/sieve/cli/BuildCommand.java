@@ -148,7 +148,7 @@ public final class BuildCommand implements Callable<Integer> {
     @Override
     public java.util.Iterator<String> iterator() {
       List<String> names = new ArrayList<>();
-      for (FilterType t : FilterType.values()) {
+      for (FilterType t : FilterType.builtIn()) {
         names.add(t.cliName());
       }
       return names.iterator();

@@ -72,13 +72,13 @@ public final class CompareCommand implements Callable<Integer> {
   static List<FilterType> types(List<String> names) {
     List<FilterType> types = new ArrayList<>();
     if (names == null || names.isEmpty()) {
-      for (FilterType t : FilterType.values()) {
+      for (FilterType t : FilterType.builtIn()) {
         if (SizeSettings.isBitsPerKey(t)) {
           types.add(t);
         }
       }
     } else if (names.size() == 1 && names.get(0).equals("all")) {
-      types.addAll(List.of(FilterType.values()));
+      types.addAll(FilterType.builtIn());
     } else {
       for (String name : names) {
         types.add(FilterType.forName(name));

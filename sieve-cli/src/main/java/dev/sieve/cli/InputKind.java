@@ -34,6 +34,11 @@ enum InputKind {
   /** A RocksDB block-based SST file: the table magic in the last 8 bytes. */
   SST((p, head, tail, size) -> size >= Footer.ENCODED_LENGTH && tail == Footer.BLOCK_BASED_MAGIC),
   /**
+   * Another system's filter in its own form ({@link ForeignFormat}: Guava, Spark), recognised by
+   * its header fields and a size that matches them exactly.
+   */
+  FOREIGN((p, head, tail, size) -> ForeignFormat.recognize(p) != null),
+  /**
    * A raw RocksDB filter block as {@code sieve build} writes it: no magic of its own, recognised by
    * its 5-byte metadata trailer (FastLocalBloom marker −1 with a 64-byte line layout, or Ribbon
    * marker −2), or any {@code *.block} file (legacy Bloom blocks have no marker).

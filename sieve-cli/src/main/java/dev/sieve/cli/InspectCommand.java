@@ -96,9 +96,36 @@ public final class InspectCommand implements Callable<Integer> {
       description = "database: files read at once (default: cores, at most 8)")
   Integer threads;
 
+  @Option(
+      names = "--format",
+      paramLabel = "NAME",
+      description =
+          "read FILE as another system's filter form: guava, spark or datasketches (default: recognized by its"
+              + " structure)")
+  String format;
+
+  @Option(
+      names = "--fp-rate",
+      paramLabel = "P",
+      description =
+          "another system's filter: the false-positive rate it was asked for (its form does not"
+              + " record it; default 2^-k, the rate its probe count k was chosen for)")
+  Double fpRate;
+
   @Override
   public Integer call() {
-    if (ParquetCliSupport.isParquet(file)) { // a .parquet file: its Bloom filters
+    if (fpRate != null && !(fpRate > 0 && fpRate < 1)) {
+      throw new ParameterException(spec.commandLine(), "--fp-rate " + fpRate + " is not in (0, 1)");
+    }
+    ForeignFormat forced = null;
+    if (format != null) {
+      try {
+        forced = ForeignFormat.named(format);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
+      }
+    }
+    if (forced == null && ParquetCliSupport.isParquet(file)) { // a .parquet file: its Bloom filters
       return ParquetCliSupport.inspect(spec.commandLine(), file, json);
     }
     if (OrcCliSupport.isOrc(file)) { // an .orc file: its Bloom filter streams
@@ -107,7 +134,7 @@ public final class InspectCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     InputKind kind;
     try {
-      kind = InputKind.of(file);
+      kind = forced != null ? InputKind.FOREIGN : InputKind.of(file);
     } catch (Exception e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "inspect", file.toString(), e);
     }
@@ -160,6 +187,17 @@ public final class InspectCommand implements Callable<Integer> {
         case PARTITIONED_FILTER:
           fields = OtherInputs.describePartitions(file);
           break;
+        case FOREIGN:
+          {
+            ForeignFormat f = forced != null ? forced : ForeignFormat.recognize(file);
+            fields =
+                ForeignInputs.describe(
+                    f,
+                    f.readFile(file),
+                    java.nio.file.Files.size(file),
+                    fpRate == null ? 0 : fpRate);
+            break;
+          }
         default:
           fields = new LinkedHashMap<>();
           fields.put("input_kind", SstCliSupport.jsonString("sst"));

@@ -49,6 +49,17 @@ final class OtherInputs {
     m.put("flags", Integer.toString(h.flags()));
     m.put("key_hash", SstCliSupport.jsonString(keyHash(h.flags())));
     m.put("modelled_fpr", SstCliSupport.jsonNumber(f.modelledFpRate()));
+    if (f instanceof dev.sieve.interop.ForeignBloomFilter foreign) {
+      // another system's filter kept in its own form: the container's key count is the one it had
+      m.put("foreign_format", SstCliSupport.jsonString(ForeignFormat.of(f).cliName()));
+      m.put(
+          "key_hash",
+          SstCliSupport.jsonString(
+              "the owner's, recorded by the type (query --long/--int: the owner's long entry)"));
+      m.put("num_probes", Integer.toString(foreign.numProbes()));
+      m.put("fill", SstCliSupport.jsonNumber(foreign.fractionOfBitsSet()));
+      m.put("fpr_at_fill", SstCliSupport.jsonNumber(foreign.expectedFpRate()));
+    }
     m.put("note", SstCliSupport.jsonString("checksums verified (header and payload CRC32C)"));
     return m;
   }

@@ -86,6 +86,16 @@ public final class QueryCommand implements Callable<Integer> {
       description = "keys are decimal ints: the key is its 4 big-endian bytes (mayContainInt)")
   boolean asInt;
 
+  @Option(
+      names = "--format",
+      paramLabel = "NAME",
+      description =
+          "read FILE as another system's filter form: guava (BloomFilter.writeTo), spark (the"
+              + " sketch BloomFilter V1/V2, bloom_filter_agg) or datasketches; by default recognized by its"
+              + " structure. --long and --int keys are then asked as the owner's long entry point"
+              + " (Guava's longFunnel: 8 little-endian bytes; Spark's putLong)")
+  String format;
+
   @Override
   public Integer call() throws Exception {
     KeyForm form;
@@ -94,7 +104,7 @@ public final class QueryCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (ParquetCliSupport.isParquet(file)) { // FILE.parquet COLUMN VALUE...
+    if (format == null && ParquetCliSupport.isParquet(file)) { // FILE.parquet COLUMN VALUE...
       if (asLong || asInt) {
         throw new ParameterException(
             spec.commandLine(),
@@ -114,6 +124,13 @@ public final class QueryCommand implements Callable<Integer> {
     }
     QueryCore core =
         new QueryCore(file, keys, spec.commandLine().getOut(), spec.commandLine().getErr());
+    if (format != null) {
+      try {
+        core.format = ForeignFormat.named(format);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--format: " + e.getMessage());
+      }
+    }
     try {
       int status = core.queryFilter(form, hex, asInt, allowEmptyKey);
       return status != QueryCore.DATABASE ? status : queryDb(core, core.decode(form, false), form);

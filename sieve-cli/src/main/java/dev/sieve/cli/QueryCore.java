@@ -41,6 +41,9 @@ final class QueryCore {
   /** Set once a numeric-looking text key answered absent (the note is printed at the end). */
   private String numericAbsent;
 
+  /** The form {@code --format} forces, or {@code null} to tell the input by its structure. */
+  ForeignFormat format;
+
   QueryCore(Path file, List<String> keys, PrintWriter out, PrintWriter err) {
     this.file = file;
     this.keys = keys;
@@ -63,7 +66,7 @@ final class QueryCore {
       throws Usage, java.io.IOException {
     KeyFilter filter;
     try {
-      switch (InputKind.of(file)) {
+      switch (format != null ? InputKind.FOREIGN : InputKind.of(file)) {
         case DATABASE:
           return DATABASE;
         case SIEVE_CONTAINER:
@@ -71,6 +74,9 @@ final class QueryCore {
           break;
         case FILTER_BLOCK:
           filter = OtherInputs.readBlock(file);
+          break;
+        case FOREIGN:
+          filter = (format != null ? format : ForeignFormat.recognize(file)).readFile(file);
           break;
         case PARTITIONED_FILTER:
           throw new Usage(
@@ -157,11 +163,9 @@ final class QueryCore {
    */
   private void answer(String text, byte[] key, KeyFilter filter, KeyForm form) {
     boolean maybe;
-    if (filter instanceof Filter f && f.keyScheme() != KeyScheme.XXPH3 && form == KeyForm.LONG) {
+    if (filter instanceof Filter f && ownNumbers(f) && form == KeyForm.LONG) {
       maybe = f.mayContain(ByteBuffer.wrap(key).getLong());
-    } else if (filter instanceof Filter f
-        && f.keyScheme() != KeyScheme.XXPH3
-        && form == KeyForm.INT) {
+    } else if (filter instanceof Filter f && ownNumbers(f) && form == KeyForm.INT) {
       maybe = f.mayContainInt(ByteBuffer.wrap(key).getInt());
     } else {
       maybe = filter.mayContain(key);
@@ -170,6 +174,14 @@ final class QueryCore {
     out.print('\t');
     out.println(maybe ? "maybe" : "absent");
     seen(text, maybe, form);
+  }
+
+  /**
+   * Whether the filter hashes numbers its own way: a scheme other than the default, or another
+   * system's filter (Guava's long funnel: 8 little-endian bytes; Spark's putLong).
+   */
+  private static boolean ownNumbers(Filter f) {
+    return f.keyScheme() != KeyScheme.XXPH3 || f instanceof dev.sieve.interop.ForeignBloomFilter;
   }
 
   /** Remembers the first numeric-looking text key that answered absent. */

@@ -30,6 +30,7 @@ import picocli.CommandLine.Command;
       InspectCommand.class,
       QueryCommand.class,
       BuildCommand.class,
+      ConvertCommand.class,
       ReportPointerCommand.class,
     })
 public final class SieveCli implements java.util.concurrent.Callable<Integer> {
@@ -80,7 +81,7 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
    * {@code help} (which lists the others). A test holds this list to the annotation's.
    */
   static final java.util.List<String> LEAN_COMMANDS =
-      java.util.List.of("compare", "inspect", "query", "build", "report");
+      java.util.List.of("compare", "inspect", "query", "build", "convert", "report");
 
   // a switch, not a map of constructor references: no lambda bootstrap on the start-up path
   private static Object newSubcommand(String name) {
@@ -93,6 +94,8 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
         return new QueryCommand();
       case "build":
         return new BuildCommand();
+      case "convert":
+        return new ConvertCommand();
       case "report":
         return new ReportPointerCommand();
       default:

@@ -106,7 +106,7 @@ final class StartupTraining {
     for (int i = 0; i < longKeys.length; i++) {
       longKeys[i] = i * 0x9E3779B97F4A7C15L;
     }
-    for (FilterType type : FilterType.values()) {
+    for (FilterType type : FilterType.builtIn()) {
       Path file = dir.resolve(type.cliName() + ".sieve");
       try {
         Filter f = type.builder().build(longKeys);

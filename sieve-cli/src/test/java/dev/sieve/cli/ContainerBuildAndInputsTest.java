@@ -38,7 +38,7 @@ class ContainerBuildAndInputsTest {
   @Test
   void buildWritesAContainerOfEveryRegistryType() throws IOException {
     Path keys = keys(3000);
-    for (FilterType t : FilterType.values()) {
+    for (FilterType t : FilterType.builtIn()) {
       Path out = dir.resolve(t.cliName() + ".sieve");
       List<String> args =
           new ArrayList<>(List.of("build", "--keys", keys.toString(), "--type", t.cliName()));

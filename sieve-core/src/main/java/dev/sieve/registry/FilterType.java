@@ -11,7 +11,10 @@ import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.internal.Shardable;
+import dev.sieve.interop.DataSketchesBloomFilter;
+import dev.sieve.interop.GuavaBloomFilter;
 import dev.sieve.interop.OrcBloomFilter;
+import dev.sieve.interop.SparkBloomFilter;
 import dev.sieve.range.GrafiteFilter;
 import dev.sieve.range.PrefixBloomRangeFilter;
 import dev.sieve.ribbon.BumpedRibbonFilter;
@@ -84,6 +87,22 @@ public enum FilterType {
   SHARDED(12, "sharded", 0, ShardedFilter.class, ShardedFilter::builder),
   /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
   EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder),
+  /**
+   * {@link GuavaBloomFilter}, Guava's {@code BloomFilter} in its own form (foreign: built with
+   * {@code GuavaBloomFilter.create}, hashed as Guava hashes keys).
+   */
+  GUAVA_BLOOM(14, "guava-bloom", Traits.FOREIGN, GuavaBloomFilter.class, FilterType::foreign),
+  /**
+   * {@link SparkBloomFilter}, Spark's sketch {@code BloomFilter} V1 or V2 in its own form (foreign:
+   * built with {@code SparkBloomFilter.create}, hashed as Spark hashes keys).
+   */
+  SPARK_BLOOM(15, "spark-bloom", Traits.FOREIGN, SparkBloomFilter.class, FilterType::foreign),
+  /**
+   * {@link DataSketchesBloomFilter}, Apache DataSketches' {@code filters.bloomfilter.BloomFilter}
+   * in its own form (foreign: built with {@code DataSketchesBloomFilter.createByAccuracy}).
+   */
+  DATASKETCHES_BLOOM(
+      16, "datasketches-bloom", Traits.FOREIGN, DataSketchesBloomFilter.class, FilterType::foreign),
   /** {@link OrcBloomFilter}, Apache ORC's Bloom filter (row index streams), bit for bit. */
   ORC_BLOOM(
       18,
@@ -108,6 +127,14 @@ public enum FilterType {
     static final int MUTABLE = 1;
     static final int MERGEABLE = 2;
     static final int ROCKSDB = 4;
+    static final int FOREIGN = 16;
+  }
+
+  /** The registry builder of a foreign type: there is none (see {@link #isForeign()}). */
+  private static FilterBuilder<? extends Filter> foreign() {
+    throw new UnsupportedOperationException(
+        "a foreign filter type is built by its own class's create method, hashing keys as its"
+            + " owner does; the registry's builders take Sieve key hashes");
   }
 
   private final int id;
@@ -170,7 +197,24 @@ public enum FilterType {
     return Shardable.class.isAssignableFrom(filterClass);
   }
 
-  /** {@return a new builder of this type at its defaults, with {@code fpRate} for every type} */
+  /**
+   * Whether this is another system's filter in that system's own form ({@code dev.sieve.interop}):
+   * it answers keys exactly as its owner (its owner's hash of the key's bytes, not Sieve's 64-bit
+   * key hash, so {@code mayContainHash} refuses), has no registry builder ({@link #builder()}
+   * refuses), and is stored in the container so that a converted filter answers as the original.
+   *
+   * @return whether the type is foreign
+   */
+  public boolean isForeign() {
+    return (traits & Traits.FOREIGN) != 0;
+  }
+
+  /**
+   * A new builder of this type at its defaults, with {@code fpRate} for every type.
+   *
+   * @return the builder
+   * @throws UnsupportedOperationException for a {@linkplain #isForeign() foreign} type
+   */
   public FilterBuilder<? extends Filter> builder() {
     return builder.get();
   }
@@ -204,6 +248,23 @@ public enum FilterType {
       known.append(known.length() == 0 ? "" : ", ").append(t.cliName);
     }
     throw new IllegalArgumentException("unknown filter type '" + name + "' (known: " + known + ")");
+  }
+
+  /**
+   * The types Sieve builds from keys: every type but the {@linkplain #isForeign() foreign} ones, in
+   * the order of {@link #values()}. The lists of buildable filters (the CLI's {@code build} and
+   * {@code compare}, the benchmark, the tests that build every type) take this.
+   *
+   * @return the built-in types
+   */
+  public static java.util.List<FilterType> builtIn() {
+    java.util.List<FilterType> out = new java.util.ArrayList<>();
+    for (FilterType t : values()) {
+      if (!t.isForeign()) {
+        out.add(t);
+      }
+    }
+    return java.util.List.copyOf(out);
   }
 
   /** {@return the type with this container id, or {@code null} if there is none} */

@@ -22,7 +22,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BatchAllocationTest {
 
   @ParameterizedTest
-  @EnumSource(FilterType.class)
+  @EnumSource(
+      value = FilterType.class,
+      mode = EnumSource.Mode.EXCLUDE,
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void batchesDoNotAllocatePerCall(FilterType type) {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     assumeTrue(

@@ -31,7 +31,7 @@ public final class FuzzCorpusGenerator {
     for (int i = 1; i < args.length; i++) {
       types.add(FilterType.valueOf(args[i]));
     }
-    for (FilterType type : types.isEmpty() ? java.util.List.of(FilterType.values()) : types) {
+    for (FilterType type : types.isEmpty() ? FilterType.builtIn() : types) {
       for (int n : sizes) {
         Filter f = TestFilters.build(type, TestFilters.keys(n, 3));
         byte[] container = SieveFormat.toBytes(f);

@@ -31,7 +31,10 @@ class KeyedAllocationTest {
       (p, sink) -> sink.putInt(p.x()).putInt(p.y()).putUtf8(p.label());
 
   @ParameterizedTest
-  @EnumSource(FilterType.class)
+  @EnumSource(
+      value = FilterType.class,
+      mode = EnumSource.Mode.EXCLUDE,
+      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
   void stringAndEncodedKeysDoNotAllocatePerKey(FilterType type) {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     assumeTrue(

@@ -1,0 +1,172 @@
+package dev.sieve.cli;
+
+import dev.sieve.Filter;
+import dev.sieve.interop.DataSketchesBloomFilter;
+import dev.sieve.interop.ForeignBloomFilter;
+import dev.sieve.interop.GuavaBloomFilter;
+import dev.sieve.interop.SparkBloomFilter;
+import dev.sieve.registry.FilterType;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
+
+/**
+ * The filter forms of other systems that {@code inspect}, {@code query} and {@code convert} take,
+ * one constant each: its {@code --format} name, its registry type (the container's record of its
+ * hash scheme), a recognizer over the first bytes and the size (tried in declaration order by
+ * {@link InputKind#FOREIGN}) and a reader. A new form is one more constant.
+ */
+enum ForeignFormat {
+  /** Guava's {@code BloomFilter.writeTo}: [strategy 0|1][k][int words] + words, big-endian. */
+  GUAVA("guava", FilterType.GUAVA_BLOOM) {
+    @Override
+    boolean matches(ByteBuffer head, long size) {
+      if (size < 14 || head.limit() < 6) {
+        return false;
+      }
+      int strategy = head.get(0);
+      int k = head.get(1) & 0xff;
+      long words = head.getInt(2);
+      return (strategy == 0 || strategy == 1) && k >= 1 && words >= 1 && size == 6 + words * 8;
+    }
+
+    @Override
+    ForeignBloomFilter read(byte[] bytes) {
+      return GuavaBloomFilter.readFrom(bytes);
+    }
+  },
+  /** Spark's sketch {@code BloomFilter.writeTo}, V1 or V2 (also {@code bloom_filter_agg}). */
+  SPARK("spark", FilterType.SPARK_BLOOM) {
+    @Override
+    boolean matches(ByteBuffer head, long size) {
+      if (head.limit() < 16) {
+        return false;
+      }
+      int version = head.getInt(0);
+      int k = head.getInt(4);
+      if (k < 1 || k > SparkBloomFilter.MAX_PROBES) {
+        return false;
+      }
+      if (version == 1) {
+        long words = head.getInt(8);
+        return words >= 1 && size == 12 + words * 8;
+      }
+      long words = head.getInt(12);
+      return version == 2 && words >= 1 && size == 16 + words * 8;
+    }
+
+    @Override
+    ForeignBloomFilter read(byte[] bytes) {
+      return SparkBloomFilter.readFrom(bytes);
+    }
+  },
+  /** DataSketches' {@code BloomFilter.toByteArray}: little-endian, family id 21. */
+  DATASKETCHES("datasketches", FilterType.DATASKETCHES_BLOOM) {
+    @Override
+    boolean matches(ByteBuffer head, long size) {
+      if (head.limit() < 16 || size < 24) {
+        return false;
+      }
+      int preLongs = head.get(0);
+      return (preLongs == 3 || preLongs == 4) && head.get(1) == 1 && head.get(2) == 21;
+    }
+
+    @Override
+    ForeignBloomFilter read(byte[] bytes) {
+      return DataSketchesBloomFilter.readFrom(bytes);
+    }
+  };
+
+  /** The largest foreign filter file read (one Java array). */
+  static final long MAX_BYTES = Integer.MAX_VALUE - 8;
+
+  private final String cliName;
+  private final FilterType type;
+
+  ForeignFormat(String cliName, FilterType type) {
+    this.cliName = cliName;
+    this.type = type;
+  }
+
+  /** Whether the first (up to 16) bytes {@code head}, big-endian, and the size fit this form. */
+  abstract boolean matches(ByteBuffer head, long size);
+
+  /** Reads the form (bounded: a typed error naming the field and its limit). */
+  abstract ForeignBloomFilter read(byte[] bytes);
+
+  String cliName() {
+    return cliName;
+  }
+
+  FilterType type() {
+    return type;
+  }
+
+  /** The form whose registry type is {@code type}, or {@code null}. */
+  static ForeignFormat ofType(FilterType type) {
+    for (ForeignFormat f : values()) {
+      if (f.type == type) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The form named {@code name}.
+   *
+   * @throws IllegalArgumentException naming the known forms
+   */
+  static ForeignFormat named(String name) {
+    StringBuilder known = new StringBuilder();
+    for (ForeignFormat f : values()) {
+      if (f.cliName.equals(name.toLowerCase(Locale.ROOT))) {
+        return f;
+      }
+      known.append(known.length() == 0 ? "" : ", ").append(f.cliName);
+    }
+    throw new IllegalArgumentException("unknown format '" + name + "' (known: " + known + ")");
+  }
+
+  /** The form {@code file} has by its structure, or {@code null}. */
+  static ForeignFormat recognize(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      ByteBuffer head = ByteBuffer.allocate((int) Math.min(16, size));
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // fill
+      }
+      head.flip();
+      for (ForeignFormat f : values()) {
+        if (f.matches(head, size)) {
+          return f;
+        }
+      }
+      return null;
+    }
+  }
+
+  /** Reads {@code file} as this form, its size bounded first. */
+  ForeignBloomFilter readFile(Path file) throws IOException {
+    long size = Files.size(file);
+    if (size > MAX_BYTES) {
+      throw new dev.sieve.SieveFormatException(
+          0,
+          "a " + cliName + " filter file of " + size + " bytes is over the limit of " + MAX_BYTES);
+    }
+    return read(Files.readAllBytes(file));
+  }
+
+  /** The form of a filter read from a container, or {@code null} if it is not foreign. */
+  static ForeignFormat of(Filter f) {
+    FilterType t = FilterType.forClass(f.getClass());
+    return t == null ? null : ofType(t);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.sieve.cli;
+
+import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.interop.ForeignBloomFilter;
+import dev.sieve.interop.GuavaBloomFilter;
+import dev.sieve.interop.SparkBloomFilter;
+import dev.sieve.math.BloomMath;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code inspect} of another system's Bloom filter: what its owner does not print. None of these
+ * forms records its key count or the rate it was sized for, so the report gives the rate at the
+ * actual fill ({@code (bits set / m)^k}, exact for a random absent key), the key count estimated
+ * from the bits, the rate the probe count was chosen for ({@code 2^-k}: both owners pick {@code k =
+ * round(ln 2 · m/n)}, i.e. {@code round(-log2 p)}) unless {@code --fp-rate} says what was asked,
+ * and what a Sieve filter for the estimated keys at that rate would cost.
+ */
+final class ForeignInputs {
+  private ForeignInputs() {}
+
+  /** Saturated: more than this fraction of the bits set (the rate then tells little apart). */
+  static final double SATURATED_FILL = 0.9;
+
+  static Map<String, String> describe(
+      ForeignFormat format, ForeignBloomFilter f, long fileBytes, double askedFpRate) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("input_kind", SstCliSupport.jsonString(format.cliName() + " bloom filter"));
+    if (f instanceof GuavaBloomFilter g) {
+      m.put("strategy", SstCliSupport.jsonString(g.strategy().toString()));
+    } else if (f instanceof dev.sieve.interop.DataSketchesBloomFilter d) {
+      m.put("seed", Long.toString(d.seed()));
+    } else if (f instanceof SparkBloomFilter s) {
+      m.put("version", SstCliSupport.jsonString(s.version().toString()));
+      m.put("seed", Integer.toString(s.seed()));
+    }
+    m.put("file_size", Long.toString(fileBytes));
+    m.put("filter_bits", Long.toString(f.sizeInBits()));
+    m.put("num_probes", Integer.toString(f.numProbes()));
+    long set = f.bitsSet();
+    double fill = (double) set / f.sizeInBits();
+    m.put("bits_set", Long.toString(set));
+    m.put("fill", SstCliSupport.jsonNumber(fill));
+    m.put("saturated", Boolean.toString(fill > SATURATED_FILL));
+    double n = f.approximateElementCount();
+    m.put("estimated_keys", SstCliSupport.jsonNumber(Math.rint(n)));
+    m.put("bits_per_key", SstCliSupport.jsonNumber(n >= 1 ? f.sizeInBits() / n : Double.NaN));
+    double atFill = f.expectedFpRate();
+    m.put("fpr_at_fill", SstCliSupport.jsonNumber(atFill));
+    double sizedFor =
+        askedFpRate > 0 ? askedFpRate : Math.pow(2, -f.numProbes()); // k = round(-log2 p)
+    m.put("sized_for_fpr", SstCliSupport.jsonNumber(sizedFor));
+    m.put(
+        "sized_for_source",
+        SstCliSupport.jsonString(
+            askedFpRate > 0 ? "--fp-rate" : "2^-k (the form records no rate)"));
+    if (n >= 1 && Double.isFinite(n)) {
+      m.put(
+          "designed_keys",
+          SstCliSupport.jsonNumber(Math.rint(f.sizeInBits() * BloomMath.LN2 / f.numProbes())));
+      long keys = Math.max(1, Math.round(n));
+      StandardBloomFilter same =
+          StandardBloomFilter.builder().fpRate(sizedFor).expectedKeys(keys).create();
+      m.put("sieve_standard_bloom_bytes", Long.toString(same.sizeInBytes()));
+      double floor = BloomMath.informationFloorBitsPerKey(sizedFor) * keys / 8;
+      m.put("information_floor_bytes", SstCliSupport.jsonNumber(Math.ceil(floor)));
+      m.put(
+          "advice",
+          SstCliSupport.jsonString(
+              advice(f, atFill, sizedFor, keys, same.sizeInBytes(), fileBytes)));
+    }
+    return m;
+  }
+
+  private static String advice(
+      ForeignBloomFilter f,
+      double atFill,
+      double sizedFor,
+      long keys,
+      long sieveBytes,
+      long fileBytes) {
+    StringBuilder s = new StringBuilder();
+    if (atFill > 2 * sizedFor) {
+      s.append(
+          String.format(
+              java.util.Locale.ROOT,
+              "over capacity: %.3g%% false positives at its fill, not the %.3g%% it was sized for;"
+                  + " ",
+              100 * atFill,
+              100 * sizedFor));
+    }
+    s.append(
+        String.format(
+            java.util.Locale.ROOT,
+            "for %d keys at %.3g%%: a Bloom filter needs %d bytes (this one is %d), the"
+                + " information floor %.0f; a static filter comes closer to the floor: sieve"
+                + " build --type ribbon --fp-rate %s",
+            keys,
+            100 * sizedFor,
+            sieveBytes,
+            fileBytes,
+            Math.ceil(BloomMath.informationFloorBitsPerKey(sizedFor) * keys / 8),
+            Double.toString(sizedFor)));
+    return s.toString();
+  }
+}

@@ -1,0 +1,197 @@
+package dev.sieve.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.common.hash.BloomFilter;
+import com.google.common.hash.Funnels;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code inspect}, {@code query} and {@code convert} on filter files written by Guava 33.5.0 and
+ * Spark's sketch 4.2.0 themselves: recognized by structure (or {@code --format}), answered as the
+ * owner answers, converted to a Sieve container and back byte for byte, and refused where a
+ * conversion would lose.
+ */
+class ForeignFormatsCliTest {
+  @TempDir Path dir;
+
+  private interface Writer {
+    void writeTo(OutputStream out) throws IOException;
+  }
+
+  private Path file(String name, Writer w) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    w.writeTo(out);
+    Path p = dir.resolve(name);
+    Files.write(p, out.toByteArray());
+    return p;
+  }
+
+  private Path guava() throws IOException {
+    BloomFilter<CharSequence> g =
+        BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), 1000, 0.01);
+    for (int i = 0; i < 1000; i++) {
+      g.put("user:" + i);
+    }
+    return file("users.guava", g::writeTo);
+  }
+
+  private Path spark(int keys) throws IOException {
+    org.apache.spark.util.sketch.BloomFilter s =
+        org.apache.spark.util.sketch.BloomFilter.create(1000, 0.01);
+    for (int i = 0; i < keys; i++) {
+      s.putString("user:" + i);
+      s.putLong(i);
+    }
+    return file("users.spark", s::writeTo);
+  }
+
+  @Test
+  void queryAnswersAsTheOwner() throws IOException {
+    BloomFilter<CharSequence> g =
+        BloomFilter.create(Funnels.stringFunnel(StandardCharsets.UTF_8), 1000, 0.01);
+    for (int i = 0; i < 1000; i++) {
+      g.put("user:" + i);
+    }
+    Path p = file("g.bin", g::writeTo);
+    String[] args = new String[202];
+    args[0] = "query";
+    args[1] = p.toString();
+    for (int i = 0; i < 200; i++) {
+      args[i + 2] = i < 100 ? "user:" + i : "other:" + i;
+    }
+    CliRun r = CliRun.of(args);
+    assertEquals(0, r.status(), r.err());
+    String[] lines = r.out().split("\n");
+    for (int i = 0; i < 200; i++) {
+      String key = args[i + 2];
+      assertEquals(key + "\t" + (g.mightContain(key) ? "maybe" : "absent"), lines[i]);
+    }
+    assertEquals(
+        0,
+        FastQuery.run(
+            new String[] {"query", p.toString(), "user:1"},
+            new java.io.PrintWriter(new java.io.StringWriter()),
+            new java.io.PrintWriter(new java.io.StringWriter())));
+  }
+
+  @Test
+  void sparkLongKeysAreItsPutLong() throws IOException {
+    Path p = spark(500);
+    org.apache.spark.util.sketch.BloomFilter s =
+        org.apache.spark.util.sketch.BloomFilter.readFrom(Files.readAllBytes(p));
+    CliRun r = CliRun.of("query", "--long", p.toString(), "3", "499", "123456789");
+    assertEquals(0, r.status(), r.err());
+    assertEquals(
+        "3\tmaybe\n499\tmaybe\n123456789\t"
+            + (s.mightContainLong(123456789) ? "maybe" : "absent")
+            + "\n",
+        r.out().replace("\r", ""));
+  }
+
+  @Test
+  void inspectTellsTheFillAndTheRate() throws IOException {
+    CliRun r = CliRun.of("inspect", "--json", guava().toString());
+    assertEquals(0, r.status(), r.err());
+    assertTrue(r.out().contains("\"input_kind\": \"guava bloom filter\""), r.out());
+    assertTrue(r.out().contains("\"strategy\": \"MURMUR128_MITZ_64\""), r.out());
+    assertTrue(r.out().contains("\"num_probes\": 7"), r.out());
+    // Spark sized for 1000 keys at 1%, given 20000: the rate at its fill says so
+    CliRun over = CliRun.of("inspect", "--json", spark(10_000).toString());
+    assertEquals(0, over.status(), over.err());
+    assertTrue(over.out().contains("over capacity"), over.out());
+    assertTrue(over.out().contains("\"saturated\": true"), over.out());
+    CliRun forced =
+        CliRun.of(
+            "inspect", "--json", "--format", "spark", "--fp-rate", "0.01", spark(10).toString());
+    assertEquals(0, forced.status(), forced.err());
+    assertTrue(forced.out().contains("\"version\": \"V2\""), forced.out());
+  }
+
+  @Test
+  void convertRoundTripsThroughTheContainer() throws IOException {
+    Path g = guava();
+    Path sieve = dir.resolve("users.sieve");
+    Path back = dir.resolve("back.guava");
+    assertEquals(0, CliRun.of("convert", g.toString(), sieve.toString(), "--to", "sieve").status());
+    CliRun q = CliRun.of("query", sieve.toString(), "user:5");
+    assertEquals("user:5\tmaybe\n", q.out().replace("\r", ""));
+    CliRun i = CliRun.of("inspect", "--json", sieve.toString());
+    assertTrue(i.out().contains("\"foreign_format\": \"guava\""), i.out());
+    assertEquals(
+        0, CliRun.of("convert", sieve.toString(), back.toString(), "--to", "guava").status());
+    assertArrayEquals(Files.readAllBytes(g), Files.readAllBytes(back));
+    Path s = spark(100);
+    Path same = dir.resolve("same.spark");
+    assertEquals(0, CliRun.of("convert", s.toString(), same.toString(), "--to", "spark").status());
+    assertArrayEquals(Files.readAllBytes(s), Files.readAllBytes(same));
+  }
+
+  @Test
+  void lossyConversionsAreRefusedInOneLine() throws IOException {
+    Path out = dir.resolve("x");
+    CliRun r = CliRun.of("convert", guava().toString(), out.toString(), "--to", "spark");
+    assertEquals(1, r.status());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("Murmur3 x64_128"), r.err());
+    assertFalse(Files.exists(out));
+    Path built = dir.resolve("b.sieve");
+    Path keys = dir.resolve("keys.txt");
+    Files.writeString(keys, "a\nb\nc\n");
+    assertEquals(0, CliRun.of("build", "--keys", keys.toString(), "-o", built.toString()).status());
+    CliRun n = CliRun.of("convert", built.toString(), out.toString(), "--to", "guava");
+    assertEquals(1, n.status());
+    assertTrue(n.err().contains("rebuild it from the keys"), n.err());
+    CliRun bad = CliRun.of("convert", keys.toString(), out.toString(), "--to", "sieve");
+    assertEquals(1, bad.status());
+    assertEquals(1, bad.err().strip().lines().count(), bad.err());
+    CliRun usage = CliRun.of("convert", keys.toString(), out.toString(), "--to", "orc-x");
+    assertEquals(2, usage.status());
+  }
+
+  @Test
+  void dataSketchesInspectQueryConvert() throws IOException {
+    org.apache.datasketches.filters.bloomfilter.BloomFilter ds =
+        org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder.createByAccuracy(
+            500, 0.01, 9);
+    for (int i = 0; i < 500; i++) {
+      ds.update("user:" + i);
+    }
+    Path p = dir.resolve("users.ds");
+    Files.write(p, ds.toByteArray());
+    CliRun i = CliRun.of("inspect", "--json", p.toString());
+    assertEquals(0, i.status(), i.err());
+    assertTrue(i.out().contains("\"input_kind\": \"datasketches bloom filter\""), i.out());
+    CliRun q = CliRun.of("query", p.toString(), "user:7", "nobody-here");
+    assertEquals(
+        "user:7\tmaybe\nnobody-here\t" + (ds.query("nobody-here") ? "maybe" : "absent") + "\n",
+        q.out().replace("\r", ""));
+    Path sieve = dir.resolve("ds.sieve");
+    Path back = dir.resolve("back.ds");
+    assertEquals(0, CliRun.of("convert", p.toString(), sieve.toString(), "--to", "sieve").status());
+    assertEquals(
+        0,
+        CliRun.of("convert", sieve.toString(), back.toString(), "--to", "datasketches").status());
+    assertArrayEquals(Files.readAllBytes(p), Files.readAllBytes(back));
+  }
+
+  @Test
+  void hostileHeaderIsOneLine() throws IOException {
+    Path p = dir.resolve("hostile.guava");
+    Files.write(p, new byte[] {1, 5, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 0});
+    CliRun r = CliRun.of("inspect", "--format", "guava", p.toString());
+    assertEquals(1, r.status());
+    assertTrue(r.err().contains("data length 2147483647"), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+  }
+}

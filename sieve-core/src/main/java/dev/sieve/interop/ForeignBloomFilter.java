@@ -1,0 +1,258 @@
+package dev.sieve.interop;
+
+import dev.sieve.Filter;
+import dev.sieve.hash.KeyBytes;
+import dev.sieve.hash.KeyEncoder;
+import dev.sieve.math.BloomMath;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The Bloom filters of other systems, in their own forms ({@link GuavaBloomFilter}, {@link
+ * SparkBloomFilter}, {@link DataSketchesBloomFilter}); what they share: {@code m = 64 · words} bits
+ * in a {@code long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and
+ * Spark's bit arrays), {@code k} probes, and keys that the owning system hashes itself. Every key
+ * method goes to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here
+ * (the format's hash is not Sieve's 64-bit key hash) and refuses.
+ *
+ * <p>The figures the owners do not print come from the bits: {@link #expectedFpRate()} is {@code
+ * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter read
+ * from bytes reports that estimate as its key count, since none of these forms stores one.
+ */
+public abstract class ForeignBloomFilter implements Filter {
+  /** The bits, little-endian within each word. */
+  final long[] words;
+
+  final long numBits;
+  final int numProbes;
+
+  /** The key count: the puts that changed the filter, or the estimate of a filter read. */
+  private long numKeys;
+
+  ForeignBloomFilter(long[] words, int numProbes, long numKeys) { // subclasses: this package only
+    this.words = words;
+    this.numBits = (long) words.length * Long.SIZE;
+    this.numProbes = numProbes;
+    this.numKeys = numKeys;
+  }
+
+  /** The estimate of the key count from the set bits, for a filter read from bytes. */
+  static long estimateKeys(long[] words, int numProbes) {
+    long set = 0;
+    for (long w : words) {
+      set += Long.bitCount(w);
+    }
+    double n = BloomMath.standardBloomElementCount(set, (long) words.length * Long.SIZE, numProbes);
+    return Double.isFinite(n) ? Math.round(n) : Long.MAX_VALUE;
+  }
+
+  /** Tests the key whose bytes (as the format hashes them) are {@code key[off, off + len)}. */
+  abstract boolean probeBytes(byte[] key, int off, int len);
+
+  /** Tests a {@code long} key as the owning library's {@code long} entry point does. */
+  abstract boolean probeLong(long key);
+
+  /** Adds the key {@code key[off, off + len)}; returns whether a bit changed. */
+  abstract boolean putBytes(byte[] key, int off, int len);
+
+  /** Adds a {@code long} key; returns whether a bit changed. */
+  abstract boolean putLongKey(long key);
+
+  /** Counts a put that changed a bit. */
+  final boolean counted(boolean changed) {
+    if (changed) {
+      numKeys++;
+    }
+    return changed;
+  }
+
+  /**
+   * Adds a byte key (the bytes the owner's funnel or entry point hashes).
+   *
+   * @param key the key
+   * @return whether a bit changed
+   */
+  public boolean put(byte[] key) {
+    return counted(putBytes(key, 0, key.length));
+  }
+
+  /**
+   * Adds a text key, hashed as its UTF-8 bytes.
+   *
+   * @param key the key
+   * @return whether a bit changed
+   */
+  public boolean put(CharSequence key) {
+    return put(key.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Adds a {@code long} key as the owning library's {@code long} entry point does.
+   *
+   * @param key the key
+   * @return whether a bit changed
+   */
+  public boolean put(long key) {
+    return counted(putLongKey(key));
+  }
+
+  @Override
+  public final boolean mayContain(byte[] key, int off, int len) {
+    return probeBytes(key, off, len);
+  }
+
+  @Override
+  public final boolean mayContain(byte[] key) {
+    return probeBytes(key, 0, key.length);
+  }
+
+  @Override
+  public final boolean mayContain(ByteBuffer key) {
+    byte[] copy = new byte[key.remaining()];
+    key.duplicate().get(copy);
+    return probeBytes(copy, 0, copy.length);
+  }
+
+  @Override
+  public final boolean mayContain(long key) {
+    return probeLong(key);
+  }
+
+  @Override
+  public final boolean mayContain(CharSequence key) {
+    return probeText(key);
+  }
+
+  /** Tests a text key, by default as its UTF-8 bytes. */
+  boolean probeText(CharSequence key) {
+    byte[] b = key.toString().getBytes(StandardCharsets.UTF_8);
+    return probeBytes(b, 0, b.length);
+  }
+
+  @Override
+  public boolean mayContainInt(int key) {
+    return probeLong(key);
+  }
+
+  @Override
+  public final boolean mayContainFloat(float key) {
+    return mayContainInt(Float.floatToRawIntBits(key));
+  }
+
+  @Override
+  public final boolean mayContainDouble(double key) {
+    return probeLong(Double.doubleToRawLongBits(key));
+  }
+
+  @Override
+  public final <T> boolean mayContain(T key, KeyEncoder<? super T> encoder) {
+    return KeyBytes.test(key, encoder, this::probeBytes);
+  }
+
+  /**
+   * Refuses: these filters hash the key's bytes with their owner's hash, which a Sieve 64-bit key
+   * hash cannot stand for. Test keys instead.
+   *
+   * @throws UnsupportedOperationException always
+   */
+  @Override
+  public final boolean mayContainHash(long hash64) {
+    throw new UnsupportedOperationException(
+        getClass().getSimpleName() + " hashes keys with its owner's hash; test keys, not hashes");
+  }
+
+  @Override
+  public final int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
+    return answer(off, len, resultBits, i -> probeLong(keys[i]));
+  }
+
+  @Override
+  public final int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
+    return answer(off, len, resultBits, i -> probeBytes(keys[i], 0, keys[i].length));
+  }
+
+  @Override
+  public final int mayContainBatch(CharSequence[] keys, int off, int len, long[] resultBits) {
+    return answer(off, len, resultBits, i -> mayContain(keys[i]));
+  }
+
+  @Override
+  public final <T> int mayContainBatch(
+      T[] keys, KeyEncoder<? super T> encoder, int off, int len, long[] resultBits) {
+    return answer(off, len, resultBits, i -> mayContain(keys[i], encoder));
+  }
+
+  private interface IndexTest {
+    boolean test(int index);
+  }
+
+  private static int answer(int off, int len, long[] resultBits, IndexTest test) {
+    Arrays.fill(resultBits, 0, (len + 63) >>> 6, 0L);
+    int count = 0;
+    for (int i = 0; i < len; i++) {
+      if (test.test(off + i)) {
+        resultBits[i >>> 6] |= 1L << i;
+        count++;
+      }
+    }
+    return count;
+  }
+
+  @Override
+  public final long numKeys() {
+    return numKeys;
+  }
+
+  @Override
+  public final long sizeInBits() {
+    return numBits;
+  }
+
+  /** {@return the number of probes per key} */
+  public final int numProbes() {
+    return numProbes;
+  }
+
+  /** {@return the number of set bits} */
+  public final long bitsSet() {
+    long set = 0;
+    for (long w : words) {
+      set += Long.bitCount(w);
+    }
+    return set;
+  }
+
+  /** {@return the fraction of the bits that are set} */
+  public final double fractionOfBitsSet() {
+    return (double) bitsSet() / numBits;
+  }
+
+  @Override
+  public final double modelledFpRate() {
+    return BloomMath.standardBloomFpRate(numKeys, numBits, numProbes);
+  }
+
+  /** The false-positive rate at the actual fill: {@code (bits set / m)^k}. */
+  @Override
+  public final double expectedFpRate() {
+    return Math.pow(fractionOfBitsSet(), numProbes);
+  }
+
+  @Override
+  public final double approximateElementCount() {
+    return BloomMath.standardBloomElementCount(bitsSet(), numBits, numProbes);
+  }
+
+  /** {@return the owner's serialized form of this filter, byte for byte} */
+  public abstract byte[] toByteArray();
+
+  /** Reads a bounded count of big-endian words after a header. */
+  static long[] readWordsBigEndian(ByteBuffer in, int count) {
+    long[] w = new long[count];
+    for (int i = 0; i < count; i++) {
+      w[i] = in.getLong();
+    }
+    return w;
+  }
+}

@@ -71,11 +71,11 @@ public final class ReportCommand implements Callable<Integer> {
    * The default set: every family with its peer — blocked Bloom (single and batch), Parquet's
    * split-block Bloom, the standard Bloom, the scalable Bloom (the expandable filter is in {@code
    * full} and in the growth section, {@code --growth-max-n}: its row would take the run past its
-   * budget), Ribbon and Bumped Ribbon, Xor8, Binary Fuse 8 (and its fast-hash row where this build has one),
-   * Cuckoo; the peers of each (Guava, FastFilter's BlockedBloom, Xor8 for Xor and Binary Fuse,
-   * Cuckoo8), one exact set and the raw read. Sized to finish in 10 minutes on 2 idle cores with
-   * warm-ups long enough for the SIMD path, with room for re-measuring flagged rows (see {@link
-   * #plannedSeconds}); {@code full} is the former, larger default.
+   * budget), Ribbon and Bumped Ribbon, Xor8, Binary Fuse 8 (and its fast-hash row where this build
+   * has one), Cuckoo; the peers of each (Guava, FastFilter's BlockedBloom, Xor8 for Xor and Binary
+   * Fuse, Cuckoo8), one exact set and the raw read. Sized to finish in 10 minutes on 2 idle cores
+   * with warm-ups long enough for the SIMD path, with room for re-measuring flagged rows (see
+   * {@link #plannedSeconds}); {@code full} is the former, larger default.
    */
   static final List<String> DEFAULT =
       List.of(

@@ -58,7 +58,7 @@ class ShardTraitTest {
   @Test
   void aShardedBuildAcceptsExactlyTheShardableTypes() {
     long[] keys = keys(2_000);
-    for (FilterType t : FilterType.values()) {
+    for (FilterType t : FilterType.builtIn()) { // a foreign type has no registry builder
       ShardedFilter.Builder b = ShardedFilter.builder(2, t::builder);
       if (t.isShardable()) {
         ShardedFilter f = b.build(keys);

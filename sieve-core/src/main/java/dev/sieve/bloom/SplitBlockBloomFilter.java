@@ -221,26 +221,15 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /**
-   * The bitset exactly as Parquet stores it after the {@code BloomFilterHeader}. Parquet's readers
-   * hash values by {@link KeyScheme#PARQUET_XXH64}, so only a filter of that scheme has a Parquet
-   * bitset: one built with it ({@code builder().keyScheme(KeyScheme.PARQUET_XXH64)}) or read from a
-   * bitset. The bits of a filter of another scheme would answer a Parquet reader with silent misses
-   * (its keys were hashed otherwise), so it is refused; {@code withKeyScheme(PARQUET_XXH64)}
-   * re-labels a filter whose hashes are known to be Parquet's (given to {@link #addHash}).
+   * {@return the bitset exactly as Parquet stores it after the {@code BloomFilterHeader}, a copy}
+   * Only a filter of {@link KeyScheme#PARQUET_XXH64} has one: Parquet's readers hash by it, so
+   * other bits would answer them with silent misses. {@code withKeyScheme(PARQUET_XXH64)} re-labels
+   * a filter whose hashes are known to be Parquet's (given to {@link #addHash}).
    *
-   * @return the bitset's bytes, a copy
-   * @throws KeySchemeException if {@link #keyScheme()} is not {@link KeyScheme#PARQUET_XXH64} (the
-   *     message names it)
+   * @throws KeySchemeException naming the scheme if it is not {@link KeyScheme#PARQUET_XXH64}
    */
   public byte[] toParquetBitset() {
-    if (keyScheme != KeyScheme.PARQUET_XXH64) {
-      throw new KeySchemeException(
-          "toParquetBitset: this split-block filter hashes keys by "
-              + keyScheme
-              + ", and a Parquet reader hashes by PARQUET_XXH64 (it would miss every key); build"
-              + " it with keyScheme(KeyScheme.PARQUET_XXH64)");
-    }
-    return SplitBlockForm.toBytes(this);
+    return SplitBlockForm.parquetBitset(this, keyScheme);
   }
 
   @Override
@@ -329,8 +318,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /**
-   * The key count afterwards is the larger of the two and the estimate from the set bits, as {@link
-   * BlockedBloomFilter#union} counts. Throws if the two filters differ in size.
+   * Keys after: the larger count or the set bits' estimate, as blocked Bloom's; sizes must match.
    */
   @Override
   public void union(SplitBlockBloomFilter other) {

@@ -5,6 +5,8 @@ import static dev.sieve.bloom.SplitBlockBloomFilter.MAX_BYTES;
 import static dev.sieve.bloom.SplitBlockBloomFilter.MAX_DISTINCT_VALUES;
 import static dev.sieve.bloom.SplitBlockBloomFilter.MIN_BYTES;
 
+import dev.sieve.KeyScheme;
+import dev.sieve.KeySchemeException;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
@@ -74,6 +76,20 @@ final class SplitBlockForm {
     ByteBuffer view = bitset.slice();
     checkBitsetLength(view.remaining());
     return new SplitBlockBloomFilter(BloomWords.wrap(view, view.remaining() / Long.BYTES, numKeys));
+  }
+
+  /**
+   * The Parquet bitset of {@code f}, refused unless its keys are hashed as Parquet's readers do.
+   */
+  static byte[] parquetBitset(SplitBlockBloomFilter f, KeyScheme scheme) {
+    if (scheme != KeyScheme.PARQUET_XXH64) {
+      throw new KeySchemeException(
+          "toParquetBitset: this split-block filter hashes keys by "
+              + scheme
+              + ", and a Parquet reader hashes by PARQUET_XXH64 (it would miss every key); build"
+              + " it with keyScheme(KeyScheme.PARQUET_XXH64)");
+    }
+    return toBytes(f);
   }
 
   /** The bitset's bytes (see {@link SplitBlockBloomFilter#toParquetBitset}). */

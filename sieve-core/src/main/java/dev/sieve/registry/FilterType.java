@@ -24,16 +24,15 @@ import dev.sieve.xor.BinaryFuse16Filter;
 import dev.sieve.xor.BinaryFuse8Filter;
 import dev.sieve.xor.Xor16Filter;
 import dev.sieve.xor.Xor8Filter;
+import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The registry of Sieve's filter types, one row each: the container type id (bytes 10-11 of the
- * header, part of the format: never changed or reused; {@code docs/format.md} lists them), a stable
- * name ({@link #cliName()}), the traits ({@link #isMutable()}, {@link #isMergeable()}, {@link
- * #isRocksDbCompatible()}, {@link #isShardable()}), the filter class and the builder, whose one
- * uniform knob is {@link FilterBuilder#fpRate(double)} (each class's own builder has its size
- * settings). The CLI, the benchmark and the tests take their list of filters from here. How a
- * payload is written is its family's form's; the container finds it by the class named here.
+ * The registry of Sieve's filter types, one row each: the container type id (never changed or
+ * reused; {@code docs/format.md}), a stable name, the traits, the filter class and the builder,
+ * whose one uniform knob is {@link FilterBuilder#fpRate(double)}. The CLI, the benchmark and the
+ * tests take their lists from here; a payload's form is its family's, found by the class.
  */
 public enum FilterType {
   /** {@link BlockedBloomFilter}, RocksDB's FastLocalBloom. */
@@ -79,28 +78,15 @@ public enum FilterType {
       Traits.MUTABLE,
       ScalableBloomFilter.class,
       ScalableBloomFilter::builder),
-  /**
-   * {@link ShardedFilter}, shards of one {@linkplain #isShardable() shardable} type. The registry's
-   * builder makes 16 shards of Binary Fuse 8; {@link ShardedFilter#builder(int, Supplier)} takes
-   * any count and shard type.
-   */
+  /** {@link ShardedFilter}: the registry's builder makes 16 Binary Fuse 8 shards. */
   SHARDED(12, "sharded", 0, ShardedFilter.class, ShardedFilter::builder),
   /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
   EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder),
-  /**
-   * {@link GuavaBloomFilter}, Guava's {@code BloomFilter} in its own form (foreign: built with
-   * {@code GuavaBloomFilter.create}, hashed as Guava hashes keys).
-   */
+  /** {@link GuavaBloomFilter}, Guava's {@code BloomFilter} in its own form (foreign). */
   GUAVA_BLOOM(14, "guava-bloom", Traits.FOREIGN, GuavaBloomFilter.class, FilterType::foreign),
-  /**
-   * {@link SparkBloomFilter}, Spark's sketch {@code BloomFilter} V1 or V2 in its own form (foreign:
-   * built with {@code SparkBloomFilter.create}, hashed as Spark hashes keys).
-   */
+  /** {@link SparkBloomFilter}, Spark's sketch {@code BloomFilter} V1 or V2 (foreign). */
   SPARK_BLOOM(15, "spark-bloom", Traits.FOREIGN, SparkBloomFilter.class, FilterType::foreign),
-  /**
-   * {@link DataSketchesBloomFilter}, Apache DataSketches' {@code filters.bloomfilter.BloomFilter}
-   * in its own form (foreign: built with {@code DataSketchesBloomFilter.createByAccuracy}).
-   */
+  /** {@link DataSketchesBloomFilter}, DataSketches' {@code BloomFilter} (foreign). */
   DATASKETCHES_BLOOM(
       16, "datasketches-bloom", Traits.FOREIGN, DataSketchesBloomFilter.class, FilterType::foreign),
   /** {@link OrcBloomFilter}, Apache ORC's Bloom filter (row index streams), bit for bit. */
@@ -110,15 +96,9 @@ public enum FilterType {
       Traits.MUTABLE | Traits.MERGEABLE,
       OrcBloomFilter.class,
       OrcBloomFilter::builder),
-  /**
-   * {@link GrafiteFilter}, the static range filter (Elias–Fano over a locality-preserving hash);
-   * also a point filter. {@code fpRate} is its bound for ranges up to its max range length.
-   */
+  /** {@link GrafiteFilter}, the range filter; {@code fpRate}: its bound up to its max range. */
   GRAFITE(20, "grafite", 0, GrafiteFilter.class, GrafiteFilter::builder),
-  /**
-   * {@link PrefixBloomRangeFilter}, the prefix-Bloom range filter (Rosetta-style baseline); also a
-   * point filter. {@code fpRate} is the rate of each Bloom probe (the point rate).
-   */
+  /** {@link PrefixBloomRangeFilter}, the prefix-Bloom baseline; {@code fpRate}: per probe. */
   PREFIX_BLOOM_RANGE(
       21, "prefix-bloom-range", 0, PrefixBloomRangeFilter.class, PrefixBloomRangeFilter::builder);
 
@@ -188,43 +168,27 @@ public enum FilterType {
     return (traits & Traits.ROCKSDB) != 0;
   }
 
-  /**
-   * {@return whether a sharded filter may hold shards of this type: the static types built from a
-   * shard's keys at once (blocked Bloom, Ribbon, Xor, Binary Fuse), whose classes carry the trait
-   * themselves}
-   */
+  /** {@return whether a sharded filter may hold shards of this type (its class is Shardable)} */
   public boolean isShardable() {
     return Shardable.class.isAssignableFrom(filterClass);
   }
 
   /**
-   * Whether this is another system's filter in that system's own form ({@code dev.sieve.interop}):
-   * it answers keys exactly as its owner (its owner's hash of the key's bytes, not Sieve's 64-bit
-   * key hash, so {@code mayContainHash} refuses), has no registry builder ({@link #builder()}
-   * refuses), and is stored in the container so that a converted filter answers as the original.
-   *
-   * @return whether the type is foreign
+   * {@return whether this is another system's filter in its own form ({@code dev.sieve.interop}):
+   * hashed as its owner hashes (so {@code mayContainHash} refuses), with no registry builder}
    */
   public boolean isForeign() {
     return (traits & Traits.FOREIGN) != 0;
   }
 
-  /**
-   * A new builder of this type at its defaults, with {@code fpRate} for every type.
-   *
-   * @return the builder
-   * @throws UnsupportedOperationException for a {@linkplain #isForeign() foreign} type
-   */
+  /** {@return a new builder at its defaults (a foreign type has none: it throws)} */
   public FilterBuilder<? extends Filter> builder() {
     return builder.get();
   }
 
   /**
-   * A new builder of a mutable type, which also creates empty filters ({@code
-   * expectedKeys(n).create()}).
-   *
-   * @return a new builder
-   * @throws UnsupportedOperationException if the type is static ({@link #isMutable()} is false)
+   * {@return a new builder of a mutable type, which also creates empty filters; a static type's
+   * throws UnsupportedOperationException}
    */
   @SuppressWarnings("unchecked")
   public MutableFilterBuilder<? extends MutableFilter> mutableBuilder() {
@@ -235,9 +199,7 @@ public enum FilterType {
   }
 
   /**
-   * The type whose {@link #cliName()} is {@code name}.
-   *
-   * @throws IllegalArgumentException naming the known types if there is none of that name
+   * {@return the type named {@code name}; IllegalArgumentException naming the known ones if none}
    */
   public static FilterType forName(String name) {
     StringBuilder known = new StringBuilder();
@@ -250,21 +212,9 @@ public enum FilterType {
     throw new IllegalArgumentException("unknown filter type '" + name + "' (known: " + known + ")");
   }
 
-  /**
-   * The types Sieve builds from keys: every type but the {@linkplain #isForeign() foreign} ones, in
-   * the order of {@link #values()}. The lists of buildable filters (the CLI's {@code build} and
-   * {@code compare}, the benchmark, the tests that build every type) take this.
-   *
-   * @return the built-in types
-   */
-  public static java.util.List<FilterType> builtIn() {
-    java.util.List<FilterType> out = new java.util.ArrayList<>();
-    for (FilterType t : values()) {
-      if (!t.isForeign()) {
-        out.add(t);
-      }
-    }
-    return java.util.List.copyOf(out);
+  /** {@return the types Sieve builds from keys (all but the foreign ones), in values() order} */
+  public static List<FilterType> builtIn() {
+    return Arrays.stream(values()).filter(t -> !t.isForeign()).toList();
   }
 
   /** {@return the type with this container id, or {@code null} if there is none} */
@@ -287,11 +237,7 @@ public enum FilterType {
     return null;
   }
 
-  /**
-   * The type of {@code filter}.
-   *
-   * @throws IllegalArgumentException if the registry has no type for its class
-   */
+  /** {@return the type of {@code filter}; IllegalArgumentException if its class has none} */
   public static FilterType of(Filter filter) {
     FilterType t = forClass(filter.getClass());
     if (t == null) {

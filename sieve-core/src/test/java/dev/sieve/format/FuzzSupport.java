@@ -44,6 +44,9 @@ final class FuzzSupport {
       return (b.getShort(p + ShardedCodec.VERSION_OFFSET) & 0xFFFF)
           == ShardedCodec.LEGACY_PAYLOAD_VERSION;
     }
+    if (type == FilterType.EXPANDABLE.id()) {
+      return (container[p + 1] & 0xFF) == 1; // payload v1, written back as v2
+    }
     return type == FilterType.SCALABLE_BLOOM.id() && b.getInt(p) == 1;
   }
 

@@ -9,6 +9,8 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.util.sketch.BloomFilter;
 
 /**
@@ -47,10 +49,17 @@ public final class SparkSketches {
    * @param df the data
    * @param column the column of Spark filter bytes
    * @return the filter
-   * @throws IllegalArgumentException if the column has no non-null value
+   * @throws IllegalArgumentException if the column is not {@code BINARY} or has no non-null value
+   * @throws dev.sieve.SieveFormatException if the value is not a Spark filter
    */
   public static SparkBloomFilter fromColumn(Dataset<Row> df, String column) {
-    List<Row> rows = df.select(col(column)).where(col(column).isNotNull()).limit(1).collectAsList();
+    Dataset<Row> values = df.select(col(column));
+    DataType type = values.schema().fields()[0].dataType();
+    if (!(type instanceof BinaryType)) {
+      throw new IllegalArgumentException(
+          "column " + column + " is " + type.simpleString() + ", not binary filter bytes");
+    }
+    List<Row> rows = values.where(col(column).isNotNull()).limit(1).collectAsList();
     if (rows.isEmpty()) {
       throw new IllegalArgumentException("column " + column + " has no non-null filter bytes");
     }

@@ -26,6 +26,13 @@ import org.apache.spark.util.sketch.BloomFilter;
  * f.mayContain(someXxhash64);                     // as might_contain(bf, xxhash64(id))
  * BloomFilter forSpark = SparkSketches.toSpark(f); // Spark's sketch object
  * }</pre>
+ *
+ * <p>Spark 4.2 does not list {@code bloom_filter_agg} and {@code might_contain} among its built-in
+ * SQL functions: its optimizer builds them itself for the runtime filter of a join. A session that
+ * wants them in SQL registers {@code BloomFilterAggregate} and {@code BloomFilterMightContain} in
+ * its function registry (as Spark's own tests do, and {@code SparkSketchesLocalTest} here); {@code
+ * df.stat().bloomFilter(column, n, fpp)} needs no registration and gives Spark's object, whose
+ * {@code writeTo} bytes {@link #fromBytes} reads.
  */
 public final class SparkSketches {
   private SparkSketches() {}

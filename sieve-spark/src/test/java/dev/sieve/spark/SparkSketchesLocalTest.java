@@ -38,9 +38,9 @@ import scala.collection.immutable.Seq;
 /**
  * {@link SparkSketches} against a running Spark ({@code local[2]}): filters built by SQL {@code
  * bloom_filter_agg} and {@code df.stat().bloomFilter} are taken into Sieve through {@link
- * SparkSketches#fromColumn} and {@link SparkSketches#fromBytes} and answer every key as Spark's
- * SQL {@code might_contain} and its sketch's {@code mightContain*} do; filters Sieve writes (V1 and
- * V2, seed 0 and not) are handed to Spark as a binary literal and {@code might_contain} over them
+ * SparkSketches#fromColumn} and {@link SparkSketches#fromBytes} and answer every key as Spark's SQL
+ * {@code might_contain} and its sketch's {@code mightContain*} do; filters Sieve writes (V1 and V2,
+ * seed 0 and not) are handed to Spark as a binary literal and {@code might_contain} over them
  * answers as Sieve does. Spark 4.2's SQL aggregate always writes V2 (no configuration chooses the
  * version; {@code BloomFilterAggregate} calls {@code BloomFilter.create(n, bits)}), so V1 filters
  * come from the sketch API's {@code create(Version.V1, ...)} and reach SQL as literals. Neither SQL
@@ -96,8 +96,7 @@ class SparkSketchesLocalTest {
               case 1 -> new BloomFilterAggregate(children.apply(0));
               case 2 -> new BloomFilterAggregate(children.apply(0), children.apply(1));
               case 3 ->
-                  new BloomFilterAggregate(
-                      children.apply(0), children.apply(1), children.apply(2));
+                  new BloomFilterAggregate(children.apply(0), children.apply(1), children.apply(2));
               default ->
                   throw new IllegalArgumentException("bloom_filter_agg takes 1 to 3 arguments");
             };
@@ -233,8 +232,7 @@ class SparkSketchesLocalTest {
 
   @Test
   void statBloomFiltersOfLongsAndStringsAnswerAsSpark() throws IOException {
-    Dataset<Row> df =
-        spark.range(0, N, 1, 2).toDF("id").withColumn("s", col("id").cast("string"));
+    Dataset<Row> df = spark.range(0, N, 1, 2).toDF("id").withColumn("s", col("id").cast("string"));
     BloomFilter ids = df.stat().bloomFilter("id", N, 0.02);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ids.writeTo(out);

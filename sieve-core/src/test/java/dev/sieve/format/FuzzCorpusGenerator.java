@@ -59,6 +59,9 @@ public final class FuzzCorpusGenerator {
     if (!types.isEmpty()) {
       return;
     }
+    // the foreign forms' targets (Guava, Spark, DataSketches): seeds the owning libraries write
+    dev.sieve.interop.InteropFuzzCorpusGenerator.write(
+        Path.of(args.length > 0 ? args[0] : "src/test/resources"));
     // the structured corruption target: a few byte strings to start the provider from
     for (int i = 0; i < FilterType.values().length; i++) {
       byte[] seed = new byte[64];

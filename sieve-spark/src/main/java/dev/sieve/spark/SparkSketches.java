@@ -9,6 +9,8 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.util.sketch.BloomFilter;
 
 /**
@@ -24,6 +26,13 @@ import org.apache.spark.util.sketch.BloomFilter;
  * f.mayContain(someXxhash64);                     // as might_contain(bf, xxhash64(id))
  * BloomFilter forSpark = SparkSketches.toSpark(f); // Spark's sketch object
  * }</pre>
+ *
+ * <p>Spark 4.2 does not list {@code bloom_filter_agg} and {@code might_contain} among its built-in
+ * SQL functions: its optimizer builds them itself for the runtime filter of a join. A session that
+ * wants them in SQL registers {@code BloomFilterAggregate} and {@code BloomFilterMightContain} in
+ * its function registry (as Spark's own tests do, and {@code SparkSketchesLocalTest} here); {@code
+ * df.stat().bloomFilter(column, n, fpp)} needs no registration and gives Spark's object, whose
+ * {@code writeTo} bytes {@link #fromBytes} reads.
  */
 public final class SparkSketches {
   private SparkSketches() {}
@@ -47,10 +56,17 @@ public final class SparkSketches {
    * @param df the data
    * @param column the column of Spark filter bytes
    * @return the filter
-   * @throws IllegalArgumentException if the column has no non-null value
+   * @throws IllegalArgumentException if the column is not {@code BINARY} or has no non-null value
+   * @throws dev.sieve.SieveFormatException if the value is not a Spark filter
    */
   public static SparkBloomFilter fromColumn(Dataset<Row> df, String column) {
-    List<Row> rows = df.select(col(column)).where(col(column).isNotNull()).limit(1).collectAsList();
+    Dataset<Row> values = df.select(col(column));
+    DataType type = values.schema().fields()[0].dataType();
+    if (!(type instanceof BinaryType)) {
+      throw new IllegalArgumentException(
+          "column " + column + " is " + type.simpleString() + ", not binary filter bytes");
+    }
+    List<Row> rows = values.where(col(column).isNotNull()).limit(1).collectAsList();
     if (rows.isEmpty()) {
       throw new IllegalArgumentException("column " + column + " has no non-null filter bytes");
     }

@@ -18,10 +18,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Typed keys allocate nothing per key in the steady state: after a warm-up, 200,000 queries of
  * {@code String} keys (single, through {@link KeyedFilter}, and in batches, under the default
  * scheme and Parquet's), 200,000 of a custom-encoder key type and 20,000 adds of each (on the
- * mutable types) allocate less than 1 KiB in all, where one object per key would be at least 3 MiB
- * (a Cuckoo table, filled in the first round, keeps failing adds from the second on, which allocate
- * nothing either). Measured per thread with {@code com.sun.management.ThreadMXBean}, as {@code
- * BatchAllocationTest} does.
+ * mutable types) allocate less than 1 KiB in all, in the better of two measured rounds, where one
+ * object per key would be at least 3 MiB (a Cuckoo table, filled in the first round, keeps failing
+ * adds from the second on, which allocate nothing either). Measured per thread with {@code
+ * com.sun.management.ThreadMXBean}, as {@code BatchAllocationTest} does.
  */
 class KeyedAllocationTest {
 
@@ -61,13 +61,14 @@ class KeyedAllocationTest {
     for (int i = 0; i < n; i++) {
       boxed[i] = (long) i;
     }
-    // room for the 6n adds of the three rounds: a filter that keeps duplicates (the expandable
+    // room for the 8n adds of the four rounds: a filter that keeps duplicates (the expandable
     // quotient filter) must not grow in the measured round, growth being an allocation by design
     MutableFilter mutable =
-        type.isMutable() ? type.mutableBuilder().expectedKeys(8L * n).create() : null;
+        type.isMutable() ? type.mutableBuilder().expectedKeys(10L * n).create() : null;
     long[] bits = new long[(n + 63) / 64];
     long sink = 0;
-    for (int round = 0; round < 3; round++) {
+    long fewest = Long.MAX_VALUE;
+    for (int round = 0; round < 4; round++) {
       long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
       for (int rep = 0; rep < 10; rep++) {
         for (int i = 0; i < n; i++) {
@@ -90,11 +91,16 @@ class KeyedAllocationTest {
         }
       }
       long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
-      if (round == 2) { // rounds 0 and 1 warm up (class loading, JIT, the per-thread buffers)
-        assertTrue(
-            allocated < 1024, type + ": 200,000 typed queries allocated " + allocated + " bytes");
+      if (round >= 2) { // rounds 0 and 1 warm up (class loading, JIT, the per-thread buffers)
+        fewest = Math.min(fewest, allocated);
       }
     }
+    // the better of two measured rounds: an allocation per key shows in both (at least 3 MiB
+    // each), while a one-off (a deoptimized method re-run in the interpreter until it is compiled
+    // again, seen once when a new filter class was loaded) lands in one
+    assertTrue(
+        fewest < 1024,
+        type + ": 200,000 typed queries allocated " + fewest + " bytes (best round)");
     assertTrue(sink > 0);
   }
 }

@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Converts a filter between forms where the conversion is lossless: another system's filter"
-          + " (guava, spark) into a Sieve container (--to sieve) and back, or rewritten in its own"
+          + " (guava, spark, datasketches, cassandra) into a Sieve container (--to sieve) and back, or rewritten in its own"
           + " form. Conversions between different hashes or bit layouts are refused, one line"
           + " saying why.",
       "Exit status: 0 ok, 1 bad input file or a conversion that is not lossless, 2 bad usage."
@@ -45,7 +45,7 @@ public final class ConvertCommand implements Callable<Integer> {
       names = "--to",
       required = true,
       paramLabel = "FORMAT",
-      description = "sieve, guava, spark or datasketches")
+      description = "sieve, guava, spark, datasketches or cassandra")
   String to;
 
   @Option(
@@ -138,6 +138,7 @@ public final class ConvertCommand implements Callable<Integer> {
       case GUAVA -> "Murmur3 x64_128 of the funnel's bytes";
       case SPARK -> "Spark's Murmur3 x86_32 pair";
       case DATASKETCHES -> "a seeded XXH64 pair";
+      case CASSANDRA -> "Cassandra's Murmur3 x64_128 variant (sign-extended tail bytes)";
     };
   }
 

@@ -1,6 +1,7 @@
 package dev.sieve.cli;
 
 import dev.sieve.Filter;
+import dev.sieve.interop.CassandraBloomFilter;
 import dev.sieve.interop.DataSketchesBloomFilter;
 import dev.sieve.interop.ForeignBloomFilter;
 import dev.sieve.interop.GuavaBloomFilter;
@@ -79,7 +80,34 @@ enum ForeignFormat {
     ForeignBloomFilter read(byte[] bytes) {
       return DataSketchesBloomFilter.readFrom(bytes);
     }
+  },
+  /**
+   * Cassandra's SSTable {@code Filter.db} (4.0 and later): [int k][int words] + the bit set's
+   * bytes, no magic. Recognized by its file name ({@code *-Filter.db}, whatever the structure says)
+   * or, tried last, by structure: {@code k} in [1, 64] (Cassandra's sizing gives at most 14), at
+   * least one word and the exact length. Neither a Guava form (its second byte, {@code k}, is not
+   * 0), a Spark V1 form (its length is 4 more than a multiple of 8) nor a DataSketches one (first
+   * byte 3 or 4) fits that; a Spark V2 form can, and is tried first.
+   */
+  CASSANDRA("cassandra", FilterType.CASSANDRA_BLOOM) {
+    @Override
+    boolean matches(ByteBuffer head, long size) {
+      if (head.limit() < 8 || size < 16) {
+        return false;
+      }
+      int k = head.getInt(0);
+      long words = head.getInt(4);
+      return k >= 1 && k <= 64 && words >= 1 && size == 8 + words * 8;
+    }
+
+    @Override
+    ForeignBloomFilter read(byte[] bytes) {
+      return CassandraBloomFilter.readFrom(bytes);
+    }
   };
+
+  /** The suffix of Cassandra's SSTable filter component ({@code nb-1-big-Filter.db}). */
+  static final String CASSANDRA_FILTER_SUFFIX = "-Filter.db";
 
   /** The largest foreign filter file read (one Java array). */
   static final long MAX_BYTES = Integer.MAX_VALUE - 8;
@@ -132,10 +160,17 @@ enum ForeignFormat {
     throw new IllegalArgumentException("unknown format '" + name + "' (known: " + known + ")");
   }
 
-  /** The form {@code file} has by its structure, or {@code null}. */
+  /**
+   * The form {@code file} has by its name (Cassandra's {@code *-Filter.db}) or structure, or {@code
+   * null}.
+   */
   static ForeignFormat recognize(Path file) throws IOException {
     if (!Files.isRegularFile(file)) {
       return null;
+    }
+    Path name = file.getFileName();
+    if (name != null && name.toString().endsWith(CASSANDRA_FILTER_SUFFIX)) {
+      return CASSANDRA;
     }
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();

@@ -30,6 +30,8 @@ final class ForeignInputs {
       m.put("strategy", SstCliSupport.jsonString(g.strategy().toString()));
     } else if (f instanceof dev.sieve.interop.DataSketchesBloomFilter d) {
       m.put("seed", Long.toString(d.seed()));
+    } else if (f instanceof dev.sieve.interop.CassandraBloomFilter c) {
+      m.put("layout", SstCliSupport.jsonString(c.layout().toString()));
     } else if (f instanceof SparkBloomFilter s) {
       m.put("version", SstCliSupport.jsonString(s.version().toString()));
       m.put("seed", Integer.toString(s.seed()));

@@ -34,8 +34,8 @@ enum InputKind {
   /** A RocksDB block-based SST file: the table magic in the last 8 bytes. */
   SST((p, head, tail, size) -> size >= Footer.ENCODED_LENGTH && tail == Footer.BLOCK_BASED_MAGIC),
   /**
-   * Another system's filter in its own form ({@link ForeignFormat}: Guava, Spark), recognised by
-   * its header fields and a size that matches them exactly.
+   * Another system's filter in its own form ({@link ForeignFormat}: Guava, Spark, DataSketches,
+   * Cassandra), recognised by its header fields and a size that matches them exactly.
    */
   FOREIGN((p, head, tail, size) -> ForeignFormat.recognize(p) != null),
   /**

@@ -100,7 +100,7 @@ public final class InspectCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "NAME",
       description =
-          "read FILE as another system's filter form: guava, spark or datasketches (default: recognized by its"
+          "read FILE as another system's filter form: guava, spark, datasketches or cassandra (default: recognized by its"
               + " structure)")
   String format;
 

@@ -91,9 +91,11 @@ public final class QueryCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "read FILE as another system's filter form: guava (BloomFilter.writeTo), spark (the"
-              + " sketch BloomFilter V1/V2, bloom_filter_agg) or datasketches; by default recognized by its"
-              + " structure. --long and --int keys are then asked as the owner's long entry point"
-              + " (Guava's longFunnel: 8 little-endian bytes; Spark's putLong)")
+              + " sketch BloomFilter V1/V2, bloom_filter_agg), datasketches or cassandra (an"
+              + " SSTable's Filter.db, 4.0+); by default recognized by its structure or, for"
+              + " Cassandra, its *-Filter.db name. --long and --int keys are then asked as the"
+              + " owner's long entry point (Guava's longFunnel: 8 little-endian bytes; Spark's"
+              + " putLong; Cassandra's bigint and int partition keys: big-endian)")
   String format;
 
   @Override

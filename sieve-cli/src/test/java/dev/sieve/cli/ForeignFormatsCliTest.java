@@ -194,4 +194,69 @@ class ForeignFormatsCliTest {
     assertTrue(r.err().contains("data length 2147483647"), r.err());
     assertEquals(1, r.err().strip().lines().count(), r.err());
   }
+
+  /**
+   * A Cassandra Filter.db as Sieve writes it (no Cassandra library in the tests: see {@code
+   * CassandraBloomInteropTest}), 800 text partition keys.
+   */
+  private Path cassandra(String name) throws IOException {
+    dev.sieve.interop.CassandraBloomFilter c =
+        dev.sieve.interop.CassandraBloomFilter.create(800, 0.01);
+    for (int i = 0; i < 800; i++) {
+      c.put("user:" + i);
+    }
+    c.put(42L);
+    Path p = dir.resolve(name);
+    Files.write(p, c.toByteArray());
+    return p;
+  }
+
+  @Test
+  void cassandraInspectQueryConvert() throws IOException {
+    Path p = cassandra("nb-7-big-Filter.db");
+    dev.sieve.interop.CassandraBloomFilter c =
+        dev.sieve.interop.CassandraBloomFilter.readFrom(Files.readAllBytes(p));
+    CliRun i = CliRun.of("inspect", "--json", p.toString());
+    assertEquals(0, i.status(), i.err());
+    assertTrue(i.out().contains("\"input_kind\": \"cassandra bloom filter\""), i.out());
+    assertTrue(i.out().contains("\"num_probes\": 5"), i.out());
+    assertTrue(i.out().contains("\"layout\": \"CURRENT\""), i.out());
+    CliRun q = CliRun.of("query", p.toString(), "user:7", "nobody-here");
+    assertEquals(0, q.status(), q.err());
+    assertEquals(
+        "user:7\tmaybe\nnobody-here\t" + (c.mayContain("nobody-here") ? "maybe" : "absent") + "\n",
+        q.out().replace("\r", ""));
+    CliRun l = CliRun.of("query", "--long", p.toString(), "42");
+    assertEquals("42\tmaybe\n", l.out().replace("\r", ""), l.err());
+    // by structure, under a name that says nothing, and by --format
+    Path plain = cassandra("filter.bin");
+    CliRun s = CliRun.of("inspect", "--json", plain.toString());
+    assertTrue(s.out().contains("\"input_kind\": \"cassandra bloom filter\""), s.out());
+    CliRun named = CliRun.of("query", "--format", "cassandra", plain.toString(), "user:1");
+    assertEquals("user:1\tmaybe\n", named.out().replace("\r", ""), named.err());
+    Path sieve = dir.resolve("c.sieve");
+    Path back = dir.resolve("back-Filter.db");
+    assertEquals(0, CliRun.of("convert", p.toString(), sieve.toString(), "--to", "sieve").status());
+    CliRun ci = CliRun.of("inspect", "--json", sieve.toString());
+    assertTrue(ci.out().contains("\"foreign_format\": \"cassandra\""), ci.out());
+    assertEquals(
+        0, CliRun.of("convert", sieve.toString(), back.toString(), "--to", "cassandra").status());
+    assertArrayEquals(Files.readAllBytes(p), Files.readAllBytes(back));
+    Path out = dir.resolve("x");
+    CliRun refused = CliRun.of("convert", p.toString(), out.toString(), "--to", "guava");
+    assertEquals(1, refused.status());
+    assertEquals(1, refused.err().strip().lines().count(), refused.err());
+    assertTrue(refused.err().contains("sign-extended"), refused.err());
+    assertFalse(Files.exists(out));
+  }
+
+  @Test
+  void cassandraHostileHeaderIsOneLine() throws IOException {
+    Path p = dir.resolve("me-1-big-Filter.db");
+    Files.write(p, new byte[] {0, 0, 0, 5, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xf0, 0, 0});
+    CliRun r = CliRun.of("inspect", p.toString());
+    assertEquals(1, r.status());
+    assertTrue(r.err().contains("word count 2147483632"), r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+  }
 }

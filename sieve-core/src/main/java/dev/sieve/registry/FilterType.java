@@ -11,6 +11,7 @@ import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.internal.Shardable;
+import dev.sieve.interop.CassandraBloomFilter;
 import dev.sieve.interop.DataSketchesBloomFilter;
 import dev.sieve.interop.GuavaBloomFilter;
 import dev.sieve.interop.OrcBloomFilter;
@@ -96,6 +97,9 @@ public enum FilterType {
       Traits.MUTABLE | Traits.MERGEABLE,
       OrcBloomFilter.class,
       OrcBloomFilter::builder),
+  /** {@link CassandraBloomFilter}, Cassandra's SSTable {@code Filter.db} (foreign). */
+  CASSANDRA_BLOOM(
+      19, "cassandra-bloom", Traits.FOREIGN, CassandraBloomFilter.class, FilterType::foreign),
   /** {@link GrafiteFilter}, the range filter; {@code fpRate}: its bound up to its max range. */
   GRAFITE(20, "grafite", 0, GrafiteFilter.class, GrafiteFilter::builder),
   /** {@link PrefixBloomRangeFilter}, the prefix-Bloom baseline; {@code fpRate}: per probe. */

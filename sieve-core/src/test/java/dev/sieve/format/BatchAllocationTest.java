@@ -25,7 +25,12 @@ class BatchAllocationTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void batchesDoNotAllocatePerCall(FilterType type) {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     assumeTrue(

@@ -34,7 +34,12 @@ class KeyedAllocationTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void stringAndEncodedKeysDoNotAllocatePerKey(FilterType type) {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     assumeTrue(

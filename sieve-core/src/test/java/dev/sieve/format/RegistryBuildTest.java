@@ -84,7 +84,12 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void stringKeysGiveTheFilterOfTheirUtf8Bytes(FilterType type) {
     String[] strings = strings();
     byte[][] bytes = utf8(strings);
@@ -112,7 +117,12 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void longIntAndCustomKeysGiveTheFilterOfTheirBytes(FilterType type) {
     long[] longs = new SplittableRandom(11).longs(N).toArray();
     List<Long> boxed = new ArrayList<>();
@@ -156,7 +166,12 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void theRegistryAndTheClassBuilderAreOne(FilterType type) throws Exception {
     Method own = type.filterClass().getMethod("builder");
     FilterBuilder<?> classBuilder = (FilterBuilder<?>) own.invoke(null);
@@ -201,6 +216,7 @@ class RegistryBuildTest {
             "spark-bloom",
             "datasketches-bloom",
             "orc-bloom",
+            "cassandra-bloom",
             "grafite",
             "prefix-bloom-range"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
@@ -213,7 +229,12 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void traitsMatchWhatTheClassesDo(FilterType type) throws Exception {
     Class<?> cls = type.filterClass();
     assertEquals(MutableFilter.class.isAssignableFrom(cls), type.isMutable(), type + " mutable");
@@ -264,7 +285,12 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   @SuppressWarnings({"unchecked", "rawtypes"})
   void mergeableTypesUnionAndCopyAlike(FilterType type) {
     if (!type.isMergeable()) {
@@ -311,7 +337,12 @@ class RegistryBuildTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void fpRateMeansTheSameInEveryClass(FilterType type) {
     double target = 0.01;
     long[] keys = new SplittableRandom(21).longs(20_000).map(k -> k >>> 1).toArray();

@@ -34,7 +34,12 @@ class SieveFormatGoldenTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void readsTheGoldenFileAndAnswersAsRecorded(FilterType type) throws IOException {
     byte[] bytes = resource(GoldenFiles.fileName(type));
     String[] lines =
@@ -71,7 +76,8 @@ class SieveFormatGoldenTest {
         "CUCKOO",
         "GUAVA_BLOOM",
         "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM"
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
       }, // foreign: ForeignContainerTest
       mode = EnumSource.Mode.EXCLUDE)
   void everyTypeButTheLegacyCuckooIsStillBuiltByteForByte(FilterType type) throws IOException {

@@ -50,7 +50,12 @@ class SieveFormatTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void everyReaderAndWriterRoundTrips(FilterType type) throws IOException {
     Filter filter = TestFilters.build(type, KEYS);
     assertSame(type, FilterType.of(filter));
@@ -199,7 +204,12 @@ class SieveFormatTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void everyTruncationIsRejected(FilterType type) {
     byte[] bytes = small(type);
     for (int len = 0; len < bytes.length; len++) {
@@ -216,7 +226,12 @@ class SieveFormatTest {
   @EnumSource(
       value = FilterType.class,
       mode = EnumSource.Mode.EXCLUDE,
-      names = {"GUAVA_BLOOM", "SPARK_BLOOM", "DATASKETCHES_BLOOM"}) // foreign: ForeignContainerTest
+      names = {
+        "GUAVA_BLOOM",
+        "SPARK_BLOOM",
+        "DATASKETCHES_BLOOM",
+        "CASSANDRA_BLOOM"
+      }) // foreign: ForeignContainerTest
   void everySingleBitFlipIsRejected(FilterType type) {
     byte[] bytes = small(type);
     for (int bit = 0; bit < bytes.length * 8; bit++) {

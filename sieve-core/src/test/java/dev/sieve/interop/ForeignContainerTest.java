@@ -73,7 +73,22 @@ class ForeignContainerTest {
   }
 
   @Test
+  void cassandra() {
+    roundTrip(CassandraBloomFilter.create(3000, 0.01), FilterType.CASSANDRA_BLOOM);
+    CassandraBloomFilter legacy =
+        CassandraBloomFilter.withShape(30_000, 5, CassandraBloomFilter.Layout.LEGACY);
+    legacy.put(new byte[] {1, 2, (byte) 0x80});
+    CassandraBloomFilter read =
+        (CassandraBloomFilter) SieveFormat.read(SieveFormat.toBytes(legacy));
+    assertEquals(legacy, read);
+    assertTrue(read.mayContain(new byte[] {1, 2, (byte) 0x80}));
+    assertArrayEquals(legacy.toByteArray(), read.toByteArray(CassandraBloomFilter.Layout.LEGACY));
+  }
+
+  @Test
   void registryIds() {
+    assertEquals(19, FilterType.CASSANDRA_BLOOM.id());
+    assertEquals(FilterType.CASSANDRA_BLOOM, FilterType.forName("cassandra-bloom"));
     assertEquals(16, FilterType.DATASKETCHES_BLOOM.id());
     assertEquals(14, FilterType.GUAVA_BLOOM.id());
     assertEquals(15, FilterType.SPARK_BLOOM.id());

@@ -13,13 +13,14 @@ import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 
 /**
  * The seed corpora of the foreign-form fuzz targets ({@link GuavaFormFuzzTest}, {@link
- * SparkFormFuzzTest}, {@link DataSketchesFormFuzzTest}): small filters written by the owning
- * libraries themselves (Guava's {@code writeTo}, Spark's sketch {@code writeTo}, DataSketches'
- * {@code toByteArray}), holding 0, 1, 5 and 40 keys, over the shapes each form has (Guava's two
- * strategies, Spark's V1 and V2 with seed 0 and not, DataSketches' seeds and an empty filter), each
- * beside its first half (a truncation the reader must refuse). The one shape an owner cannot write
- * through its public API, Guava's {@code MURMUR128_MITZ_32}, is written by {@link
- * GuavaBloomFilter}, whose bytes {@code GuavaBloomInteropTest} shows identical to Guava's.
+ * SparkFormFuzzTest}, {@link DataSketchesFormFuzzTest}, {@link CassandraFormFuzzTest}): small
+ * filters written by the owning libraries themselves (Guava's {@code writeTo}, Spark's sketch
+ * {@code writeTo}, DataSketches' {@code toByteArray}), holding 0, 1, 5 and 40 keys, over the shapes
+ * each form has (Guava's two strategies, Spark's V1 and V2 with seed 0 and not, DataSketches' seeds
+ * and an empty filter), each beside its first half (a truncation the reader must refuse). The one
+ * shape an owner cannot write through its public API, Guava's {@code MURMUR128_MITZ_32}, is written
+ * by {@link GuavaBloomFilter}, whose bytes {@code GuavaBloomInteropTest} shows identical to
+ * Guava's.
  *
  * <p>Run from the sieve-core directory (also from {@code FuzzCorpusGenerator} without types):
  * {@code java -cp target/test-classes:target/classes:<test classpath>
@@ -53,6 +54,7 @@ public final class InteropFuzzCorpusGenerator {
     all.put("GuavaFormFuzzTest", guava());
     all.put("SparkFormFuzzTest", spark());
     all.put("DataSketchesFormFuzzTest", dataSketches());
+    all.put("CassandraFormFuzzTest", cassandra());
     return all;
   }
 
@@ -136,6 +138,26 @@ public final class InteropFuzzCorpusGenerator {
           }
         }
         withCut(out, "datasketches-seed" + seed + "-" + n, f.toByteArray());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Cassandra's {@code Filter.db}, written by {@link CassandraBloomFilter} (Cassandra's library is
+   * not a test dependency; {@code CassandraBloomInteropTest} checks the bytes against an
+   * independent model), at Cassandra's two usual rates, keys with a high tail byte among them.
+   */
+  private static Map<String, byte[]> cassandra() {
+    Map<String, byte[]> out = new LinkedHashMap<>();
+    double[] rates = {0.01, 0.1};
+    for (double rate : rates) {
+      for (int n : SIZES) {
+        CassandraBloomFilter f = CassandraBloomFilter.create(n, rate);
+        for (int i = 0; i < n; i++) {
+          f.put(new byte[] {(byte) i, (byte) (0x80 | i), 'k'});
+        }
+        withCut(out, "cassandra-fp" + rate + "-" + n, f.toByteArray());
       }
     }
     return out;

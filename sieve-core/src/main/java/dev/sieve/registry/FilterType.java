@@ -47,7 +47,7 @@ public enum FilterType {
   STANDARD_BLOOM(
       2,
       "standard-bloom",
-      Traits.MUTABLE | Traits.MERGEABLE,
+      Traits.MUTABLE_MERGEABLE,
       StandardBloomFilter.class,
       StandardBloomFilter::builder),
   /** {@link Standard128RibbonFilter}, RocksDB's Standard128Ribbon ({@code ribbonfilter}). */
@@ -67,7 +67,7 @@ public enum FilterType {
   SPLIT_BLOCK_BLOOM(
       9,
       "split-block-bloom",
-      Traits.MUTABLE | Traits.MERGEABLE,
+      Traits.MUTABLE_MERGEABLE,
       SplitBlockBloomFilter.class,
       SplitBlockBloomFilter::builder),
   /** {@link BumpedRibbonFilter}. */
@@ -92,11 +92,7 @@ public enum FilterType {
       16, "datasketches-bloom", Traits.FOREIGN, DataSketchesBloomFilter.class, FilterType::foreign),
   /** {@link OrcBloomFilter}, Apache ORC's Bloom filter (row index streams), bit for bit. */
   ORC_BLOOM(
-      18,
-      "orc-bloom",
-      Traits.MUTABLE | Traits.MERGEABLE,
-      OrcBloomFilter.class,
-      OrcBloomFilter::builder),
+      18, "orc-bloom", Traits.MUTABLE_MERGEABLE, OrcBloomFilter.class, OrcBloomFilter::builder),
   /** {@link CassandraBloomFilter}, Cassandra's SSTable {@code Filter.db} (foreign). */
   CASSANDRA_BLOOM(
       19, "cassandra-bloom", Traits.FOREIGN, CassandraBloomFilter.class, FilterType::foreign),
@@ -111,6 +107,7 @@ public enum FilterType {
     static final int MUTABLE = 1;
     static final int MERGEABLE = 2;
     static final int ROCKSDB = 4;
+    static final int MUTABLE_MERGEABLE = MUTABLE | MERGEABLE;
     static final int FOREIGN = 16;
   }
 

@@ -68,6 +68,7 @@ class WrapperScriptTest {
             "sieve-jcstress", // listed by the parent, never built by the wrapper
             "sieve-rocksdb",
             "sieve-parquet",
+            "sieve-orc",
             "sieve-cli",
             "sieve-bench",
             "sieve-spark")) {

@@ -23,6 +23,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class DataSketchesBloomInteropTest {
 
+  @org.junit.jupiter.api.BeforeAll
+  static void ownerRuns() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(DataSketchesOracle.runs(), DataSketchesOracle.WHY);
+  }
+
   @ParameterizedTest
   @CsvSource({"1000, 0.01, 0", "30000, 0.03, 12345", "100000, 0.001, -9"})
   void readsAndWritesAsDataSketches(int n, double fpp, long seed) {

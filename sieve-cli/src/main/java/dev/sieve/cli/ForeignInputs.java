@@ -61,26 +61,35 @@ final class ForeignInputs {
           "designed_keys",
           SstCliSupport.jsonNumber(Math.rint(f.sizeInBits() * BloomMath.LN2 / f.numProbes())));
       long keys = Math.max(1, Math.round(n));
-      StandardBloomFilter same =
-          StandardBloomFilter.builder().fpRate(sizedFor).expectedKeys(keys).create();
-      m.put("sieve_standard_bloom_bytes", Long.toString(same.sizeInBytes()));
-      double floor = BloomMath.informationFloorBitsPerKey(sizedFor) * keys / 8;
-      m.put("information_floor_bytes", SstCliSupport.jsonNumber(Math.ceil(floor)));
+      long sieveBytes = sieveBloomBytes(keys, sizedFor);
+      m.put("sieve_standard_bloom_bytes", Long.toString(sieveBytes));
+      m.put("information_floor_bytes", SstCliSupport.jsonNumber(floorBytes(keys, sizedFor)));
       m.put(
           "advice",
-          SstCliSupport.jsonString(
-              advice(f, atFill, sizedFor, keys, same.sizeInBytes(), fileBytes)));
+          SstCliSupport.jsonString(advice(atFill, sizedFor, keys, sieveBytes, fileBytes)));
     }
     return m;
   }
 
-  private static String advice(
-      ForeignBloomFilter f,
-      double atFill,
-      double sizedFor,
-      long keys,
-      long sieveBytes,
-      long fileBytes) {
+  /**
+   * The bytes of the Sieve filter {@code inspect} names for {@code keys} keys at {@code rate}: a
+   * standard Bloom filter (same kind of filter, its bits and probes chosen for the rate).
+   */
+  static long sieveBloomBytes(long keys, double rate) {
+    return StandardBloomFilter.builder()
+        .fpRate(rate)
+        .expectedKeys(Math.max(1, keys))
+        .create()
+        .sizeInBytes();
+  }
+
+  /** The information-theoretic floor in bytes, {@code keys · log2(1/rate) / 8}, rounded up. */
+  static double floorBytes(long keys, double rate) {
+    return Math.ceil(BloomMath.informationFloorBitsPerKey(rate) * keys / 8);
+  }
+
+  /** The one-line advice: over capacity or not, and what a Sieve filter would cost. */
+  static String advice(double atFill, double sizedFor, long keys, long sieveBytes, long fileBytes) {
     StringBuilder s = new StringBuilder();
     if (atFill > 2 * sizedFor) {
       s.append(
@@ -101,7 +110,7 @@ final class ForeignInputs {
             100 * sizedFor,
             sieveBytes,
             fileBytes,
-            Math.ceil(BloomMath.informationFloorBitsPerKey(sizedFor) * keys / 8),
+            floorBytes(keys, sizedFor),
             Double.toString(sizedFor)));
     return s.toString();
   }

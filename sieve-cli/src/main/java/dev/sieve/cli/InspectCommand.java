@@ -36,7 +36,9 @@ import picocli.CommandLine.Spec;
           + " modelled false-positive rate.",
       "An ORC file (magic ORC) lists each column's Bloom filter per stripe and row group: rows,"
           + " stream, bytes, probes, bits per row, saturation, the FPR at the filter's fill and"
-          + " the modelled FPR at the group's rows.",
+          + " the modelled FPR at the group's rows, and the bytes a Sieve Bloom filter needs for"
+          + " the group's values at the asked FPR (--fp-rate; ORC does not record it, so it is"
+          + " recovered from the filters' size and the row index stride, else ORC's default 0.01).",
       "A Parquet file (PAR1) lists each column chunk's split-block Bloom filter: column, row"
           + " group, type, values, bytes, bits/value and the modelled false-positive rate.",
       "A Sieve container (.sieve) or a raw filter block as sieve build writes it is recognised by"
@@ -109,7 +111,8 @@ public final class InspectCommand implements Callable<Integer> {
       paramLabel = "P",
       description =
           "another system's filter: the false-positive rate it was asked for (its form does not"
-              + " record it; default 2^-k, the rate its probe count k was chosen for)")
+              + " record it; default 2^-k, the rate its probe count k was chosen for; an ORC file:"
+              + " recovered from its filters' size and row index stride, else ORC's default 0.01)")
   Double fpRate;
 
   @Override
@@ -129,7 +132,7 @@ public final class InspectCommand implements Callable<Integer> {
       return ParquetCliSupport.inspect(spec.commandLine(), file, json);
     }
     if (OrcCliSupport.isOrc(file)) { // an .orc file: its Bloom filter streams
-      return OrcCliSupport.inspect(spec.commandLine(), file, json);
+      return OrcCliSupport.inspect(spec.commandLine(), file, json, fpRate == null ? 0 : fpRate);
     }
     PrintWriter out = spec.commandLine().getOut();
     InputKind kind;

@@ -28,7 +28,72 @@ final class OrcCliSupport {
     return InputKind.isOrc(file);
   }
 
-  static int inspect(CommandLine cmd, Path file, boolean json) {
+  /** The asked rate, the range it was recovered in (NaN unless recovered), and its source. */
+  record AskedRate(double rate, double low, double high, String source) {}
+
+  /** ORC's default {@code orc.bloom.filter.fpp} ({@code OrcConf.BLOOM_FILTER_FPP}). */
+  static final double ORC_DEFAULT_FPP = 0.01;
+
+  /**
+   * The rate ORC's writer was asked for ({@code orc.bloom.filter.fpp}), which no part of an ORC
+   * file records (not the footer, its user metadata, the stripe footers nor the index streams):
+   * {@code --fp-rate} when given; else recovered from the filters themselves, since ORC's writer
+   * sizes every filter for the row index stride {@code S} alone, {@code m = floor(-S ln p / ln²2)}
+   * rounded up past the next multiple of 64 and {@code k = max(1, round(m/S · ln 2))}, so the
+   * filters' {@code m} (the same in every group) pins {@code p} to {@code (exp(-m ln²2 / S),
+   * exp(-(m-64) ln²2 / S)]}; else (no filter, a stride of 0, filters of different sizes or a {@code
+   * k} that does not fit) ORC's default 0.01.
+   */
+  static AskedRate askedRate(List<OrcFile.RowGroup> groups, int stride, double fpRate) {
+    if (fpRate > 0) {
+      return new AskedRate(fpRate, Double.NaN, Double.NaN, "--fp-rate");
+    }
+    long bits = -1;
+    int k = -1;
+    for (OrcFile.RowGroup g : groups) {
+      OrcBloomFilter f = g.filter();
+      if (f == null) {
+        continue;
+      }
+      if (bits >= 0 && (f.sizeInBits() != bits || f.numHashFunctions() != k)) {
+        bits = -2; // filters of different shapes: not one writer setting
+        break;
+      }
+      bits = f.sizeInBits();
+      k = f.numHashFunctions();
+    }
+    double ln2sq = Math.log(2) * Math.log(2);
+    boolean fits =
+        bits >= 64
+            && stride > 0
+            && k == Math.max(1, Math.round((double) bits / stride * Math.log(2)));
+    if (fits) {
+      double low = Math.exp(-bits * ln2sq / stride);
+      double high = Math.min(1, Math.exp(-(bits - 64) * ln2sq / stride));
+      if (low > 0 && high < 1) {
+        return new AskedRate(
+            low,
+            low,
+            high,
+            String.format(
+                Locale.ROOT,
+                "not recorded by ORC; recovered from the filters' %d bits at the row index stride"
+                    + " %d, as ORC's writer sizes them: between %s and %s, the stricter taken",
+                bits,
+                stride,
+                percent(low),
+                percent(high)));
+      }
+    }
+    return new AskedRate(
+        ORC_DEFAULT_FPP,
+        Double.NaN,
+        Double.NaN,
+        "not recorded by ORC and not recoverable from the filters; ORC's default"
+            + " orc.bloom.filter.fpp 0.01 assumed");
+  }
+
+  static int inspect(CommandLine cmd, Path file, boolean json, double fpRate) {
     long size;
     List<OrcFile.RowGroup> groups = new ArrayList<>();
     OrcFile orc;
@@ -45,6 +110,33 @@ final class OrcCliSupport {
     } catch (Exception e) {
       return SstCliSupport.badFile(cmd.getErr(), "inspect", file.toString(), e);
     }
+    AskedRate asked = askedRate(groups, orc.rowIndexStride(), fpRate);
+    long orcBytes = 0;
+    long sieveBytes = 0;
+    long distinct = 0;
+    long[] sieveOf = new long[groups.size()];
+    for (int i = 0; i < groups.size(); i++) {
+      OrcBloomFilter f = groups.get(i).filter();
+      if (f != null) {
+        long keys = Math.max(1, Math.round(f.approximateElementCount()));
+        sieveOf[i] = ForeignInputs.sieveBloomBytes(keys, asked.rate());
+        orcBytes += f.sizeInBytes();
+        sieveBytes += sieveOf[i];
+        distinct += keys;
+      }
+    }
+    String advice =
+        String.format(
+            Locale.ROOT,
+            "for the %d distinct values the filters hold (estimated from their bits, summed over"
+                + " row groups) at %s: Sieve standard Bloom filters need %d bytes (ORC's take %d),"
+                + " the information floor %.0f; ORC's reader consults only its own filters, so"
+                + " this prices the rate, it is no drop-in replacement",
+            distinct,
+            percent(asked.rate()),
+            sieveBytes,
+            orcBytes,
+            ForeignInputs.floorBytes(distinct, asked.rate()));
     PrintWriter out = cmd.getOut();
     if (json) {
       StringBuilder b = new StringBuilder("{");
@@ -54,6 +146,15 @@ final class OrcCliSupport {
       b.append(", \"stripes\": ").append(orc.stripes().size());
       b.append(", \"row_index_stride\": ").append(orc.rowIndexStride());
       b.append(", \"writer_version\": ").append(orc.writerVersion());
+      b.append(", \"asked_fpr\": ").append(SstCliSupport.jsonNumber(asked.rate()));
+      b.append(", \"asked_fpr_low\": ").append(SstCliSupport.jsonNumber(asked.low()));
+      b.append(", \"asked_fpr_high\": ").append(SstCliSupport.jsonNumber(asked.high()));
+      b.append(", \"asked_fpr_source\": ").append(SstCliSupport.jsonString(asked.source()));
+      b.append(", \"orc_bloom_bytes\": ").append(orcBytes);
+      b.append(", \"sieve_standard_bloom_bytes\": ").append(sieveBytes);
+      b.append(", \"information_floor_bytes\": ")
+          .append(SstCliSupport.jsonNumber(ForeignInputs.floorBytes(distinct, asked.rate())));
+      b.append(", \"advice\": ").append(SstCliSupport.jsonString(advice));
       b.append(", \"row_groups\": [");
       for (int i = 0; i < groups.size(); i++) {
         OrcFile.RowGroup g = groups.get(i);
@@ -81,6 +182,7 @@ final class OrcCliSupport {
               .append(SstCliSupport.jsonNumber(f.modelledFpRate()));
           b.append(", \"distinct_estimated_from_bits\": ")
               .append(SstCliSupport.jsonNumber(Math.rint(f.approximateElementCount())));
+          b.append(", \"sieve_standard_bloom_bytes\": ").append(sieveOf[i]);
         }
         b.append('}');
       }
@@ -106,10 +208,12 @@ final class OrcCliSupport {
     out.println(
         "FPR at fill: (fraction of bits set)^k, the rate a value absent from the group really"
             + " meets; modelled: the standard Bloom model at the group's rows, an upper bound on"
-            + " its distinct values (<=); est: distinct values estimated from the set bits");
+            + " its distinct values (<=); est: distinct values estimated from the set bits; sieve B:"
+            + " a Sieve standard Bloom filter for est values at the asked FPR");
+    out.printf(Locale.ROOT, "%-22s %s (%s)%n", "asked FPR:", percent(asked.rate()), asked.source());
     out.printf(
         Locale.ROOT,
-        "%-16s %-9s %6s %5s %8s %6s %10s %3s %9s %10s %12s %9s%n",
+        "%-16s %-9s %6s %5s %8s %6s %10s %3s %9s %10s %12s %9s %8s%n",
         "column",
         "type",
         "stripe",
@@ -121,8 +225,10 @@ final class OrcCliSupport {
         "bits/row",
         "saturation",
         "FPR at fill",
-        "est");
-    for (OrcFile.RowGroup g : groups) {
+        "est",
+        "sieve B");
+    for (int i = 0; i < groups.size(); i++) {
+      OrcFile.RowGroup g = groups.get(i);
       OrcBloomFilter f = g.filter();
       if (f == null) {
         out.printf(
@@ -139,7 +245,7 @@ final class OrcCliSupport {
       }
       out.printf(
           Locale.ROOT,
-          "%-16s %-9s %6d %5d %8d %6s %10d %3d %9.2f %9.1f%% %12s %9.0f%n",
+          "%-16s %-9s %6d %5d %8d %6s %10d %3d %9.2f %9.1f%% %12s %9.0f %8d%n",
           g.column().name(),
           g.column().kind(),
           g.stripe(),
@@ -151,8 +257,12 @@ final class OrcCliSupport {
           g.rows() == 0 ? 0.0 : (double) f.sizeInBits() / g.rows(),
           100 * f.fractionOfBitsSet(),
           percent(f.expectedFpRate()) + " (<= " + percent(f.modelledFpRate()) + ")",
-          f.approximateElementCount());
+          f.approximateElementCount(),
+          sieveOf[i]);
     }
+    out.printf(Locale.ROOT, "%-22s %d%n", "ORC Bloom bytes:", orcBytes);
+    out.printf(Locale.ROOT, "%-22s %d%n", "Sieve Bloom bytes:", sieveBytes);
+    out.printf(Locale.ROOT, "%-22s %s%n", "advice:", advice);
     out.flush();
     return 0;
   }

@@ -95,6 +95,100 @@ class OrcCommandsTest {
     assertTrue(json.contains("\"num_hash_functions\": 4"), json); // ORC's k at fpp 0.05
   }
 
+  static double jsonNumber(String json, String key) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"" + key + "\": ([-0-9.eE]+)").matcher(json);
+    assertTrue(m.find(), key + " in " + json);
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
+   * The asked rate is recovered from the filters' size and the stride (ORC does not record it) and
+   * holds the fpp the writer was given, for two settings; each row group names the bytes of a Sieve
+   * standard Bloom filter for its estimated values at that rate, and the totals add up.
+   */
+  @Test
+  void inspectRecoversTheAskedRateAndPricesSieveFilters() throws IOException {
+    Path small = dir.resolve("small.orc");
+    double smallFpp = 0.002;
+    TypeDescription schema = TypeDescription.fromString("struct<id:bigint>");
+    OrcFile.WriterOptions options =
+        OrcFile.writerOptions(new Configuration(false))
+            .setSchema(schema)
+            .compress(CompressionKind.NONE)
+            .bloomFilterColumns("id")
+            .bloomFilterFpp(smallFpp)
+            .rowIndexStride(1000);
+    try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(small.toUri()), options)) {
+      VectorizedRowBatch batch = schema.createRowBatch();
+      for (int i = 0; i < 2500; i++) {
+        ((LongColumnVector) batch.cols[0]).vector[batch.size++] = i % 500; // 500 distinct a group
+        if (batch.size == batch.getMaxSize()) {
+          w.addRowBatch(batch);
+          batch.reset();
+        }
+      }
+      w.addRowBatch(batch);
+    }
+    Object[][] cases = {{file, 0.05}, {small, smallFpp}};
+    for (Object[] c : cases) {
+      CliRun j = CliRun.of("inspect", c[0].toString(), "--json");
+      assertEquals(0, j.status(), j.err());
+      String json = j.out().strip();
+      double fpp = (Double) c[1];
+      double low = jsonNumber(json, "asked_fpr_low");
+      double high = jsonNumber(json, "asked_fpr_high");
+      assertTrue(low < fpp && fpp <= high && high / low < 1.1, low + " " + fpp + " " + high);
+      assertEquals(low, jsonNumber(json, "asked_fpr"));
+      assertTrue(json.contains("recovered from the filters"), json);
+      long total = 0;
+      long orcTotal = 0;
+      int groups = 0;
+      for (String g : json.split("\\{\"column\"")) {
+        if (!g.contains("\"bloom_filter\": true")) {
+          continue;
+        }
+        groups++;
+        long est = Math.max(1, (long) jsonNumber(g, "distinct_estimated_from_bits"));
+        long expected =
+            dev.sieve.bloom.StandardBloomFilter.builder()
+                .fpRate(low)
+                .expectedKeys(est)
+                .create()
+                .sizeInBytes();
+        assertEquals(expected, (long) jsonNumber(g, "sieve_standard_bloom_bytes"), g);
+        total += expected;
+        orcTotal += (long) jsonNumber(g, "filter_bytes");
+      }
+      assertTrue(groups >= 2, json);
+      assertEquals(total, (long) jsonNumber(json, "sieve_standard_bloom_bytes"), json);
+      assertEquals(orcTotal, (long) jsonNumber(json, "orc_bloom_bytes"), json);
+    }
+    // the small file's groups hold 500 distinct values in filters sized for 1000 rows: fewer bytes
+    CliRun t = CliRun.of("inspect", small.toString());
+    assertEquals(0, t.status(), t.err());
+    assertTrue(t.out().contains("asked FPR:"), t.out());
+    assertTrue(t.out().contains("sieve B"), t.out());
+    String json = CliRun.of("inspect", small.toString(), "--json").out();
+    assertTrue(
+        jsonNumber(json, "sieve_standard_bloom_bytes") < jsonNumber(json, "orc_bloom_bytes"), json);
+
+    // --fp-rate overrides; a stricter rate costs more
+    CliRun f = CliRun.of("inspect", file.toString(), "--json", "--fp-rate", "0.001");
+    assertEquals(0, f.status(), f.err());
+    assertEquals(0.001, jsonNumber(f.out(), "asked_fpr"));
+    assertTrue(f.out().contains("\"asked_fpr_source\": \"--fp-rate\""), f.out());
+    String base = CliRun.of("inspect", file.toString(), "--json").out();
+    assertTrue(
+        jsonNumber(f.out(), "sieve_standard_bloom_bytes")
+            > jsonNumber(base, "sieve_standard_bloom_bytes"));
+
+    // nothing to recover from: ORC's default 0.01, said so
+    OrcCliSupport.AskedRate none = OrcCliSupport.askedRate(List.of(), 1000, 0);
+    assertEquals(0.01, none.rate());
+    assertTrue(none.source().contains("default"), none.source());
+  }
+
   @Test
   void queryReadsTheRowGroupsOrcReads() throws IOException {
     Configuration conf = new Configuration(false);

@@ -1,6 +1,7 @@
 package dev.sieve.cli;
 
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.interop.CassandraBloomFilter;
 import dev.sieve.interop.ForeignBloomFilter;
 import dev.sieve.interop.GuavaBloomFilter;
 import dev.sieve.interop.SparkBloomFilter;
@@ -30,7 +31,7 @@ final class ForeignInputs {
       m.put("strategy", SstCliSupport.jsonString(g.strategy().toString()));
     } else if (f instanceof dev.sieve.interop.DataSketchesBloomFilter d) {
       m.put("seed", Long.toString(d.seed()));
-    } else if (f instanceof dev.sieve.interop.CassandraBloomFilter c) {
+    } else if (f instanceof CassandraBloomFilter c) {
       m.put("layout", SstCliSupport.jsonString(c.layout().toString()));
     } else if (f instanceof SparkBloomFilter s) {
       m.put("version", SstCliSupport.jsonString(s.version().toString()));
@@ -49,13 +50,28 @@ final class ForeignInputs {
     m.put("bits_per_key", SstCliSupport.jsonNumber(n >= 1 ? f.sizeInBits() / n : Double.NaN));
     double atFill = f.expectedFpRate();
     m.put("fpr_at_fill", SstCliSupport.jsonNumber(atFill));
-    double sizedFor =
-        askedFpRate > 0 ? askedFpRate : Math.pow(2, -f.numProbes()); // k = round(-log2 p)
+    double sizedFor;
+    String source;
+    double[] cassandra =
+        askedFpRate > 0 || !(f instanceof CassandraBloomFilter) ? null : cassandraSizedFor(f, n);
+    if (askedFpRate > 0) {
+      sizedFor = askedFpRate;
+      source = "--fp-rate";
+    } else if (cassandra != null) {
+      sizedFor = cassandra[0];
+      source = cassandraSource(f, n, cassandra);
+      m.put("sized_for_fpr_low", SstCliSupport.jsonNumber(cassandra[0]));
+      m.put("sized_for_fpr_high", SstCliSupport.jsonNumber(cassandra[1]));
+    } else {
+      sizedFor = Math.pow(2, -f.numProbes()); // k = round(-log2 p)
+      source =
+          f instanceof CassandraBloomFilter
+              ? "2^-k: k fits no row of Cassandra's BloomCalculations table near this filter's"
+                  + " bits per key (the form records no rate)"
+              : "2^-k (the form records no rate)";
+    }
     m.put("sized_for_fpr", SstCliSupport.jsonNumber(sizedFor));
-    m.put(
-        "sized_for_source",
-        SstCliSupport.jsonString(
-            askedFpRate > 0 ? "--fp-rate" : "2^-k (the form records no rate)"));
+    m.put("sized_for_source", SstCliSupport.jsonString(source));
     if (n >= 1 && Double.isFinite(n)) {
       m.put(
           "designed_keys",
@@ -69,6 +85,62 @@ final class ForeignInputs {
           SstCliSupport.jsonString(advice(atFill, sizedFor, keys, sieveBytes, fileBytes)));
     }
     return m;
+  }
+
+  /**
+   * The rate a Cassandra {@code Filter.db} was sized for: Cassandra picks {@code (k, bits per key
+   * b)} from its {@code BloomCalculations} table ({@link CassandraBloomFilter#fpChanceRange}), and
+   * the file gives {@code k} and {@code m = n·b + 20} rounded up to whole words; {@code b} is
+   * estimated as {@code (m - 20) / n} with {@code n} the key count estimated from the bits. Rows
+   * {@code b} within 0.75 of that estimate whose table gives this {@code k} are the candidates
+   * (more than one when the estimate falls between rows: the union of their ranges is reported); if
+   * none is near, every row that gives this {@code k}. A filter holding fewer keys than it was
+   * sized for overstates {@code b}.
+   *
+   * @return {@code {low, high, bLow, bHigh}}: the rates {@code [low, high)} and the rows, or {@code
+   *     null} when no row of the table gives {@code k}
+   */
+  static double[] cassandraSizedFor(ForeignBloomFilter f, double n) {
+    double bEst = n >= 1 ? (f.sizeInBits() - 20.0) / n : Double.NaN;
+    double[] near = cassandraRange(f.numProbes(), bEst, 0.75);
+    return near != null ? near : cassandraRange(f.numProbes(), bEst, Double.POSITIVE_INFINITY);
+  }
+
+  private static double[] cassandraRange(int k, double bEst, double slack) {
+    double low = Double.NaN;
+    double high = Double.NaN;
+    int bLow = 0;
+    int bHigh = 0;
+    for (int b = 1; b <= 20; b++) {
+      double[] r = CassandraBloomFilter.fpChanceRange(b, k);
+      boolean near = slack == Double.POSITIVE_INFINITY || Math.abs(b - bEst) < slack;
+      if (r == null || !near) {
+        continue;
+      }
+      low = bLow == 0 ? r[0] : Math.min(low, r[0]);
+      high = bLow == 0 ? r[1] : Math.max(high, r[1]);
+      bLow = bLow == 0 ? b : bLow;
+      bHigh = b;
+    }
+    return bLow == 0 ? null : new double[] {low, high, bLow, bHigh};
+  }
+
+  private static String cassandraSource(ForeignBloomFilter f, double n, double[] r) {
+    String rows =
+        r[2] == r[3]
+            ? String.format(java.util.Locale.ROOT, "%d bits per key", (int) r[2])
+            : String.format(
+                java.util.Locale.ROOT, "%d to %d bits per key (ambiguous)", (int) r[2], (int) r[3]);
+    return String.format(
+        java.util.Locale.ROOT,
+        "Cassandra's BloomCalculations table: k = %d at %s (estimated %.2f) is what"
+            + " bloom_filter_fp_chance in [%.3g%%, %.3g%%) gives; the table's entry, the lower"
+            + " end, is taken",
+        f.numProbes(),
+        rows,
+        n >= 1 ? (f.sizeInBits() - 20.0) / n : Double.NaN,
+        100 * r[0],
+        100 * r[1]);
   }
 
   /**

@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code inspect}, {@code query} and {@code convert} on filter files written by Guava 33.5.0 and
@@ -248,6 +250,60 @@ class ForeignFormatsCliTest {
     assertEquals(1, refused.err().strip().lines().count(), refused.err());
     assertTrue(refused.err().contains("sign-extended"), refused.err());
     assertFalse(Files.exists(out));
+  }
+
+  static double jsonNumber(String json, String key) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"" + key + "\": ([-0-9.eE]+)").matcher(json);
+    assertTrue(m.find(), key + " in " + json);
+    return Double.parseDouble(m.group(1));
+  }
+
+  /**
+   * The rate a Cassandra filter was sized for comes from Cassandra's table, not 2^-k: for files
+   * made by Cassandra's sizing at several rates, the reported range holds the rate asked and its
+   * lower end is the table's entry; a k no row gives falls back to 2^-k and says so.
+   */
+  @ParameterizedTest(name = "fp chance {0}")
+  @ValueSource(doubles = {0.2, 0.1, 0.05, 0.01, 0.001, 0.0001})
+  void cassandraSizedForRateIsCassandrasTable(double fp) throws IOException {
+    int n = 4000;
+    dev.sieve.interop.CassandraBloomFilter c = dev.sieve.interop.CassandraBloomFilter.create(n, fp);
+    for (int i = 0; i < n; i++) {
+      c.put("key-" + i);
+    }
+    Path p = dir.resolve("sized-" + fp + "-Filter.db");
+    Files.write(p, c.toByteArray());
+    CliRun r = CliRun.of("inspect", "--json", p.toString());
+    assertEquals(0, r.status(), r.err());
+    double low = jsonNumber(r.out(), "sized_for_fpr_low");
+    double high = jsonNumber(r.out(), "sized_for_fpr_high");
+    assertTrue(low <= fp && fp < high, low + " <= " + fp + " < " + high + ": " + r.out());
+    assertEquals(low, jsonNumber(r.out(), "sized_for_fpr"));
+    assertTrue(r.out().contains("BloomCalculations"), r.out());
+    if (fp == 0.01) {
+      assertEquals(5, c.numProbes()); // 2^-5 would read 3.1%
+      assertEquals(0.00943, low);
+      assertEquals(0.0118, high);
+    }
+    CliRun text = CliRun.of("inspect", p.toString());
+    assertTrue(text.out().contains("sized for source:"), text.out());
+  }
+
+  @Test
+  void cassandraProbeCountNoRowGivesFallsBackToTwoToTheMinusK() throws IOException {
+    dev.sieve.interop.CassandraBloomFilter c =
+        dev.sieve.interop.CassandraBloomFilter.withShape(
+            64 * 100, 20, dev.sieve.interop.CassandraBloomFilter.Layout.CURRENT);
+    for (int i = 0; i < 200; i++) {
+      c.put("key-" + i);
+    }
+    Path p = dir.resolve("odd-Filter.db");
+    Files.write(p, c.toByteArray());
+    CliRun r = CliRun.of("inspect", "--json", p.toString());
+    assertEquals(0, r.status(), r.err());
+    assertEquals(Math.pow(2, -20), jsonNumber(r.out(), "sized_for_fpr"));
+    assertTrue(r.out().contains("fits no row"), r.out());
   }
 
   @Test

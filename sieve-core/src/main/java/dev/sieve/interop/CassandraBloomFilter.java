@@ -205,6 +205,41 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
   }
 
   /**
+   * The {@code bloom_filter_fp_chance} values for which Cassandra's sizing ({@link #create(long,
+   * double)}, {@code BloomCalculations.computeBloomSpec}) picks {@code numProbes} hash functions at
+   * {@code bitsPerKey} bits per key: the half-open range {@code [low, high)}, or {@code null} when
+   * no rate gives that pair. {@code low} is the table's entry for the pair, the rate the filter was
+   * built to meet at its design key count; {@code high} the least rate that picks fewer bits or
+   * fewer hash functions. The pair {@code (k = 2, 1 bit per key)}, Cassandra's answer for rates of
+   * 0.393 and above, gives {@code [0.393, 1)}.
+   *
+   * <p>It is how {@code inspect} tells the rate a {@code Filter.db} was sized for from its {@code
+   * k} and its bits per key: Cassandra's table is not {@code 2^-k} (a 1% filter has {@code k = 5}
+   * at 10 bits per key, where {@code 2^-5} would read 3%).
+   *
+   * @param bitsPerKey bits per key, 1 to 20
+   * @param numProbes hash functions
+   * @return {@code {low, high}}, or {@code null}
+   */
+  public static double[] fpChanceRange(int bitsPerKey, int numProbes) {
+    if (bitsPerKey == 1 && numProbes == 2) {
+      return new double[] {RATES[2][1], 1.0};
+    }
+    if (bitsPerKey < 2 || bitsPerKey >= RATES.length) {
+      return null;
+    }
+    if (numProbes < 1 || numProbes > BEST_K[bitsPerKey]) {
+      return null; // the sizing never goes past the row's best k
+    }
+    double low = RATES[bitsPerKey][numProbes];
+    // fewer bits win while the previous row's best meets the rate; fewer probes while k-1 meets it
+    double fewerBits =
+        bitsPerKey == 2 ? RATES[2][1] : RATES[bitsPerKey - 1][BEST_K[bitsPerKey - 1]];
+    double high = Math.min(fewerBits, RATES[bitsPerKey][numProbes - 1]);
+    return low < high ? new double[] {low, high} : null;
+  }
+
+  /**
    * An empty filter sized as Cassandra's {@code FilterFactory.getFilter(numElements,
    * maxFalsePosProbability)} (the {@code Filter.db} of an SSTable with {@code numElements}
    * partitions and the table's {@code bloom_filter_fp_chance}), in the current layout.

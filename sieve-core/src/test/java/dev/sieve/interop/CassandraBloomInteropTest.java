@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -291,6 +292,44 @@ class CassandraBloomInteropTest {
     CassandraBloomFilter f = CassandraBloomFilter.create(n, fp);
     assertEquals(k, f.numProbes());
     assertEquals((n * bitsPerKey + 20 + 63) / 64 * 64, f.sizeInBits());
+  }
+
+  /**
+   * {@code fpChanceRange(b, k)} is exactly the set of rates the sizing maps to {@code (k, b)}:
+   * every sampled rate falls in the range of the pair it is sized to, and each range's ends map to
+   * its pair while the rate at {@code high} maps elsewhere.
+   */
+  @Test
+  void fpChanceRangeInvertsTheSizing() {
+    for (int i = 0; i <= 4000; i++) {
+      double p = Math.exp(Math.log(6.71e-5) + i * (Math.log(0.999) - Math.log(6.71e-5)) / 4000);
+      int[] kb = CassandraBloomFilter.spec(20, p);
+      double[] r = CassandraBloomFilter.fpChanceRange(kb[1], kb[0]);
+      assertTrue(r != null && r[0] <= p && p < r[1], p + " -> " + kb[0] + "," + kb[1]);
+    }
+    int pairs = 0;
+    for (int b = 1; b <= 20; b++) {
+      for (int k = 1; k <= 16; k++) {
+        double[] r = CassandraBloomFilter.fpChanceRange(b, k);
+        if (r == null) {
+          continue;
+        }
+        pairs++;
+        assertArrayEquals(new int[] {k, b}, CassandraBloomFilter.spec(20, r[0]), b + "," + k);
+        assertArrayEquals(
+            new int[] {k, b}, CassandraBloomFilter.spec(20, Math.nextDown(r[1])), b + "," + k);
+        if (r[1] < 1) {
+          int[] above = CassandraBloomFilter.spec(20, r[1]);
+          assertTrue(above[0] != k || above[1] != b, b + "," + k);
+        }
+      }
+    }
+    assertTrue(pairs > 30, "pairs " + pairs);
+    // the 1% default: k = 5 at 10 bits per key, sized for 0.943% up to 1.18%, not 2^-5 = 3.1%
+    assertArrayEquals(
+        new double[] {0.00943, 0.0118}, CassandraBloomFilter.fpChanceRange(10, 5), 0.0);
+    assertNull(CassandraBloomFilter.fpChanceRange(10, 9)); // beyond the row's best k
+    assertNull(CassandraBloomFilter.fpChanceRange(2, 1)); // row 2 is never chosen
   }
 
   @Test

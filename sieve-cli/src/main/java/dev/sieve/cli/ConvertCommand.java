@@ -45,13 +45,18 @@ public final class ConvertCommand implements Callable<Integer> {
       names = "--to",
       required = true,
       paramLabel = "FORMAT",
-      description = "sieve, guava, spark, datasketches or cassandra")
+      description =
+          "sieve, guava, spark, datasketches, cassandra or cassandra3 (Cassandra 3.x's layout;"
+              + " between the two Cassandra layouts conversion is lossless)")
   String to;
 
   @Option(
       names = "--format",
       paramLabel = "NAME",
-      description = "read IN as this foreign form (default: recognized by its structure)")
+      description =
+          "read IN as this foreign form (default: recognized by its structure or name; a"
+              + " Cassandra 3.x Filter.db needs cassandra3 unless its name carries its SSTable"
+              + " version)")
   String format;
 
   @Override
@@ -97,7 +102,7 @@ public final class ConvertCommand implements Callable<Integer> {
       if (why != null) {
         return refuse(err, why);
       }
-      bytes = ((ForeignBloomFilter) filter).toByteArray();
+      bytes = target.write((ForeignBloomFilter) filter);
     }
     try {
       AtomicFiles.write(out, bytes);
@@ -110,8 +115,8 @@ public final class ConvertCommand implements Callable<Integer> {
   /** Why {@code filter} cannot become {@code target} without loss, or {@code null} if it can. */
   static String whyNot(Filter filter, ForeignFormat target) {
     ForeignFormat source = ForeignFormat.of(filter);
-    if (source == target) {
-      return null;
+    if (source != null && source.type() == target.type()) {
+      return null; // one family (Cassandra's two layouts): the same bits and hash
     }
     FilterType type = FilterType.forClass(filter.getClass());
     String what = type == null ? filter.getClass().getSimpleName() : type.cliName();
@@ -138,7 +143,8 @@ public final class ConvertCommand implements Callable<Integer> {
       case GUAVA -> "Murmur3 x64_128 of the funnel's bytes";
       case SPARK -> "Spark's Murmur3 x86_32 pair";
       case DATASKETCHES -> "a seeded XXH64 pair";
-      case CASSANDRA -> "Cassandra's Murmur3 x64_128 variant (sign-extended tail bytes)";
+      case CASSANDRA, CASSANDRA3 ->
+          "Cassandra's Murmur3 x64_128 variant (sign-extended tail bytes)";
     };
   }
 

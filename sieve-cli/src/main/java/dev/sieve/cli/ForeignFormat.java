@@ -104,6 +104,34 @@ enum ForeignFormat {
     ForeignBloomFilter read(byte[] bytes) {
       return CassandraBloomFilter.readFrom(bytes);
     }
+
+    @Override
+    byte[] write(ForeignBloomFilter f) {
+      return ((CassandraBloomFilter) f).toByteArray(CassandraBloomFilter.Layout.CURRENT);
+    }
+  },
+  /**
+   * Cassandra 3.x's {@code Filter.db} (SSTable versions {@code ma} to {@code me}): the same header
+   * and hash, every 8 bytes of the bit set reversed ({@link CassandraBloomFilter.Layout#LEGACY}).
+   * Its structure is the same as {@link #CASSANDRA}'s, so the bytes cannot tell the two apart: it
+   * is taken by {@code --format cassandra3}, or by the SSTable version in a {@code
+   * <version>-<generation>-big-Filter.db} name ({@link #recognize}), never by structure alone.
+   */
+  CASSANDRA3("cassandra3", FilterType.CASSANDRA_BLOOM) {
+    @Override
+    boolean matches(ByteBuffer head, long size) {
+      return false; // the bytes look exactly like the current layout's
+    }
+
+    @Override
+    ForeignBloomFilter read(byte[] bytes) {
+      return CassandraBloomFilter.readFrom(bytes, CassandraBloomFilter.Layout.LEGACY);
+    }
+
+    @Override
+    byte[] write(ForeignBloomFilter f) {
+      return ((CassandraBloomFilter) f).toByteArray(CassandraBloomFilter.Layout.LEGACY);
+    }
   };
 
   /** The suffix of Cassandra's SSTable filter component ({@code nb-1-big-Filter.db}). */
@@ -125,6 +153,11 @@ enum ForeignFormat {
 
   /** Reads the form (bounded: a typed error naming the field and its limit). */
   abstract ForeignBloomFilter read(byte[] bytes);
+
+  /** The form's bytes of {@code f}, a filter of this form's family ({@link #type()}). */
+  byte[] write(ForeignBloomFilter f) {
+    return f.toByteArray();
+  }
 
   String cliName() {
     return cliName;
@@ -170,7 +203,7 @@ enum ForeignFormat {
     }
     Path name = file.getFileName();
     if (name != null && name.toString().endsWith(CASSANDRA_FILTER_SUFFIX)) {
-      return CASSANDRA;
+      return cassandraByName(name.toString());
     }
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = ch.size();
@@ -186,6 +219,49 @@ enum ForeignFormat {
       }
       return null;
     }
+  }
+
+  /**
+   * The layout of a {@code *-Filter.db} by the SSTable version its name carries: Cassandra 3.0 to
+   * 3.11 name their files {@code <version>-<generation>-big-Filter.db} with versions {@code ma} to
+   * {@code me}, written in the legacy layout ({@link #CASSANDRA3}); 4.0 and later ({@code na} on,
+   * and the {@code bti} format) in the current one. Versions before {@code ma} (Cassandra 2.x:
+   * {@code la-1-big-Filter.db}, {@code ks-table-ka-1-Filter.db}) also probe in the pre-3.0 order,
+   * which Sieve does not read: refused, naming the version. A name that carries no version is read
+   * in the current layout.
+   *
+   * @throws dev.sieve.SieveFormatException for a pre-3.0 version
+   */
+  static ForeignFormat cassandraByName(String name) {
+    String[] parts = name.substring(0, name.length() - CASSANDRA_FILTER_SUFFIX.length()).split("-");
+    String version = null;
+    String big = "big";
+    if (parts.length >= 3 && isVersion(parts[parts.length - 3])) { // ma-1-big, nb-7-big, da-1-bti
+      version = parts[parts.length - 3];
+      big = parts[parts.length - 1];
+    } else if (parts.length >= 4 && isVersion(parts[parts.length - 2])) { // ks-table-ka-1 (2.x)
+      version = parts[parts.length - 2];
+    }
+    if (version == null || !big.equals("big")) {
+      return CASSANDRA;
+    }
+    if (version.compareTo("ma") < 0) {
+      throw new dev.sieve.SieveFormatException(
+          0,
+          "SSTable version "
+              + version
+              + " (before ma, Cassandra 2.x) probes in the pre-3.0 order (h0 and h1 swapped),"
+              + " which Sieve does not read");
+    }
+    return version.compareTo("na") < 0 ? CASSANDRA3 : CASSANDRA;
+  }
+
+  private static boolean isVersion(String s) {
+    return s.length() == 2
+        && s.charAt(0) >= 'a'
+        && s.charAt(0) <= 'z'
+        && s.charAt(1) >= 'a'
+        && s.charAt(1) <= 'z';
   }
 
   /** Reads {@code file} as this form, its size bounded first. */

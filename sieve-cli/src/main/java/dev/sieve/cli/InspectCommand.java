@@ -102,8 +102,10 @@ public final class InspectCommand implements Callable<Integer> {
       names = "--format",
       paramLabel = "NAME",
       description =
-          "read FILE as another system's filter form: guava, spark, datasketches or cassandra (default: recognized by its"
-              + " structure)")
+          "read FILE as another system's filter form: guava, spark, datasketches, cassandra"
+              + " (Filter.db, 4.0+) or cassandra3 (3.x: every 8 bytes reversed; the bytes cannot"
+              + " tell it from 4.0+, only --format or an SSTable version ma..me in the file name)"
+              + " (default: recognized by its structure or name)")
   String format;
 
   @Option(

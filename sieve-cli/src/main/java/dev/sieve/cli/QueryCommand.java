@@ -91,9 +91,12 @@ public final class QueryCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "read FILE as another system's filter form: guava (BloomFilter.writeTo), spark (the"
-              + " sketch BloomFilter V1/V2, bloom_filter_agg), datasketches or cassandra (an"
-              + " SSTable's Filter.db, 4.0+); by default recognized by its structure or, for"
-              + " Cassandra, its *-Filter.db name. --long and --int keys are then asked as the"
+              + " sketch BloomFilter V1/V2, bloom_filter_agg), datasketches, cassandra (an"
+              + " SSTable's Filter.db, 4.0+) or cassandra3 (Cassandra 3.x's, every 8 bytes"
+              + " reversed); by default recognized by its structure or, for Cassandra, its"
+              + " *-Filter.db name: the SSTable version in <version>-<gen>-big-Filter.db picks"
+              + " the layout (ma..me: cassandra3; before ma, Cassandra 2.x's probe order, refused);"
+              + " the bytes alone cannot tell the two layouts apart (read as 4.0+). --long and --int keys are then asked as the"
               + " owner's long entry point (Guava's longFunnel: 8 little-endian bytes; Spark's"
               + " putLong; Cassandra's bigint and int partition keys: big-endian)")
   String format;

@@ -306,6 +306,91 @@ class ForeignFormatsCliTest {
     assertTrue(r.out().contains("fits no row"), r.out());
   }
 
+  /**
+   * Cassandra 3.x's layout: read with --format cassandra3 or by the SSTable version in the name,
+   * answers as the filter (and not as the same bytes read in the 4.0 layout), converts losslessly
+   * to and from the 4.0 layout, and a pre-3.0 version is refused in one line.
+   */
+  @Test
+  void cassandra3LayoutByFormatAndByName() throws IOException {
+    dev.sieve.interop.CassandraBloomFilter c =
+        dev.sieve.interop.CassandraBloomFilter.create(1000, 0.01);
+    for (int i = 0; i < 1000; i++) {
+      c.put("user:" + i);
+    }
+    byte[] legacy = c.toByteArray(dev.sieve.interop.CassandraBloomFilter.Layout.LEGACY);
+    byte[] current = c.toByteArray(dev.sieve.interop.CassandraBloomFilter.Layout.CURRENT);
+    Path plain = dir.resolve("three.bin");
+    Files.write(plain, legacy);
+    String[] keys = new String[2000];
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = "user:" + (i < 1000 ? i : 100_000 + i);
+      expected.append(keys[i]).append('\t').append(c.mayContain(keys[i]) ? "maybe" : "absent");
+      expected.append('\n');
+    }
+    String[] args = new String[keys.length + 4];
+    args[0] = "query";
+    args[1] = "--format";
+    args[2] = "cassandra3";
+    args[3] = plain.toString();
+    System.arraycopy(keys, 0, args, 4, keys.length);
+    CliRun q = CliRun.of(args);
+    assertEquals(0, q.status(), q.err());
+    assertEquals(expected.toString(), q.out().replace("\r", ""));
+    args[2] = "cassandra"; // the same bytes in the 4.0 layout: present keys answer absent
+    CliRun wrong = CliRun.of(args);
+    assertTrue(wrong.out().lines().limit(1000).anyMatch(l -> l.endsWith("\tabsent")));
+
+    // by name: 3.x versions are the legacy layout, 4.0+ and bti the current one
+    Path named3 = dir.resolve("mc-3-big-Filter.db");
+    Files.write(named3, legacy);
+    CliRun i3 = CliRun.of("inspect", "--json", named3.toString());
+    assertEquals(0, i3.status(), i3.err());
+    assertTrue(i3.out().contains("\"input_kind\": \"cassandra3 bloom filter\""), i3.out());
+    assertTrue(i3.out().contains("\"layout\": \"LEGACY\""), i3.out());
+    CliRun q3 = CliRun.of("query", named3.toString(), "user:1", "user:999");
+    assertEquals("user:1\tmaybe\nuser:999\tmaybe\n", q3.out().replace("\r", ""), q3.err());
+    assertEquals(ForeignFormat.CASSANDRA3, ForeignFormat.cassandraByName("md-12-big-Filter.db"));
+    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("nb-12-big-Filter.db"));
+    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("oa-2-big-Filter.db"));
+    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("da-1-bti-Filter.db"));
+    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("x-Filter.db"));
+    Path old = dir.resolve("la-1-big-Filter.db");
+    Files.write(old, legacy);
+    CliRun refused = CliRun.of("inspect", old.toString());
+    assertEquals(1, refused.status());
+    assertTrue(refused.err().contains("pre-3.0 order"), refused.err());
+    assertEquals(1, refused.err().strip().lines().count(), refused.err());
+    Path old21 = dir.resolve("ks-t-ka-1-Filter.db");
+    Files.write(old21, legacy);
+    CliRun refused21 = CliRun.of("query", old21.toString(), "k");
+    assertEquals(1, refused21.status());
+    assertTrue(refused21.err().contains("SSTable version ka"), refused21.err());
+
+    // lossless between the layouts, and through the container
+    Path to4 = dir.resolve("to4.bin");
+    assertEquals(
+        0,
+        CliRun.of(
+                "convert",
+                "--format",
+                "cassandra3",
+                plain.toString(),
+                to4.toString(),
+                "--to",
+                "cassandra")
+            .status());
+    assertArrayEquals(current, Files.readAllBytes(to4));
+    Path sieve = dir.resolve("three.sieve");
+    Path back = dir.resolve("back3.bin");
+    assertEquals(
+        0, CliRun.of("convert", named3.toString(), sieve.toString(), "--to", "sieve").status());
+    assertEquals(
+        0, CliRun.of("convert", sieve.toString(), back.toString(), "--to", "cassandra3").status());
+    assertArrayEquals(legacy, Files.readAllBytes(back));
+  }
+
   @Test
   void cassandraHostileHeaderIsOneLine() throws IOException {
     Path p = dir.resolve("me-1-big-Filter.db");

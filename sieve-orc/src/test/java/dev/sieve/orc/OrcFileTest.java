@@ -31,9 +31,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link OrcFile} against orc-core over files orc-core writes (NONE, ZLIB, SNAPPY and ZSTD; LZ4 is
- * not written here: orc-core's LZ4 writer needs lz4-java, not in the build; several fpp and
- * strides): the same stripes, columns and rows; for every column, stripe and row group the Bloom
+ * {@link OrcFile} against orc-core over files orc-core writes (NONE, ZLIB, SNAPPY, LZ4 and ZSTD,
+ * LZ4 through lz4-java as a test dependency; several fpp and strides): the same stripes, columns and rows; for every column, stripe and row group the Bloom
  * filter's probes and bytes equal what orc-core's own reader ({@code
  * RecordReaderImpl.readRowIndex}) returns, and its answers equal orc-core's {@code
  * BloomFilterIO.deserialize(...).test*} for the group's values and for absent ones; and the rows
@@ -72,6 +71,7 @@ class OrcFileTest {
     "ZLIB, 0.05, 1000",
     "ZLIB, 0.01, 3000",
     "SNAPPY, 0.05, 1000",
+    "LZ4, 0.03, 1000",
     "ZSTD, 0.02, 2000"
   })
   void filtersAndDecisionsEqualOrcCore(CompressionKind codec, double fpp, int stride)

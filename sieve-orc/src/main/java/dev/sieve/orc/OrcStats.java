@@ -18,6 +18,12 @@ import java.util.Arrays;
  * @param doubleSumIsNaN whether the double sum is NaN (ORC then ignores the range)
  * @param stringMin the string minimum (or its lower bound), or {@code null}
  * @param stringMax the string maximum (or its upper bound), or {@code null}
+ * @param timestampMin the timestamp minimum in milliseconds ({@code minimumUtc}: a {@code
+ *     timestamp} column's wall-clock time read as UTC, a {@code timestamp with local time zone}
+ *     column's instant), or {@code null} (files before ORC-135 store none; ORC then does not skip)
+ * @param timestampMax the timestamp maximum, likewise, or {@code null}
+ * @param timestampMinNanos the minimum's nanoseconds below the millisecond (0 when not stored)
+ * @param timestampMaxNanos the maximum's nanoseconds below the millisecond (999999 when not stored)
  */
 public record OrcStats(
     long numberOfValues,
@@ -28,7 +34,27 @@ public record OrcStats(
     Double doubleMax,
     boolean doubleSumIsNaN,
     String stringMin,
-    String stringMax) {
+    String stringMax,
+    Long timestampMin,
+    Long timestampMax,
+    int timestampMinNanos,
+    int timestampMaxNanos) {
+
+  /**
+   * {@return false if the timestamp {@code millis} plus {@code subMilliNanos} nanoseconds is
+   * outside the timestamp range (ORC skips), else true}: ORC compares {@code java.sql.Timestamp}s,
+   * the milliseconds first, then the nanoseconds.
+   */
+  public boolean mayHoldTimestamp(long millis, int subMilliNanos) {
+    if (timestampMin == null || timestampMax == null) {
+      return true;
+    }
+    boolean aboveMin =
+        millis > timestampMin || (millis == timestampMin && subMilliNanos >= timestampMinNanos);
+    boolean belowMax =
+        millis < timestampMax || (millis == timestampMax && subMilliNanos <= timestampMaxNanos);
+    return aboveMin && belowMax;
+  }
 
   /** {@return false if {@code v} is outside the integer range (ORC skips), else true} */
   public boolean mayHoldLong(long v) {
@@ -69,6 +95,10 @@ public record OrcStats(
     String sMax = null;
     String lower = null;
     String upper = null;
+    Long tMin = null;
+    Long tMax = null;
+    int tMinNanos = 0;
+    int tMaxNanos = 999_999;
     while (r.next()) {
       switch (r.field()) {
         case 1 -> values = r.longIn("numberOfValues", 0, Long.MAX_VALUE);
@@ -105,6 +135,19 @@ public record OrcStats(
             }
           }
         }
+        case 9 -> {
+          ProtoReader s = r.message("timestampStatistics");
+          while (s.next()) {
+            switch (s.field()) {
+              case 3 -> tMin = s.sint64("minimumUtc");
+              case 4 -> tMax = s.sint64("maximumUtc");
+              // stored plus one, so that 0 means absent
+              case 5 -> tMinNanos = s.intIn("minimumNanos", 1, 1_000_000) - 1;
+              case 6 -> tMaxNanos = s.intIn("maximumNanos", 1, 1_000_000) - 1;
+              default -> s.skip();
+            }
+          }
+        }
         case 10 -> hasNull = r.uint64("hasNull") != 0;
         default -> r.skip();
       }
@@ -118,6 +161,10 @@ public record OrcStats(
         dMax,
         nanSum,
         sMin != null ? sMin : lower,
-        sMax != null ? sMax : upper);
+        sMax != null ? sMax : upper,
+        tMin,
+        tMax,
+        tMinNanos,
+        tMaxNanos);
   }
 }

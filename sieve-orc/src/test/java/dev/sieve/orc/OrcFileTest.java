@@ -32,12 +32,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link OrcFile} against orc-core over files orc-core writes (NONE, ZLIB, SNAPPY, LZ4 and ZSTD,
- * LZ4 through lz4-java as a test dependency; several fpp and strides): the same stripes, columns and rows; for every column, stripe and row group the Bloom
- * filter's probes and bytes equal what orc-core's own reader ({@code
- * RecordReaderImpl.readRowIndex}) returns, and its answers equal orc-core's {@code
- * BloomFilterIO.deserialize(...).test*} for the group's values and for absent ones; and the rows
- * orc-core returns for an equality search argument are exactly those of the row groups Sieve's
- * decision (statistics range, then Bloom filter) keeps.
+ * LZ4 through lz4-java as a test dependency; several fpp and strides): the same stripes, columns
+ * and rows; for every column, stripe and row group the Bloom filter's probes and bytes equal what
+ * orc-core's own reader ({@code RecordReaderImpl.readRowIndex}) returns, and its answers equal
+ * orc-core's {@code BloomFilterIO.deserialize(...).test*} for the group's values and for absent
+ * ones; and the rows orc-core returns for an equality search argument are exactly those of the row
+ * groups Sieve's decision (statistics range, then Bloom filter) keeps.
  */
 class OrcFileTest {
 

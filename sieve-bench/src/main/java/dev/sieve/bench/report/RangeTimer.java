@@ -1,0 +1,252 @@
+package dev.sieve.bench.report;
+
+import dev.sieve.bench.RangeCells;
+import dev.sieve.bench.jmh.RangeCellsBenchmark;
+import dev.sieve.range.RangeFilter;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * Times the range section's cells: ns per range query of one filter, per range length and workload,
+ * as iteration scores that {@link Rounds#combine} turns into a mean and its 99.9% interval, and
+ * that the section's steady-state check ({@link RangeReport#steadyState}) reads as the point-lookup
+ * rows' guard does. {@link #jmh}: one JMH fork per filter ({@link RangeCellsBenchmark}), the cells
+ * taking turns one iteration each, {@code warmupRounds} warm-up and {@code rounds} measured
+ * iterations per cell; {@link #quick}: in this JVM, {@code rounds} timed passes per cell over a
+ * stream after one warm pass (for tests and smoke runs, as the report's {@code --timer quick}).
+ */
+public interface RangeTimer {
+
+  /**
+   * Times every cell of {@code structure}.
+   *
+   * @param lengths the range lengths, in order
+   * @param prefixBits the prefix-Bloom baseline's bits per key per length (Grafite's memory)
+   * @return per cell ({@code length index × 2 + workload ordinal}) the measured iteration scores,
+   *     ns per range
+   */
+  double[][] time(
+      RangeCells.Structure structure,
+      int n,
+      double bitsPerKey,
+      long[] lengths,
+      double[] prefixBits,
+      long seed)
+      throws Exception;
+
+  /** The same timer with twice the warm-up and twice the measured iterations. */
+  RangeTimer longer();
+
+  /** Seconds {@link #time} takes by the plan for one structure; {@code NaN} where unknown. */
+  double plannedSeconds(int n, int lengths);
+
+  /** One line for the report: the engine and its iterations. */
+  String describe();
+
+  /** Cells per length: the two workloads. */
+  int WORKLOADS = RangeCells.Workload.values().length;
+
+  /** JMH forks of {@link RangeCellsBenchmark}, JMH's output to {@code log}. */
+  static RangeTimer jmh(
+      int warmupRounds, int rounds, int iterationMillis, String heap, PrintStream log) {
+    return new Jmh(warmupRounds, rounds, iterationMillis, heap, log);
+  }
+
+  /** The in-process timer: {@code rounds} passes of {@code stream} ranges per cell. */
+  static RangeTimer quick(int rounds, int stream) {
+    return new Quick(rounds, stream);
+  }
+
+  /** The JMH engine. */
+  record Jmh(int warmupRounds, int rounds, int iterationMillis, String heap, PrintStream log)
+      implements RangeTimer {
+
+    /**
+     * A fork's set-up per key beyond {@link JmhTimer#FORK_START_SECONDS}, per length: the keys, a
+     * Grafite filter (and, for the baseline, the prefix-Bloom filter over its 1 to 21 levels) and
+     * two streams; an upper estimate for the plan.
+     */
+    static final double SETUP_NS_PER_KEY_PER_LENGTH = 400;
+
+    public Jmh {
+      if (warmupRounds < 0 || rounds < 2 || iterationMillis < 1) {
+        throw new IllegalArgumentException(
+            "range timing needs at least 2 measured rounds and a positive iteration time");
+      }
+    }
+
+    @Override
+    public double[][] time(
+        RangeCells.Structure structure,
+        int n,
+        double bitsPerKey,
+        long[] lengths,
+        double[] prefixBits,
+        long seed)
+        throws Exception {
+      int cells = lengths.length * WORKLOADS;
+      OptionsBuilder o = new OptionsBuilder();
+      o.include(RangeCellsBenchmark.class.getName() + "\\.query$")
+          .param("structure", structure.label())
+          .param("n", Integer.toString(n))
+          .param("bitsPerKey", Double.toString(bitsPerKey))
+          .param("lengths", join(lengths))
+          .param("prefixBitsPerKey", join(prefixBits))
+          .param("seed", Long.toString(seed))
+          .forks(1)
+          .jvmArgsAppend(JmhTimer.forkArgs(heap))
+          .warmupIterations(cells * warmupRounds)
+          .warmupTime(TimeValue.milliseconds(iterationMillis))
+          .measurementIterations(cells * rounds)
+          .measurementTime(TimeValue.milliseconds(iterationMillis))
+          .shouldFailOnError(true);
+      List<Double> scores = new ArrayList<>();
+      for (RunResult r :
+          new Runner(o.build(), OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL))
+              .run()) {
+        for (BenchmarkResult b : r.getBenchmarkResults()) {
+          for (IterationResult i : b.getIterationResults()) {
+            scores.add(i.getPrimaryResult().getScore());
+          }
+        }
+      }
+      return byCell(scores.stream().mapToDouble(Double::doubleValue).toArray(), cells);
+    }
+
+    @Override
+    public RangeTimer longer() {
+      return new Jmh(2 * warmupRounds, 2 * rounds, iterationMillis, heap, log);
+    }
+
+    @Override
+    public double plannedSeconds(int n, int lengths) {
+      int cells = lengths * WORKLOADS;
+      return JmhTimer.FORK_START_SECONDS
+          + SETUP_NS_PER_KEY_PER_LENGTH * 1e-9 * n * lengths
+          + cells * (warmupRounds + rounds) * iterationMillis / 1000.0;
+    }
+
+    @Override
+    public String describe() {
+      return String.format(
+          Locale.ROOT,
+          "JMH 1.37 (RangeCellsBenchmark), one fork of -Xmx%s per filter, the cells taking turns"
+              + " one %d ms iteration each: %d warm-up and %d measured iterations per cell, runs of"
+              + " %d ranges",
+          heap,
+          iterationMillis,
+          warmupRounds,
+          rounds,
+          RangeCellsBenchmark.BATCH);
+    }
+  }
+
+  /** The in-process engine. */
+  record Quick(int rounds, int stream) implements RangeTimer {
+    public Quick {
+      if (rounds < 2 || stream < 1 || Integer.bitCount(stream) != 1) {
+        throw new IllegalArgumentException(
+            "the quick range timer needs at least 2 rounds and a power-of-two stream");
+      }
+    }
+
+    @Override
+    public double[][] time(
+        RangeCells.Structure structure,
+        int n,
+        double bitsPerKey,
+        long[] lengths,
+        double[] prefixBits,
+        long seed) {
+      long[] keys = RangeCells.keys(n, seed);
+      double[][] out = new double[lengths.length * WORKLOADS][];
+      int sink = 0;
+      for (int i = 0; i < lengths.length; i++) {
+        RangeFilter f =
+            structure == RangeCells.Structure.GRAFITE
+                ? RangeCells.grafite(keys, lengths[i], bitsPerKey)
+                : RangeCells.prefixBloom(keys, lengths[i], prefixBits[i]);
+        for (RangeCells.Workload w : RangeCells.Workload.values()) {
+          long[][] s =
+              RangeCells.stream(
+                  w, keys, lengths[i], stream, RangeCells.streamSeed(seed, lengths[i], w));
+          sink += RangeCells.query(f, s[0], s[1], 0, stream); // warm pass
+          double[] scores = new double[rounds];
+          for (int r = 0; r < rounds; r++) {
+            long t0 = System.nanoTime();
+            sink += RangeCells.query(f, s[0], s[1], 0, stream);
+            scores[r] = (double) (System.nanoTime() - t0) / stream;
+          }
+          out[i * WORKLOADS + w.ordinal()] = scores;
+        }
+      }
+      if (sink == -1) {
+        throw new AssertionError(); // keeps the answers alive
+      }
+      return out;
+    }
+
+    @Override
+    public RangeTimer longer() {
+      return new Quick(2 * rounds, stream);
+    }
+
+    @Override
+    public double plannedSeconds(int n, int lengths) {
+      return Double.NaN;
+    }
+
+    @Override
+    public String describe() {
+      return "quick in-process nanoTime timer ("
+          + rounds
+          + " timed passes of "
+          + stream
+          + " ranges per cell after one warm pass; not JMH)";
+    }
+  }
+
+  /**
+   * Splits the iteration scores of a fork into cells: score {@code i} is cell {@code i mod cells}.
+   *
+   * @throws IllegalStateException if the count is not a multiple of {@code cells}
+   */
+  static double[][] byCell(double[] scores, int cells) {
+    if (scores.length == 0 || scores.length % cells != 0) {
+      throw new IllegalStateException(
+          "expected a multiple of " + cells + " iteration scores, got " + scores.length);
+    }
+    int per = scores.length / cells;
+    double[][] out = new double[cells][per];
+    for (int i = 0; i < scores.length; i++) {
+      out[i % cells][i / cells] = scores[i];
+    }
+    return out;
+  }
+
+  private static String join(long[] v) {
+    List<String> s = new ArrayList<>();
+    for (long x : v) {
+      s.add(Long.toString(x));
+    }
+    return String.join(",", s);
+  }
+
+  private static String join(double[] v) {
+    List<String> s = new ArrayList<>();
+    for (double x : v) {
+      s.add(Double.toString(x));
+    }
+    return String.join(",", s);
+  }
+}

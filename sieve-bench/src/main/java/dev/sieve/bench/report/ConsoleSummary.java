@@ -228,7 +228,7 @@ public final class ConsoleSummary {
     }
     wrap(
         out,
-        "Project targets (issue 11's ids, and issue 25's G1-G4, as in report.md and results.json): "
+        "Project targets (issue 11's ids, and issue 25's G1-G5, as in report.md and results.json): "
             + String.join(", ", counts),
         "",
         "  ");

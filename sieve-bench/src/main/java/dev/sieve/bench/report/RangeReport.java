@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * Issue 25's range section: Grafite's measured false-positive rate against its bound {@code
@@ -64,13 +65,10 @@ public final class RangeReport {
   static final int TARGET_NS_KEYS = 10_000_000;
 
   /**
-   * Seconds per key of the section's own work in this JVM for the plan, per length: a Grafite and a
-   * prefix-Bloom build (the latter over 1 to 21 levels). An upper estimate from the 2-core machine.
+   * Ns per asked range of the FPR loop (drawing, the emptiness check, both filters), for the plan:
+   * an upper estimate from the 2-core machine.
    */
-  static final double BUILD_NS_PER_KEY_PER_LENGTH = 900;
-
-  /** Ns per asked range of the FPR loop (draw, emptiness check, both filters), for the plan. */
-  static final double FPR_NS_PER_QUERY = 1500;
+  static final double FPR_NS_PER_QUERY = 1000;
 
   /** A cell's query time: mean ns per range, its 99.9% half-width and the steady-state verdict. */
   record Time(double ns, double error, int iterations, String unsteady, boolean remeasured) {
@@ -101,7 +99,11 @@ public final class RangeReport {
     }
   }
 
-  /** One cell: a range length and workload, both filters. */
+  /**
+   * One cell: a range length and workload, both filters: false positives over {@code queries} empty
+   * ranges, and false negatives over {@code positives} ranges that hold a key (the contract: always
+   * 0).
+   */
   record Point(
       long length,
       Workload workload,
@@ -112,33 +114,11 @@ public final class RangeReport {
       double grafiteBits,
       long prefixFp,
       double prefixBits,
+      long positives,
+      long grafiteFn,
+      long prefixFn,
       Time grafiteTime,
       Time prefixTime) {
-
-    /** A cell without query times. */
-    Point(
-        long length,
-        Workload workload,
-        double bitsPerKey,
-        long queries,
-        long grafiteFp,
-        double grafiteBound,
-        double grafiteBits,
-        long prefixFp,
-        double prefixBits) {
-      this(
-          length,
-          workload,
-          bitsPerKey,
-          queries,
-          grafiteFp,
-          grafiteBound,
-          grafiteBits,
-          prefixFp,
-          prefixBits,
-          Time.NONE,
-          Time.NONE);
-    }
 
     double grafiteRate() {
       return (double) grafiteFp / queries;
@@ -192,6 +172,9 @@ public final class RangeReport {
           grafiteBits,
           prefixFp,
           prefixBits,
+          positives,
+          grafiteFn,
+          prefixFn,
           s == Structure.GRAFITE ? t : grafiteTime,
           s == Structure.PREFIX_BLOOM ? t : prefixTime);
     }
@@ -211,6 +194,11 @@ public final class RangeReport {
       int n, double bitsPerKey, long queries, long seed, String timer, List<Point> points) {
     Section {
       points = List.copyOf(points);
+    }
+
+    /** The false negatives of every cell and both filters (the contract: 0). */
+    long falseNegatives() {
+      return points.stream().mapToLong(p -> p.grafiteFn() + p.prefixFn()).sum();
     }
 
     /** The cells whose query times are not at steady state, as "grafite ℓ=16 correlated". */
@@ -252,7 +240,10 @@ public final class RangeReport {
                 p.prefixBits(),
                 p.prefixTime().ns(),
                 p.prefixTime().error(),
-                p.prefixTime().unsteady()));
+                p.prefixTime().unsteady(),
+                p.positives(),
+                p.grafiteFn(),
+                p.prefixFn()));
       }
       return new Result(n, bitsPerKey, queries, seed, timer, GrowthReport.Z999, cells);
     }
@@ -290,7 +281,10 @@ public final class RangeReport {
       double prefixBloomBitsPerKey,
       double prefixBloomNsPerRange,
       double prefixBloomNsError999,
-      String prefixBloomNotAtSteadyState) {}
+      String prefixBloomNotAtSteadyState,
+      long rangesHoldingAKey,
+      long grafiteFalseNegatives,
+      long prefixBloomFalseNegatives) {}
 
   public static void main(String[] args) throws Exception {
     int keys = 10_000_000;
@@ -353,10 +347,21 @@ public final class RangeReport {
    */
   static double plannedSeconds(int n, long queries, RangeTimer timer) {
     double own =
-        1e-9
-            * (BUILD_NS_PER_KEY_PER_LENGTH * n * LENGTHS.length
-                + FPR_NS_PER_QUERY * queries * LENGTHS.length * RangeTimer.WORKLOADS);
-    return own + Structure.values().length * timer.plannedSeconds(n, LENGTHS.length);
+        RangeTimer.KEYS_NS_PER_KEY * 1e-9 * n
+            + FPR_NS_PER_QUERY * 1e-9 * queries * LENGTHS.length * RangeTimer.WORKLOADS;
+    for (Structure s : Structure.values()) {
+      own += RangeTimer.buildSeconds(s, n, LENGTHS) + timer.plannedSeconds(s, n, LENGTHS);
+    }
+    return own;
+  }
+
+  /** Seconds of re-measuring one filter's cells with the longer timer, by the plan. */
+  static double plannedRemeasureSeconds(int n, RangeTimer timer) {
+    double worst = 0;
+    for (Structure s : Structure.values()) {
+      worst = Math.max(worst, timer.longer().plannedSeconds(s, n, LENGTHS));
+    }
+    return worst;
   }
 
   /** Measures every cell's FPR with the keys of seed 25 (the JMH benchmark's). */
@@ -364,8 +369,21 @@ public final class RangeReport {
     return measure(n, queries, bitsPerKey, 25).points();
   }
 
+  /** Ranges holding a key asked per cell (the contract), at most. */
+  static final long POSITIVES = 10_000;
+
   /** Measures every cell's FPR: {@code n} uniform keys, {@code queries} empty ranges each. */
   static Section measure(int n, long queries, double bitsPerKey, long seed) {
+    return measure(n, queries, bitsPerKey, seed, UnaryOperator.identity());
+  }
+
+  /**
+   * Measures every cell: {@code queries} empty ranges (the FPR) and up to {@value #POSITIVES}
+   * ranges that hold a key (the contract) per cell, asked of each filter as seen {@code view} (the
+   * identity in the report; a test plants a false negative there).
+   */
+  static Section measure(
+      int n, long queries, double bitsPerKey, long seed, UnaryOperator<RangeFilter> view) {
     if (n < 1 || n > MAX_KEYS) {
       throw new IllegalArgumentException(
           "--range-keys must be 0 (off) or 1 to " + MAX_KEYS + ", got " + n);
@@ -377,9 +395,13 @@ public final class RangeReport {
     long[] sortedSigned = Arrays.stream(keys).map(RangeFilter::signedKey).sorted().toArray();
     List<Point> points = new ArrayList<>();
     for (long len : LENGTHS) {
-      GrafiteFilter g = RangeCells.grafite(keys, len, bitsPerKey);
-      double gBits = RangeCells.memoryBitsPerKey(g, n);
-      PrefixBloomRangeFilter p = RangeCells.prefixBloom(keys, len, gBits);
+      GrafiteFilter built = RangeCells.grafite(keys, len, bitsPerKey);
+      double gBits = RangeCells.memoryBitsPerKey(built, n);
+      double bound = built.fpBound(len);
+      PrefixBloomRangeFilter pBuilt = RangeCells.prefixBloom(keys, len, gBits);
+      double pBits = (double) pBuilt.sizeInBits() / n;
+      RangeFilter g = view.apply(built);
+      RangeFilter p = view.apply(pBuilt);
       for (Workload w : Workload.values()) {
         SplittableRandom rnd = new SplittableRandom(seed * 31 + len * 31 + w.ordinal());
         long asked = 0;
@@ -395,6 +417,22 @@ public final class RangeReport {
           gFp += g.mayContainRange(lo, hi) ? 1 : 0;
           pFp += p.mayContainRange(lo, hi) ? 1 : 0;
         }
+        // ranges that hold a key: it lies at a random place of the range (the range clipped to
+        // [0, 2^64 - 1]), the key itself drawn as the workload draws the ranges' keys
+        long positives = Math.min(queries, POSITIVES);
+        long gFn = 0;
+        long pFn = 0;
+        for (long i = 0; i < positives; i++) {
+          long key = keys[rnd.nextInt(n)];
+          long before = len == 1 ? 0 : Math.floorMod(rnd.nextLong(), len);
+          long lo = Long.compareUnsigned(key, before) < 0 ? 0 : key - before;
+          long hi = lo + len - 1;
+          if (Long.compareUnsigned(hi, lo) < 0) {
+            hi = -1L;
+          }
+          gFn += g.mayContainRange(lo, hi) ? 0 : 1;
+          pFn += p.mayContainRange(lo, hi) ? 0 : 1;
+        }
         points.add(
             new Point(
                 len,
@@ -402,10 +440,15 @@ public final class RangeReport {
                 bitsPerKey,
                 queries,
                 gFp,
-                g.fpBound(len),
+                bound,
                 gBits,
                 pFp,
-                (double) p.sizeInBits() / n));
+                pBits,
+                positives,
+                gFn,
+                pFn,
+                Time.NONE,
+                Time.NONE));
       }
     }
     return new Section(n, bitsPerKey, queries, seed, "not timed", points);
@@ -553,8 +596,11 @@ public final class RangeReport {
     String g3 =
         "issue 25: Grafite FPR ≤ 2× 1% (value in %) on correlated ranges, 16 bits/key, ℓ ≤ 2^10";
     String g4 = "issue 25: Grafite query ≤ 100 ns per range at 10^7 keys, every cell";
+    String g5 =
+        "issue 25: no false negative: every range holding a key answered maybe, both filters";
     if (s == null) {
-      for (String[] t : new String[][] {{"G1", g1}, {"G2", g2}, {"G3", g3}, {"G4", g4}}) {
+      for (String[] t :
+          new String[][] {{"G1", g1}, {"G2", g2}, {"G3", g3}, {"G4", g4}, {"G5", g5}}) {
         out.add(notRun(t[0], t[1], "range keys", "range section off (--range-keys 0)"));
       }
       return out;
@@ -633,6 +679,28 @@ public final class RangeReport {
                   cellName(Structure.GRAFITE, slow),
                   Cells.pm(slow.grafiteTime().ns(), slow.grafiteTime().error()))));
     }
+    long fn = s.falseNegatives();
+    long asked = s.points().stream().mapToLong(Point::positives).sum();
+    List<String> bad = new ArrayList<>();
+    for (Point p : s.points()) {
+      if (p.grafiteFn() > 0) {
+        bad.add(cellName(Structure.GRAFITE, p) + ": " + p.grafiteFn());
+      }
+      if (p.prefixFn() > 0) {
+        bad.add(cellName(Structure.PREFIX_BLOOM, p) + ": " + p.prefixFn());
+      }
+    }
+    out.add(
+        check(
+            "G5",
+            g5,
+            at,
+            fn,
+            0,
+            fn == 0
+                ? String.format(
+                    Locale.ROOT, "%,d ranges holding a key, each asked of both filters", asked)
+                : "CONTRACT VIOLATION: " + String.join("; ", bad)));
     return out;
   }
 

@@ -77,6 +77,18 @@ final class RangeSection {
             "prefix-Bloom bits/key",
             "prefix-Bloom ns/range"),
         lines);
+    long positives = s.points().stream().mapToLong(RangeReport.Point::positives).sum();
+    doc.para(
+        s.falseNegatives() == 0
+            ? String.format(
+                Locale.ROOT,
+                "No false negative: %,d ranges that hold a key (%,d per cell, the key at a random"
+                    + " place in the range), each asked of both filters, all answered \"maybe\".",
+                positives,
+                s.points().isEmpty() ? 0 : s.points().get(0).positives())
+            : "**CONTRACT VIOLATION**: "
+                + s.falseNegatives()
+                + " range(s) holding a key answered empty (target G5).");
     List<String> unsteady = s.unsteady();
     if (!unsteady.isEmpty()) {
       doc.para(

@@ -48,7 +48,35 @@ public interface RangeTimer {
   RangeTimer longer();
 
   /** Seconds {@link #time} takes by the plan for one structure; {@code NaN} where unknown. */
-  double plannedSeconds(int n, int lengths);
+  double plannedSeconds(RangeCells.Structure structure, int n, long[] lengths);
+
+  /**
+   * Ns per key of drawing the keys (and, in the report's JVM, sorting a copy), for the plan: an
+   * upper estimate from the 2-core machine.
+   */
+  double KEYS_NS_PER_KEY = 500;
+
+  /** Ns per key of one Grafite build, for the plan (an upper estimate, 2-core machine). */
+  double GRAFITE_BUILD_NS_PER_KEY = 250;
+
+  /**
+   * Ns per key and level of a prefix-Bloom build ({@code ⌈log2 ℓ⌉ + 1} levels: 21 at 2^20), for the
+   * plan (an upper estimate, 2-core machine).
+   */
+  double PREFIX_BUILD_NS_PER_KEY_LEVEL = 120;
+
+  /** Seconds of building {@code structure} for every length over {@code n} keys, by the plan. */
+  static double buildSeconds(RangeCells.Structure structure, int n, long[] lengths) {
+    double ns = 0;
+    for (long len : lengths) {
+      int levels = len <= 1 ? 1 : 65 - Long.numberOfLeadingZeros(len - 1);
+      ns +=
+          structure == RangeCells.Structure.GRAFITE
+              ? GRAFITE_BUILD_NS_PER_KEY
+              : PREFIX_BUILD_NS_PER_KEY_LEVEL * levels;
+    }
+    return ns * 1e-9 * n;
+  }
 
   /** One line for the report: the engine and its iterations. */
   String describe();
@@ -70,13 +98,6 @@ public interface RangeTimer {
   /** The JMH engine. */
   record Jmh(int warmupRounds, int rounds, int iterationMillis, String heap, PrintStream log)
       implements RangeTimer {
-
-    /**
-     * A fork's set-up per key beyond {@link JmhTimer#FORK_START_SECONDS}, per length: the keys, a
-     * Grafite filter (and, for the baseline, the prefix-Bloom filter over its 1 to 21 levels) and
-     * two streams; an upper estimate for the plan.
-     */
-    static final double SETUP_NS_PER_KEY_PER_LENGTH = 400;
 
     public Jmh {
       if (warmupRounds < 0 || rounds < 2 || iterationMillis < 1) {
@@ -128,11 +149,16 @@ public interface RangeTimer {
       return new Jmh(2 * warmupRounds, 2 * rounds, iterationMillis, heap, log);
     }
 
+    /**
+     * {@link JmhTimer#FORK_START_SECONDS}, the fork's set-up (the keys and the structure's filters
+     * for every length, {@link #buildSeconds}) and every cell's warm-up and measured iterations.
+     */
     @Override
-    public double plannedSeconds(int n, int lengths) {
-      int cells = lengths * WORKLOADS;
+    public double plannedSeconds(RangeCells.Structure structure, int n, long[] lengths) {
+      int cells = lengths.length * WORKLOADS;
       return JmhTimer.FORK_START_SECONDS
-          + SETUP_NS_PER_KEY_PER_LENGTH * 1e-9 * n * lengths
+          + KEYS_NS_PER_KEY * 1e-9 * n
+          + buildSeconds(structure, n, lengths)
           + cells * (warmupRounds + rounds) * iterationMillis / 1000.0;
     }
 
@@ -202,7 +228,7 @@ public interface RangeTimer {
     }
 
     @Override
-    public double plannedSeconds(int n, int lengths) {
+    public double plannedSeconds(RangeCells.Structure structure, int n, long[] lengths) {
       return Double.NaN;
     }
 

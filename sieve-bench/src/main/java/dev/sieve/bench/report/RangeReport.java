@@ -379,8 +379,8 @@ public final class RangeReport {
 
   /**
    * Measures every cell: {@code queries} empty ranges (the FPR) and up to {@value #POSITIVES}
-   * ranges that hold a key (the contract) per cell, asked of each filter as seen {@code view} (the
-   * identity in the report; a test plants a false negative there).
+   * ranges that hold a key (the contract) per cell, asked of each filter as seen through {@code
+   * view} (the identity in the report; a test plants a false negative there).
    */
   static Section measure(
       int n, long queries, double bitsPerKey, long seed, UnaryOperator<RangeFilter> view) {
@@ -523,7 +523,8 @@ public final class RangeReport {
   /**
    * The range filter to pick, in one sentence from the measured figures: the filter with the lower
    * worst FPR over the cells up to {@link #TARGET_MAX_LENGTH} (both workloads, equal memory), its
-   * worst rate and the other's, and each filter's mean query time over its steady cells.
+   * worst rate and the other's, and each filter's mean query time over those cells (left out where
+   * one of them is not at steady state).
    */
   static String advice(Section s) {
     List<Point> judged = s.points().stream().filter(p -> p.length() <= TARGET_MAX_LENGTH).toList();
@@ -537,8 +538,8 @@ public final class RangeReport {
     Structure other = grafite ? Structure.PREFIX_BLOOM : Structure.GRAFITE;
     Point pickWorst = grafite ? gw : pw;
     Point otherWorst = grafite ? pw : gw;
-    double pickNs = meanNs(s, pick);
-    double otherNs = meanNs(s, other);
+    double pickNs = meanNs(judged, pick);
+    double otherNs = meanNs(judged, other);
     String speed;
     if (Double.isNaN(pickNs) || Double.isNaN(otherNs)) {
       speed = "";
@@ -573,12 +574,12 @@ public final class RangeReport {
     return points.stream().max(Comparator.comparingDouble(p -> p.rate(s))).orElseThrow();
   }
 
-  /** The mean query time of a filter over its steady cells; NaN if any cell is not steady. */
-  static double meanNs(Section s, Structure st) {
-    if (s.points().stream().anyMatch(p -> !p.time(st).steady())) {
+  /** The mean query time of a filter over {@code cells}; NaN if any of them is not steady. */
+  static double meanNs(List<Point> cells, Structure st) {
+    if (cells.stream().anyMatch(p -> !p.time(st).steady())) {
       return Double.NaN;
     }
-    return s.points().stream().mapToDouble(p -> p.time(st).ns()).average().orElse(Double.NaN);
+    return cells.stream().mapToDouble(p -> p.time(st).ns()).average().orElse(Double.NaN);
   }
 
   /**
@@ -606,10 +607,13 @@ public final class RangeReport {
       return out;
     }
     String at = "n=" + Targets.nLabel(s.n());
+    // the cell closest to its bound, among those whose bound says something (below 1)
+    List<Point> informative = s.points().stream().filter(p -> p.grafiteBound() < 1).toList();
     Point closest =
-        s.points().stream()
-            .max(Comparator.comparingDouble(p -> p.grafiteLower() / p.grafiteBound()))
-            .orElseThrow();
+        (informative.isEmpty() ? s.points() : informative)
+            .stream()
+                .max(Comparator.comparingDouble(p -> p.grafiteLower() / p.grafiteBound()))
+                .orElseThrow();
     long within = s.points().stream().filter(Point::withinBound).count();
     out.add(
         check(
@@ -621,7 +625,7 @@ public final class RangeReport {
             String.format(
                 Locale.ROOT,
                 "%d of %d cells within (99.9%% lower end ≤ bound); value: the largest lower end"
-                    + " ÷ bound, at ℓ=%s %s: %s [%s, %s] vs bound %s",
+                    + " ÷ bound below 1, at ℓ=%s %s: %s [%s, %s] vs bound %s",
                 within,
                 s.points().size(),
                 lengthName(closest.length()),

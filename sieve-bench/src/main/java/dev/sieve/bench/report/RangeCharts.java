@@ -21,8 +21,9 @@ import org.jfree.data.xy.XYSeriesCollection;
  * The range section's plots, in the house style of {@link Charts} (white panels, grey grid, its
  * palette, dashed lines for theory, two panels a line): FPR against range length, one panel per
  * workload (Grafite measured, Grafite's bound, the prefix-Bloom baseline measured, the target), and
- * ns per range against range length for both filters and both workloads. Both axes are logarithmic;
- * a cell with no false positive, or a time not at steady state, is not drawn (the title says so).
+ * ns per range against range length, one panel per workload, both filters. Both axes are
+ * logarithmic; a cell with no false positive, or a time not at steady state, is not drawn (the
+ * title says so).
  */
 final class RangeCharts {
   private RangeCharts() {}
@@ -129,14 +130,15 @@ final class RangeCharts {
         460);
   }
 
-  /** ns per range against range length, both filters, both workloads. */
+  /** ns per range against range length, one panel per workload, both filters. */
   static void times(File file, RangeReport.Section s) throws IOException {
-    XYSeriesCollection data = new XYSeriesCollection();
-    List<String> left = new ArrayList<>();
-    for (Structure st : Structure.values()) {
-      for (Workload w : Workload.values()) {
-        XYSeries x =
-            new XYSeries(RangeSection.label(st) + ", " + w.name().toLowerCase(Locale.ROOT));
+    List<JFreeChart> charts = new ArrayList<>();
+    int left = 0;
+    int drawn = 0;
+    for (Workload w : Workload.values()) {
+      XYSeriesCollection data = new XYSeriesCollection();
+      for (Structure st : Structure.values()) {
+        XYSeries x = new XYSeries(RangeSection.label(st));
         for (RangeReport.Point p : s.points()) {
           if (p.workload() != w || !p.time(st).timed()) {
             continue;
@@ -144,37 +146,52 @@ final class RangeCharts {
           if (p.time(st).steady()) {
             x.add(p.length(), p.time(st).ns());
           } else {
-            left.add(RangeReport.cellName(st, p));
+            left++;
           }
         }
         if (x.getItemCount() > 0) {
           data.addSeries(x);
+          drawn += x.getItemCount();
         }
       }
+      XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
+      for (int i = 0; i < data.getSeriesCount(); i++) {
+        String key = (String) data.getSeriesKey(i);
+        r.setSeriesPaint(i, Charts.PALETTE[key.startsWith("Grafite") ? 0 : 1]);
+        r.setSeriesStroke(i, new BasicStroke(2f));
+      }
+      LogAxis y = new LogAxis("ns per range query");
+      y.setBase(2);
+      y.setTickUnit(new NumberTickUnit(1));
+      y.setNumberFormatOverride(new Plain());
+      charts.add(
+          chart(
+              (w == Workload.UNIFORM ? "uniform ranges" : "correlated: lo just after a key")
+                  + " — n = "
+                  + Targets.nLabel(s.n()),
+              data,
+              y,
+              r,
+              s));
     }
-    XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, true);
-    for (int i = 0; i < data.getSeriesCount(); i++) {
-      String key = (String) data.getSeriesKey(i);
-      r.setSeriesPaint(i, Charts.PALETTE[key.startsWith("Grafite") ? 0 : 1]);
-      r.setSeriesStroke(i, key.endsWith("correlated") ? Charts.DASHED : new BasicStroke(2f));
-    }
-    LogAxis y = new LogAxis("ns per range query");
-    y.setBase(10);
-    y.setNumberFormatOverride(new Charts.PowerOfTen());
-    String title =
-        data.getSeriesCount() == 0
-            ? "Range filters: ns per range query — not timed in this run"
-            : "Range filters: ns per range query against range length (dashed: correlated)"
-                + (left.isEmpty()
-                    ? ""
-                    : " — not at steady state, left out: "
-                        + String.join(", ", left.subList(0, Math.min(3, left.size())))
-                        + (left.size() > 3 ? " and " + (left.size() - 3) + " more" : ""));
+    String engine =
+        s.timer().startsWith("JMH")
+            ? "JMH"
+            : s.timer().startsWith("quick") ? "in-process timer" : s.timer();
     Charts.grid(
         file,
-        title,
-        List.of(chart("n = " + Targets.nLabel(s.n()) + "; " + s.timer(), data, y, r, s)),
-        500);
+        drawn == 0 && left == 0
+            ? "Range filters: ns per range query — not timed in this run"
+            : "Range filters: mean ns per range query against range length ("
+                + engine
+                + ")"
+                + (left == 0
+                    ? ""
+                    : " — "
+                        + left
+                        + " cell(s) not at steady state left out (marked (!) in the table)"),
+        charts,
+        460);
   }
 
   /** One panel: log2 range length across, the given y axis. */
@@ -200,6 +217,25 @@ final class RangeCharts {
             true);
     chart.setBackgroundPaint(Color.WHITE);
     return chart;
+  }
+
+  /** Tick labels of a log axis as plain numbers: 128, 256, 0.5. */
+  static final class Plain extends java.text.NumberFormat {
+    @Override
+    public StringBuffer format(double v, StringBuffer sb, java.text.FieldPosition pos) {
+      return sb.append(
+          v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2g", v));
+    }
+
+    @Override
+    public StringBuffer format(long v, StringBuffer sb, java.text.FieldPosition pos) {
+      return format((double) v, sb, pos);
+    }
+
+    @Override
+    public Number parse(String source, java.text.ParsePosition pos) {
+      throw new UnsupportedOperationException("format only");
+    }
   }
 
   /** Tick labels of a base-2 log axis: 1, 2^k. */

@@ -19,11 +19,11 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * Times the range section's cells: ns per range query of one filter, per range length and workload,
  * as iteration scores that {@link Rounds#combine} turns into a mean and its 99.9% interval, and
- * that the section's steady-state check ({@link RangeReport#steadyState}) reads as the point-lookup
- * rows' guard does. {@link #jmh}: one JMH fork per filter ({@link RangeCellsBenchmark}), the cells
- * taking turns one iteration each, {@code warmupRounds} warm-up and {@code rounds} measured
- * iterations per cell; {@link #quick}: in this JVM, {@code rounds} timed passes per cell over a
- * stream after one warm pass (for tests and smoke runs, as the report's {@code --timer quick}).
+ * that the section's steady-state check ({@link RangeReport#timed}) reads as the point-lookup rows'
+ * guard does. {@link #jmh}: one JMH fork per filter ({@link RangeCellsBenchmark}), the cells taking
+ * turns one iteration each, {@code warmupRounds} warm-up and {@code rounds} measured iterations per
+ * cell; {@link #quick}: in this JVM, {@code rounds} timed passes per cell over a stream after one
+ * warm pass (for tests and smoke runs, as the report's {@code --timer quick}).
  */
 public interface RangeTimer {
 
@@ -151,7 +151,8 @@ public interface RangeTimer {
 
     /**
      * {@link JmhTimer#FORK_START_SECONDS}, the fork's set-up (the keys and the structure's filters
-     * for every length, {@link #buildSeconds}) and every cell's warm-up and measured iterations.
+     * for every length, {@link RangeTimer#buildSeconds}) and every cell's warm-up and measured
+     * iterations.
      */
     @Override
     public double plannedSeconds(RangeCells.Structure structure, int n, long[] lengths) {

@@ -173,12 +173,12 @@ public final class Charts {
     return c;
   }
 
-  private static final BasicStroke DASHED =
+  static final BasicStroke DASHED =
       new BasicStroke(
           2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f);
 
   /** Twenty colours that stay apart on white (no yellow), shared by every series of a figure. */
-  private static final java.awt.Paint[] PALETTE = {
+  static final java.awt.Paint[] PALETTE = {
     new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd),
     new Color(0xff7f0e), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf),
     new Color(0x000080), new Color(0xbcbd22), new Color(0x393b79), new Color(0xad494a),
@@ -224,7 +224,7 @@ public final class Charts {
     }
   }
 
-  private static void style(XYPlot plot) {
+  static void style(XYPlot plot) {
     plot.setBackgroundPaint(Color.WHITE);
     plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);

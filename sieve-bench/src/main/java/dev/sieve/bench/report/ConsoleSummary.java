@@ -39,6 +39,9 @@ public final class ConsoleSummary {
     for (String advice : Advice.recommend(run.rows())) {
       wrap(out, advice, "- ", "  ");
     }
+    if (run.range() != null) {
+      wrap(out, RangeReport.advice(run.range()) + ".", "- ", "  ");
+    }
     TreeSet<Integer> ns = new TreeSet<>();
     run.rows().forEach(r -> ns.add(r.n));
     for (int n : ns) {
@@ -225,7 +228,7 @@ public final class ConsoleSummary {
     }
     wrap(
         out,
-        "Project targets (issue 11's ids, as in report.md and results.json): "
+        "Project targets (issue 11's ids, and issue 25's G1-G5, as in report.md and results.json): "
             + String.join(", ", counts),
         "",
         "  ");
@@ -248,13 +251,16 @@ public final class ConsoleSummary {
                   c.detail())
               : String.format(
                   Locale.ROOT,
-                  "%-8s %-4s %s: %s (limit %s) %s",
+                  "%-8s %-4s %s: %s (limit %s) %s%s",
                   c.status().label(),
                   c.id(),
                   c.at(),
                   Cells.num(c.value(), 2),
                   Cells.num(c.limit(), 2),
-                  c.target()),
+                  c.target(),
+                  c.status() == Targets.Status.MISS && Targets.explainsMiss(c)
+                      ? " — " + c.detail()
+                      : ""),
           "  ",
           "      ");
     }

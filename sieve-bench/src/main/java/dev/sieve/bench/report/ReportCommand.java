@@ -52,7 +52,8 @@ import picocli.CommandLine.Option;
     description = {
       "Benchmarks Sieve's filters side by side with the peers, the exact baselines, theory and a raw"
           + " random memory read, and writes report/ (report.md, report.html, results.json, plots).",
-      "The default (n=10^4 and 10^6, 17 structures, one round) is planned at about 9 minutes on 2"
+      "The default (n=10^4 and 10^6, 17 structures, one round, the range section at 10^6 keys)"
+          + " is planned at about 9.5 minutes on 2"
           + " idle cores and prints its plan when it starts (--plan: the plan alone); the former"
           + " default is --filters full --rounds 2 (about 30 minutes), issue 11's full measurement"
           + " --n 10000,1000000,10000000 --filters all (add 100000000 with SIEVE_HEAP=20g"
@@ -291,17 +292,27 @@ public final class ReportCommand implements Callable<Integer> {
   @Option(
       names = "--range-keys",
       description =
-          "also measure the range filters over this many uniform keys (0: not run): Grafite's FPR"
-              + " against its bound and the prefix-Bloom baseline at equal bits per key, for range"
-              + " lengths 1, 16, 2^10, 2^20, uniform and correlated, into <out>/range (RangeReport)",
-      defaultValue = "0")
+          "keys of the range section (issue 25; 0: off; 10000000 for its query target): Grafite's"
+              + " FPR against its bound and the prefix-Bloom baseline at equal bits per key, for"
+              + " range lengths 1, 16, 2^10, 2^20, uniform and correlated, with ns per range"
+              + " (RangeReport; default: ${DEFAULT-VALUE})",
+      defaultValue = "1000000")
   int rangeKeys;
 
   @Option(
       names = "--range-bits",
-      description = "bits per key of the range section's Grafite filters",
+      description =
+          "bits per key of the range section's Grafite filters (default: ${DEFAULT-VALUE})",
       defaultValue = "16")
   double rangeBits;
+
+  @Option(
+      names = "--range-queries",
+      description =
+          "empty ranges per cell of the range section's FPR (8 cells; default: ${DEFAULT-VALUE},"
+              + " a 99.9%% Wilson interval of about ±0.07 points at 1%%)",
+      defaultValue = "200000")
+  long rangeQueries;
 
   @Option(
       names = "--no-cold-start",
@@ -441,6 +452,13 @@ public final class ReportCommand implements Callable<Integer> {
     if (coldSamples < 1) {
       throw new IllegalArgumentException("--cold-samples must be positive, got " + coldSamples);
     }
+    if (rangeKeys < 0 || rangeKeys > RangeReport.MAX_KEYS) {
+      throw new IllegalArgumentException(
+          "--range-keys must be 0 (off) to " + RangeReport.MAX_KEYS + ", got " + rangeKeys);
+    }
+    if (rangeKeys > 0 && (rangeQueries < 1 || !(rangeBits > 0))) {
+      throw new IllegalArgumentException("--range-queries and --range-bits must be positive");
+    }
     List<StructureKind> kinds = select(filters);
     List<Guard.Baseline> before = null;
     if (baseline != null) {
@@ -489,8 +507,8 @@ public final class ReportCommand implements Callable<Integer> {
       Timer t = timer(heap, log);
       List<Row> rows = new ArrayList<>();
       List<Timer.Job> jobs = new ArrayList<>();
-      // measure, rounds, experiments, cold start + writing
-      int steps = measureSteps * (1 + rounds) + 7;
+      // measure, rounds, experiments, cold start, range + writing
+      int steps = measureSteps * (1 + rounds) + 8;
       ProgressBar bar = ProgressBar.steps(console, steps, !noProgress && System.console() != null);
       for (int n : ns) {
         bar.step("keys n=" + n);
@@ -606,13 +624,35 @@ public final class ReportCommand implements Callable<Integer> {
                     ColdStart.REPORT_CHECKPOINTS));
       }
       bar.advance();
-      List<Targets.Check> checks = Targets.check(rows, 10.0);
+      RangeReport.Section range = null;
+      if (rangeKeys > 0) {
+        bar.step(
+            "range filters: n="
+                + Targets.nLabel(rangeKeys)
+                + ", "
+                + rangeQueries
+                + " empty ranges per cell, then ns per range (--range-keys 0 to skip)");
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        RangeTimer rt = rangeTimer(log);
+        range = RangeReport.measure(rangeKeys, rangeQueries, rangeBits, seed);
+        // a flagged filter's cells are re-measured only while the run's budget holds room
+        double again = RangeReport.plannedRemeasureSeconds(rangeKeys, rt);
+        boolean room =
+            Double.isNaN(again)
+                || Double.isNaN(planned)
+                || elapsed + rangeSeconds() + again + IN_PROCESS_SECONDS_FIXED
+                    <= Math.max(BUDGET_SECONDS, BUDGET_ROOM * planned);
+        range = RangeReport.timed(range, rt, room);
+      }
+      bar.advance();
+      List<Targets.Check> checks = Targets.check(rows, 10.0, range);
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
       ReportWriter.Meta meta =
           meta(
               t, kinds, (System.nanoTime() - start) / 1e9, planned, loadStart, loadEnd, otherCores);
-      ReportWriter.Run report = new ReportWriter.Run(meta, rows, checks, guard, experiments, cold);
+      ReportWriter.Run report =
+          new ReportWriter.Run(meta, rows, checks, guard, experiments, cold, range);
       ReportWriter.write(out, report);
       bar.finish("done: " + new File(out, "report.md"));
       stdout.print(ReportWriter.consoleSummary(report, out));
@@ -627,23 +667,35 @@ public final class ReportCommand implements Callable<Integer> {
             growthMaxN,
             queries);
       }
-      if (rangeKeys > 0) {
-        long rangeQueries = Math.min(fprQueries, 1_000_000); // per cell, 8 cells
-        RangeReport.write(
-            new File(out, "range").toPath(),
-            RangeReport.measure(rangeKeys, rangeQueries, rangeBits),
-            rangeKeys,
-            rangeBits);
-      }
       if (!flagged.isEmpty()) {
         console.println(
             "sieve report: "
                 + flagged.size()
                 + " row(s) not at steady state after re-measuring: marked, no ratio from them");
       }
-      boolean violation = rows.stream().anyMatch(r -> r.falseNegatives > 0);
+      boolean violation =
+          rows.stream().anyMatch(r -> r.falseNegatives > 0)
+              || (range != null && range.falseNegatives() > 0);
       return violation ? 2 : 0;
     }
+  }
+
+  /**
+   * The range section's timer: JMH forks with {@code --timer jmh}, in this JVM with {@code quick};
+   * JMH's output to {@code log} (none: only planned with).
+   */
+  private RangeTimer rangeTimer(PrintStream log) {
+    return timer.equals("quick")
+        ? RangeReport.defaultQuickTimer()
+        : RangeReport.defaultJmhTimer(
+            rangeKeys, log == null ? new PrintStream(OutputStream.nullOutputStream()) : log);
+  }
+
+  /** The planned seconds of the range section (0 when off, {@code NaN} for the quick timer). */
+  double rangeSeconds() {
+    return rangeKeys == 0
+        ? 0
+        : RangeReport.plannedSeconds(rangeKeys, rangeQueries, rangeTimer(null));
   }
 
   /** The timer {@code --timer} names; JMH's output to {@code log} (none: only planned with). */
@@ -681,7 +733,11 @@ public final class ReportCommand implements Callable<Integer> {
       }
     }
     double perRow = IN_PROCESS_SECONDS_PER_ROW * Math.max(0.1, fprQueries / 1e7);
-    return timed + rowCount * perRow + IN_PROCESS_SECONDS_FIXED + coldStartSeconds(kinds);
+    return timed
+        + rowCount * perRow
+        + IN_PROCESS_SECONDS_FIXED
+        + coldStartSeconds(kinds)
+        + rangeSeconds();
   }
 
   /** The cold-start section's filters: none with --no-cold-start. */
@@ -719,7 +775,12 @@ public final class ReportCommand implements Callable<Integer> {
     List<Timer.Job> ordered = new ArrayList<>(flagged);
     ordered.sort(Comparator.comparing((Timer.Job j) -> j.row().unsteady == null));
     double budget = Math.max(BUDGET_SECONDS, BUDGET_ROOM * planned);
-    double at = elapsed + IN_PROCESS_SECONDS_FIXED + coldStartSeconds(kinds);
+    double range = rangeSeconds();
+    double at =
+        elapsed
+            + IN_PROCESS_SECONDS_FIXED
+            + coldStartSeconds(kinds)
+            + (Double.isNaN(range) ? 0 : range);
     List<Timer.Job> fit = new ArrayList<>();
     for (Timer.Job j : ordered) {
       Row r = j.row();
@@ -761,17 +822,27 @@ public final class ReportCommand implements Callable<Integer> {
             Locale.ROOT,
             "%nplanned: about %.1f minutes (per row and round: 2 query forks × (%.1f s start-up"
                 + " + %d×%d ms warm-up + %d×%d ms measured) + 1 build fork; plus about %.0f s in"
-                + " this JVM for FPR, sizes and experiments and %.0f s for %d cold-start JVMs;"
-                + " flagged rows re-measured longer on top)",
+                + " this JVM for FPR, sizes and experiments, %.0f s for %d cold-start JVMs and"
+                + " %s; flagged rows re-measured longer on top)",
             planned / 60,
             JmhTimer.FORK_START_SECONDS,
             warmup,
             warmupMillis,
             iterations,
             iterationMillis,
-            planned - timedSeconds(t, kinds) - coldStartSeconds(kinds),
+            planned - timedSeconds(t, kinds) - coldStartSeconds(kinds) - rangeSeconds(),
             coldStartSeconds(kinds),
-            2 * coldSamples * coldFilters(kinds).size());
+            2 * coldSamples * coldFilters(kinds).size(),
+            rangeKeys == 0
+                ? "no range section (--range-keys 0)"
+                : String.format(
+                    Locale.ROOT,
+                    "%.0f s for the range section at n = %s (%d FPR cells of %,d ranges, 2 JMH"
+                        + " forks)",
+                    rangeSeconds(),
+                    Targets.nLabel(rangeKeys),
+                    RangeReport.LENGTHS.length * RangeTimer.WORKLOADS,
+                    rangeQueries));
   }
 
   private double timedSeconds(Timer t, List<StructureKind> kinds) {
@@ -864,6 +935,12 @@ public final class ReportCommand implements Callable<Integer> {
             buildWarmup,
             buildIterations)
         + (noColdStart ? " --no-cold-start" : " --cold-samples " + coldSamples)
+        + String.format(
+            Locale.ROOT,
+            " --range-keys %d --range-bits %s --range-queries %d",
+            rangeKeys,
+            rangeBits,
+            rangeQueries)
         + (baseline == null ? "" : " --baseline " + baseline);
   }
 

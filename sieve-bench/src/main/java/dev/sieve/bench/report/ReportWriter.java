@@ -12,8 +12,8 @@ import java.util.List;
  * reads top-down: a short summary and the side-by-side table first, then the hot-path guard, every
  * row's figures, the experiments and plots, and the targets last. Each section is its own class
  * ({@link SummarySection}, {@link SideBySideSection}, {@link GuardSection}, {@link
- * EveryRowSection}, {@link ExperimentsSection}, {@link ColdStartSection}, {@link TargetsSection})
- * writing {@link Doc} blocks; this class puts them in order.
+ * EveryRowSection}, {@link ExperimentsSection}, {@link ColdStartSection}, {@link RangeSection},
+ * {@link TargetsSection}) writing {@link Doc} blocks; this class puts them in order.
  */
 public final class ReportWriter {
   private ReportWriter() {}
@@ -76,6 +76,7 @@ public final class ReportWriter {
    *
    * @param guard the hot-path guard against --baseline, {@code null} without one
    * @param coldStart the cold-start section, {@code null} when not measured (--no-cold-start)
+   * @param range the range section (issue 25), {@code null} when not measured (--range-keys 0)
    */
   public record Run(
       Meta meta,
@@ -83,7 +84,19 @@ public final class ReportWriter {
       List<Targets.Check> checks,
       List<Guard.Entry> guard,
       ExperimentResults experiments,
-      ColdStart.Section coldStart) {
+      ColdStart.Section coldStart,
+      RangeReport.Section range) {
+
+    /** A run without the range section. */
+    public Run(
+        Meta meta,
+        List<Row> rows,
+        List<Targets.Check> checks,
+        List<Guard.Entry> guard,
+        ExperimentResults experiments,
+        ColdStart.Section coldStart) {
+      this(meta, rows, checks, guard, experiments, coldStart, null);
+    }
 
     /** A run without the cold-start section. */
     public Run(
@@ -92,7 +105,7 @@ public final class ReportWriter {
         List<Targets.Check> checks,
         List<Guard.Entry> guard,
         ExperimentResults experiments) {
-      this(meta, rows, checks, guard, experiments, null);
+      this(meta, rows, checks, guard, experiments, null, null);
     }
 
     /** The FPR sweep's points. */
@@ -106,6 +119,7 @@ public final class ReportWriter {
    *
    * @param guard {@code null} without a baseline
    * @param coldStart {@code null} when not measured
+   * @param range the range section's cells, {@code null} when not measured
    */
   public record Results(
       Meta meta,
@@ -113,7 +127,8 @@ public final class ReportWriter {
       List<Targets.Check> targets,
       List<Guard.Entry> guard,
       ExperimentResults experiments,
-      ColdStart.Section coldStart) {}
+      ColdStart.Section coldStart,
+      RangeReport.Result range) {}
 
   /** The ratio figures of a row: to the raw random read of the same n and to the best peer. */
   public record Ratios(
@@ -133,6 +148,9 @@ public final class ReportWriter {
     Charts.fprVsBitsPerKey(new File(plots, "fpr-vs-bits-per-key.png"), run.sweep(), run.rows());
     Charts.lookupTimes(plots, run.rows());
     Charts.overheadOverFloor(new File(plots, "bits-over-floor.png"), run.rows());
+    if (run.range() != null) {
+      RangeCharts.write(plots, run.range());
+    }
 
     Doc doc = document(run);
     Files.writeString(new File(dir, "report.md").toPath(), doc.markdown(), StandardCharsets.UTF_8);
@@ -146,7 +164,13 @@ public final class ReportWriter {
     }
     Results json =
         new Results(
-            run.meta(), rows, run.checks(), run.guard(), run.experiments(), run.coldStart());
+            run.meta(),
+            rows,
+            run.checks(),
+            run.guard(),
+            run.experiments(),
+            run.coldStart(),
+            run.range() == null ? null : run.range().result());
     Files.writeString(
         new File(dir, "results.json").toPath(), Json.write(json), StandardCharsets.UTF_8);
   }
@@ -180,6 +204,9 @@ public final class ReportWriter {
     ExperimentsSection.write(doc, run);
     if (run.coldStart() != null) {
       ColdStartSection.write(doc, run.coldStart());
+    }
+    if (run.range() != null) {
+      RangeSection.write(doc, run.range(), "plots/");
     }
     doc.heading(2, "Plots");
     for (Charts.Plot p : Charts.lookupPlots(run.rows())) {

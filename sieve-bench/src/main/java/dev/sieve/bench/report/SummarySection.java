@@ -17,7 +17,11 @@ final class SummarySection {
   /** The recommendations, then the summary's bullets. */
   static void write(Doc doc, Run run) {
     doc.heading(2, "Which filter to pick");
-    doc.bullets(Advice.recommend(run.rows()));
+    List<String> picks = new ArrayList<>(Advice.recommend(run.rows()));
+    if (run.range() != null) {
+      picks.add(RangeReport.advice(run.range()) + ".");
+    }
+    doc.bullets(picks);
     doc.para(
         "Chosen from this run's figures at its largest n: speed is the mean of the positive and"
             + " negative lookup times of the filter's fastest path, space the bits per key over"

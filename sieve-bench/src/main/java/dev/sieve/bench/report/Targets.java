@@ -98,6 +98,29 @@ public final class Targets {
     }
   }
 
+  /** The id prefix of issue 25's range targets ({@link RangeReport#targets}). */
+  public static final String RANGE_PREFIX = "G";
+
+  /**
+   * Whether a miss of {@code c} is printed with its reason on the console: issue 25's range
+   * targets, whose misses can come from the bound itself (a reason, not a ratio of two rows).
+   */
+  static boolean explainsMiss(Check c) {
+    return c.id().startsWith(RANGE_PREFIX) && c.id().length() == 2;
+  }
+
+  /**
+   * Checks every target: issue 11's first, then issue 25's range targets ({@code range} {@code
+   * null}: NOT RUN), then the secondary list.
+   */
+  public static List<Check> check(
+      List<Row> rows, double bloomEquivalentBitsPerKey, RangeReport.Section range) {
+    List<Check> checks = new ArrayList<>(primary(rows));
+    checks.addAll(RangeReport.targets(range));
+    checks.addAll(secondary(rows, bloomEquivalentBitsPerKey));
+    return checks;
+  }
+
   /** Checks every target: issue 11's first, then the secondary list. */
   public static List<Check> check(List<Row> rows, double bloomEquivalentBitsPerKey) {
     List<Check> checks = new ArrayList<>(primary(rows));

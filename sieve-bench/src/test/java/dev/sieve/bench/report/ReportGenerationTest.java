@@ -63,6 +63,9 @@ class ReportGenerationTest {
                 "--out",
                 out.toString()));
     a.addAll(List.of(extra));
+    if (!a.contains("--range-keys")) {
+      a.addAll(List.of("--range-keys", "0"));
+    }
     return a.toArray(new String[0]);
   }
 
@@ -74,7 +77,11 @@ class ReportGenerationTest {
                 dir,
                 "sieve-blocked-bloom,sieve-blocked-bloom-batch,sieve-blocked-bloom-prehashed,"
                     + "sieve-ribbon,guava-bloom,fastfilter-blocked-bloom,fastfilter-xor8,"
-                    + "sieve-xor8,sieve-xor8-batch,sorted-array,raw-read-1x"));
+                    + "sieve-xor8,sieve-xor8-batch,sorted-array,raw-read-1x",
+                "--range-keys",
+                "3000",
+                "--range-queries",
+                "1000"));
     assertEquals(0, r[0], r[1] + "\n" + r[2]);
     for (String f :
         new String[] {
@@ -85,7 +92,9 @@ class ReportGenerationTest {
           "plots/fpr-vs-bits-per-key.png",
           "plots/lookup-n2000.png",
           "plots/lookup-n4000.png",
-          "plots/bits-over-floor.png"
+          "plots/bits-over-floor.png",
+          "plots/" + RangeCharts.FPR_PLOT,
+          "plots/" + RangeCharts.TIME_PLOT
         }) {
       File file = dir.resolve(f).toFile();
       assertTrue(file.isFile(), f);
@@ -101,6 +110,13 @@ class ReportGenerationTest {
     int targets = md.indexOf("## Project targets (issue 11)");
     assertTrue(summary > 0 && side > summary && every > side && targets > every, md);
     assertTrue(md.indexOf("## Closing note") > targets);
+    // the range section: its table, plots and issue 25's targets
+    int range = md.indexOf("## Range filters (issue 25), n = 3,000");
+    assertTrue(range > every && range < targets, md);
+    assertTrue(md.contains("| 2^20 | correlated |"), md);
+    assertTrue(md.contains("(plots/" + RangeCharts.FPR_PLOT + ")"), md);
+    assertTrue(md.contains("| G1 | issue 25: Grafite's FPR within its bound"), md);
+    assertTrue(md.contains("| G4 | issue 25: Grafite query ≤ 100 ns"), md);
     // the side-by-side line of blocked Bloom has single, batch and pre-hashed figures with errors
     String line =
         md.lines().filter(l -> l.startsWith("| blocked Bloom |")).findFirst().orElseThrow();
@@ -125,9 +141,25 @@ class ReportGenerationTest {
     assertTrue(json.contains("\"negativeQueryNsRounds\""));
     assertTrue(json.contains("\"blockSizes\""));
     assertTrue(json.contains("\"rounds\": 2"));
+    Map<?, ?> parsed = (Map<?, ?>) JsonReader.parse(json);
+    Map<?, ?> rangeJson = (Map<?, ?>) parsed.get("range");
+    assertEquals(8, ((List<?>) rangeJson.get("cells")).size());
+    Map<?, ?> cell = (Map<?, ?>) ((List<?>) rangeJson.get("cells")).get(0);
+    for (String k :
+        List.of(
+            "grafiteFpr",
+            "grafiteBound",
+            "grafiteBitsPerKey",
+            "grafiteNsPerRange",
+            "prefixBloomFpr",
+            "prefixBloomBitsPerKey",
+            "prefixBloomNsPerRange")) {
+      assertTrue(cell.get(k) instanceof Number, k + " in " + cell);
+    }
     String stdout = (String) r[2];
     assertTrue(stdout.startsWith("Sieve report\nMachine: "), stdout);
     assertTrue(stdout.contains("\nWhich filter to pick\n- "), stdout);
+    assertTrue(stdout.contains("\n- Range queries (n = 3,000, "), stdout);
     assertTrue(stdout.contains("\nsieve-blocked-bloom-batch "), stdout);
     // the project's target ids only after the user-facing part
     int targetsAt = stdout.indexOf("Project targets (issue 11");
@@ -192,7 +224,9 @@ class ReportGenerationTest {
     assertTrue(m.find(), err);
     // 10 minutes on 2 idle cores, with room for re-measuring two flagged rows (~22 s each); the
     // cold-start section's 28 fresh JVMs (about 21 s planned) took the room of the third
-    assertTrue(Double.parseDouble(m.group(1)) <= 9.2, err);
+    // the range section at 10^6 keys adds about 27 s (at most 30 s)
+    assertTrue(Double.parseDouble(m.group(1)) <= 9.7, err);
+    assertTrue(err.replace("\n  ", " ").contains("s for the range section at n = 10^6"), err);
     assertTrue(err.contains("28 cold-start JVMs"), err);
     assertTrue(err.contains("102 JMH forks"), err);
     assertFalse(Files.exists(out), "--plan measures nothing and writes nothing");

@@ -606,7 +606,8 @@ public final class ReportCommand implements Callable<Integer> {
                     ColdStart.REPORT_CHECKPOINTS));
       }
       bar.advance();
-      List<Targets.Check> checks = Targets.check(rows, 10.0);
+      List<Targets.Check> checks =
+          Targets.check(rows, 10.0, dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe());
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
       ReportWriter.Meta meta =

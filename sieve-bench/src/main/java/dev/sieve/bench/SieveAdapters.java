@@ -6,6 +6,7 @@ import dev.sieve.bench.SieveFilterMembership.Mode;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.bloom.TwoWordBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.range.GrafiteFilter;
 import dev.sieve.registry.FilterType;
@@ -48,6 +49,8 @@ public final class SieveAdapters {
             add(kinds, name, description, true, b -> StandardBloomFilter.builder().bitsPerKey(b));
         case SPLIT_BLOCK_BLOOM ->
             add(kinds, name, description, true, b -> SplitBlockBloomFilter.builder().bitsPerKey(b));
+        case TWO_WORD_BLOOM ->
+            add(kinds, name, description, true, b -> TwoWordBloomFilter.builder().bitsPerKey(b));
         case RIBBON ->
             add(
                 kinds,

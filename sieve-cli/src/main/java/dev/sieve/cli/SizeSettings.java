@@ -5,6 +5,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.bloom.TwoWordBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
@@ -25,7 +26,7 @@ final class SizeSettings {
   /** The setting's name, e.g. {@code "bits_per_key"}; {@code null} if the type has none. */
   static String name(FilterType type) {
     return switch (type) {
-      case BLOCKED_BLOOM, STANDARD_BLOOM, SPLIT_BLOCK_BLOOM -> "bits_per_key";
+      case BLOCKED_BLOOM, STANDARD_BLOOM, SPLIT_BLOCK_BLOOM, TWO_WORD_BLOOM -> "bits_per_key";
       case RIBBON -> "bloom_equivalent_bits_per_key";
       case CUCKOO, BUMPED_RIBBON -> "fingerprint_bits";
       default -> null;
@@ -53,6 +54,7 @@ final class SizeSettings {
       case BLOCKED_BLOOM -> BlockedBloomFilter.builder().bitsPerKey(setting);
       case STANDARD_BLOOM -> StandardBloomFilter.builder().bitsPerKey(setting);
       case SPLIT_BLOCK_BLOOM -> SplitBlockBloomFilter.builder().bitsPerKey(setting);
+      case TWO_WORD_BLOOM -> TwoWordBloomFilter.builder().bitsPerKey(setting);
       case RIBBON -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(setting);
       case CUCKOO -> CuckooFilter.builder().fingerprintBits(wholeBits(setting));
       case BUMPED_RIBBON -> BumpedRibbonFilter.builder().resultBits(wholeBits(setting));

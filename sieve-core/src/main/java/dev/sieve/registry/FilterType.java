@@ -8,6 +8,7 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.bloom.TwoWordBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.internal.Shardable;
@@ -100,7 +101,14 @@ public enum FilterType {
   GRAFITE(20, "grafite", 0, GrafiteFilter.class, GrafiteFilter::builder),
   /** {@link PrefixBloomRangeFilter}, the prefix-Bloom baseline; {@code fpRate}: per probe. */
   PREFIX_BLOOM_RANGE(
-      21, "prefix-bloom-range", 0, PrefixBloomRangeFilter.class, PrefixBloomRangeFilter::builder);
+      21, "prefix-bloom-range", 0, PrefixBloomRangeFilter.class, PrefixBloomRangeFilter::builder),
+  /** {@link TwoWordBloomFilter}, Sieve's two-word blocked Bloom: two loads per lookup. */
+  TWO_WORD_BLOOM(
+      22,
+      "two-word-bloom",
+      Traits.MUTABLE_MERGEABLE,
+      TwoWordBloomFilter.class,
+      TwoWordBloomFilter::builder);
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
   private static final class Traits {

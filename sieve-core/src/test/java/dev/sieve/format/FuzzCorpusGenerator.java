@@ -51,6 +51,7 @@ public final class FuzzCorpusGenerator {
           case ORC_BLOOM -> seedWithCut(root, "OrcBloomFormFuzzTest", name, own);
           case GRAFITE -> seedWithCut(root, "GrafiteFormFuzzTest", name, own);
           case PREFIX_BLOOM_RANGE -> seedWithCut(root, "PrefixBloomRangeFormFuzzTest", name, own);
+          case TWO_WORD_BLOOM -> seedWithCut(root, "TwoWordBloomFormFuzzTest", name, own);
           case SHARDED -> {} // no own form: the container is its only form
           default -> seedWithCut(root, "XorFuseFormFuzzTest", name, own);
         }

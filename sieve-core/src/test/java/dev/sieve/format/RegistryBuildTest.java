@@ -218,7 +218,8 @@ class RegistryBuildTest {
             "orc-bloom",
             "cassandra-bloom",
             "grafite",
-            "prefix-bloom-range"),
+            "prefix-bloom-range",
+            "two-word-bloom"),
         Arrays.stream(FilterType.values()).map(FilterType::cliName).toList());
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> FilterType.forName("bloom"));

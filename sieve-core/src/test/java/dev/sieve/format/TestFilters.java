@@ -6,6 +6,7 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.bloom.TwoWordBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.interop.OrcBloomFilter;
@@ -54,6 +55,8 @@ final class TestFilters {
         return BlockedBloomFilter.builder().bitsPerKey(10);
       case STANDARD_BLOOM:
         return StandardBloomFilter.builder().bitsPerKey(9.5);
+      case TWO_WORD_BLOOM:
+        return TwoWordBloomFilter.builder().bitsPerKey(10);
       case RIBBON:
         return Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(10);
       case CUCKOO:

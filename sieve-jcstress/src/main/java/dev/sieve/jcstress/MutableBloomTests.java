@@ -8,29 +8,31 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
+import dev.sieve.bloom.TwoWordBloomFilter;
 import dev.sieve.format.SieveFormat;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.IIII_Result;
-import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
+import org.openjdk.jcstress.infra.results.IIIII_Result;
+import org.openjdk.jcstress.infra.results.ZZZZZZ_Result;
 import org.openjdk.jcstress.infra.results.ZZZ_Result;
 
 /**
- * {@code MutableFilter}'s promise for the Bloom filters, tested on all four at once: adds are
+ * {@code MutableFilter}'s promise for the Bloom filters, tested on all five at once: adds are
  * lock-free and no concurrently added key is lost, and once an {@code add} has returned and that is
  * visible to a querying thread (here through a volatile write and read), the key is reported
  * present.
  *
  * <p>The filters are as small as each type makes them (a blocked Bloom filter of one 64-byte block,
  * a standard one of a word or two, a split-block one of one 32-byte block, a scalable one whose
- * first stage holds two keys), so two keys added together write the same words. The result has one
- * column per type, in the order blocked, standard, split-block, scalable. The scalable filter is
- * read from a container made once: creating one sizes its first stage by a model search that takes
- * milliseconds, which would leave a test only a few samples. {@link ScalableStageSwitch} is the
- * scalable filter's own test, of two adds racing over a stage switch.
+ * first stage holds two keys, a two-word one of one 64-byte block), so two keys added together
+ * write the same words. The result has one column per type, in the order blocked, standard,
+ * split-block, scalable, two-word. The scalable filter is read from a container made once: creating
+ * one sizes its first stage by a model search that takes milliseconds, which would leave a test
+ * only a few samples. {@link ScalableStageSwitch} is the scalable filter's own test, of two adds
+ * racing over a stage switch.
  */
 public final class MutableBloomTests {
   private MutableBloomTests() {}
@@ -52,7 +54,8 @@ public final class MutableBloomTests {
       BlockedBloomFilter.builder().expectedKeys(2).create(),
       StandardBloomFilter.builder().expectedKeys(2).create(),
       SplitBlockBloomFilter.builder().expectedKeys(2).create(),
-      SieveFormat.read(SCALABLE_2, ScalableBloomFilter.class)
+      SieveFormat.read(SCALABLE_2, ScalableBloomFilter.class),
+      TwoWordBloomFilter.builder().expectedKeys(2).create()
     };
   }
 
@@ -67,9 +70,10 @@ public final class MutableBloomTests {
    */
   @JCStressTest
   @Outcome(
-      id = "3, 3, 3, 3",
+      id = "3, 3, 3, 3, 3",
       expect = ACCEPTABLE,
-      desc = "Both keys present in every filter (blocked, standard, split-block, scalable).")
+      desc =
+          "Both keys present in every filter (blocked, standard, split-block, scalable, two-word).")
   @Outcome(
       expect = FORBIDDEN,
       desc = "A filter (the column: 1 = only the first key, 2 = only the second) lost a key.")
@@ -92,11 +96,12 @@ public final class MutableBloomTests {
     }
 
     @Arbiter
-    public void arbiter(IIII_Result r) {
+    public void arbiter(IIIII_Result r) {
       r.r1 = presence(filters[0]);
       r.r2 = presence(filters[1]);
       r.r3 = presence(filters[2]);
       r.r4 = presence(filters[3]);
+      r.r5 = presence(filters[4]);
     }
   }
 
@@ -111,7 +116,7 @@ public final class MutableBloomTests {
       expect = ACCEPTABLE,
       desc = "The flag was not seen yet: the query raced the add, any answer.")
   @Outcome(
-      id = "true, true, true, true, true",
+      id = "true, true, true, true, true, true",
       expect = ACCEPTABLE,
       desc = "The flag was seen and every filter reports the key.")
   @Outcome(
@@ -131,12 +136,13 @@ public final class MutableBloomTests {
     }
 
     @Actor
-    public void reader(ZZZZZ_Result r) {
+    public void reader(ZZZZZZ_Result r) {
       r.r1 = added;
       r.r2 = filters[0].mayContain(KEY1);
       r.r3 = filters[1].mayContain(KEY1);
       r.r4 = filters[2].mayContain(KEY1);
       r.r5 = filters[3].mayContain(KEY1);
+      r.r6 = filters[4].mayContain(KEY1);
     }
   }
 

@@ -239,7 +239,7 @@ public final class Charts {
   /** The lookup plots' panel families, in order. */
   static final List<String> FAMILIES =
       List.of(
-          "Blocked and split-block Bloom",
+          "Blocked, split-block and two-word Bloom",
           "Standard Bloom and growable filters",
           "Xor and Binary Fuse",
           "Ribbon",
@@ -255,7 +255,7 @@ public final class Charts {
       return FAMILIES.get(5);
     }
     String n = r.name;
-    if (n.contains("blocked-bloom") || n.contains("split-block")) {
+    if (n.contains("blocked-bloom") || n.contains("split-block") || n.contains("two-word")) {
       return FAMILIES.get(0);
     }
     if (n.contains("bloom") || n.contains("sharded") || n.contains("expandable")) {

@@ -645,7 +645,8 @@ public final class ReportCommand implements Callable<Integer> {
         range = RangeReport.timed(range, rt, room);
       }
       bar.advance();
-      List<Targets.Check> checks = Targets.check(rows, 10.0, range);
+      List<Targets.Check> checks =
+          Targets.check(rows, 10.0, dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe(), range);
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
       ReportWriter.Meta meta =

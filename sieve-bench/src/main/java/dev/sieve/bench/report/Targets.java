@@ -27,6 +27,15 @@ public final class Targets {
   public static final String FF_BLOCKED = "fastfilter-blocked-bloom";
   public static final String FF_XOR8 = "fastfilter-xor8";
 
+  /** Sieve's two-word blocked Bloom, which has no SIMD path: flagless in every run. */
+  public static final String TWO_WORD = "sieve-two-word-bloom";
+
+  /** The split-block Bloom, flagless only where the run's SIMD path did not run. */
+  public static final String SPLIT_BLOCK = "sieve-split-block-bloom";
+
+  /** The key counts issue 20's target 2 is stated for (the last in DRAM on the 2-core machine). */
+  static final int[] ISSUE20_NS = {10_000, 1_000_000, 10_000_000, 100_000_000};
+
   /** The key counts issue 11's targets are stated for. */
   public static final int N6 = 1_000_000;
 
@@ -110,22 +119,145 @@ public final class Targets {
   }
 
   /**
-   * Checks every target: issue 11's first, then issue 25's range targets ({@code range} {@code
-   * null}: NOT RUN), then the secondary list.
+   * Checks every target but the range ones: issue 11's first, then the secondary list; issue 20's
+   * target 2 counts only the two-word Bloom as flagless (as in a run whose SIMD path ran).
+   */
+  public static List<Check> check(List<Row> rows, double bloomEquivalentBitsPerKey) {
+    return check(rows, bloomEquivalentBitsPerKey, true);
+  }
+
+  /**
+   * Checks every target but the range ones: issue 11's first, issue 20's target 2, then the
+   * secondary list. {@code simdPath}: whether the run's blocked and split-block Bloom rows took the
+   * SIMD path (then they are not candidates for "without any JVM flag").
    */
   public static List<Check> check(
-      List<Row> rows, double bloomEquivalentBitsPerKey, RangeReport.Section range) {
+      List<Row> rows, double bloomEquivalentBitsPerKey, boolean simdPath) {
     List<Check> checks = new ArrayList<>(primary(rows));
+    checks.addAll(flaglessMutableBloom(rows, simdPath));
+    checks.addAll(secondary(rows, bloomEquivalentBitsPerKey));
+    return checks;
+  }
+
+  /**
+   * Checks every target: issue 11's first, issue 20's target 2, issue 25's range targets ({@code
+   * range} {@code null}: NOT RUN), then the secondary list ({@code simdPath} as above).
+   */
+  public static List<Check> check(
+      List<Row> rows,
+      double bloomEquivalentBitsPerKey,
+      boolean simdPath,
+      RangeReport.Section range) {
+    List<Check> checks = new ArrayList<>(primary(rows));
+    checks.addAll(flaglessMutableBloom(rows, simdPath));
     checks.addAll(RangeReport.targets(range));
     checks.addAll(secondary(rows, bloomEquivalentBitsPerKey));
     return checks;
   }
 
-  /** Checks every target: issue 11's first, then the secondary list. */
-  public static List<Check> check(List<Row> rows, double bloomEquivalentBitsPerKey) {
-    List<Check> checks = new ArrayList<>(primary(rows));
-    checks.addAll(secondary(rows, bloomEquivalentBitsPerKey));
+  /** {@link #check(List, double, boolean, RangeReport.Section)} for a run whose SIMD path ran. */
+  public static List<Check> check(
+      List<Row> rows, double bloomEquivalentBitsPerKey, RangeReport.Section range) {
+    return check(rows, bloomEquivalentBitsPerKey, true, range);
+  }
+
+  /**
+   * The base names of Sieve's mutable Bloom filters that run without any JVM flag: the two-word
+   * Bloom always; the split-block and RocksDB-layout blocked Bloom where the run's SIMD path did
+   * not run (their scalar probes are then what was measured).
+   */
+  static List<String> flaglessMutableBlooms(boolean simdPath) {
+    return simdPath ? List.of(TWO_WORD) : List.of(TWO_WORD, SPLIT_BLOCK, BLOCKED);
+  }
+
+  /**
+   * Issue 20's target 2 ("2a" single-key, "2b" batch): Sieve's fastest flagless mutable Bloom
+   * filter ≤ 1.0× FastFilter's BlockedBloom, positive and negative, at equal or lower FPR, at each
+   * of 10^4, 10^6, 10^7 and 10^8 keys present in the run. The fastest is the candidate row ({@link
+   * #flaglessMutableBlooms}, as queried or with the fast long-key hash) with the lowest
+   * worse-of-the-two ratio whose measured FPR is not above FastFilter's (their confidence intervals
+   * overlap or it is lower).
+   */
+  static List<Check> flaglessMutableBloom(List<Row> rows, boolean simdPath) {
+    List<Check> checks = new ArrayList<>();
+    for (boolean batch : new boolean[] {false, true}) {
+      String id = batch ? "2b" : "2a";
+      String what =
+          "fastest flagless mutable Sieve Bloom "
+              + (batch ? "batch" : "single-key")
+              + " (positive and negative) ≤ 1.0× FastFilter BlockedBloom at ≤ its FPR";
+      boolean anyN = false;
+      for (int n : ISSUE20_NS) {
+        if (rows.stream().noneMatch(r -> r.n == n)) {
+          continue;
+        }
+        anyN = true;
+        List<Check> candidates = new ArrayList<>();
+        for (Row r : rows) {
+          if (r.n != n
+              || r.family != Family.SIEVE
+              || !isFlaglessCandidate(r.name, batch, simdPath)) {
+            continue;
+          }
+          Optional<Row> ref = find(rows, FF_BLOCKED, n, r.bitsPerKeySetting);
+          if (ref.isPresent()
+              && r.hasFpr()
+              && ref.get().hasFpr()
+              && r.measuredFprLow() > ref.get().measuredFprHigh()) {
+            continue; // a higher rate than FastFilter's: not "at equal or lower FPR"
+          }
+          candidates.add(
+              compare(
+                  id + " " + nLabel(n),
+                  what,
+                  rows,
+                  n,
+                  r.name,
+                  FF_BLOCKED,
+                  List.of(Metric.POS, Metric.NEG),
+                  1.0));
+        }
+        Optional<Check> best =
+            candidates.stream()
+                .filter(c -> c.status() == Status.PASS || c.status() == Status.MISS)
+                .min(Comparator.comparingDouble(Check::value));
+        if (best.isPresent()) {
+          checks.add(best.get());
+        } else if (!candidates.isEmpty()) {
+          checks.add(candidates.get(0));
+        } else {
+          checks.add(
+              notRun(
+                  id + " " + nLabel(n),
+                  what,
+                  n,
+                  "no flagless mutable Sieve Bloom "
+                      + (batch ? "batch " : "")
+                      + "row at or under FastFilter's FPR in this run ("
+                      + String.join(", ", flaglessMutableBlooms(simdPath))
+                      + ")"));
+        }
+      }
+      if (!anyN) {
+        checks.add(notRun(id, what, N6, "none of 10^4, 10^6, 10^7, 10^8 in this run"));
+      }
+    }
     return checks;
+  }
+
+  /**
+   * Whether {@code name} is a row of a flagless mutable Bloom: the filter as queried or its
+   * fast-hash row ({@code batch} false), or its batch or fast-hash batch row ({@code batch} true).
+   */
+  static boolean isFlaglessCandidate(String name, boolean batch, boolean simdPath) {
+    for (String base : flaglessMutableBlooms(simdPath)) {
+      String fast = base + "-" + FAST_HASH;
+      String suffix = batch ? SieveAdapters.BATCH_SUFFIX : "";
+      if (name.equals(base + suffix) || name.equals(fast + suffix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Issue 11's targets table. */

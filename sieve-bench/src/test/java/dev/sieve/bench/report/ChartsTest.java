@@ -81,8 +81,8 @@ class ChartsTest {
     // seven blocked/split-block rows: two panels of at most five structures (+ the raw read)
     assertEquals(
         List.of(
-            "Blocked and split-block Bloom (1 of 2)",
-            "Blocked and split-block Bloom (2 of 2)",
+            "Blocked, split-block and two-word Bloom (1 of 2)",
+            "Blocked, split-block and two-word Bloom (2 of 2)",
             "Standard Bloom and growable filters",
             "Ribbon"),
         panels.stream().map(Charts.LookupPanel::title).toList());

@@ -95,7 +95,9 @@ class TargetsTest {
     assertEquals(1.1, c.get("X3a").value(), 1e-12);
     assertEquals(Targets.Status.MISS, c.get("X3b").status());
     assertEquals(Targets.Status.PASS, c.get("C").status());
-    assertEquals(12, c.values().stream().filter(Targets.Check::primary).count());
+    // 12 of issue 11, and issue 20's 2a and 2b at each of the run's two n (NOT RUN: no row)
+    assertEquals(16, c.values().stream().filter(Targets.Check::primary).count());
+    assertEquals(Targets.Status.NOT_RUN, c.get("2a 10^6").status());
     // the secondary list is held at the run's largest n and never mixes with the primary ids
     assertFalse(c.get("T1").primary());
     assertEquals("n=10^7", c.get("T1").at());
@@ -154,5 +156,46 @@ class TargetsTest {
     assertEquals("10^7", Targets.nLabel(10_000_000));
     assertEquals("2,000", Targets.nLabel(2_000));
     assertEquals("1", Targets.nLabel(1));
+  }
+
+  /**
+   * Issue 20's target 2: the fastest flagless mutable Bloom row against FastFilter's BlockedBloom
+   * at each n of the run; a row with a higher measured FPR than FastFilter's does not count; the
+   * split-block and blocked rows count only where the SIMD path did not run.
+   */
+  @Test
+  void issue20FlaglessMutableBloomTakesTheFastestEligibleRow() {
+    List<Row> rows = new ArrayList<>();
+    Row ff = row(Targets.FF_BLOCKED, Family.PEER, N6, 6, 5, 5);
+    ff.absentQueried = 1_000_000;
+    ff.falsePositives = 13_000; // 1.3%
+    rows.add(ff);
+    Row twoWord = row(Targets.TWO_WORD, Family.SIEVE, N6, 7, 6, 5); // 1.2x
+    twoWord.absentQueried = 1_000_000;
+    twoWord.falsePositives = 10_800; // 1.08%
+    rows.add(twoWord);
+    Row fast = row(Targets.TWO_WORD + "-fasthash", Family.SIEVE, N6, 5.4, 4.5, 5); // 0.9x
+    fast.absentQueried = 1_000_000;
+    fast.falsePositives = 10_800;
+    rows.add(fast);
+    Row split = row(Targets.SPLIT_BLOCK + "-fasthash", Family.SIEVE, N6, 3, 2.5, 5); // 0.5x
+    split.absentQueried = 1_000_000;
+    split.falsePositives = 12_700;
+    rows.add(split);
+    Row loose = row(Targets.BLOCKED + "-fasthash", Family.SIEVE, N6, 1, 1, 5); // 0.2x, 3% FPR
+    loose.absentQueried = 1_000_000;
+    loose.falsePositives = 30_000;
+    rows.add(loose);
+    rows.add(row(Targets.TWO_WORD + "-batch", Family.SIEVE, N6, 6.6, 5.5, 5)); // 1.1x: MISS
+    Map<String, Targets.Check> simd = byId(Targets.check(rows, 10, true));
+    assertEquals(Targets.Status.PASS, simd.get("2a 10^6").status());
+    assertEquals(0.9, simd.get("2a 10^6").value(), 1e-12);
+    assertTrue(simd.get("2a 10^6").detail().startsWith(Targets.TWO_WORD + "-fasthash vs"));
+    assertEquals(Targets.Status.MISS, simd.get("2b 10^6").status());
+    assertEquals(1.1, simd.get("2b 10^6").value(), 1e-12);
+    Map<String, Targets.Check> scalar = byId(Targets.check(rows, 10, false));
+    // the split-block row counts without SIMD; the blocked row's 3% FPR rules it out
+    assertEquals(0.5, scalar.get("2a 10^6").value(), 1e-12);
+    assertFalse(scalar.containsKey("2a 10^7")); // n absent from the run: no line
   }
 }

@@ -239,6 +239,11 @@ public final class BumpedRibbonFilter implements Filter {
     return s;
   }
 
+  /** Layer {@code i}, for the package's tests. */
+  Layer layer(int i) {
+    return layers[i];
+  }
+
   /** The middle thresholds {@code T1, T2} (the others are 0 and 128). */
   public int[] thresholds() {
     return new int[] {0, t1, t2, 128};

@@ -31,6 +31,10 @@ import java.nio.LongBuffer;
  *       short block reads the next block's words, which exist (a short block is never the last).
  *       Column {@code j} contributes {@code bitCount(x_j) ^ (R >>> j)}, ORed into one word whose
  *       bit 0 is set exactly when some column disagrees.
+ *   <li><b>Straight-line on the heap.</b> {@link #heap} reads columns 0 and 1 with fixed offsets
+ *       from the three word indices and takes the early exit on both at once; the other columns'
+ *       parities ({@code bitCount(x) & 1}) are gathered as bits in a loop with no exit and compared
+ *       with {@code R} under the block's column mask. The buffer forms keep the loop below.
  *   <li><b>One early exit, after two columns.</b> A negative key disagrees in one of the first two
  *       columns with probability 3/4, so it leaves after two columns' reads (as in RocksDB, where
  *       it leaves after two on average), and a positive key never takes that branch. A per-column
@@ -48,7 +52,7 @@ import java.nio.LongBuffer;
  * <h2>Size</h2>
  *
  * Each probe stays under HotSpot's {@code FreqInlineSize} (325 bytecode bytes) so that C2 inlines
- * it into the filter's query and that into the caller's loop (now 312 bytes for {@link #heap}, 321
+ * it into the filter's query and that into the caller's loop (now 321 bytes for {@link #heap}, 321
  * for {@link #buffer}: check with {@code javap -c} after a change). A first version of 554 bytes
  * (two loops) was called instead of inlined and ran 1.3-1.5× slower at 10^7 keys (one same-process
  * run on the shared 2-core machine, rough).
@@ -68,36 +72,47 @@ final class RibbonProbe {
    * Whether the key with start {@code start} and {@code a = h · COEFF_AND_RESULT_FACTOR} matches
    * heap data: segments as two longs each, low half first, followed by {@code 2 · upper} longs of
    * padding.
+   *
+   * <p>Straight-line where the column count allows: with three or more columns (every filter at a
+   * rate of 1/8 or below) columns 0 and 1, which every block has, are read with fixed offsets from
+   * the three word indices (so C2 checks each index's range once for both) and decide the one early
+   * exit together; the remaining columns run in a loop whose trip count is the filter's, with no
+   * exit, and the last one is masked by its presence. Its answers are the earlier kernel's, kept in
+   * the tests as the oracle ({@code RibbonProbeDifferentialTest}).
    */
   static boolean heap(long[] data, int upper, int upperStartBlock, int start, long a) {
     int block = start >>> 7;
     int columns = upper - ((block - upperStartBlock) >>> 31);
-    int here = 2 * (block * upper - Math.min(block, upperStartBlock));
-    int next = here + 2 * columns;
-    int s = start & 63;
     int o = (start >>> 6) & 1;
+    int p0 = 2 * (block * upper - Math.min(block, upperStartBlock)) + o;
+    // the middle word: this block's high word (o = 0) or the next block's low word (o = 1)
+    int p1 = p0 + 1 + ((2 * columns - 2) & -o);
+    int p2 = p0 + 2 * columns;
+    int s = start & 63;
     long cLo = (a ^ COEFF_XOR_64) | 1L;
     long wa = cLo << s;
     long wb = (a << s) | ((cLo >>> 1) >>> (63 - s));
     long wc = (a >>> 1) >>> (63 - s);
-    int p0 = here + o;
-    int p1 = here + 1 + ((next - here - 1) & -o);
-    int p2 = next + o;
     int want = (int) Long.reverseBytes(a);
-    int last = upper - 1;
-    int miss = 0;
-    for (int j = 0; j < last; j++) {
-      int k = 2 * j;
-      long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-      miss |= Long.bitCount(x) ^ (want >>> j);
-      if (j == 1 && (miss & 1) != 0) {
+    int j = 0;
+    int bits = 0;
+    if (upper > 2) { // the filter's shape, not the key's: always predicted
+      long x0 = (data[p0] & wa) ^ (data[p1] & wb) ^ (data[p2] & wc);
+      long x1 = (data[p0 + 2] & wa) ^ (data[p1 + 2] & wb) ^ (data[p2 + 2] & wc);
+      if ((((Long.bitCount(x0) ^ want) | (Long.bitCount(x1) ^ (want >>> 1))) & 1) != 0) {
         return false;
       }
+      bits = want & 3; // columns 0 and 1 agree
+      j = 2;
     }
-    int k = 2 * last;
-    long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
-    miss |= (Long.bitCount(x) ^ (want >>> last)) & (columns - last);
-    return (miss & 1) == 0;
+    // the parities of the other columns as bits, compared with the result row at once; a short
+    // block's missing last column is masked off
+    for (; j < upper; j++) {
+      int k = 2 * j;
+      long x = (data[p0 + k] & wa) ^ (data[p1 + k] & wb) ^ (data[p2 + k] & wc);
+      bits |= (Long.bitCount(x) & 1) << j;
+    }
+    return ((bits ^ want) & (int) ((1L << columns) - 1)) == 0;
   }
 
   /**

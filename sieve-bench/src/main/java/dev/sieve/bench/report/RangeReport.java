@@ -547,14 +547,14 @@ public final class RangeReport {
       speed =
           String.format(
               Locale.ROOT,
-              "; %s vs %s ns per range%s",
+              "; %s vs %s ns/range%s",
               Cells.num(pickNs, pickNs >= 100 ? 0 : 1),
               Cells.num(otherNs, otherNs >= 100 ? 0 : 1),
-              pickNs <= otherNs ? "" : " (" + other.label() + " is faster)");
+              pickNs <= otherNs ? "" : " (" + other.label() + " faster)");
     }
     return String.format(
         Locale.ROOT,
-        "Range queries (n = %s, %s bits/key, ℓ ≤ %s): %s — worst FPR %s (ℓ=%s %s) against"
+        "Range queries (n = %s, %s bits/key, ℓ ≤ %s): %s — worst FPR %s (ℓ=%s %s) vs"
             + " %s's %s (ℓ=%s %s)%s",
         Targets.nLabel(s.n()),
         Cells.num(pickWorst.grafiteBits(), 1),

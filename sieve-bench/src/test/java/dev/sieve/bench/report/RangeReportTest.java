@@ -184,7 +184,7 @@ class RangeReportTest {
     assertEquals(4, calls[0]);
     assertEquals(still.points().size() * 2, still.unsteady().size());
     assertEquals(Targets.Status.EXCLUDED, byId(RangeReport.targets(still)).get("G4").status());
-    assertFalse(RangeReport.advice(still).contains("ns per range"), RangeReport.advice(still));
+    assertFalse(RangeReport.advice(still).contains("ns/range"), RangeReport.advice(still));
 
     // no room in the budget: not re-measured, flagged
     calls[0] = 0;

@@ -31,9 +31,12 @@ class RangeFormTest {
   private static void grafiteRejects(long offset, Consumer<ByteBuffer> edit) {
     byte[] b = grafite();
     edit.accept(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN));
-    SieveFormatException e =
-        assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(b)));
-    assertEquals(offset, e.offset(), e.getMessage());
+    for (boolean wrap : new boolean[] {false, true}) {
+      SieveFormatException e =
+          assertThrows(
+              SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(b), wrap));
+      assertEquals(offset, e.offset(), e.getMessage());
+    }
   }
 
   private static void prefixRejects(long offset, Consumer<ByteBuffer> edit) {
@@ -50,9 +53,12 @@ class RangeFormTest {
   @Test
   void grafiteRoundTripsAndRefusesCraftedFields() {
     byte[] b = grafite();
-    GrafiteFilter back = GrafiteForm.read(ByteBuffer.wrap(b));
-    for (long k : KEYS) {
-      assertTrue(back.mayContainRange(k, k + 3));
+    for (boolean wrap : new boolean[] {false, true}) {
+      GrafiteFilter back = GrafiteForm.read(ByteBuffer.wrap(b), wrap);
+      assertEquals(wrap, back.isWrapped());
+      for (long k : KEYS) {
+        assertTrue(back.mayContainRange(k, k + 3));
+      }
     }
     grafiteRejects(0, bb -> bb.put(0, (byte) 1));
     grafiteRejects(1, bb -> bb.put(1, (byte) 9));
@@ -61,30 +67,75 @@ class RangeFormTest {
     grafiteRejects(24, bb -> bb.putLong(24, Long.MAX_VALUE));
     grafiteRejects(32, bb -> bb.putLong(32, 0));
     grafiteRejects(32, bb -> bb.putLong(32, -5));
-    grafiteRejects(2, bb -> bb.put(2, (byte) 40));
+    grafiteRejects(2, bb -> bb.put(2, (byte) 5)); // below ceil(log2 64)
+    grafiteRejects(2, bb -> bb.put(2, (byte) 63));
+    grafiteRejects(2, bb -> bb.put(2, (byte) -1));
     grafiteRejects(16, bb -> bb.putLong(16, Long.MAX_VALUE));
     grafiteRejects(16, bb -> bb.putLong(16, -1));
     grafiteRejects(8, bb -> bb.putLong(8, 1));
     grafiteRejects(3, bb -> bb.put(3, (byte) 61));
     // a huge code range with the same stored count: the data length no longer matches
     grafiteRejects(3, bb -> bb.putLong(24, bb.getLong(24) * 1024));
-    // an extra one bit in the upper bits, the last upper bit, or low-bit padding
+    Layout at = layout(b);
+    // a flipped bit in the first line's data: the next line's header no longer matches
     grafiteRejects(
-        48 + 8L * lowWords(b),
-        bb ->
-            bb.putLong(
-                48 + 8 * lowWords(b),
-                bb.getLong(48 + 8 * lowWords(b)) ^ 0x8000_0000_0000_0000L >>> 1));
+        48 + 8L * (at.lines + 8),
+        bb -> bb.putLong(48 + 8 * (at.lines + 1), bb.getLong(48 + 8 * (at.lines + 1)) ^ 1L << 62));
+    // a line header that lies
+    grafiteRejects(
+        48 + 8L * (at.lines + 8),
+        bb -> bb.putLong(48 + 8 * (at.lines + 8), bb.getLong(48 + 8 * (at.lines + 8)) + 1));
+    grafiteRejects(48 + 8L * at.lines, bb -> bb.putLong(48 + 8 * at.lines, 1));
+    // a select sample that names another line
+    grafiteRejects(48 + 8L * at.samples, bb -> bb.putInt(48 + 8 * at.samples + 4, 0));
+    grafiteRejects(
+        48 + 8L * at.samples,
+        bb -> bb.putInt(48 + 8 * at.samples + 4, bb.getInt(48 + 8 * at.samples + 4) + 1));
+    // the unused half of the last sample word, where the count is odd
+    long samples =
+        EliasFano.samples(
+            EliasFano.zeros(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(24), b[3]));
+    if (samples % 2 == 1) {
+      int last = 48 + 8 * (at.samples + (int) (samples / 2));
+      grafiteRejects(last, bb -> bb.putInt(last + 4, 1));
+    }
+    // bits past the last upper bit
+    grafiteRejects(
+        48 + 8L * (at.samples - 1),
+        bb -> bb.putLong(48 + 8 * (at.samples - 1), bb.getLong(48 + 8 * (at.samples - 1)) | MSB));
+    // the low bits' padding
+    if (at.lowPadding) {
+      grafiteRejects(
+          48 + 8L * (at.lines - 1),
+          bb -> bb.putLong(48 + 8 * (at.lines - 1), bb.getLong(48 + 8 * (at.lines - 1)) | MSB));
+    }
     byte[] truncated = java.util.Arrays.copyOf(b, b.length - 8);
     assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(truncated)));
     assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(new byte[47])));
   }
 
-  private static int lowWords(byte[] b) {
+  private static final long MSB = Long.MIN_VALUE;
+
+  /** Where the sections of a version-2 payload start, in words past the header. */
+  private record Layout(int lines, int samples, boolean lowPadding) {}
+
+  private static Layout layout(byte[] b) {
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    return (int) EliasFano.words(bb.getLong(16) * bb.get(3));
+    long m = bb.getLong(16);
+    int l = bb.get(3);
+    long r = bb.getLong(24);
+    int low = (int) EliasFano.words(m * l);
+    long u = m + EliasFano.zeros(r, l);
+    int lines = (int) EliasFano.lines(u);
+    assertTrue(lines >= 2, "the test payload has two lines at least");
+    assertTrue(u % EliasFano.LINE_BITS < EliasFano.LINE_BITS - 64, "the last data word unused");
+    return new Layout(low, low + EliasFano.LINE_WORDS * lines, (m * l) % 64 != 0);
   }
 
+  /**
+   * A payload whose codes are all equal (every low part 0, every one in the first bucket), its line
+   * headers and samples made consistent: refused for its order alone.
+   */
   @Test
   void grafiteRefusesCodesOutOfOrder() {
     GrafiteFilter f =
@@ -96,15 +147,15 @@ class RangeFormTest {
     assertTrue(m >= 2);
     byte[] b = GrafiteForm.write(f);
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    int low = lowWords(b);
+    int low = (int) EliasFano.words((long) m * f.codes.lowBits);
     for (int i = 0; i < low; i++) {
       bb.putLong(48 + 8 * i, 0); // every low part 0
     }
-    int hi = 48 + 8 * low;
-    bb.putLong(hi, (1L << m) - 1); // every code in the first bucket: m equal codes
-    for (int i = hi + 8; i < b.length; i += 8) {
-      bb.putLong(i, 0);
-    }
+    int line = 48 + 8 * low;
+    bb.putLong(line, 0); // header of line 0: no zeros before it
+    bb.putLong(line + 8, (1L << m) - 1); // every code in the first bucket: m equal codes
+    assertEquals(1, f.codes.lines, "one line");
+    // the one sample (zero 0 is in line 0) is 0 already
     SieveFormatException e =
         assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(b)));
     assertEquals(48, e.offset(), e.getMessage());

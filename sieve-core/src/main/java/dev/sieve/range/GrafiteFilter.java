@@ -12,14 +12,21 @@ import java.util.Objects;
  * <h2>The idea</h2>
  *
  * Each key {@code x} gets the code {@code h(x) = (q(⌊x/2^k⌋) + x mod 2^k) mod r}, where {@code 2^k}
- * is the block length (the max range length {@code L} rounded up to a power of two), {@code q} a
- * seeded hash of the block number onto {@code [0, r)} and {@code r = n·L/ε}: inside a block codes
- * keep the keys' order and distances, and the blocks land at independent random places. The sorted
- * distinct codes are stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}). A
- * range {@code [lo, hi]} becomes one interval of codes per block it meets ({@code [q(b) + lo mod
- * 2^k, q(b) + hi mod 2^k]}, split in two where it wraps past {@code r}); the filter answers "maybe"
- * when a successor query in the Elias–Fano sequence finds a code in one. A key in the range always
- * has its code in its block's interval: no false negative.
+ * is the block length, {@code q} a seeded hash of the block number onto {@code [0, r)} and {@code r
+ * = n·L/ε} for ranges up to {@code L} at rate {@code ε}: inside a block codes keep the keys' order
+ * and distances, and the blocks land at independent random places. The sorted distinct codes are
+ * stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}, plus about 0.42 for its
+ * select index, {@code EliasFano}). A range {@code [lo, hi]} becomes one interval of codes per
+ * block it meets ({@code [q(b) + lo mod 2^k, q(b) + hi mod 2^k]}, wrapping past {@code r}); the
+ * filter answers "maybe" when a stored code lies in one. A key in the range always has its code in
+ * its block's interval: no false negative.
+ *
+ * <p>The block is {@code 2^8} times {@code L} (rounded up to a power of two), or as long as {@code
+ * r} allows ({@code blockShiftFor}): a range of length {@code ℓ ≤ L} then meets one block but with
+ * probability {@code (ℓ − 1)/2^k < 1/256}, and is one interval, one successor query ("the first
+ * code at or after {@code h(lo)}; is it at most {@code h(hi)}?"). An interval that wraps past
+ * {@code r} needs no search at all: it holds a code exactly when the last code is at least its
+ * start or the first code at most its end (both kept in fields).
  *
  * <h2>The math</h2>
  *
@@ -28,16 +35,23 @@ import java.util.Objects;
  * that start right after a key (the derivation is in {@link RangeMath}): the randomness is the
  * seed's. {@link #fpBound(long)} gives it for this filter's actual {@code n} and {@code r}.
  *
+ * <p>(The bound needs only that codes within one block are distinct, {@code 2^k ≤ r}, and that
+ * different blocks' places are independent: the block's length does not enter it, which is why
+ * longer blocks cost nothing in false positives.)
+ *
  * <h2>Trade-off</h2>
  *
- * A query of length up to {@code 2^k} meets at most two blocks: at most four successor queries,
- * each a sample read, a few words of the Elias–Fano upper bits and about one lower-bits read. A
- * longer range is split at block boundaries into up to {@value #MAX_BLOCKS} pieces (the bound
- * {@code n·ℓ/r} still holds; the time grows with the pieces); a range that meets more blocks
- * answers "maybe" without probing (for such a range the bound {@code n·ℓ/r} is above {@code
- * 64·n·2^k/r} anyway). Static: the keys are given at build. Against a prefix-Bloom filter ({@link
- * PrefixBloomRangeFilter}) Grafite pays for ranges up to {@code L} at every length equally and
- * keeps its bound on correlated workloads, where the prefix Bloom filter's false positives pile up.
+ * A successor query reads about three cache lines: a 32-bit select sample, the 64-byte line of
+ * upper bits it names (a header word of zero counts and seven words of bits), and a word of lower
+ * bits; {@link #mayContainRanges(long[], long[], int, int, long[])} issues those reads for a group
+ * of ranges stage by stage, so that they overlap. A longer range is split at block boundaries into
+ * up to {@value #MAX_BLOCKS} pieces (the bound {@code n·ℓ/r} still holds; the time grows with the
+ * pieces); a range that meets more blocks answers "maybe" without probing (for such a range the
+ * bound {@code n·ℓ/r} is above {@code 64·n·2^k/r} anyway). Static: the keys are given at build.
+ * Against a prefix-Bloom filter ({@link PrefixBloomRangeFilter}) Grafite pays for ranges up to
+ * {@code L} at every length equally and keeps its bound on correlated workloads, where the prefix
+ * Bloom filter's false positives pile up. A payload wrapped or mapped ({@code
+ * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy.
  *
  * <p>Keys are 64-bit values in unsigned order; the range methods compare against the values the
  * filter was built from: the keys themselves when built by {@link
@@ -68,6 +82,9 @@ public final class GrafiteFilter extends RangeFilterBase {
   final long seed;
   private final KeyScheme scheme;
 
+  /** The size payload version 1 recorded (its Elias–Fano words), or -1 for a version-2 filter. */
+  final long versionOneBits;
+
   GrafiteFilter(
       EliasFano codes,
       long numKeys,
@@ -76,7 +93,20 @@ public final class GrafiteFilter extends RangeFilterBase {
       int blockShift,
       long seed,
       KeyScheme scheme) {
+    this(codes, numKeys, codeRange, maxRangeLength, blockShift, seed, scheme, -1);
+  }
+
+  GrafiteFilter(
+      EliasFano codes,
+      long numKeys,
+      long codeRange,
+      long maxRangeLength,
+      int blockShift,
+      long seed,
+      KeyScheme scheme,
+      long versionOneBits) {
     this.codes = codes;
+    this.versionOneBits = versionOneBits;
     this.numKeys = numKeys;
     this.codeRange = codeRange;
     this.maxRangeLength = maxRangeLength;
@@ -341,7 +371,8 @@ public final class GrafiteFilter extends RangeFilterBase {
       return this;
     }
     Schemes.check(this, s);
-    return new GrafiteFilter(codes, numKeys, codeRange, maxRangeLength, blockShift, seed, s);
+    return new GrafiteFilter(
+        codes, numKeys, codeRange, maxRangeLength, blockShift, seed, s, versionOneBits);
   }
 
   @Override

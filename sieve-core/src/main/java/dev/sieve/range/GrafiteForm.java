@@ -118,8 +118,10 @@ final class GrafiteForm {
           3, "low bits " + l + " is not floor(log2(r/m)) = " + EliasFano.lowBitsFor(m, r));
     }
     EliasFano ef;
+    long versionOneBits = -1;
     if (version == 1) {
       ef = EliasFano.encode(readVersionOne(b, len, m, r, l), (int) m, r);
+      versionOneBits = 8L * (len - HEADER_BYTES);
     } else {
       long words = EliasFano.dataWords(m, r, l);
       if (words < 0 || HEADER_BYTES + 8 * words != len) {
@@ -133,7 +135,7 @@ final class GrafiteForm {
       ByteBuffer data = b.duplicate().position(HEADER_BYTES).slice();
       ef = EliasFano.read(data, m, r, l, !wrap, HEADER_BYTES);
     }
-    return new GrafiteFilter(ef, numKeys, r, maxLen, k, seed, KeyScheme.XXPH3);
+    return new GrafiteFilter(ef, numKeys, r, maxLen, k, seed, KeyScheme.XXPH3, versionOneBits);
   }
 
   /** The codes of a version-1 payload (plain Elias–Fano arrays), checked. */
@@ -202,6 +204,12 @@ final class GrafiteForm {
     @Override
     public byte[] payload(GrafiteFilter f) {
       return write(f);
+    }
+
+    /** Version 1 recorded the Elias–Fano words alone; a filter read from it is checked so. */
+    @Override
+    public long recordedSizeInBits(GrafiteFilter f) {
+      return f.versionOneBits >= 0 ? f.versionOneBits : f.sizeInBits();
     }
 
     @Override

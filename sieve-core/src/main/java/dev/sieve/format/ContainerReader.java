@@ -169,10 +169,10 @@ final class ContainerReader {
       throw new SieveFormatException(
           PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
     }
-    if (f.sizeInBits() != header.sizeInBits()) {
+    long size = codec.recordedSizeInBits(f);
+    if (size != header.sizeInBits()) {
       throw new SieveFormatException(
-          SIZE_OFFSET,
-          "header size " + header.sizeInBits() + " bits, payload holds " + f.sizeInBits());
+          SIZE_OFFSET, "header size " + header.sizeInBits() + " bits, payload holds " + size);
     }
     if (f.numKeys() != header.numKeys()) {
       throw new SieveFormatException(

@@ -58,6 +58,15 @@ public abstract class PayloadForm<F extends Filter> {
     ChannelWrites.writeFully(out, ByteBuffer.wrap(payload(filter)));
   }
 
+  /**
+   * The size in bits a container header records for {@code filter}: its {@code sizeInBits()}, or,
+   * for a filter read from an older payload version that counted its size otherwise, that version's
+   * count (the container compares it with the header's size field).
+   */
+  public long recordedSizeInBits(F filter) {
+    return filter.sizeInBits();
+  }
+
   /** The first type parameter recorded in the header (e.g. probes, fingerprint bits). */
   public abstract int parameterA(F filter);
 

@@ -4,6 +4,7 @@ import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.RangeMath;
+import java.util.Objects;
 
 /**
  * Grafite, a static range filter with a false-positive bound that holds for every workload.
@@ -11,14 +12,21 @@ import dev.sieve.math.RangeMath;
  * <h2>The idea</h2>
  *
  * Each key {@code x} gets the code {@code h(x) = (q(⌊x/2^k⌋) + x mod 2^k) mod r}, where {@code 2^k}
- * is the block length (the max range length {@code L} rounded up to a power of two), {@code q} a
- * seeded hash of the block number onto {@code [0, r)} and {@code r = n·L/ε}: inside a block codes
- * keep the keys' order and distances, and the blocks land at independent random places. The sorted
- * distinct codes are stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}). A
- * range {@code [lo, hi]} becomes one interval of codes per block it meets ({@code [q(b) + lo mod
- * 2^k, q(b) + hi mod 2^k]}, split in two where it wraps past {@code r}); the filter answers "maybe"
- * when a successor query in the Elias–Fano sequence finds a code in one. A key in the range always
- * has its code in its block's interval: no false negative.
+ * is the block length, {@code q} a seeded hash of the block number onto {@code [0, r)} and {@code r
+ * = n·L/ε} for ranges up to {@code L} at rate {@code ε}: inside a block codes keep the keys' order
+ * and distances, and the blocks land at independent random places. The sorted distinct codes are
+ * stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}, plus about 0.42 for its
+ * select index, {@code EliasFano}). A range {@code [lo, hi]} becomes one interval of codes per
+ * block it meets ({@code [q(b) + lo mod 2^k, q(b) + hi mod 2^k]}, wrapping past {@code r}); the
+ * filter answers "maybe" when a stored code lies in one. A key in the range always has its code in
+ * its block's interval: no false negative.
+ *
+ * <p>The block is {@code 2^8} times {@code L} (rounded up to a power of two), or as long as {@code
+ * r} allows ({@code blockShiftFor}): a range of length {@code ℓ ≤ L} then meets one block but with
+ * probability {@code (ℓ − 1)/2^k < 1/256}, and is one interval, one successor query ("the first
+ * code at or after {@code h(lo)}; is it at most {@code h(hi)}?"). An interval that wraps past
+ * {@code r} needs no search at all: it holds a code exactly when the last code is at least its
+ * start or the first code at most its end (both kept in fields).
  *
  * <h2>The math</h2>
  *
@@ -27,16 +35,23 @@ import dev.sieve.math.RangeMath;
  * that start right after a key (the derivation is in {@link RangeMath}): the randomness is the
  * seed's. {@link #fpBound(long)} gives it for this filter's actual {@code n} and {@code r}.
  *
+ * <p>(The bound needs only that codes within one block are distinct, {@code 2^k ≤ r}, and that
+ * different blocks' places are independent: the block's length does not enter it, which is why
+ * longer blocks cost nothing in false positives.)
+ *
  * <h2>Trade-off</h2>
  *
- * A query of length up to {@code 2^k} meets at most two blocks: at most four successor queries,
- * each a sample read, a few words of the Elias–Fano upper bits and about one lower-bits read. A
- * longer range is split at block boundaries into up to {@value #MAX_BLOCKS} pieces (the bound
- * {@code n·ℓ/r} still holds; the time grows with the pieces); a range that meets more blocks
- * answers "maybe" without probing (for such a range the bound {@code n·ℓ/r} is above {@code
- * 64·n·2^k/r} anyway). Static: the keys are given at build. Against a prefix-Bloom filter ({@link
- * PrefixBloomRangeFilter}) Grafite pays for ranges up to {@code L} at every length equally and
- * keeps its bound on correlated workloads, where the prefix Bloom filter's false positives pile up.
+ * A successor query reads about three cache lines: a 32-bit select sample, the 64-byte line of
+ * upper bits it names (a header word of zero counts and seven words of bits), and a word of lower
+ * bits; {@link #mayContainRanges(long[], long[], int, int, long[])} issues those reads for a group
+ * of ranges stage by stage, so that they overlap. A longer range is split at block boundaries into
+ * up to {@value #MAX_BLOCKS} pieces (the bound {@code n·ℓ/r} still holds; the time grows with the
+ * pieces); a range that meets more blocks answers "maybe" without probing (for such a range the
+ * bound {@code n·ℓ/r} is above {@code 64·n·2^k/r} anyway). Static: the keys are given at build.
+ * Against a prefix-Bloom filter ({@link PrefixBloomRangeFilter}) Grafite pays for ranges up to
+ * {@code L} at every length equally and keeps its bound on correlated workloads, where the prefix
+ * Bloom filter's false positives pile up. A payload wrapped or mapped ({@code
+ * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy.
  *
  * <p>Keys are 64-bit values in unsigned order; the range methods compare against the values the
  * filter was built from: the keys themselves when built by {@link
@@ -67,18 +82,35 @@ public final class GrafiteFilter extends RangeFilterBase {
   final long seed;
   private final KeyScheme scheme;
 
+  /** The size payload version 1 recorded (its Elias–Fano words), or -1 for a version-2 filter. */
+  final long versionOneBits;
+
   GrafiteFilter(
       EliasFano codes,
       long numKeys,
       long codeRange,
       long maxRangeLength,
+      int blockShift,
       long seed,
       KeyScheme scheme) {
+    this(codes, numKeys, codeRange, maxRangeLength, blockShift, seed, scheme, -1);
+  }
+
+  GrafiteFilter(
+      EliasFano codes,
+      long numKeys,
+      long codeRange,
+      long maxRangeLength,
+      int blockShift,
+      long seed,
+      KeyScheme scheme,
+      long versionOneBits) {
     this.codes = codes;
+    this.versionOneBits = versionOneBits;
     this.numKeys = numKeys;
     this.codeRange = codeRange;
     this.maxRangeLength = maxRangeLength;
-    this.blockShift = blockShiftFor(maxRangeLength);
+    this.blockShift = blockShift;
     this.seed = seed;
     this.scheme = scheme;
   }
@@ -92,9 +124,23 @@ public final class GrafiteFilter extends RangeFilterBase {
     return new GrafiteFilterBuilder();
   }
 
-  /** {@code ⌈log2 L⌉}. */
+  /** {@code ⌈log2 L⌉}: the least block shift, payload version 1's. */
   static int blockShiftFor(long maxRangeLength) {
     return maxRangeLength <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(maxRangeLength - 1);
+  }
+
+  /** How many times longer than {@code L} (as a power of two) a block is made, where r allows. */
+  static final int BLOCK_GROWTH = 8;
+
+  /**
+   * The block shift the builder uses: {@code k = ⌈log2 L⌉ + 8}, lowered to {@code ⌊log2 r⌋} so that
+   * a block is no longer than the code range (codes inside a block stay distinct), never below
+   * {@code ⌈log2 L⌉}, at most 62.
+   */
+  static int blockShiftFor(long maxRangeLength, long codeRange) {
+    int least = blockShiftFor(maxRangeLength);
+    int fit = 63 - Long.numberOfLeadingZeros(codeRange);
+    return Math.min(62, Math.max(least, Math.min(least + BLOCK_GROWTH, fit)));
   }
 
   /** A 64-bit finalizer of the block number and the seed (every input bit reaches every output). */
@@ -129,10 +175,14 @@ public final class GrafiteFilter extends RangeFilterBase {
     int k = blockShift;
     long bLo = lo >>> k;
     long span = (hi >>> k) - bLo; // blocks past the first, unsigned
+    long mask = k == 0 ? 0 : (1L << k) - 1;
+    if (span == 0) { // the usual case: one block, one interval of codes, one successor
+      long offLo = lo & mask;
+      return interval(blockOffset(bLo, seed, codeRange) + offLo, (hi & mask) - offLo + 1);
+    }
     if (Long.compareUnsigned(span, MAX_BLOCKS) >= 0) {
       return true;
     }
-    long mask = k == 0 ? 0 : (1L << k) - 1;
     for (long j = 0; j <= span; j++) {
       long b = bLo + j;
       long offLo = j == 0 ? lo & mask : 0;
@@ -144,7 +194,11 @@ public final class GrafiteFilter extends RangeFilterBase {
     return false;
   }
 
-  /** Whether a code lies in {@code [start, start + len) mod r}; {@code start < 2^63}. */
+  /**
+   * Whether a code lies in {@code [start, start + len) mod r}; {@code start < 2^63}. An interval
+   * that wraps past {@code r} is {@code [s, r) ∪ [0, e − r]}: the last code is at least {@code s}
+   * or the first at most {@code e − r}, two field reads and no search.
+   */
   private boolean interval(long start, long len) {
     long r = codeRange;
     if (len >= r) {
@@ -155,7 +209,106 @@ public final class GrafiteFilter extends RangeFilterBase {
     if (e < r) {
       return codes.anyIn(s, e);
     }
-    return codes.anyIn(s, r - 1) || codes.anyIn(0, e - r);
+    return codes.last >= s || codes.first <= e - r;
+  }
+
+  /** The ranges of one batch group whose answer waits on a search. */
+  private static final int GROUP = 32;
+
+  /**
+   * Tests ranges in groups of {@value #GROUP}, in stages, so that the memory reads of different
+   * ranges overlap instead of following one another: first every range's codes and its select
+   * sample (one read each, independent), then each range's line of upper bits (its header word),
+   * then the select in the line, now cached, and an early read of the low-bits word, then the
+   * successor itself from cached lines. Ranges over several blocks or wrapping past {@code r} are
+   * answered as {@link #mayContainRange(long, long)} answers them (no search, or one per block).
+   * Answers are those of {@link #mayContainRange(long, long)}, range by range.
+   */
+  @Override
+  public int mayContainRanges(long[] lo, long[] hi, int off, int len, long[] resultBits) {
+    Objects.checkFromIndexSize(off, len, lo.length);
+    Objects.checkFromIndexSize(off, len, hi.length);
+    Objects.checkFromIndexSize(0, (len + 63) >>> 6, resultBits.length);
+    java.util.Arrays.fill(resultBits, 0, (len + 63) >>> 6, 0L);
+    EliasFano ef = codes;
+    int k = blockShift;
+    long mask = k == 0 ? 0 : (1L << k) - 1;
+    long r = codeRange;
+    int l = ef.lowBits;
+    long[] xs = new long[GROUP]; // the interval's first code
+    long[] es = new long[GROUP]; // its last code
+    long[] pos = new long[GROUP]; // the bucket's start in the upper bits
+    long[] lowWord = new long[GROUP]; // the early read of the bucket's low-bits word
+    int[] line = new int[GROUP]; // the line of the zero before the bucket
+    byte[] todo = new byte[GROUP]; // 0 answered no, 1 answered yes, 2 search, 3 the single query
+    int count = 0;
+    for (int g = 0; g < len; g += GROUP) {
+      int size = Math.min(GROUP, len - g);
+      // stage 1: the codes; the trivial answers; the select sample of the rest
+      for (int j = 0; j < size; j++) {
+        long a = lo[off + g + j];
+        long b = hi[off + g + j];
+        RangeFilter.checkRange(a, b);
+        byte t = 3;
+        if (ef.n == 0) {
+          t = 0;
+        } else if ((a >>> k) == (b >>> k)) {
+          long offLo = a & mask;
+          long width = (b & mask) - offLo + 1;
+          long start = blockOffset(a >>> k, seed, r) + offLo;
+          long s = start < r ? start : start % r;
+          long e = s + width - 1;
+          if (width < r && e < r) {
+            if (s > ef.last || e < ef.first) {
+              t = 0;
+            } else if (s <= ef.first) {
+              t = 1;
+            } else {
+              t = 2;
+              xs[j] = s;
+              es[j] = e;
+              long h = s >>> l;
+              line[j] = h == 0 ? -1 : ef.sampleLine((int) ((h - 1) >>> 8));
+            }
+          }
+        }
+        todo[j] = t;
+      }
+      // stage 2: step to the line of the zero before each bucket (touches its header)
+      for (int j = 0; j < size; j++) {
+        if (todo[j] == 2 && line[j] >= 0) {
+          line[j] = ef.lineOfZeroFrom((xs[j] >>> l) - 1, line[j]);
+        }
+      }
+      // stage 3: the select in the (now cached) line; touch the low-bits word
+      for (int j = 0; j < size; j++) {
+        if (todo[j] == 2) {
+          long h = xs[j] >>> l;
+          long p = line[j] < 0 ? 0 : ef.selectZeroInLine(h - 1, line[j]) + 1;
+          pos[j] = p;
+          lowWord[j] = ef.touchLow(p - h);
+        }
+      }
+      // stage 4: the answers
+      long bits = 0;
+      for (int j = 0; j < size; j++) {
+        boolean yes =
+            switch (todo[j]) {
+              case 0 -> false;
+              case 1 -> true;
+              case 2 ->
+                  (lowWord[j] | 1) != 0 // read early; the successor reads it again, cached
+                      && ef.successorFrom(xs[j], xs[j] >>> l, pos[j]) <= es[j];
+              default -> mayContainRange(lo[off + g + j], hi[off + g + j]);
+            };
+        if (yes) {
+          bits |= 1L << ((g + j) & 63);
+          count++;
+        }
+      }
+      resultBits[(g >>> 6)] |= bits;
+    }
+    return count;
   }
 
   /** A point query on the stored values: the range {@code [hash64, hash64]}. */
@@ -218,7 +371,8 @@ public final class GrafiteFilter extends RangeFilterBase {
       return this;
     }
     Schemes.check(this, s);
-    return new GrafiteFilter(codes, numKeys, codeRange, maxRangeLength, seed, s);
+    return new GrafiteFilter(
+        codes, numKeys, codeRange, maxRangeLength, blockShift, seed, s, versionOneBits);
   }
 
   @Override
@@ -227,18 +381,32 @@ public final class GrafiteFilter extends RangeFilterBase {
   }
 
   /**
-   * The Elias–Fano data as stored ({@code ≈ n·(2 + log2(r/n))} bits); the select samples kept in
-   * memory beside it, derived at build and read, add at most half a bit per key ({@link
-   * #memoryBits()}).
+   * Every bit of the payload's data, which is also every bit held in memory: the Elias–Fano low and
+   * upper bits ({@code ≈ n·(2 + log2(r/n))}), the upper bits' line headers (one word per seven,
+   * about 0.3 bits per key) and the select samples (32 bits per 256 high parts, about 0.13 bits per
+   * key); only the payload's 48-byte header is left out.
    */
   @Override
   public long sizeInBits() {
-    return codes.storedBits();
+    return codes.sizeInBits();
   }
 
-  /** {@return the bits held in memory: the stored data and the select samples} */
+  /**
+   * {@return the bits held in memory: the same as {@link #sizeInBits()} (the select samples are
+   * stored, not rebuilt)}
+   */
   public long memoryBits() {
     return codes.sizeInBits();
+  }
+
+  /** {@return the block shift {@code k}: blocks of {@code 2^k} keys share one random place} */
+  public int blockShift() {
+    return blockShift;
+  }
+
+  /** {@return whether the filter reads its data in place from a (possibly mapped) buffer} */
+  public boolean isWrapped() {
+    return codes.isWrapped();
   }
 
   /**
@@ -257,15 +425,16 @@ public final class GrafiteFilter extends RangeFilterBase {
         && g.numKeys == numKeys
         && g.codeRange == codeRange
         && g.maxRangeLength == maxRangeLength
+        && g.blockShift == blockShift
         && g.seed == seed
         && g.scheme == scheme
-        && java.util.Arrays.equals(g.codes.low, codes.low)
-        && java.util.Arrays.equals(g.codes.high, codes.high);
+        && g.codes.n == codes.n
+        && g.codes.sameData(codes);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Arrays.hashCode(codes.high) * 31 + Long.hashCode(codeRange);
+    return codes.dataHash() * 31 + Long.hashCode(codeRange);
   }
 
   @Override

@@ -127,7 +127,7 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
       }
     }
     long r = codeRangeFor(n);
-    int k = GrafiteFilter.blockShiftFor(maxRangeLength);
+    int k = GrafiteFilter.blockShiftFor(maxRangeLength, r);
     long[] c = new long[n];
     for (int i = 0; i < n; i++) {
       c[i] = GrafiteFilter.code(keys[i], k, seed, r);
@@ -139,6 +139,6 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
         c[m++] = c[i];
       }
     }
-    return new GrafiteFilter(EliasFano.encode(c, m, r), n, r, maxRangeLength, seed, scheme);
+    return new GrafiteFilter(EliasFano.encode(c, m, r), n, r, maxRangeLength, k, seed, scheme);
   }
 }

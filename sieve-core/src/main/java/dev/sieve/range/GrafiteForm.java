@@ -7,22 +7,29 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Grafite's serialized form, the container's payload for {@link GrafiteFilter} ({@link Payload}).
+ * Grafite's serialized form, the container's payload for {@link GrafiteFilter} ({@link Payload}),
+ * read onto the heap or wrapped in place.
  *
- * <p>Little-endian: byte 0 the type tag {@code 0x47}, byte 1 the version ({@value #VERSION}), byte
- * 2 the block shift {@code k = ⌈log2 L⌉}, byte 3 the Elias–Fano low bits {@code l}, bytes 4-7
- * reserved (0); bytes 8-15 the distinct keys {@code n}, 16-23 the stored codes {@code m ≤ n}, 24-31
- * the code range {@code r}, 32-39 the max range length {@code L}, 40-47 the seed; then {@code
- * ⌈m·l/64⌉} words of packed low bits and {@code ⌈(m + ((r − 1) >>> l) + 1)/64⌉} words of the unary
- * upper bits ({@link EliasFano}). Bits past the used ones are 0.
+ * <p>Payload version {@value #VERSION}, little-endian: byte 0 the type tag {@code 0x47}, byte 1 the
+ * version, byte 2 the block shift {@code k} ({@code ⌈log2 L⌉ ≤ k ≤ 62}), byte 3 the Elias–Fano low
+ * bits {@code l}, bytes 4-7 reserved (0); bytes 8-15 the distinct keys {@code n}, 16-23 the stored
+ * codes {@code m ≤ n}, 24-31 the code range {@code r}, 32-39 the max range length {@code L}, 40-47
+ * the seed; then the data words of {@link EliasFano}: the packed low bits, the upper bits in lines
+ * of a header word and seven data words, and the 32-bit select samples. Bits past the used ones are
+ * 0.
  *
- * <p>{@link #read} checks every field against its limit and the data against the header (the upper
- * bits hold exactly {@code m} ones, end in a zero, and decode to strictly increasing codes below
- * {@code r}); every error is a {@link SieveFormatException} naming the field's offset.
+ * <p>Version 1 (before the lines and the stored samples: low bits then plain upper bits, {@code k =
+ * ⌈log2 L⌉}) is still read, onto the heap, and written back as version 2 with its block shift.
+ *
+ * <p>{@link #read} checks every field against its limit before allocating, and the data against the
+ * header in one pass (line headers and samples as the bits say, exactly {@code m} ones, the upper
+ * bits ending in a zero, strictly increasing codes below {@code r}); every error is a {@link
+ * SieveFormatException} naming the field's offset. A wrapped payload is checked the same way,
+ * without a copy.
  */
 final class GrafiteForm {
   static final int TYPE_TAG = 0x47;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
   static final int HEADER_BYTES = 48;
 
   private GrafiteForm() {}
@@ -30,22 +37,25 @@ final class GrafiteForm {
   static byte[] write(GrafiteFilter f) {
     EliasFano ef = f.codes;
     ByteBuffer out =
-        ByteBuffer.allocate(HEADER_BYTES + 8 * (ef.low.length + ef.high.length))
-            .order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer.allocate(HEADER_BYTES + 8 * ef.dataWords).order(ByteOrder.LITTLE_ENDIAN);
     out.put((byte) TYPE_TAG).put((byte) VERSION).put((byte) f.blockShift).put((byte) ef.lowBits);
     out.putInt(0);
     out.putLong(f.numKeys).putLong(ef.n).putLong(f.codeRange).putLong(f.maxRangeLength);
     out.putLong(f.seed);
-    for (long w : ef.low) {
-      out.putLong(w);
-    }
-    for (long w : ef.high) {
-      out.putLong(w);
-    }
+    ef.writeTo(out);
     return out.array();
   }
 
+  /** Reads onto the heap. */
   static GrafiteFilter read(ByteBuffer in) {
+    return read(in, false);
+  }
+
+  /**
+   * Reads a payload, onto the heap or ({@code wrap}, version 2 only) in place: the filter then
+   * reads {@code in}'s bytes, which must not change.
+   */
+  static GrafiteFilter read(ByteBuffer in, boolean wrap) {
     ByteBuffer b = in.slice().order(ByteOrder.LITTLE_ENDIAN);
     int len = b.remaining();
     if (len < HEADER_BYTES) {
@@ -60,8 +70,9 @@ final class GrafiteForm {
     if ((b.get(0) & 0xFF) != TYPE_TAG) {
       throw new SieveFormatException(0, "type tag " + (b.get(0) & 0xFF) + " is not 0x47");
     }
-    if (b.get(1) != VERSION) {
-      throw new SieveFormatException(1, "version " + b.get(1) + " is not " + VERSION);
+    int version = b.get(1);
+    if (version != VERSION && version != 1) {
+      throw new SieveFormatException(1, "version " + version + " is not 1 or " + VERSION);
     }
     int k = b.get(2);
     int l = b.get(3);
@@ -79,15 +90,18 @@ final class GrafiteForm {
     if (maxLen < 1 || maxLen > GrafiteFilter.MAX_CODE_RANGE) {
       throw new SieveFormatException(32, "max range length " + maxLen + " is outside [1, 2^62]");
     }
-    if (k != GrafiteFilter.blockShiftFor(maxLen)) {
+    int least = GrafiteFilter.blockShiftFor(maxLen);
+    if (version == 1 ? k != least : k < least || k > 62) {
       throw new SieveFormatException(
           2,
           "block shift "
               + k
-              + " is not ceil(log2 "
+              + (version == 1 ? " is not " : " is outside [")
+              + "ceil(log2 "
               + maxLen
               + ") = "
-              + GrafiteFilter.blockShiftFor(maxLen));
+              + least
+              + (version == 1 ? "" : ", 62]"));
     }
     // every stored code takes at least one bit of the upper bits: m is bounded by the length
     long maxCodes = 8L * (len - HEADER_BYTES);
@@ -103,9 +117,32 @@ final class GrafiteForm {
       throw new SieveFormatException(
           3, "low bits " + l + " is not floor(log2(r/m)) = " + EliasFano.lowBitsFor(m, r));
     }
-    long lowWords = EliasFano.words(m * l);
-    long highBits = EliasFano.highLength(m, r, l);
-    long highWords = EliasFano.words(highBits);
+    EliasFano ef;
+    long versionOneBits = -1;
+    if (version == 1) {
+      ef = EliasFano.encode(readVersionOne(b, len, m, r, l), (int) m, r);
+      versionOneBits = 8L * (len - HEADER_BYTES);
+    } else {
+      long words = EliasFano.dataWords(m, r, l);
+      if (words < 0 || HEADER_BYTES + 8 * words != len) {
+        throw new SieveFormatException(
+            HEADER_BYTES,
+            "the data is "
+                + (len - HEADER_BYTES)
+                + " bytes, the header says "
+                + (words < 0 ? "more than 2^34" : Long.toString(8 * words)));
+      }
+      ByteBuffer data = b.duplicate().position(HEADER_BYTES).slice();
+      ef = EliasFano.read(data, m, r, l, !wrap, HEADER_BYTES);
+    }
+    return new GrafiteFilter(ef, numKeys, r, maxLen, k, seed, KeyScheme.XXPH3, versionOneBits);
+  }
+
+  /** The codes of a version-1 payload (plain Elias–Fano arrays), checked. */
+  private static long[] readVersionOne(ByteBuffer b, int len, long m, long r, int l) {
+    long lowWords = EliasFanoV1.words(m * l);
+    long highBits = EliasFanoV1.highLength(m, r, l);
+    long highWords = EliasFanoV1.words(highBits);
     long expected = HEADER_BYTES + 8 * (lowWords + highWords);
     if (highWords > Integer.MAX_VALUE || expected != len) {
       throw new SieveFormatException(
@@ -138,13 +175,13 @@ final class GrafiteForm {
     if ((high[(int) (last >>> 6)] & (1L << last)) != 0) {
       throw new SieveFormatException(highOffset + 8 * (last >>> 6), "upper bits end in a one");
     }
-    EliasFano ef = new EliasFano(m, r, l, low, high);
+    EliasFanoV1 ef = new EliasFanoV1(m, r, l, low, high);
     long bad = ef.firstNotIncreasing();
     if (bad >= 0) {
       throw new SieveFormatException(
           HEADER_BYTES, "code " + bad + " is not above the one before it or not below r = " + r);
     }
-    return new GrafiteFilter(ef, numKeys, r, maxLen, seed, KeyScheme.XXPH3);
+    return ef.decodeAll();
   }
 
   private static void checkPadding(long[] words, long usedBits, int offset, String what) {
@@ -169,6 +206,12 @@ final class GrafiteForm {
       return write(f);
     }
 
+    /** Version 1 recorded the Elias–Fano words alone; a filter read from it is checked so. */
+    @Override
+    public long recordedSizeInBits(GrafiteFilter f) {
+      return f.versionOneBits >= 0 ? f.versionOneBits : f.sizeInBits();
+    }
+
     @Override
     public int parameterA(GrafiteFilter f) {
       return f.blockShift;
@@ -181,12 +224,18 @@ final class GrafiteForm {
 
     @Override
     public GrafiteFilter read(byte[] payload, long numKeys) {
-      return GrafiteForm.read(ByteBuffer.wrap(payload));
+      return GrafiteForm.read(ByteBuffer.wrap(payload), false);
+    }
+
+    /** Reads a version-2 payload in place (version 1 is read onto the heap). */
+    @Override
+    public GrafiteFilter wrap(ByteBuffer payload, long numKeys) {
+      return GrafiteForm.read(payload, true);
     }
 
     @Override
-    public GrafiteFilter wrap(ByteBuffer payload, long numKeys) {
-      return GrafiteForm.read(payload);
+    public boolean zeroCopy() {
+      return true;
     }
   }
 }

@@ -29,8 +29,9 @@ final class FuzzSupport {
 
   /**
    * Whether {@code container} holds a payload of a version this code reads but no longer writes
-   * (sharded payload version 0, scalable payload version 1): re-serializing it gives the current
-   * version, so its bytes are not expected back, only a container that reads back the same.
+   * (sharded payload version 0, scalable, expandable and Grafite payload version 1): re-serializing
+   * it gives the current version, so its bytes are not expected back, only a container that reads
+   * back the same.
    */
   static boolean isLegacyPayload(byte[] container) {
     if (container.length < SieveFormat.HEADER_BYTES + 8) {
@@ -44,7 +45,7 @@ final class FuzzSupport {
       return (b.getShort(p + ShardedCodec.VERSION_OFFSET) & 0xFFFF)
           == ShardedCodec.LEGACY_PAYLOAD_VERSION;
     }
-    if (type == FilterType.EXPANDABLE.id()) {
+    if (type == FilterType.EXPANDABLE.id() || type == FilterType.GRAFITE.id()) {
       return (container[p + 1] & 0xFF) == 1; // payload v1, written back as v2
     }
     return type == FilterType.SCALABLE_BLOOM.id() && b.getInt(p) == 1;

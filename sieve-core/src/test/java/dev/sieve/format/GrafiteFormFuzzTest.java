@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sieve.range.GrafiteFilter;
@@ -10,8 +11,10 @@ import java.util.SplittableRandom;
 
 /**
  * Fuzz target for the GrafiteFilter payload form (read through {@link Forms}): a typed error, or a
- * filter that re-serializes to the same bytes and answers points and ranges (short, long, at 0 and
- * at 2^64 − 1) as its in-place reading does, without an unchecked exception.
+ * filter that re-serializes to the same bytes (a payload of version 1 to version-2 bytes that read
+ * back equal) and answers points and ranges (short, long, at 0 and at 2^64 − 1), one by one and in
+ * a batch, as its in-place readings do (heap and direct buffers, read without a copy), without an
+ * unchecked exception.
  */
 class GrafiteFormFuzzTest {
 
@@ -21,16 +24,42 @@ class GrafiteFormFuzzTest {
     if (filter == null) {
       return;
     }
-    assertArrayEquals(data, Forms.toBytes(filter));
+    byte[] again = Forms.toBytes(filter);
+    boolean legacy = data[1] == 1; // payload version 1: written back as version 2
+    if (legacy) {
+      assertEquals(filter, Forms.read(GrafiteFilter.class, again));
+    } else {
+      assertArrayEquals(data, again);
+    }
     GrafiteFilter wrapped = Forms.wrap(GrafiteFilter.class, ByteBuffer.wrap(data));
     assertEquals(filter, wrapped);
+    assertEquals(!legacy, wrapped.isWrapped());
+    GrafiteFilter direct =
+        Forms.wrap(GrafiteFilter.class, ByteBuffer.allocateDirect(again.length).put(again).flip());
+    assertTrue(direct.isWrapped());
+    assertEquals(filter, direct);
     FuzzSupport.assertSameAnswers(filter, wrapped, data);
+    FuzzSupport.assertSameAnswers(filter, direct, data);
     SplittableRandom rnd = new SplittableRandom(data.length);
+    long[] lo = new long[64];
+    long[] hi = new long[64];
     for (int i = 0; i < 64; i++) {
-      long lo = i < 2 ? -1L * i : rnd.nextLong();
+      long a = i < 2 ? -1L * i : rnd.nextLong();
       long len = i % 3 == 0 ? rnd.nextLong(1, 1L << 12) : 1L << rnd.nextInt(63);
-      long hi = Long.compareUnsigned(-1L - lo, len - 1) >= 0 ? lo + len - 1 : -1L;
-      assertEquals(filter.mayContainRange(lo, hi), wrapped.mayContainRange(lo, hi));
+      long b = Long.compareUnsigned(-1L - a, len - 1) >= 0 ? a + len - 1 : -1L;
+      lo[i] = a;
+      hi[i] = b;
+      boolean expected = filter.mayContainRange(a, b);
+      assertEquals(expected, wrapped.mayContainRange(a, b));
+      assertEquals(expected, direct.mayContainRange(a, b));
     }
+    long[] bits = new long[1];
+    long[] directBits = new long[1];
+    filter.mayContainRanges(lo, hi, 0, 64, bits);
+    direct.mayContainRanges(lo, hi, 0, 64, directBits);
+    for (int i = 0; i < 64; i++) {
+      assertEquals(filter.mayContainRange(lo[i], hi[i]), (bits[0] >>> i & 1) != 0, "batch " + i);
+    }
+    assertEquals(bits[0], directBits[0]);
   }
 }

@@ -3,16 +3,34 @@ package dev.sieve.range;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.Arrays;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The Elias–Fano layouts against a sorted set: the lined layout with stored samples ({@link
+ * EliasFano}, on the heap and read in place from heap and direct buffers) and the plain layout of
+ * payload version 1 ({@link EliasFanoV1}) answer every successor alike, and as the set does.
+ */
 class EliasFanoTest {
 
-  /** Successor against a sorted set, over dense and sparse universes and every select path. */
+  private static EliasFano wrapped(EliasFano ef, boolean direct) {
+    ByteBuffer out = ByteBuffer.allocate(8 * ef.dataWords).order(ByteOrder.LITTLE_ENDIAN);
+    ef.writeTo(out);
+    byte[] bytes = out.array();
+    ByteBuffer in =
+        direct ? ByteBuffer.allocateDirect(bytes.length).put(bytes).flip() : ByteBuffer.wrap(bytes);
+    return EliasFano.read(in, ef.n, ef.universe, ef.lowBits, false, 0);
+  }
+
+  /**
+   * Successor against a sorted set, over dense and sparse universes, clustered values (buckets of
+   * many values, spanning words and lines) and every select path; both layouts, heap and wrapped.
+   */
   @Test
-  void successorMatchesTreeSet() {
+  void successorMatchesTreeSetInEveryLayout() {
     SplittableRandom rnd = new SplittableRandom(7);
     for (int round = 0; round < 60; round++) {
       int n = round == 0 ? 0 : rnd.nextInt(1, 3000);
@@ -22,13 +40,28 @@ class EliasFanoTest {
         universe = n;
       }
       TreeSet<Long> set = new TreeSet<>();
+      if (round % 5 == 4) { // clusters: runs of consecutive values, big buckets
+        while (set.size() < n) {
+          long c = rnd.nextLong(universe);
+          for (int j = 0; j < 600 && set.size() < n && c + j < universe; j++) {
+            set.add(c + j);
+          }
+        }
+      }
       while (set.size() < n) {
         set.add(rnd.nextLong(universe));
       }
       long[] v = set.stream().mapToLong(Long::longValue).toArray();
       EliasFano ef = EliasFano.encode(v.clone(), v.length, universe);
+      EliasFanoV1 old = EliasFanoV1.encode(v.clone(), v.length, universe);
       assertArrayEquals(v, ef.decodeAll());
-      assertEquals(-1, ef.firstNotIncreasing());
+      assertEquals(-1, old.firstNotIncreasing());
+      EliasFano[] all = {ef, wrapped(ef, false), wrapped(ef, true)};
+      for (EliasFano e : all) {
+        assertArrayEquals(v, e.decodeAll());
+        assertEquals(n == 0 ? -1 : v[0], e.first);
+        assertEquals(n == 0 ? -1 : v[n - 1], e.last);
+      }
       for (int q = 0; q < 2000; q++) {
         long x =
             q % 4 == 0 && n > 0 ? v[rnd.nextInt(n)] + rnd.nextInt(-1, 2) : rnd.nextLong(universe);
@@ -36,27 +69,53 @@ class EliasFanoTest {
           x = 0;
         }
         Long want = set.ceiling(x);
-        assertEquals(want == null || x >= universe ? -1 : want, ef.successor(x), "x=" + x);
+        long expected = want == null || x >= universe ? -1 : want;
+        assertEquals(expected, old.successor(x), "v1 x=" + x);
+        for (EliasFano e : all) {
+          assertEquals(expected, e.successor(x), "x=" + x);
+        }
       }
     }
   }
 
+  /** The size: Elias–Fano bits plus the line headers and samples, all counted. */
+  @Test
+  void sizeCountsTheIndex() {
+    long[] v = new SplittableRandom(5).longs(100_000, 0, 1L << 40).sorted().distinct().toArray();
+    EliasFano ef = EliasFano.encode(v, v.length, 1L << 40);
+    double perKey = (double) ef.sizeInBits() / v.length;
+    double plain = (double) ((long) v.length * ef.lowBits + ef.highLength) / v.length;
+    // the index: a header word per 7 words of upper bits, 32 bits per 256 zeros
+    double index = ef.highLength / 7.0 / v.length + 32.0 * ef.zeros / 256 / v.length;
+    assertEquals(plain + index, perKey, 0.01, "bits per value");
+  }
+
+  private static int naiveSelect(long x, int k) {
+    long y = x;
+    for (int j = 0; j < k; j++) {
+      y &= y - 1;
+    }
+    return Long.numberOfTrailingZeros(y);
+  }
+
+  /** The broadword select against clearing bits one by one, over sparse, dense and random words. */
   @Test
   void selectInWord() {
     SplittableRandom rnd = new SplittableRandom(3);
-    for (int i = 0; i < 10_000; i++) {
-      long x = rnd.nextLong();
+    for (int i = 0; i < 30_000; i++) {
+      long x =
+          switch (i % 3) {
+            case 0 -> rnd.nextLong();
+            case 1 -> rnd.nextLong() & rnd.nextLong() & rnd.nextLong(); // sparse
+            default -> rnd.nextLong() | rnd.nextLong() | rnd.nextLong(); // dense
+          };
       int c = Long.bitCount(x);
-      if (c == 0) {
-        continue;
+      for (int k = 0; k < c; k++) {
+        assertEquals(naiveSelect(x, k), EliasFano.select(x, k), Long.toHexString(x) + " k=" + k);
       }
-      int k = rnd.nextInt(c);
-      long y = x;
-      for (int j = 0; j < k; j++) {
-        y &= y - 1;
-      }
-      assertEquals(Long.numberOfTrailingZeros(y), EliasFano.select(x, k));
     }
-    assertEquals(0, Arrays.stream(new long[0]).count());
+    assertEquals(63, EliasFano.select(Long.MIN_VALUE, 0));
+    assertEquals(63, EliasFano.select(-1L, 63));
+    assertEquals(0, EliasFano.select(-1L, 0));
   }
 }

@@ -31,9 +31,12 @@ class RangeFormTest {
   private static void grafiteRejects(long offset, Consumer<ByteBuffer> edit) {
     byte[] b = grafite();
     edit.accept(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN));
-    SieveFormatException e =
-        assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(b)));
-    assertEquals(offset, e.offset(), e.getMessage());
+    for (boolean wrap : new boolean[] {false, true}) {
+      SieveFormatException e =
+          assertThrows(
+              SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(b), wrap));
+      assertEquals(offset, e.offset(), e.getMessage());
+    }
   }
 
   private static void prefixRejects(long offset, Consumer<ByteBuffer> edit) {
@@ -50,9 +53,12 @@ class RangeFormTest {
   @Test
   void grafiteRoundTripsAndRefusesCraftedFields() {
     byte[] b = grafite();
-    GrafiteFilter back = GrafiteForm.read(ByteBuffer.wrap(b));
-    for (long k : KEYS) {
-      assertTrue(back.mayContainRange(k, k + 3));
+    for (boolean wrap : new boolean[] {false, true}) {
+      GrafiteFilter back = GrafiteForm.read(ByteBuffer.wrap(b), wrap);
+      assertEquals(wrap, back.isWrapped());
+      for (long k : KEYS) {
+        assertTrue(back.mayContainRange(k, k + 3));
+      }
     }
     grafiteRejects(0, bb -> bb.put(0, (byte) 1));
     grafiteRejects(1, bb -> bb.put(1, (byte) 9));
@@ -61,30 +67,75 @@ class RangeFormTest {
     grafiteRejects(24, bb -> bb.putLong(24, Long.MAX_VALUE));
     grafiteRejects(32, bb -> bb.putLong(32, 0));
     grafiteRejects(32, bb -> bb.putLong(32, -5));
-    grafiteRejects(2, bb -> bb.put(2, (byte) 40));
+    grafiteRejects(2, bb -> bb.put(2, (byte) 5)); // below ceil(log2 64)
+    grafiteRejects(2, bb -> bb.put(2, (byte) 63));
+    grafiteRejects(2, bb -> bb.put(2, (byte) -1));
     grafiteRejects(16, bb -> bb.putLong(16, Long.MAX_VALUE));
     grafiteRejects(16, bb -> bb.putLong(16, -1));
     grafiteRejects(8, bb -> bb.putLong(8, 1));
     grafiteRejects(3, bb -> bb.put(3, (byte) 61));
     // a huge code range with the same stored count: the data length no longer matches
     grafiteRejects(3, bb -> bb.putLong(24, bb.getLong(24) * 1024));
-    // an extra one bit in the upper bits, the last upper bit, or low-bit padding
+    Layout at = layout(b);
+    // a flipped bit in the first line's data: the next line's header no longer matches
     grafiteRejects(
-        48 + 8L * lowWords(b),
-        bb ->
-            bb.putLong(
-                48 + 8 * lowWords(b),
-                bb.getLong(48 + 8 * lowWords(b)) ^ 0x8000_0000_0000_0000L >>> 1));
+        48 + 8L * (at.lines + 8),
+        bb -> bb.putLong(48 + 8 * (at.lines + 1), bb.getLong(48 + 8 * (at.lines + 1)) ^ 1L << 62));
+    // a line header that lies
+    grafiteRejects(
+        48 + 8L * (at.lines + 8),
+        bb -> bb.putLong(48 + 8 * (at.lines + 8), bb.getLong(48 + 8 * (at.lines + 8)) + 1));
+    grafiteRejects(48 + 8L * at.lines, bb -> bb.putLong(48 + 8 * at.lines, 1));
+    // a select sample that names another line
+    grafiteRejects(48 + 8L * at.samples, bb -> bb.putInt(48 + 8 * at.samples + 4, 0));
+    grafiteRejects(
+        48 + 8L * at.samples,
+        bb -> bb.putInt(48 + 8 * at.samples + 4, bb.getInt(48 + 8 * at.samples + 4) + 1));
+    // the unused half of the last sample word, where the count is odd
+    long samples =
+        EliasFano.samples(
+            EliasFano.zeros(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(24), b[3]));
+    if (samples % 2 == 1) {
+      int last = 48 + 8 * (at.samples + (int) (samples / 2));
+      grafiteRejects(last, bb -> bb.putInt(last + 4, 1));
+    }
+    // bits past the last upper bit
+    grafiteRejects(
+        48 + 8L * (at.samples - 1),
+        bb -> bb.putLong(48 + 8 * (at.samples - 1), bb.getLong(48 + 8 * (at.samples - 1)) | MSB));
+    // the low bits' padding
+    if (at.lowPadding) {
+      grafiteRejects(
+          48 + 8L * (at.lines - 1),
+          bb -> bb.putLong(48 + 8 * (at.lines - 1), bb.getLong(48 + 8 * (at.lines - 1)) | MSB));
+    }
     byte[] truncated = java.util.Arrays.copyOf(b, b.length - 8);
     assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(truncated)));
     assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(new byte[47])));
   }
 
-  private static int lowWords(byte[] b) {
+  private static final long MSB = Long.MIN_VALUE;
+
+  /** Where the sections of a version-2 payload start, in words past the header. */
+  private record Layout(int lines, int samples, boolean lowPadding) {}
+
+  private static Layout layout(byte[] b) {
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    return (int) EliasFano.words(bb.getLong(16) * bb.get(3));
+    long m = bb.getLong(16);
+    int l = bb.get(3);
+    long r = bb.getLong(24);
+    int low = (int) EliasFano.words(m * l);
+    long u = m + EliasFano.zeros(r, l);
+    int lines = (int) EliasFano.lines(u);
+    assertTrue(lines >= 2, "the test payload has two lines at least");
+    assertTrue(u % EliasFano.LINE_BITS < EliasFano.LINE_BITS - 64, "the last data word unused");
+    return new Layout(low, low + EliasFano.LINE_WORDS * lines, (m * l) % 64 != 0);
   }
 
+  /**
+   * A payload whose codes are all equal (every low part 0, every one in the first bucket), its line
+   * headers and samples made consistent: refused for its order alone.
+   */
   @Test
   void grafiteRefusesCodesOutOfOrder() {
     GrafiteFilter f =
@@ -96,15 +147,15 @@ class RangeFormTest {
     assertTrue(m >= 2);
     byte[] b = GrafiteForm.write(f);
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    int low = lowWords(b);
+    int low = (int) EliasFano.words((long) m * f.codes.lowBits);
     for (int i = 0; i < low; i++) {
       bb.putLong(48 + 8 * i, 0); // every low part 0
     }
-    int hi = 48 + 8 * low;
-    bb.putLong(hi, (1L << m) - 1); // every code in the first bucket: m equal codes
-    for (int i = hi + 8; i < b.length; i += 8) {
-      bb.putLong(i, 0);
-    }
+    int line = 48 + 8 * low;
+    bb.putLong(line, 0); // header of line 0: no zeros before it
+    bb.putLong(line + 8, (1L << m) - 1); // every code in the first bucket: m equal codes
+    assertEquals(1, f.codes.lines, "one line");
+    // the one sample (zero 0 is in line 0) is 0 already
     SieveFormatException e =
         assertThrows(SieveFormatException.class, () -> GrafiteForm.read(ByteBuffer.wrap(b)));
     assertEquals(48, e.offset(), e.getMessage());
@@ -140,5 +191,73 @@ class RangeFormTest {
             SieveFormatException.class,
             () -> PrefixBloomForm.read(ByteBuffer.wrap(badTrailer), false));
     assertTrue(e.offset() >= 32, e.getMessage());
+  }
+
+  private static byte[] golden(String name) throws java.io.IOException {
+    try (java.io.InputStream in =
+        dev.sieve.format.SieveFormat.class.getResourceAsStream("golden/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  /**
+   * The golden container of Grafite payload version 1 (the plain layout, {@code k = ⌈log2 L⌉})
+   * still reads, heap and wrapped (onto the heap), answers as recorded, and is written back as
+   * version 2 with its own block shift, which reads back to an equal filter, in place.
+   */
+  @Test
+  void grafiteVersionOneGoldenFileStillReadsAndAnswersAsRecorded() throws java.io.IOException {
+    byte[] legacy = golden("grafite-payload-v1.sieve");
+    String recorded =
+        new String(golden("grafite-payload-v1.answers"), java.nio.charset.StandardCharsets.US_ASCII)
+            .split("\n")[1].trim();
+    long[] queries = new long[recorded.length()];
+    for (int i = 0; i < 500; i++) {
+      queries[i] = 0x5EED_0000L + 977L * i; // GoldenFiles.builtKeys()
+    }
+    for (int i = 500; i < queries.length; i++) {
+      queries[i] = i * 0xD6E8FEB86659FD93L + 12345; // GoldenFiles.queryKeys()
+    }
+    for (GrafiteFilter f :
+        new GrafiteFilter[] {
+          dev.sieve.format.SieveFormat.read(legacy, GrafiteFilter.class),
+          dev.sieve.format.SieveFormat.wrap(ByteBuffer.wrap(legacy), GrafiteFilter.class)
+        }) {
+      assertEquals(500, f.numKeys());
+      assertEquals(GrafiteFilter.blockShiftFor(f.maxRangeLength()), f.blockShift());
+      assertTrue(!f.isWrapped(), "version 1 is read onto the heap");
+      for (int i = 0; i < queries.length; i++) {
+        assertEquals(recorded.charAt(i) == '1', f.mayContain(queries[i]), "query " + i);
+      }
+      byte[] again = dev.sieve.format.SieveFormat.toBytes(f);
+      GrafiteFilter back =
+          dev.sieve.format.SieveFormat.wrap(
+              ByteBuffer.allocateDirect(again.length).put(again).flip(), GrafiteFilter.class);
+      assertTrue(back.isWrapped());
+      assertEquals(f, back);
+      assertEquals(2, GrafiteForm.write(back)[1]);
+    }
+  }
+
+  /** A mapped container file is checked and queried in place, answering as the heap filter. */
+  @Test
+  void grafiteMappedFileIsQueriedInPlace(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
+    GrafiteFilter f = GrafiteFilter.builder().maxRangeLength(64).fpRate(0.05).buildFromKeys(KEYS);
+    java.nio.file.Path file = dir.resolve("g.sieve");
+    java.nio.file.Files.write(file, dev.sieve.format.SieveFormat.toBytes(f));
+    GrafiteFilter mapped = dev.sieve.format.SieveFormat.map(file, GrafiteFilter.class);
+    assertTrue(mapped.isWrapped());
+    assertEquals(f, mapped);
+    assertEquals(f.sizeInBits(), mapped.sizeInBits());
+    SplittableRandom rnd = new SplittableRandom(4);
+    for (int i = 0; i < 20_000; i++) {
+      long lo =
+          i % 2 == 0
+              ? KEYS[rnd.nextInt(KEYS.length)] + rnd.nextInt(-70, 70)
+              : rnd.nextLong(1L << 31);
+      long hi = lo + rnd.nextInt(200);
+      assertEquals(f.mayContainRange(lo, hi), mapped.mayContainRange(lo, hi), lo + ".." + hi);
+    }
   }
 }

@@ -150,8 +150,17 @@ public final class ExpandableFilter implements MutableFilter {
   /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
   private final ByteBuffer wrapped;
 
+  /** {@link #wrapped} read as words by the kernel; {@code null} on the heap. */
+  private final ExpandableSlots.Words wrappedWords;
+
   long used;
   long numKeys;
+
+  /**
+   * For a filter converted on read from payload version 1 or 2: the size in bits those versions
+   * recorded in the container header (the slots alone, no block offsets); otherwise 0.
+   */
+  long legacySizeInBits;
 
   /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
   private final StampedLock lock = new StampedLock();
@@ -183,6 +192,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.newBits = o.newBits;
     this.words = shareWrapped ? null : o.heapWords();
     this.wrapped = shareWrapped ? o.wrapped : null;
+    this.wrappedWords = shareWrapped ? o.wrappedWords : null;
     this.used = o.used;
     this.numKeys = o.numKeys;
     this.entriesByKnownBits = o.entriesByKnownBits.clone();
@@ -214,6 +224,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.newBits = newBits;
     this.words = words;
     this.wrapped = wrapped;
+    this.wrappedWords = wrapped == null ? null : new ExpandableSlots.Buffer(wrapped);
     this.used = used;
     this.numKeys = numKeys;
     this.entriesByKnownBits = entriesByKnownBits;
@@ -227,7 +238,7 @@ public final class ExpandableFilter implements MutableFilter {
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
-      return ExpandableKernel.mayContain(wrapped, slots, width, hash64);
+      return ExpandableKernel.mayContain(wrappedWords, slots, width, hash64);
     }
     // optimistic (see "Threads" in the class comment); else again under the read lock
     long stamp = lock.tryOptimisticRead();
@@ -390,7 +401,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return slots * width;
+    return ExpandableSlots.wordsFor(slots, width) * Long.BYTES * 8;
   }
 
   /**

@@ -129,7 +129,7 @@ final class ExpandableGrowth {
           "cannot merge filters of different target rates: " + f.fpRate + " and " + other.fpRate);
     }
     // a snapshot: other may be f
-    long[] src = other.heapWords();
+    ExpandableSlots.Words src = new ExpandableSlots.Heap(other.heapWords());
     int otherLog = other.log;
     long otherSlots = other.slots;
     int srcWidth = other.width;

@@ -169,7 +169,7 @@ final class ContainerReader {
       throw new SieveFormatException(
           PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
     }
-    if (f.sizeInBits() != header.sizeInBits()) {
+    if (!codec.sizeMatches(f, header.sizeInBits())) {
       throw new SieveFormatException(
           SIZE_OFFSET,
           "header size " + header.sizeInBits() + " bits, payload holds " + f.sizeInBits());

@@ -65,6 +65,15 @@ public abstract class PayloadForm<F extends Filter> {
   public abstract int parameterB(F filter);
 
   /**
+   * {@return whether the header's size in bits fits the filter read from the payload: by default
+   * equal to its {@link dev.sieve.Filter#sizeInBits()}; a form that converts an older payload
+   * version on read may accept the size that version recorded}
+   */
+  public boolean sizeMatches(F filter, long headerSizeInBits) {
+    return filter.sizeInBits() == headerSizeInBits;
+  }
+
+  /**
    * Reads a payload into a filter on the heap.
    *
    * @param numKeys the header's key count, for formats that do not store it

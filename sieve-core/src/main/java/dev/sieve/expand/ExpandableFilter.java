@@ -401,7 +401,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return ExpandableSlots.wordsFor(slots, width) * Long.BYTES * 8;
+    return ExpandableSlots.tableBits(slots, width);
   }
 
   /**

@@ -45,7 +45,7 @@ final class FuzzSupport {
           == ShardedCodec.LEGACY_PAYLOAD_VERSION;
     }
     if (type == FilterType.EXPANDABLE.id()) {
-      return (container[p + 1] & 0xFF) == 1; // payload v1, written back as v2
+      return (container[p + 1] & 0xFF) < 3; // payload v1 or v2, converted and written as v3
     }
     return type == FilterType.SCALABLE_BLOOM.id() && b.getInt(p) == 1;
   }

@@ -147,6 +147,9 @@ public final class ExpandableFilter implements MutableFilter {
   /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
   long[] words;
 
+  /** {@link #words} as the kernel reads them (kept with it); {@code null} when wrapped. */
+  ExpandableSlots.Heap heap;
+
   /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
   private final ByteBuffer wrapped;
 
@@ -191,6 +194,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.width = o.width;
     this.newBits = o.newBits;
     this.words = shareWrapped ? null : o.heapWords();
+    this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = shareWrapped ? o.wrapped : null;
     this.wrappedWords = shareWrapped ? o.wrappedWords : null;
     this.used = o.used;
@@ -223,6 +227,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.width = width;
     this.newBits = newBits;
     this.words = words;
+    this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = wrapped;
     this.wrappedWords = wrapped == null ? null : new ExpandableSlots.Buffer(wrapped);
     this.used = used;
@@ -242,7 +247,7 @@ public final class ExpandableFilter implements MutableFilter {
     }
     // optimistic (see "Threads" in the class comment); else again under the read lock
     long stamp = lock.tryOptimisticRead();
-    long[] w = words;
+    ExpandableSlots.Heap w = heap;
     long n = slots;
     int wd = width;
     if (lock.validate(stamp)) {
@@ -253,7 +258,7 @@ public final class ExpandableFilter implements MutableFilter {
     }
     stamp = lock.readLock();
     try {
-      return ExpandableKernel.mayContain(words, slots, width, hash64);
+      return ExpandableKernel.mayContain(heap, slots, width, hash64);
     } finally {
       lock.unlockRead(stamp);
     }
@@ -296,7 +301,7 @@ public final class ExpandableFilter implements MutableFilter {
   private void addLocked(long hash64) {
     ExpandableGrowth.ensureRoom(this, 1);
     ExpandableKernel.insert(
-        words,
+        heap,
         slots,
         width,
         ExpandableKernel.quotient(hash64, slots),
@@ -316,7 +321,7 @@ public final class ExpandableFilter implements MutableFilter {
     checkMutable();
     long stamp = lock.writeLock();
     try {
-      int r = ExpandableKernel.remove(words, slots, width, hash64);
+      int r = ExpandableKernel.remove(heap, slots, width, hash64);
       if (r < 0) {
         return false;
       }

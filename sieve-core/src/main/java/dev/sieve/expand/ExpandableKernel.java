@@ -249,7 +249,12 @@ final class ExpandableKernel {
    * The table must have an empty slot.
    */
   static void insert(long[] a, long n, int width, long q, long value) {
-    Words t = new ExpandableSlots.Heap(a);
+    insert(new ExpandableSlots.Heap(a), n, width, q, value);
+  }
+
+  /** {@link #insert(long[], long, int, long, long)} on a heap table's reader (no allocation). */
+  static void insert(ExpandableSlots.Heap t, long n, int width, long q, long value) {
+    long[] a = t.a;
     boolean exists = ExpandableSlots.occupied(t, width, q);
     long p;
     if (exists) {
@@ -300,7 +305,12 @@ final class ExpandableKernel {
    *     nothing changed)
    */
   static int remove(long[] a, long n, int width, long hash) {
-    Words t = new ExpandableSlots.Heap(a);
+    return remove(new ExpandableSlots.Heap(a), n, width, hash);
+  }
+
+  /** {@link #remove(long[], long, int, long)} on a heap table's reader (no allocation). */
+  static int remove(ExpandableSlots.Heap t, long n, int width, long hash) {
+    long[] a = t.a;
     long q = quotient(hash, n);
     if (!ExpandableSlots.occupied(t, width, q)) {
       return -1;

@@ -80,16 +80,17 @@ import java.util.concurrent.locks.StampedLock;
  *
  * <h2>Memory, and the key-count hint</h2>
  *
- * Bits per key are {@code slotBits / load}: between {@code slotBits / 0.85} just before a doubling
- * and twice that just after it. A table that grows by doubling cannot do better at every size (just
- * after a doubling its load is 0.425), and growing one slot at a time (linear hashing) does not
- * work for a quotient filter: the buckets not yet split carry twice the keys of the split ones, up
- * to a local load of {@code 2 · 0.85}, and the runs of that half of the table merge into one
- * cluster (a simulation at load 0.85 a quarter of the way through a round: clusters of 55,000 slots
- * in a table of 82,000, against 350 in a table that doubles). With an {@link
- * ExpandableFilterBuilder#expectedKeys(long)} hint {@code n} the table starts at {@code n / 0.85}
- * slots rounded up to 9 significant bits (not to a power of two), so at {@code n} keys it is at
- * load 0.85 within 0.4%, and grows by doubling from there.
+ * Bits per key are {@code (slotBits + 0.25) / load} (a 16-bit offset per block of 64 slots, the
+ * price of a query in O(1): {@code ExpandableKernel}): between {@code (slotBits + 0.25) / 0.85}
+ * just before a doubling and twice that just after it. A table that grows by doubling cannot do
+ * better at every size (just after a doubling its load is 0.425), and growing one slot at a time
+ * (linear hashing) does not work for a quotient filter: the buckets not yet split carry twice the
+ * keys of the split ones, up to a local load of {@code 2 · 0.85}, and the runs of that half of the
+ * table merge into one cluster (a simulation at load 0.85 a quarter of the way through a round:
+ * clusters of 55,000 slots in a table of 82,000, against 350 in a table that doubles). With an
+ * {@link ExpandableFilterBuilder#expectedKeys(long)} hint {@code n} the table starts at {@code n /
+ * 0.85} slots rounded up to 9 significant bits (not to a power of two), so at {@code n} keys it is
+ * at load 0.85 within 0.4%, and grows by doubling from there.
  *
  * <h2>Deletes, duplicates and union</h2>
  *
@@ -107,7 +108,8 @@ import java.util.concurrent.locks.StampedLock;
  * <h2>Serialized form</h2>
  *
  * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
- * {@code ExpandableForm}, payload version 2; version 1 still reads); a filter wrapped from a buffer
+ * {@code ExpandableForm}, payload version 3, in blocks of 64 slots; versions 1 and 2 still read,
+ * converted into blocks on the heap, so wrapping one copies); a filter wrapped from a buffer
  * queries it in place and is read-only ({@link #copy()} gives a mutable one); one buffer, 2 GiB.
  *
  * <h2>Threads</h2>

@@ -14,7 +14,7 @@ import java.util.function.LongUnaryOperator;
  *
  * <pre>
  *   0   1  type tag 0x45 ('E')
- *   1   1  payload version, 2 (1 still reads)
+ *   1   1  payload version, 3 (1 and 2 still read, converted)
  *   2   1  log2 of the slots rounded down, [6, 32]
  *   3   1  the same at creation, [6, byte 2]
  *   4   1  slot width in bits: [bits + 3, 57] (version 1: [F + widening(log − start) + 3,
@@ -26,25 +26,31 @@ import java.util.function.LongUnaryOperator;
  *   8   8  target rate f (IEEE double): in (0, 0.25], F = baseFingerprintBits(f) ≤ 28
  *   16  8  entries stored (void copies each), [0, floor(0.85 · slots)]
  *   24  8  keys (adds minus removes), [0, entries]
- *   32  .  ceil(slots · width / 64) words of packed slots (ExpandableSlots), bits past the last 0
+ *   32  .  ceil(blocks · (64 · width + 16) / 64) words: blocks of 64 slots (ExpandableSlots: offset,
+ *          occupieds, runends, values), bits past the last block 0 (versions 1 and 2:
+ *          ceil(slots · width / 64) words of slots packed one after another)
  * </pre>
  *
  * <p>Version 2 (issue 23) added bytes 5 and 6: a table sized from a key-count hint need not have a
  * power of two of slots, and the fingerprint length of new entries is the budget policy's choice at
  * the last doubling, which the entries present do not determine after removes. A version-1 payload
- * is a version-2 one with mant 0 and the fixed schedule's length: it reads, and is written back as
- * version 2. A payload of a version above 2 is refused with a {@link SieveFormatException} naming
- * the version.
+ * is a version-2 one with mant 0 and the fixed schedule's length. Version 3 (issue 23, the query in
+ * O(1)) stores the table in RSQF blocks instead of slots with occupied and continuation bits.
+ * Versions 1 and 2 are validated in their own layout, then converted on read: the table is laid out
+ * again in blocks on the heap (a wrap of an old version copies, and the filter is mutable), and
+ * written back as version 3. A payload of a version above 3 is refused with a {@link
+ * SieveFormatException} naming the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
- * exact length (before anything is allocated), the zero padding, and the slots decoded as the
- * kernel walks them: an empty slot carries no metadata bit, every entry's known bits fit its hash,
- * the non-empty slots number the stored entries, and in every block (a maximal run of non-empty
- * slots) no slot continues a run at the block's start, no run starts before its canonical slot
- * (runs begun never outnumber the occupied bits seen) and the runs equal the occupied bits at the
- * block's end. The kernel's walks then terminate (at most 85% of the slots are non-empty) and find
- * every run. Every error is a {@link SieveFormatException} with the offset of the field and the
- * limit it broke.
+ * exact length (before anything is allocated), the zero padding, and the slots decoded: an empty
+ * slot carries no metadata bit (nor does a slot past the last of a partial block), every entry's
+ * known bits fit its hash, the non-empty slots number the stored entries, in every cluster (a
+ * maximal run of non-empty slots) the entry of the k-th run has k occupied bits at or before it and
+ * the cluster ends with as many run ends as occupied bits, and every block's offset is the one its
+ * runs give (saturated at 65535). The kernel's selects then terminate (at most 85% of the slots are
+ * non-empty) and find every run. (Versions 1 and 2: no slot continues a run at the start of a block
+ * of non-empty slots, no run starts before its canonical slot, runs equal occupied bits.) Every
+ * error is a {@link SieveFormatException} with the offset of the field and the limit it broke.
  */
 final class ExpandableForm {
 

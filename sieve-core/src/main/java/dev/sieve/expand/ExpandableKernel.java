@@ -2,6 +2,84 @@ package dev.sieve.expand;
 
 import dev.sieve.expand.ExpandableSlots.Words;
 
+/**
+ * The table of an {@link ExpandableFilter}: a quotient filter (Bender et al., "Don't Thrash: How to
+ * Cache Your Hash on Flash", PVLDB 5(11), 2012) whose entries carry fingerprints of different
+ * lengths (InfiniFilter, Dayan et al., SIGMOD 2023) in {@code n} slots, with static probe, insert,
+ * delete and rebuild loops over the blocks of slots ({@link ExpandableSlots}).
+ *
+ * <h2>Addressing</h2>
+ *
+ * A table has {@code n} slots, any count (a right-sized start from a key-count hint need not be a
+ * power of two). A key hash {@code h}, read as the fraction {@code h / 2^64} of the unit interval,
+ * scaled by {@code n} gives the 128-bit product {@code h · n}: its high word is the quotient {@code
+ * q} (the canonical slot, in {@code [0, n)}; Lemire's multiply-shift range reduction) and its low
+ * word {@code lo} the key's position inside its slot, whose top {@code r} bits are the fingerprint
+ * {@code lo >>> (64 − r)}. Doubling the table doubles the product: quotient {@code 2q + b} with
+ * {@code b} the top bit of {@code lo}, fingerprint one bit shorter. So an entry stays a prefix of
+ * its key's position however often the table doubles, and the entries of every run stay in quotient
+ * order. For {@code n = 2^log} this is the top {@code log} bits of {@code h} as quotient and the
+ * next {@code r} as fingerprint (the layout of payload version 1).
+ *
+ * <h2>The layout: blocks of 64 slots (RSQF)</h2>
+ *
+ * The metadata are those of the rank-and-select quotient filter (P. Pandey, M. A. Bender, R.
+ * Johnson, R. Patro, "A General-Purpose Counting Filter: Making Every Bit Count", SIGMOD 2017), per
+ * block of 64 slots ({@link ExpandableSlots}): an <em>occupieds</em> word (bit {@code j}: slot
+ * {@code j} is the canonical slot of a run), a <em>runends</em> word (bit {@code j}: slot {@code j}
+ * holds the last entry of a run), a 16-bit <em>offset</em> (how many slots from the block's first
+ * one hold entries of quotients before it), and the 64 values:
+ *
+ * <pre>
+ *   value (width − 2 bits): 0 = empty slot; otherwise 1 marker bit then the r-bit fingerprint,
+ *                           value = (1 &lt;&lt; r) | fingerprint, so r = 63 − numberOfLeadingZeros(value)
+ * </pre>
+ *
+ * The unary marker (InfiniFilter's) lets one table hold fingerprints of every length up to {@code
+ * width − 3}; value {@code 1} ({@code r = 0}) is a <em>void</em> entry, whose fingerprint has run
+ * out: it matches every key of its run. Runs lie in quotient order (cyclically: a run may wrap past
+ * the last slot to slot 0), each at its canonical slot or right after the run before it.
+ *
+ * <p>Bits per slot: {@code width = r + 3} (occupied, run end, marker) plus {@code 16 / 64 = 0.25}
+ * for the offset, so {@code width + 0.25} bits a slot and {@code (width + 0.25) / load} bits per
+ * key ({@link ExpandableMath#bitsPerKey}): 0.25 bits a slot more than the walk-based layout of
+ * payload versions 1 and 2 (occupied and continuation bits, no offset).
+ *
+ * <h2>Operations</h2>
+ *
+ * <ul>
+ *   <li>Query, O(1) expected: block {@code b = q / 64}; if {@code q}'s occupied bit is clear, no;
+ *       else {@code k} = the occupied bits of the block up to {@code q} ({@code Long.bitCount}),
+ *       and {@code q}'s run ends at the {@code k}-th run end from slot {@code 64b + offset} (select
+ *       in the runends words). The run is read backwards to its start (slot {@code q}, or the slot
+ *       after the previous run end); a void entry matches. The block's metadata and values are
+ *       adjacent: a query reads one or two cache lines unless its cluster is long.
+ *   <li>Saturation: an offset of 65,535 or more is stored as 65,535 and computed when read from the
+ *       nearest earlier block whose offset is not saturated ({@link #offsetAt}: the occupied bits
+ *       between the two blocks, then a select): the slow path, in clusters of more than 65,535
+ *       slots only. A table of one block (64 slots or fewer) anchors its runs after an empty slot
+ *       instead: there a run wrapping round the end spills into the block from its own quotients.
+ *   <li>Insert: after the last entry of {@code q}'s run (or where the run would start), shifting
+ *       the rest of the cluster one slot right into the first empty slot (values with their run-end
+ *       bits); the occupied bits do not move. Every block start in {@code (q, empty]} gains one in
+ *       its offset (the slots from it to the insert hold entries of earlier quotients).
+ *   <li>Delete: of the matching entry with the <em>longest</em> fingerprint in {@code q}'s run (a
+ *       shorter matching entry matches every key the longer one matches, so no other key loses its
+ *       last match), shifting the following entries of the cluster one slot left until an empty
+ *       slot or a run that starts in its canonical slot; every block start in {@code (q, last slot
+ *       emptied]} loses one (a saturated one is computed again).
+ *   <li>Rebuild: one pass over the runs in quotient order, writing each entry into a table of the
+ *       same or twice the size (then entries whose top fingerprint bit is 0 go to run {@code 2q},
+ *       those with 1 to {@code 2q + 1}, and a void entry to both: a void entry does not know its
+ *       next quotient bit, so it is duplicated and each copy stays void). The pass appends, so the
+ *       new table is laid out without any search; the offsets are computed in one pass after it.
+ * </ul>
+ *
+ * Reads go through {@link ExpandableSlots.Words} (the heap array or a buffer read in place), so one
+ * kernel serves both; writes are on the heap array.
+ *
+ * <p>Every operation needs an empty slot somewhere: the filter doubles before the table fills.
+ */
 final class ExpandableKernel {
   private ExpandableKernel() {}
 

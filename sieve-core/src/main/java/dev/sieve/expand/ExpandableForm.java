@@ -263,7 +263,7 @@ final class ExpandableForm {
 
   /** The offset of slot {@code i}'s block, for messages. */
   private static long blockOffsetOf(long i, int width) {
-    return HEADER_BYTES + ((ExpandableSlots.base(i >>> 6, width)) >>> 3);
+    return HEADER_BYTES + (ExpandableSlots.base(i >>> 6, width) >>> 3);
   }
 
   /**

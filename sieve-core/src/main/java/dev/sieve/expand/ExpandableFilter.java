@@ -80,16 +80,17 @@ import java.util.concurrent.locks.StampedLock;
  *
  * <h2>Memory, and the key-count hint</h2>
  *
- * Bits per key are {@code slotBits / load}: between {@code slotBits / 0.85} just before a doubling
- * and twice that just after it. A table that grows by doubling cannot do better at every size (just
- * after a doubling its load is 0.425), and growing one slot at a time (linear hashing) does not
- * work for a quotient filter: the buckets not yet split carry twice the keys of the split ones, up
- * to a local load of {@code 2 · 0.85}, and the runs of that half of the table merge into one
- * cluster (a simulation at load 0.85 a quarter of the way through a round: clusters of 55,000 slots
- * in a table of 82,000, against 350 in a table that doubles). With an {@link
- * ExpandableFilterBuilder#expectedKeys(long)} hint {@code n} the table starts at {@code n / 0.85}
- * slots rounded up to 9 significant bits (not to a power of two), so at {@code n} keys it is at
- * load 0.85 within 0.4%, and grows by doubling from there.
+ * Bits per key are {@code (slotBits + 0.25) / load} (a 16-bit offset per block of 64 slots, the
+ * price of a query in O(1): {@code ExpandableKernel}): between {@code (slotBits + 0.25) / 0.85}
+ * just before a doubling and twice that just after it. A table that grows by doubling cannot do
+ * better at every size (just after a doubling its load is 0.425), and growing one slot at a time
+ * (linear hashing) does not work for a quotient filter: the buckets not yet split carry twice the
+ * keys of the split ones, up to a local load of {@code 2 · 0.85}, and the runs of that half of the
+ * table merge into one cluster (a simulation at load 0.85 a quarter of the way through a round:
+ * clusters of 55,000 slots in a table of 82,000, against 350 in a table that doubles). With an
+ * {@link ExpandableFilterBuilder#expectedKeys(long)} hint {@code n} the table starts at {@code n /
+ * 0.85} slots rounded up to 9 significant bits (not to a power of two), so at {@code n} keys it is
+ * at load 0.85 within 0.4%, and grows by doubling from there.
  *
  * <h2>Deletes, duplicates and union</h2>
  *
@@ -107,7 +108,8 @@ import java.util.concurrent.locks.StampedLock;
  * <h2>Serialized form</h2>
  *
  * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
- * {@code ExpandableForm}, payload version 2; version 1 still reads); a filter wrapped from a buffer
+ * {@code ExpandableForm}, payload version 3, in blocks of 64 slots; versions 1 and 2 still read,
+ * converted into blocks on the heap, so wrapping one copies); a filter wrapped from a buffer
  * queries it in place and is read-only ({@link #copy()} gives a mutable one); one buffer, 2 GiB.
  *
  * <h2>Threads</h2>
@@ -147,11 +149,23 @@ public final class ExpandableFilter implements MutableFilter {
   /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
   long[] words;
 
+  /** {@link #words} as the kernel reads them (kept with it); {@code null} when wrapped. */
+  ExpandableSlots.Heap heap;
+
   /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
   private final ByteBuffer wrapped;
 
+  /** {@link #wrapped} read as words by the kernel; {@code null} on the heap. */
+  private final ExpandableSlots.Words wrappedWords;
+
   long used;
   long numKeys;
+
+  /**
+   * For a filter converted on read from payload version 1 or 2: the size in bits those versions
+   * recorded in the container header (the slots alone, no block offsets); otherwise 0.
+   */
+  long legacySizeInBits;
 
   /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
   private final StampedLock lock = new StampedLock();
@@ -182,7 +196,9 @@ public final class ExpandableFilter implements MutableFilter {
     this.width = o.width;
     this.newBits = o.newBits;
     this.words = shareWrapped ? null : o.heapWords();
+    this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = shareWrapped ? o.wrapped : null;
+    this.wrappedWords = shareWrapped ? o.wrappedWords : null;
     this.used = o.used;
     this.numKeys = o.numKeys;
     this.entriesByKnownBits = o.entriesByKnownBits.clone();
@@ -213,7 +229,9 @@ public final class ExpandableFilter implements MutableFilter {
     this.width = width;
     this.newBits = newBits;
     this.words = words;
+    this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = wrapped;
+    this.wrappedWords = wrapped == null ? null : new ExpandableSlots.Buffer(wrapped);
     this.used = used;
     this.numKeys = numKeys;
     this.entriesByKnownBits = entriesByKnownBits;
@@ -227,11 +245,11 @@ public final class ExpandableFilter implements MutableFilter {
   @Override
   public boolean mayContainHash(long hash64) {
     if (words == null) {
-      return ExpandableKernel.mayContain(wrapped, slots, width, hash64);
+      return ExpandableKernel.mayContain(wrappedWords, slots, width, hash64);
     }
     // optimistic (see "Threads" in the class comment); else again under the read lock
     long stamp = lock.tryOptimisticRead();
-    long[] w = words;
+    ExpandableSlots.Heap w = heap;
     long n = slots;
     int wd = width;
     if (lock.validate(stamp)) {
@@ -242,7 +260,7 @@ public final class ExpandableFilter implements MutableFilter {
     }
     stamp = lock.readLock();
     try {
-      return ExpandableKernel.mayContain(words, slots, width, hash64);
+      return ExpandableKernel.mayContain(heap, slots, width, hash64);
     } finally {
       lock.unlockRead(stamp);
     }
@@ -285,7 +303,7 @@ public final class ExpandableFilter implements MutableFilter {
   private void addLocked(long hash64) {
     ExpandableGrowth.ensureRoom(this, 1);
     ExpandableKernel.insert(
-        words,
+        heap,
         slots,
         width,
         ExpandableKernel.quotient(hash64, slots),
@@ -305,7 +323,7 @@ public final class ExpandableFilter implements MutableFilter {
     checkMutable();
     long stamp = lock.writeLock();
     try {
-      int r = ExpandableKernel.remove(words, slots, width, hash64);
+      int r = ExpandableKernel.remove(heap, slots, width, hash64);
       if (r < 0) {
         return false;
       }
@@ -390,7 +408,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public long sizeInBits() {
-    return slots * width;
+    return ExpandableSlots.tableBits(slots, width);
   }
 
   /**

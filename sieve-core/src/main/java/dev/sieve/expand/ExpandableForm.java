@@ -14,7 +14,7 @@ import java.util.function.LongUnaryOperator;
  *
  * <pre>
  *   0   1  type tag 0x45 ('E')
- *   1   1  payload version, 2 (1 still reads)
+ *   1   1  payload version, 3 (1 and 2 still read, converted)
  *   2   1  log2 of the slots rounded down, [6, 32]
  *   3   1  the same at creation, [6, byte 2]
  *   4   1  slot width in bits: [bits + 3, 57] (version 1: [F + widening(log − start) + 3,
@@ -26,32 +26,43 @@ import java.util.function.LongUnaryOperator;
  *   8   8  target rate f (IEEE double): in (0, 0.25], F = baseFingerprintBits(f) ≤ 28
  *   16  8  entries stored (void copies each), [0, floor(0.85 · slots)]
  *   24  8  keys (adds minus removes), [0, entries]
- *   32  .  ceil(slots · width / 64) words of packed slots (ExpandableSlots), bits past the last 0
+ *   32  .  ceil(blocks · (64 · width + 16) / 64) words: blocks of 64 slots (ExpandableSlots: offset,
+ *          occupieds, runends, values), bits past the last block 0 (versions 1 and 2:
+ *          ceil(slots · width / 64) words of slots packed one after another)
  * </pre>
  *
  * <p>Version 2 (issue 23) added bytes 5 and 6: a table sized from a key-count hint need not have a
  * power of two of slots, and the fingerprint length of new entries is the budget policy's choice at
  * the last doubling, which the entries present do not determine after removes. A version-1 payload
- * is a version-2 one with mant 0 and the fixed schedule's length: it reads, and is written back as
- * version 2. A payload of a version above 2 is refused with a {@link SieveFormatException} naming
- * the version.
+ * is a version-2 one with mant 0 and the fixed schedule's length. Version 3 (issue 23, the query in
+ * O(1)) stores the table in RSQF blocks instead of slots with occupied and continuation bits.
+ * Versions 1 and 2 are validated in their own layout, then converted on read: the table is laid out
+ * again in blocks on the heap (a wrap of an old version copies, and the filter is mutable), and
+ * written back as version 3. A payload of a version above 3 is refused with a {@link
+ * SieveFormatException} naming the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
- * exact length (before anything is allocated), the zero padding, and the slots decoded as the
- * kernel walks them: an empty slot carries no metadata bit, every entry's known bits fit its hash,
- * the non-empty slots number the stored entries, and in every block (a maximal run of non-empty
- * slots) no slot continues a run at the block's start, no run starts before its canonical slot
- * (runs begun never outnumber the occupied bits seen) and the runs equal the occupied bits at the
- * block's end. The kernel's walks then terminate (at most 85% of the slots are non-empty) and find
- * every run. Every error is a {@link SieveFormatException} with the offset of the field and the
- * limit it broke.
+ * exact length (before anything is allocated), the zero padding, and the slots decoded: an empty
+ * slot carries no metadata bit (nor does a slot past the last of a partial block), every entry's
+ * known bits fit its hash, the non-empty slots number the stored entries, in every cluster (a
+ * maximal run of non-empty slots) the entry of the k-th run has k occupied bits at or before it and
+ * the cluster ends with as many run ends as occupied bits, and every block's offset is the one its
+ * runs give (saturated at 65535). The kernel's selects then terminate (at most 85% of the slots are
+ * non-empty) and find every run. (Versions 1 and 2: no slot continues a run at the start of a block
+ * of non-empty slots, no run starts before its canonical slot, runs equal occupied bits.) Every
+ * error is a {@link SieveFormatException} with the offset of the field and the limit it broke.
  */
 final class ExpandableForm {
 
   /** The version this code writes and reads. */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   static final int TYPE_TAG = 0x45;
+
+  /** Versions 1 and 2: a slot's occupied and continuation bits, the value above them. */
+  private static final long LEGACY_OCCUPIED = 1;
+
+  private static final long LEGACY_CONTINUATION = 2;
   static final int HEADER_BYTES = 32;
 
   private ExpandableForm() {}
@@ -110,12 +121,12 @@ final class ExpandableForm {
           "not an expandable filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x45");
     }
     int version = in.get(1) & 0xFF;
-    if (version != 1 && version != VERSION) {
+    if (version < 1 || version > VERSION) {
       throw new SieveFormatException(
           1,
           "expandable payload version "
               + version
-              + " is not supported (this reader reads 1 and "
+              + " is not supported (this reader reads 1 to "
               + VERSION
               + ")");
     }
@@ -174,7 +185,7 @@ final class ExpandableForm {
     int width = in.get(4) & 0xFF;
     int minWidth = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
     int maxWidth =
-        version == 2
+        version >= 2
             ? ExpandableSlots.MAX_WIDTH
             : Math.min(
                 ExpandableSlots.MAX_WIDTH,
@@ -196,7 +207,10 @@ final class ExpandableForm {
     if (numKeys < 0 || numKeys > used) {
       throw new SieveFormatException(24, "keys " + numKeys + " outside [0, " + used + "]");
     }
-    long numWords = ExpandableSlots.wordsFor(slots, width);
+    long numWords =
+        version == VERSION
+            ? ExpandableSlots.wordsFor(slots, width)
+            : (slots * width + 63) >>> 6; // versions 1 and 2: slots packed one after another
     long expected = HEADER_BYTES + numWords * Long.BYTES;
     if (size != expected) {
       throw new SieveFormatException(
@@ -213,13 +227,26 @@ final class ExpandableForm {
     }
     ByteBuffer data =
         in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    int usedBits = (int) ((slots * width) & 63);
+    long tableBits =
+        version == VERSION ? ExpandableSlots.tableBits(slots, width) : slots * (long) width;
+    int usedBits = (int) (tableBits & 63);
     if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
       throw new SieveFormatException(
           expected - Long.BYTES, "nonzero bits past the last slot in the final word");
     }
-    long[] byKnownBits =
-        decodeSlots(i -> ExpandableSlots.get(data, width, i), slots, log, width, used);
+    if (version != VERSION) {
+      long[] byKnownBits =
+          decodeLegacySlots(i -> legacySlot(data, width, i), slots, log, width, used);
+      // converted on read: the table is laid out again in blocks, on the heap (even for a wrap)
+      long[] words = new long[ExpandableGrowth.wordCount(slots, width)];
+      legacyRebuild(i -> legacySlot(data, width, i), slots, words, width);
+      ExpandableFilter converted =
+          new ExpandableFilter(
+              fpRate, startLog, mant, log, width, bits, words, null, used, numKeys, byKnownBits);
+      converted.legacySizeInBits = slots * width;
+      return converted;
+    }
+    long[] byKnownBits = decodeBlocks(new ExpandableSlots.Buffer(data), slots, log, width, used);
     return new ExpandableFilter(
         fpRate,
         startLog,
@@ -234,17 +261,170 @@ final class ExpandableForm {
         byKnownBits);
   }
 
+  /** The offset of slot {@code i}'s block, for messages. */
+  private static long blockOffsetOf(long i, int width) {
+    return HEADER_BYTES + (ExpandableSlots.base(i >>> 6, width) >>> 3);
+  }
+
+  /**
+   * Decodes a version-3 table (see the class comment) and returns the entries by known hash bits.
+   *
+   * @throws SieveFormatException at the first block or slot that breaks the table's structure
+   */
+  private static long[] decodeBlocks(
+      ExpandableSlots.Words t, long slots, int log, int width, long used) {
+    long blocks = ExpandableSlots.blocks(slots);
+    int tail = (int) (slots & 63);
+    if (tail != 0) {
+      long last = blocks - 1;
+      if ((ExpandableSlots.occupieds(t, width, last) >>> tail) != 0
+          || (ExpandableSlots.runends(t, width, last) >>> tail) != 0) {
+        throw new SieveFormatException(
+            blockOffsetOf(slots, width), "metadata bits set past the last slot " + (slots - 1));
+      }
+      for (long i = slots; i < blocks << 6; i++) {
+        if (ExpandableSlots.value(t, width, i) != 0) {
+          throw new SieveFormatException(
+              blockOffsetOf(i, width), "value set in slot " + i + ", past the last slot");
+        }
+      }
+    }
+    long[] byKnownBits = new long[65];
+    long nonEmpty = 0;
+    long empty = -1;
+    for (long i = 0; i < slots; i++) {
+      long value = ExpandableSlots.value(t, width, i);
+      if (value == 0) {
+        if (ExpandableSlots.occupied(t, width, i) || ExpandableSlots.runend(t, width, i)) {
+          throw new SieveFormatException(
+              blockOffsetOf(i, width), "empty slot " + i + " has its occupied or run-end bit set");
+        }
+        empty = empty < 0 ? i : empty;
+        continue;
+      }
+      int known = log + ExpandableKernel.length(value);
+      if (known > 64) {
+        throw new SieveFormatException(
+            blockOffsetOf(i, width),
+            "slot " + i + " knows " + known + " hash bits, more than the 64 of a key hash");
+      }
+      byKnownBits[known]++;
+      nonEmpty++;
+    }
+    if (nonEmpty != used) {
+      throw new SieveFormatException(
+          16, "header says " + used + " entries, the slots hold " + nonEmpty);
+    }
+    // empty >= 0: used <= 0.85 · slots. In every cluster (maximal run of non-empty slots) the
+    // entry of the k-th run needs k occupied bits at or before it, and the runs end as often as
+    // there are occupied bits.
+    long occupied = 0;
+    long ended = 0;
+    for (long rel = 1; rel <= slots; rel++) {
+      long i = (empty + rel) % slots;
+      if (ExpandableSlots.value(t, width, i) == 0) {
+        if (ended != occupied) {
+          throw new SieveFormatException(
+              blockOffsetOf(i, width),
+              "the cluster ending before slot "
+                  + i
+                  + " has "
+                  + ended
+                  + " run ends, "
+                  + occupied
+                  + " occupied");
+        }
+        occupied = 0;
+        ended = 0;
+        continue;
+      }
+      occupied += ExpandableSlots.occupied(t, width, i) ? 1 : 0;
+      if (ended >= occupied) {
+        throw new SieveFormatException(
+            blockOffsetOf(i, width), "slot " + i + " is in a run before its canonical slot");
+      }
+      ended += ExpandableSlots.runend(t, width, i) ? 1 : 0;
+    }
+    ExpandableKernel.forEachOffset(
+        t,
+        slots,
+        width,
+        (b, exact) -> {
+          long stored = ExpandableSlots.offset(t, width, b);
+          if (stored != Math.min(exact, ExpandableSlots.SATURATED)) {
+            throw new SieveFormatException(
+                blockOffsetOf(b << 6, width),
+                "block "
+                    + b
+                    + " has offset "
+                    + stored
+                    + ", its runs give "
+                    + Math.min(exact, ExpandableSlots.SATURATED)
+                    + " (saturated at "
+                    + ExpandableSlots.SATURATED
+                    + ")");
+          }
+        });
+    return byKnownBits;
+  }
+
+  /** Slot {@code i} of a version-1 or -2 table: slots of {@code width} bits one after another. */
+  private static long legacySlot(ByteBuffer b, int width, long i) {
+    long bit = i * width;
+    int at = (int) (bit >>> 6) << 3;
+    int shift = (int) (bit & 63);
+    long v = b.getLong(at) >>> shift;
+    if (shift + width > 64) {
+      v |= b.getLong(at + Long.BYTES) << (64 - shift);
+    }
+    return v & ((1L << width) - 1);
+  }
+
+  /**
+   * Lays out a version-1 or -2 table (validated) in blocks in the empty {@code dst}: its runs in
+   * quotient order from the first slot after an empty one, as that layout's walk finds them (bit 0
+   * of a slot occupied, bit 1 continuation, the value above).
+   */
+  private static void legacyRebuild(LongUnaryOperator slotAt, long n, long[] dst, int width) {
+    ExpandableKernel.Appender out = new ExpandableKernel.Appender(dst, n, width);
+    long base = 0;
+    while (slotAt.applyAsLong(base) >>> 2 != 0) {
+      base++;
+    }
+    base = (base + 1) % n;
+    long occupiedRel = -1;
+    long rel = 0;
+    while (rel < n) {
+      if (slotAt.applyAsLong((base + rel) % n) >>> 2 == 0) {
+        rel++;
+        continue;
+      }
+      do {
+        occupiedRel++;
+      } while ((slotAt.applyAsLong((base + occupiedRel) % n) & 1) == 0);
+      long q = (base + occupiedRel) % n;
+      int length = 0;
+      do {
+        out.append(q, slotAt.applyAsLong((base + rel + length) % n) >>> 2);
+        length++;
+      } while ((slotAt.applyAsLong((base + rel + length) % n) & 2) != 0);
+      rel += length;
+    }
+    out.finish();
+  }
+
   /** The offset of slot {@code i}'s first byte, for messages. */
   private static long offsetOf(long i, int width) {
     return HEADER_BYTES + ((i * width) >>> 3);
   }
 
   /**
-   * Decodes the slots (see the class comment) and returns the entries by known hash bits.
+   * Decodes the slots of a version-1 or -2 table (see the class comment) and returns the entries by
+   * known hash bits.
    *
    * @throws SieveFormatException at the first slot that breaks the table's structure
    */
-  private static long[] decodeSlots(
+  private static long[] decodeLegacySlots(
       LongUnaryOperator slotAt, long slots, int log, int width, long used) {
     long[] byKnownBits = new long[65];
     long nonEmpty = 0;
@@ -297,8 +477,8 @@ final class ExpandableForm {
         blockStart = true;
         continue;
       }
-      occupied += slot & ExpandableKernel.OCCUPIED;
-      if ((slot & ExpandableKernel.CONTINUATION) == 0) {
+      occupied += slot & LEGACY_OCCUPIED;
+      if ((slot & LEGACY_CONTINUATION) == 0) {
         runs++;
         if (runs > occupied) {
           throw new SieveFormatException(
@@ -337,6 +517,12 @@ final class ExpandableForm {
     @Override
     public int parameterB(ExpandableFilter f) {
       return f.logSlots();
+    }
+
+    /** A filter converted from version 1 or 2: the size those versions recorded. */
+    @Override
+    public long recordedSizeInBits(ExpandableFilter f) {
+      return f.legacySizeInBits != 0 ? f.legacySizeInBits : f.sizeInBits();
     }
 
     @Override

@@ -110,13 +110,14 @@ final class ExpandableGrowth {
   static void rebuild(ExpandableFilter f, int newLog, int newWidth) {
     long newSlots = ExpandableMath.slots(newLog, f.mant);
     long[] next = new long[wordCount(newSlots, newWidth)];
-    f.used = ExpandableKernel.rebuild(f.words, f.slots, f.width, next, newSlots, newWidth);
+    f.used = ExpandableKernel.rebuild(f.heap, f.slots, f.width, next, newSlots, newWidth);
     if (newLog == f.log + 1) {
       // void entries (knowing exactly log bits) were duplicated; every other entry keeps its count
       f.entriesByKnownBits[newLog] += 2 * f.entriesByKnownBits[f.log];
       f.entriesByKnownBits[f.log] = 0;
     }
     f.words = next;
+    f.heap = new ExpandableSlots.Heap(next);
     f.log = newLog;
     f.slots = newSlots;
     f.width = newWidth;
@@ -129,7 +130,7 @@ final class ExpandableGrowth {
           "cannot merge filters of different target rates: " + f.fpRate + " and " + other.fpRate);
     }
     // a snapshot: other may be f
-    long[] src = other.heapWords();
+    ExpandableSlots.Words src = new ExpandableSlots.Heap(other.heapWords());
     int otherLog = other.log;
     long otherSlots = other.slots;
     int srcWidth = other.width;
@@ -223,7 +224,7 @@ final class ExpandableGrowth {
   }
 
   private static void insertEntry(ExpandableFilter f, long q, long value) {
-    ExpandableKernel.insert(f.words, f.slots, f.width, q, value);
+    ExpandableKernel.insert(f.heap, f.slots, f.width, q, value);
     f.used++;
     f.entriesByKnownBits[f.log + ExpandableKernel.length(value)]++;
   }

@@ -1,12 +1,12 @@
 package dev.sieve.expand;
 
-import java.nio.ByteBuffer;
+import dev.sieve.expand.ExpandableSlots.Words;
 
 /**
  * The table of an {@link ExpandableFilter}: a quotient filter (Bender et al., "Don't Thrash: How to
  * Cache Your Hash on Flash", PVLDB 5(11), 2012) whose entries carry fingerprints of different
  * lengths (InfiniFilter, Dayan et al., SIGMOD 2023) in {@code n} slots, with static probe, insert,
- * delete and rebuild loops over the raw slots ({@link ExpandableSlots}).
+ * delete and rebuild loops over the blocks of slots ({@link ExpandableSlots}).
  *
  * <h2>Addressing</h2>
  *
@@ -21,48 +21,67 @@ import java.nio.ByteBuffer;
  * order. For {@code n = 2^log} this is the top {@code log} bits of {@code h} as quotient and the
  * next {@code r} as fingerprint (the layout of payload version 1).
  *
- * <h2>A slot</h2>
+ * <h2>The layout: blocks of 64 slots (RSQF)</h2>
+ *
+ * The metadata are those of the rank-and-select quotient filter (P. Pandey, M. A. Bender, R.
+ * Johnson, R. Patro, "A General-Purpose Counting Filter: Making Every Bit Count", SIGMOD 2017), per
+ * block of 64 slots ({@link ExpandableSlots}): an <em>occupieds</em> word (bit {@code j}: slot
+ * {@code j} is the canonical slot of a run), a <em>runends</em> word (bit {@code j}: slot {@code j}
+ * holds the last entry of a run), a 16-bit <em>offset</em> (how many slots from the block's first
+ * one hold entries of quotients before it), and the 64 values:
  *
  * <pre>
- *   bit 0        occupied: some entry has this slot as its canonical slot (its run exists)
- *   bit 1        continuation: this entry continues the run of the slot before it
- *   bits 2..     value: 0 = empty slot; otherwise 1 marker bit then the r-bit fingerprint,
- *                value = (1 &lt;&lt; r) | fingerprint, so r = 63 − numberOfLeadingZeros(value)
+ *   value (width − 2 bits): 0 = empty slot; otherwise 1 marker bit then the r-bit fingerprint,
+ *                           value = (1 &lt;&lt; r) | fingerprint, so r = 63 − numberOfLeadingZeros(value)
  * </pre>
  *
  * The unary marker (InfiniFilter's) lets one table hold fingerprints of every length up to {@code
  * width − 3}; value {@code 1} ({@code r = 0}) is a <em>void</em> entry, whose fingerprint has run
- * out: it matches every key of its run. An empty slot is value 0, so the quotient filter's third
- * metadata bit ("shifted") is not needed: a block (a maximal sequence of non-empty slots) starts
- * after an empty slot, its first entry sits in its canonical slot, and its runs are in the order of
- * the occupied bits, so the quotient of every entry follows from a walk from the block start.
+ * out: it matches every key of its run. Runs lie in quotient order (cyclically: a run may wrap past
+ * the last slot to slot 0), each at its canonical slot or right after the run before it.
+ *
+ * <p>Bits per slot: {@code width = r + 3} (occupied, run end, marker) plus {@code 16 / 64 = 0.25}
+ * for the offset, so {@code width + 0.25} bits a slot and {@code (width + 0.25) / load} bits per
+ * key ({@link ExpandableMath#bitsPerKey}): 0.25 bits a slot more than the walk-based layout of
+ * payload versions 1 and 2 (occupied and continuation bits, no offset).
  *
  * <h2>Operations</h2>
  *
  * <ul>
- *   <li>Query: walk back from {@code q} to the block start, count the occupied bits in {@code
- *       [start, q)}, skip that many runs, compare every entry of {@code q}'s run (a void entry
- *       matches).
- *   <li>Insert: at the start of {@code q}'s run (or where it would start), shifting the rest of the
- *       block one slot right into the first empty slot; the occupied bits do not move.
+ *   <li>Query, O(1) expected: block {@code b = q / 64}; if {@code q}'s occupied bit is clear, no;
+ *       else {@code k} = the occupied bits of the block up to {@code q} ({@code Long.bitCount}),
+ *       and {@code q}'s run ends at the {@code k}-th run end from slot {@code 64b + offset} (select
+ *       in the runends words). The run is read backwards to its start (slot {@code q}, or the slot
+ *       after the previous run end); a void entry matches. The block's metadata and values are
+ *       adjacent: a query reads one or two cache lines unless its cluster is long.
+ *   <li>Saturation: an offset of 65,535 or more is stored as 65,535 and computed when read from the
+ *       nearest earlier block whose offset is not saturated ({@link #offsetAt}: the occupied bits
+ *       between the two blocks, then a select): the slow path, in clusters of more than 65,535
+ *       slots only. A table of one block (64 slots or fewer) anchors its runs after an empty slot
+ *       instead: there a run wrapping round the end spills into the block from its own quotients.
+ *   <li>Insert: after the last entry of {@code q}'s run (or where the run would start), shifting
+ *       the rest of the cluster one slot right into the first empty slot (values with their run-end
+ *       bits); the occupied bits do not move. Every block start in {@code (q, empty]} gains one in
+ *       its offset (the slots from it to the insert hold entries of earlier quotients).
  *   <li>Delete: of the matching entry with the <em>longest</em> fingerprint in {@code q}'s run (a
  *       shorter matching entry matches every key the longer one matches, so no other key loses its
- *       last match), shifting the following entries of the block one slot left until an empty slot
- *       or an entry in its canonical slot.
+ *       last match), shifting the following entries of the cluster one slot left until an empty
+ *       slot or a run that starts in its canonical slot; every block start in {@code (q, last slot
+ *       emptied]} loses one (a saturated one is computed again).
  *   <li>Rebuild: one pass over the runs in quotient order, writing each entry into a table of the
  *       same or twice the size (then entries whose top fingerprint bit is 0 go to run {@code 2q},
  *       those with 1 to {@code 2q + 1}, and a void entry to both: a void entry does not know its
  *       next quotient bit, so it is duplicated and each copy stays void). The pass appends, so the
- *       new table is laid out without any search.
+ *       new table is laid out without any search; the offsets are computed in one pass after it.
  * </ul>
  *
- * Every operation needs an empty slot somewhere: the filter doubles before the table fills.
+ * Reads go through {@link ExpandableSlots.Words} (the heap array or a buffer read in place), so one
+ * kernel serves both; writes are on the heap array.
+ *
+ * <p>Every operation needs an empty slot somewhere: the filter doubles before the table fills.
  */
 final class ExpandableKernel {
   private ExpandableKernel() {}
-
-  static final long OCCUPIED = 1;
-  static final long CONTINUATION = 2;
 
   // ---------------------------------------------------------------- entries
 
@@ -99,120 +118,262 @@ final class ExpandableKernel {
     return r == 0 || (value & ((1L << r) - 1)) == pos >>> (64 - r);
   }
 
-  private static long value(long slot) {
-    return slot >>> 2;
-  }
-
-  private static long next(long i, long n) {
+  static long next(long i, long n) {
     return i + 1 == n ? 0 : i + 1;
   }
 
-  private static long prev(long i, long n) {
+  static long prev(long i, long n) {
     return i == 0 ? n - 1 : i - 1;
   }
 
-  // ---------------------------------------------------------------- walks
-
-  /** {@return where the run of {@code q} starts, or where it would start if it does not exist} */
-  static long runStart(long[] t, long n, int width, long q) {
-    long start = q;
-    while (value(ExpandableSlots.get(t, width, prev(start, n))) != 0) {
-      start = prev(start, n);
-    }
-    long runs = 0;
-    for (long i = start; i != q; i = next(i, n)) {
-      runs += ExpandableSlots.get(t, width, i) & OCCUPIED;
-    }
-    long pos = start;
-    for (; runs > 0; runs--) {
-      do {
-        pos = next(pos, n);
-      } while ((ExpandableSlots.get(t, width, pos) & CONTINUATION) != 0);
-    }
-    return pos;
+  /** {@return the cyclic distance from slot {@code a} forward to slot {@code b}} */
+  static long dist(long a, long b, long n) {
+    return b >= a ? b - a : b - a + n;
   }
+
+  /** {@return the distance forward from {@code a} to the next block start {@code s}: n if equal} */
+  private static long step(long a, long s, long n) {
+    return s > a ? s - a : s - a + n;
+  }
+
+  /** {@return the first slot of the block after the one of slot {@code s} (0 after the last)} */
+  private static long nextBlockStart(long s, long n) {
+    long t = ((s >>> 6) + 1) << 6;
+    return t >= n ? 0 : t;
+  }
+
+  /** {@return the value stored in slot {@code i}} */
+  static long valueAt(Words t, int width, long i) {
+    return ExpandableSlots.value(t, width, i);
+  }
+
+  // ---------------------------------------------------------------- rank and select
+
+  /**
+   * {@return the number of occupied bits at the {@code len} slots from {@code from}, cyclically}
+   */
+  static long countOccupied(Words t, long n, int width, long from, long len) {
+    long c = 0;
+    long i = from;
+    while (len > 0) {
+      int j = (int) (i & 63);
+      int take = (int) Math.min(len, Math.min(64 - j, n - i));
+      long word = ExpandableSlots.occupieds(t, width, i >>> 6) >>> j;
+      if (take < 64) {
+        word &= (1L << take) - 1;
+      }
+      c += Long.bitCount(word);
+      len -= take;
+      i += take;
+      if (i == n) {
+        i = 0;
+      }
+    }
+    return c;
+  }
+
+  /** {@return the slot of the {@code k}-th ({@code k ≥ 1}) run end at or after {@code from}} */
+  static long selectRunend(Words t, long n, int width, long from, long k) {
+    long i = from;
+    while (true) {
+      long b = i >>> 6;
+      int j = (int) (i & 63);
+      long word = ExpandableSlots.runends(t, width, b) >>> j << j;
+      int c = Long.bitCount(word);
+      if (k <= c) {
+        for (long m = k; m > 1; m--) {
+          word &= word - 1;
+        }
+        return (b << 6) + Long.numberOfTrailingZeros(word);
+      }
+      k -= c;
+      i = (b + 1) << 6;
+      if (i >= n) {
+        i = 0;
+      }
+    }
+  }
+
+  /** {@return the first occupied slot after {@code q}, cyclically} */
+  static long nextOccupied(Words t, long n, int width, long q) {
+    long i = next(q, n);
+    while (true) {
+      long b = i >>> 6;
+      int j = (int) (i & 63);
+      long word = ExpandableSlots.occupieds(t, width, b) >>> j << j;
+      if (word != 0) {
+        return (b << 6) + Long.numberOfTrailingZeros(word);
+      }
+      i = (b + 1) << 6;
+      if (i >= n) {
+        i = 0;
+      }
+    }
+  }
+
+  /**
+   * The offset at slot {@code s} from the one at slot {@code a} before it: how many slots from
+   * {@code s} on hold entries of quotients before {@code s}, given {@code pa}, the same at {@code
+   * a}. The runs of the occupied quotients in {@code [a, s)} follow the {@code pa} slots of earlier
+   * quotients in order, so the last of them ends at the {@code c}-th run end from {@code a + pa}.
+   */
+  static long offsetAt(Words t, long n, int width, long a, long pa, long s) {
+    long d = dist(a, s, n);
+    long c = countOccupied(t, n, width, a, d);
+    if (c == 0) {
+      return Math.max(0, pa - d);
+    }
+    long r = selectRunend(t, n, width, (a + pa) % n, c);
+    return Math.max(0, dist(a, r, n) + 1 - d);
+  }
+
+  /**
+   * {@return the offset of block {@code b}: the stored one, or where it saturated, computed from
+   * the nearest earlier block whose offset did not}
+   */
+  static long blockOffset(Words t, long n, int width, long b) {
+    int stored = ExpandableSlots.offset(t, width, b);
+    if (stored < ExpandableSlots.SATURATED) {
+      return stored;
+    }
+    long blocks = ExpandableSlots.blocks(n);
+    long a = b;
+    long steps = 0;
+    do {
+      a = a == 0 ? blocks - 1 : a - 1;
+      if (++steps >= blocks) {
+        throw new IllegalStateException("every block's offset is saturated: the table is full");
+      }
+    } while (ExpandableSlots.offset(t, width, a) >= ExpandableSlots.SATURATED);
+    return offsetAt(t, n, width, a << 6, ExpandableSlots.offset(t, width, a), b << 6);
+  }
+
+  /** {@return the slot of the last entry of the run of the occupied quotient {@code q}} */
+  static long runEnd(Words t, long n, int width, long q) {
+    if (n <= 64) {
+      long a = clusterAnchor(t, n, width, q);
+      return selectRunend(t, n, width, a, countOccupied(t, n, width, a, dist(a, q, n) + 1));
+    }
+    long b = q >>> 6;
+    long rank = Long.bitCount(ExpandableSlots.occupieds(t, width, b) & (-1L >>> (63 - (q & 63))));
+    return selectRunend(t, n, width, ((b << 6) + blockOffset(t, n, width, b)) % n, rank);
+  }
+
+  /**
+   * {@return for a table of one block, the slot after the nearest empty slot before {@code q}:
+   * offset 0} In a table of one block a run that wraps round the end spills into the block's start
+   * from quotients of the same block, so the block's start is no anchor for its own quotients.
+   */
+  private static long clusterAnchor(Words t, long n, int width, long q) {
+    long e = prev(q, n);
+    while (e != q && ExpandableSlots.value(t, width, e) != 0) {
+      e = prev(e, n);
+    }
+    return next(e, n);
+  }
+
+  /** {@return the slot where the run of {@code q} starts, or would start} */
+  private static long runStartSlot(Words t, long n, int width, long q) {
+    if (n <= 64) {
+      return (q + offsetAt(t, n, width, clusterAnchor(t, n, width, q), 0, q)) % n;
+    }
+    long s = q & ~63L;
+    return (q + offsetAt(t, n, width, s, blockOffset(t, n, width, q >>> 6), q)) % n;
+  }
+
+  // ---------------------------------------------------------------- operations
 
   /** {@return whether some entry of {@code hash}'s run matches it} */
+  static boolean mayContain(Words t, long n, int width, long hash) {
+    long q = quotient(hash, n);
+    long b = q >>> 6;
+    int j = (int) (q & 63);
+    long occupieds = ExpandableSlots.occupieds(t, width, b);
+    if ((occupieds >>> j & 1) == 0) {
+      return false;
+    }
+    long i =
+        n <= 64
+            ? runEnd(t, n, width, q)
+            : selectRunend(
+                t,
+                n,
+                width,
+                ((b << 6) + blockOffset(t, n, width, b)) % n,
+                Long.bitCount(occupieds & (-1L >>> (63 - j))));
+    long at = position(hash, n);
+    while (true) {
+      if (matches(ExpandableSlots.value(t, width, i), at)) {
+        return true;
+      }
+      if (i == q) {
+        return false;
+      }
+      i = prev(i, n);
+      if (ExpandableSlots.runend(t, width, i)) {
+        return false;
+      }
+    }
+  }
+
+  /** {@link #mayContain(Words, long, int, long)} on a heap table. */
   static boolean mayContain(long[] t, long n, int width, long hash) {
-    long q = quotient(hash, n);
-    if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
-      return false;
-    }
-    long at = position(hash, n);
-    long pos = runStart(t, n, width, q);
-    long slot = ExpandableSlots.get(t, width, pos);
-    while (true) {
-      if (matches(value(slot), at)) {
-        return true;
-      }
-      pos = next(pos, n);
-      slot = ExpandableSlots.get(t, width, pos);
-      if ((slot & CONTINUATION) == 0) {
-        return false;
-      }
-    }
+    return mayContain(new ExpandableSlots.Heap(t), n, width, hash);
   }
 
   /**
-   * {@link #mayContain(long[], long, int, long)} over slots read in place from a little-endian
-   * buffer (a filter wrapped from its form): the same walk.
+   * Inserts the entry {@code value} into the run of {@code q}, after its last entry (or where the
+   * run would start), shifting the rest of the cluster one slot right into the first empty slot.
+   * The table must have an empty slot.
    */
-  static boolean mayContain(ByteBuffer t, long n, int width, long hash) {
-    long q = quotient(hash, n);
-    if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
-      return false;
-    }
-    long start = q;
-    while (value(ExpandableSlots.get(t, width, prev(start, n))) != 0) {
-      start = prev(start, n);
-    }
-    long runs = 0;
-    for (long i = start; i != q; i = next(i, n)) {
-      runs += ExpandableSlots.get(t, width, i) & OCCUPIED;
-    }
-    long pos = start;
-    for (; runs > 0; runs--) {
-      do {
-        pos = next(pos, n);
-      } while ((ExpandableSlots.get(t, width, pos) & CONTINUATION) != 0);
-    }
-    long at = position(hash, n);
-    long slot = ExpandableSlots.get(t, width, pos);
-    while (true) {
-      if (matches(value(slot), at)) {
-        return true;
-      }
-      pos = next(pos, n);
-      slot = ExpandableSlots.get(t, width, pos);
-      if ((slot & CONTINUATION) == 0) {
-        return false;
-      }
-    }
+  static void insert(long[] a, long n, int width, long q, long value) {
+    insert(new ExpandableSlots.Heap(a), n, width, q, value);
   }
 
-  /**
-   * Inserts the entry {@code value} into the run of {@code q}, at the run's start. The table must
-   * have an empty slot.
-   */
-  static void insert(long[] t, long n, int width, long q, long value) {
-    boolean runExists = (ExpandableSlots.get(t, width, q) & OCCUPIED) != 0;
-    long p = runStart(t, n, width, q);
-    long empty = p;
-    while (value(ExpandableSlots.get(t, width, empty)) != 0) {
-      empty = next(empty, n);
+  /** {@link #insert(long[], long, int, long, long)} on a heap table's reader (no allocation). */
+  static void insert(ExpandableSlots.Heap t, long n, int width, long q, long value) {
+    long[] a = t.a;
+    boolean exists = ExpandableSlots.occupied(t, width, q);
+    long p;
+    if (exists) {
+      p = next(runEnd(t, n, width, q), n);
+    } else {
+      p = runStartSlot(t, n, width, q);
     }
-    for (long i = empty; i != p; ) {
+    long e = p;
+    while (ExpandableSlots.value(t, width, e) != 0) {
+      e = next(e, n);
+    }
+    for (long i = e; i != p; ) {
       long before = prev(i, n);
-      long moved = ExpandableSlots.get(t, width, before) & ~OCCUPIED;
-      ExpandableSlots.set(t, width, i, (ExpandableSlots.get(t, width, i) & OCCUPIED) | moved);
+      ExpandableSlots.setValue(a, width, i, ExpandableSlots.value(t, width, before));
+      ExpandableSlots.setRunend(a, width, i, ExpandableSlots.runend(t, width, before));
       i = before;
     }
-    ExpandableSlots.set(t, width, p, (ExpandableSlots.get(t, width, p) & OCCUPIED) | value << 2);
-    if (runExists) {
-      long after = next(p, n);
-      ExpandableSlots.set(t, width, after, ExpandableSlots.get(t, width, after) | CONTINUATION);
+    ExpandableSlots.setValue(a, width, p, value);
+    if (exists) {
+      ExpandableSlots.setRunend(a, width, prev(p, n), false);
     }
-    ExpandableSlots.set(t, width, q, ExpandableSlots.get(t, width, q) | OCCUPIED);
+    ExpandableSlots.setRunend(a, width, p, true);
+    ExpandableSlots.setOccupied(a, width, q, true);
+    // offsets: +1 at the block starts in (q, e]: the slots from such a start to p hold entries of
+    // quotients before it (runs are in quotient order), so the new entry joins or extends its
+    // prefix, and past p every entry moved one slot on
+    long span = dist(q, e, n);
+    long s = nextBlockStart(q, n);
+    for (long d = step(q, s, n); d <= span; ) {
+      bumpOffset(a, t, width, s >>> 6);
+      long s2 = nextBlockStart(s, n);
+      d += step(s, s2, n);
+      s = s2;
+    }
+  }
+
+  private static void bumpOffset(long[] a, Words t, int width, long b) {
+    int stored = ExpandableSlots.offset(t, width, b);
+    if (stored < ExpandableSlots.SATURATED) {
+      ExpandableSlots.setOffset(a, width, b, stored + 1);
+    }
   }
 
   /**
@@ -221,74 +382,83 @@ final class ExpandableKernel {
    * @return the fingerprint length of the entry deleted, or {@code -1} if no entry matches (then
    *     nothing changed)
    */
-  static int remove(long[] t, long n, int width, long hash) {
+  static int remove(long[] a, long n, int width, long hash) {
+    return remove(new ExpandableSlots.Heap(a), n, width, hash);
+  }
+
+  /** {@link #remove(long[], long, int, long)} on a heap table's reader (no allocation). */
+  static int remove(ExpandableSlots.Heap t, long n, int width, long hash) {
+    long[] a = t.a;
     long q = quotient(hash, n);
-    if ((ExpandableSlots.get(t, width, q) & OCCUPIED) == 0) {
+    if (!ExpandableSlots.occupied(t, width, q)) {
       return -1;
     }
+    long end = runEnd(t, n, width, q);
     long at = position(hash, n);
-    long start = runStart(t, n, width, q);
     long best = -1;
     int bestLength = -1;
-    long pos = start;
-    long slot = ExpandableSlots.get(t, width, pos);
-    do {
-      long v = value(slot);
+    long start;
+    for (long i = end; ; i = prev(i, n)) {
+      long v = ExpandableSlots.value(t, width, i);
       if (matches(v, at) && length(v) > bestLength) {
-        best = pos;
+        best = i;
         bestLength = length(v);
       }
-      pos = next(pos, n);
-      slot = ExpandableSlots.get(t, width, pos);
-    } while ((slot & CONTINUATION) != 0);
+      if (i == q || ExpandableSlots.runend(t, width, prev(i, n))) {
+        start = i;
+        break;
+      }
+    }
     if (best < 0) {
       return -1;
     }
-    boolean runHasMore = (ExpandableSlots.get(t, width, next(start, n)) & CONTINUATION) != 0;
-    deleteAt(t, n, width, best, q);
-    if (best == start) {
-      if (runHasMore) {
-        ExpandableSlots.set(t, width, start, ExpandableSlots.get(t, width, start) & ~CONTINUATION);
-      } else {
-        ExpandableSlots.set(t, width, q, ExpandableSlots.get(t, width, q) & ~OCCUPIED);
+    // shift the rest of the cluster left over best, up to an empty slot or a run in its own slot
+    long i = best;
+    long runQuotient = q;
+    boolean endBefore = ExpandableSlots.runend(t, width, best);
+    while (true) {
+      long j = next(i, n);
+      long v = ExpandableSlots.value(t, width, j);
+      if (v == 0) {
+        break;
       }
+      if (endBefore) {
+        runQuotient = nextOccupied(t, n, width, runQuotient);
+        if (runQuotient == j) {
+          break;
+        }
+      }
+      endBefore = ExpandableSlots.runend(t, width, j);
+      ExpandableSlots.setValue(a, width, i, v);
+      ExpandableSlots.setRunend(a, width, i, endBefore);
+      i = j;
+    }
+    ExpandableSlots.setValue(a, width, i, 0);
+    ExpandableSlots.setRunend(a, width, i, false);
+    if (start == end) {
+      ExpandableSlots.setOccupied(a, width, q, false);
+    } else if (best == end) {
+      ExpandableSlots.setRunend(a, width, prev(best, n), true);
+    }
+    // offsets: −1 at the block starts in (q, i], as for an insert
+    long span = dist(q, i, n);
+    long s = nextBlockStart(q, n);
+    for (long d = step(q, s, n); d <= span; ) {
+      dropOffset(a, t, n, width, s >>> 6);
+      long s2 = nextBlockStart(s, n);
+      d += step(s, s2, n);
+      s = s2;
     }
     return bestLength;
   }
 
   /**
-   * Empties slot {@code x} (an entry of the run of {@code q}) and shifts the following entries of
-   * its block one slot left, up to an empty slot or an entry in its canonical slot.
+   * Lowers a block's offset by one; a saturated one is computed again (earlier blocks are done).
    */
-  private static void deleteAt(long[] t, long n, int width, long x, long q) {
-    long i = x;
-    long runQuotient = q;
-    while (true) {
-      long j = next(i, n);
-      long following = ExpandableSlots.get(t, width, j);
-      if (value(following) == 0) {
-        break;
-      }
-      if ((following & CONTINUATION) == 0) {
-        runQuotient = nextOccupied(t, width, n, runQuotient);
-        if (runQuotient == j) {
-          break;
-        }
-      }
-      ExpandableSlots.set(
-          t, width, i, (ExpandableSlots.get(t, width, i) & OCCUPIED) | (following & ~OCCUPIED));
-      i = j;
-    }
-    ExpandableSlots.set(t, width, i, ExpandableSlots.get(t, width, i) & OCCUPIED);
-  }
-
-  /** {@return the first slot after {@code q} (cyclically) whose occupied bit is set} */
-  private static long nextOccupied(long[] t, int width, long n, long q) {
-    long i = next(q, n);
-    while ((ExpandableSlots.get(t, width, i) & OCCUPIED) == 0) {
-      i = next(i, n);
-    }
-    return i;
+  private static void dropOffset(long[] a, Words t, long n, int width, long b) {
+    int stored = ExpandableSlots.offset(t, width, b);
+    long exact = stored < ExpandableSlots.SATURATED ? stored - 1 : blockOffset(t, n, width, b);
+    ExpandableSlots.setOffset(a, width, b, exact);
   }
 
   // ---------------------------------------------------------------- whole-table passes
@@ -302,36 +472,56 @@ final class ExpandableKernel {
     void run(long q, long first, int length);
   }
 
-  /** Visits every run of the table, in quotient order from the first slot after an empty one. */
-  static void forEachRun(long[] t, long n, int width, RunVisitor visitor) {
-    long base = 0;
-    while (value(ExpandableSlots.get(t, width, base)) != 0) {
-      base++;
+  /** {@return an empty slot of the table, or {@code -1} if it has none} */
+  static long emptySlot(Words t, long n, int width) {
+    for (long i = 0; i < n; i++) {
+      if (ExpandableSlots.value(t, width, i) == 0) {
+        return i;
+      }
     }
-    base = next(base, n); // slot base − 1 is empty: no run reaches past it into base
-    long occupiedRel = -1;
-    long rel = 0;
+    return -1;
+  }
+
+  /** Visits every run of the table, in quotient order from the first slot after an empty one. */
+  static void forEachRun(Words t, long n, int width, RunVisitor visitor) {
+    long e = emptySlot(t, n, width);
+    long quotient = e;
+    long rel = 1;
     while (rel < n) {
-      long slot = ExpandableSlots.get(t, width, (base + rel) % n);
-      if (value(slot) == 0) {
+      long i = (e + rel) % n;
+      if (ExpandableSlots.value(t, width, i) == 0) {
         rel++;
         continue;
       }
-      do {
-        occupiedRel++;
-      } while ((ExpandableSlots.get(t, width, (base + occupiedRel) % n) & OCCUPIED) == 0);
+      quotient = nextOccupied(t, n, width, quotient);
       int length = 1;
-      while ((ExpandableSlots.get(t, width, (base + rel + length) % n) & CONTINUATION) != 0) {
+      for (long k = i; !ExpandableSlots.runend(t, width, k); k = next(k, n)) {
         length++;
       }
-      visitor.run((base + occupiedRel) % n, (base + rel) % n, length);
+      visitor.run(quotient, i, length);
       rel += length;
     }
   }
 
-  /** {@return the value stored in slot {@code i}} */
-  static long valueAt(long[] t, int width, long i) {
-    return value(ExpandableSlots.get(t, width, i));
+  /** Receives the exact offset of every block. */
+  interface OffsetVisitor {
+    void offset(long block, long exact);
+  }
+
+  /**
+   * Computes every block's exact offset from the definition, in one pass from an empty slot (whose
+   * next slot has offset 0). The table must have an empty slot.
+   */
+  static void forEachOffset(Words t, long n, int width, OffsetVisitor visitor) {
+    long a = next(emptySlot(t, n, width), n);
+    long pa = 0;
+    long s = (a & 63) == 0 ? a : nextBlockStart(a, n);
+    for (long k = ExpandableSlots.blocks(n); k > 0; k--) {
+      pa = offsetAt(t, n, width, a, pa, s);
+      a = s;
+      visitor.offset(s >>> 6, pa);
+      s = nextBlockStart(s, n);
+    }
   }
 
   /**
@@ -342,7 +532,7 @@ final class ExpandableKernel {
    *
    * @return the number of entries written (void entries count twice on a doubling)
    */
-  static long rebuild(long[] src, long n, int width, long[] dst, long newN, int newWidth) {
+  static long rebuild(Words src, long n, int width, long[] dst, long newN, int newWidth) {
     Appender out = new Appender(dst, newN, newWidth);
     boolean doubling = newN == 2 * n;
     forEachRun(
@@ -368,16 +558,23 @@ final class ExpandableKernel {
             }
           }
         });
+    out.finish();
     return out.count;
+  }
+
+  /** {@link #rebuild(Words, long, int, long[], long, int)} from a heap table. */
+  static long rebuild(long[] src, long n, int width, long[] dst, long newN, int newWidth) {
+    return rebuild(new ExpandableSlots.Heap(src), n, width, dst, newN, newWidth);
   }
 
   /**
    * Lays out entries given in quotient order (cyclically, from the first run of the source's pass)
-   * in an empty table: each run starts at its canonical slot or right after the previous run. The
-   * source's pass starts after an empty slot and a doubling at most doubles each position, so the
-   * layout ends before it comes round to its own start.
+   * in an empty table: each run starts at its canonical slot or right after the previous run; then
+   * {@link #finish()} computes the offsets. The source's pass starts after an empty slot and a
+   * doubling at most doubles each position, so the layout ends before it comes round to its own
+   * start.
    */
-  private static final class Appender {
+  static final class Appender {
     private final long[] t;
     private final int width;
     private final long n;
@@ -396,19 +593,29 @@ final class ExpandableKernel {
       if (base < 0) {
         base = q;
       }
-      long cont = 0;
       if (q != lastQ) {
         pos = Math.max(pos, Math.floorMod(q - base, n));
-        ExpandableSlots.set(t, width, q, ExpandableSlots.get(t, width, q) | OCCUPIED);
+        ExpandableSlots.setOccupied(t, width, q, true);
         lastQ = q;
       } else {
-        cont = CONTINUATION;
+        ExpandableSlots.setRunend(t, width, (base + pos - 1) % n, false);
       }
       long at = (base + pos) % n;
-      ExpandableSlots.set(
-          t, width, at, (ExpandableSlots.get(t, width, at) & OCCUPIED) | cont | value << 2);
+      ExpandableSlots.setValue(t, width, at, value);
+      ExpandableSlots.setRunend(t, width, at, true);
       pos++;
       count++;
+    }
+
+    /** Writes every block's offset; call once after the last entry. */
+    void finish() {
+      if (count > 0) {
+        forEachOffset(
+            new ExpandableSlots.Heap(t),
+            n,
+            width,
+            (b, exact) -> ExpandableSlots.setOffset(t, width, b, exact));
+      }
     }
   }
 }

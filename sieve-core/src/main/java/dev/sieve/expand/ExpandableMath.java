@@ -37,7 +37,10 @@ public final class ExpandableMath {
    */
   public static final int MAX_BASE_FINGERPRINT_BITS = 64 - MAX_LOG_SLOTS - 4;
 
-  /** Bits of a slot besides the fingerprint: occupied, continuation and the length marker. */
+  /**
+   * Bits of a slot besides the fingerprint: occupied, run end and the length marker (and, per block
+   * of 64 slots, a 16-bit offset: 0.25 bits a slot more, {@link #bitsPerKey}).
+   */
   public static final int SLOT_OVERHEAD_BITS = 3;
 
   /**
@@ -141,16 +144,17 @@ public final class ExpandableMath {
   }
 
   /**
-   * The memory of a table at load {@code load}: {@code slotBits / load} bits per entry. Just after
-   * a doubling the load is half of {@value #MAX_LOAD}, so the memory per key jumps to twice what it
-   * was just before (and gains the widening's bit when the width grows).
+   * The memory of a table at load {@code load}: {@code (slotBits + 0.25) / load} bits per entry (a
+   * block of 64 slots carries a 16-bit offset besides its slots). Just after a doubling the load is
+   * half of {@value #MAX_LOAD}, so the memory per key jumps to twice what it was just before (and
+   * gains the widening's bit when the width grows).
    *
    * @param slotBits the slot width
    * @param load entries per slot, in (0, 1]
    * @return bits per entry
    */
   public static double bitsPerKey(int slotBits, double load) {
-    return slotBits / load;
+    return (slotBits + (double) ExpandableSlots.OFFSET_BITS / 64) / load;
   }
 
   /**

@@ -35,16 +35,15 @@ class ExpandableKernelTest {
     TreeMap<String, Integer> out = new TreeMap<>();
     long mask = (1L << log) - 1;
     int[] total = {0};
+    ExpandableSlots.Words w = new ExpandableSlots.Heap(t);
     ExpandableKernel.forEachRun(
-        t,
+        w,
         1L << log,
         width,
         (q, first, length) -> {
-          assertTrue(
-              (ExpandableSlots.get(t, width, q) & ExpandableKernel.OCCUPIED) != 0,
-              "run " + q + " has its occupied bit");
+          assertTrue(ExpandableSlots.occupied(w, width, q), "run " + q + " has its occupied bit");
           for (int k = 0; k < length; k++) {
-            long v = ExpandableKernel.valueAt(t, width, (first + k) & mask);
+            long v = ExpandableKernel.valueAt(w, width, (first + k) & mask);
             assertTrue(v != 0, "entry in an empty slot");
             out.merge(q + ":" + v, 1, Integer::sum);
             total[0]++;
@@ -53,10 +52,10 @@ class ExpandableKernelTest {
     long nonEmpty = 0;
     long occupied = 0;
     for (long i = 0; i <= mask; i++) {
-      if (ExpandableKernel.valueAt(t, width, i) != 0) {
+      if (ExpandableKernel.valueAt(w, width, i) != 0) {
         nonEmpty++;
       }
-      occupied += ExpandableSlots.get(t, width, i) & ExpandableKernel.OCCUPIED;
+      occupied += ExpandableSlots.occupied(w, width, i) ? 1 : 0;
     }
     assertEquals(nonEmpty, total[0], "every non-empty slot is in a run");
     assertEquals(occupied, out.keySet().stream().map(k -> k.split(":")[0]).distinct().count());
@@ -68,18 +67,37 @@ class ExpandableKernelTest {
   }
 
   @Test
-  void slotsStraddleWords() {
+  void fieldsStraddleWords() {
     for (int width : new int[] {3, 7, 13, 31, 57}) {
       long[] t = table(8, width);
+      ExpandableSlots.Words w = new ExpandableSlots.Heap(t);
       SplittableRandom r = new SplittableRandom(width);
       long[] want = new long[256];
       for (int i = 0; i < 256; i++) {
-        want[i] = r.nextLong() & ((1L << width) - 1);
-        ExpandableSlots.set(t, width, i, want[i]);
+        want[i] = r.nextLong() & ((1L << (width - 2)) - 1);
+        ExpandableSlots.setValue(t, width, i, want[i]);
+      }
+      long[] occupieds = new long[4];
+      long[] runends = new long[4];
+      for (int b = 0; b < 4; b++) {
+        occupieds[b] = r.nextLong();
+        runends[b] = r.nextLong();
+        for (int j = 0; j < 64; j++) {
+          ExpandableSlots.setOccupied(t, width, b * 64 + j, (occupieds[b] >>> j & 1) != 0);
+          ExpandableSlots.setRunend(t, width, b * 64 + j, (runends[b] >>> j & 1) != 0);
+        }
+        ExpandableSlots.setOffset(t, width, b, 1000L * b + width);
       }
       for (int i = 0; i < 256; i++) {
-        assertEquals(want[i], ExpandableSlots.get(t, width, i), "width " + width + " slot " + i);
+        assertEquals(want[i], ExpandableSlots.value(w, width, i), "width " + width + " slot " + i);
       }
+      for (int b = 0; b < 4; b++) {
+        assertEquals(occupieds[b], ExpandableSlots.occupieds(w, width, b));
+        assertEquals(runends[b], ExpandableSlots.runends(w, width, b));
+        assertEquals(1000L * b + width, ExpandableSlots.offset(w, width, b));
+      }
+      ExpandableSlots.setOffset(t, width, 2, 1 << 20);
+      assertEquals(ExpandableSlots.SATURATED, ExpandableSlots.offset(w, width, 2), "saturates");
     }
   }
 
@@ -106,8 +124,8 @@ class ExpandableKernelTest {
     // quotient 2 has no run; quotient 0 has a run but not this fingerprint
     assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 2, 6, 7, 0)));
     assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
-    // slot 0 holds a wrapped entry of run 15, so run 0 starts later
-    assertTrue(ExpandableKernel.runStart(t, 1L << log, width, 0) != 0);
+    // slot 0 holds a wrapped entry of run 15, so run 0 ends later
+    assertTrue(ExpandableKernel.runEnd(new ExpandableSlots.Heap(t), 1L << log, width, 0) > 1);
     // delete the wrapped entries first: the runs of 0 and 1 move back to their canonical slots
     for (long[] e : new long[][] {{15, 5}, {15, 33}, {0, 7}, {15, 9}}) {
       long value = (1L << 6) | e[1];
@@ -116,7 +134,7 @@ class ExpandableKernelTest {
       model.remove(e[0] + ":" + value, 0);
       assertEquals(model, decode(t, log, width));
     }
-    assertEquals(0, ExpandableKernel.runStart(t, 1L << log, width, 0));
+    assertEquals(0, ExpandableKernel.runEnd(new ExpandableSlots.Heap(t), 1L << log, width, 0));
     assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, 15, 6, 5, 0)));
     assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
   }

@@ -50,6 +50,6 @@ class ExpandableMathTest {
     assertEquals(0.75, ExpandableMath.modelFpRate(counts), 1e-15);
     counts[3] = 100;
     assertEquals(1.0, ExpandableMath.modelFpRate(counts));
-    assertEquals(30.0, ExpandableMath.bitsPerKey(15, 0.5), 1e-12);
+    assertEquals(30.5, ExpandableMath.bitsPerKey(15, 0.5), 1e-12); // 15.25 bits a slot
   }
 }

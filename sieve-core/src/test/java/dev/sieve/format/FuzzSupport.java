@@ -45,7 +45,10 @@ final class FuzzSupport {
       return (b.getShort(p + ShardedCodec.VERSION_OFFSET) & 0xFFFF)
           == ShardedCodec.LEGACY_PAYLOAD_VERSION;
     }
-    if (type == FilterType.EXPANDABLE.id() || type == FilterType.GRAFITE.id()) {
+    if (type == FilterType.EXPANDABLE.id()) {
+      return (container[p + 1] & 0xFF) < 3; // payload v1 or v2, converted and written as v3
+    }
+    if (type == FilterType.GRAFITE.id()) {
       return (container[p + 1] & 0xFF) == 1; // payload v1, written back as v2
     }
     return type == FilterType.SCALABLE_BLOOM.id() && b.getInt(p) == 1;

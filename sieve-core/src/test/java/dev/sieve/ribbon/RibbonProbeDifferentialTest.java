@@ -87,6 +87,10 @@ class RibbonProbeDifferentialTest {
     command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-XX:+UseSerialGC");
+    // compile in the foreground: a method that crosses C2's threshold is compiled before the run
+    // goes on, so the run's end cannot outpace a queued C2 compile (JDK 25 on a loaded machine
+    // ended with randomShape still at tier 3)
+    command.add("-Xbatch");
     command.add(option);
     command.add("-cp");
     command.add(
@@ -95,7 +99,7 @@ class RibbonProbeDifferentialTest {
             + classPathOf(RibbonProbe.class));
     command.add(RibbonProbeDifferentialMain.class.getName());
     command.add("20261206");
-    command.add("2000000");
+    command.add("10000000");
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM ends");

@@ -68,12 +68,23 @@ class OptimizeFiltersForMemoryTest {
               ribbon
                   ? RocksDbOracle.Spec.ribbon(bits, true)
                   : RocksDbOracle.Spec.bloom(bits).optimizeForMemory(true);
-          Path sst = RocksDbOracle.writeSst(dir, "t", keys, spec);
-          FilterBlock rocks = SstFile.open(sst).filter().fullBlock();
           FilterPolicy policy = ribbon ? FilterPolicy.ribbon(bits, 0) : FilterPolicy.bloom(bits);
+          byte[] sieve = RocksDbTableFilter.filterBlock(policy, keys);
+          // RocksDB sizes the block by malloc_usable_size of its buffer, which depends on glibc's
+          // heap state in this JVM (a chunk it cannot split is handed out whole, up to 16 bytes
+          // more, once seen in CI: 1045 against 1029 bytes): RocksDB writes the table again, up
+          // to three times, until its block is one Sieve's bytes explain
+          FilterBlock rocks = null;
+          for (int attempt = 0; attempt < 3; attempt++) {
+            Path sst = RocksDbOracle.writeSst(dir, "t" + attempt, keys, spec);
+            rocks = SstFile.open(sst).filter().fullBlock();
+            byte[] r = rocks.bytes();
+            if (java.util.Arrays.equals(r, sieve) || r.length == sieve.length + 16) {
+              break;
+            }
+          }
           String label = (ribbon ? "ribbon:" : "bloom:") + bits + ", " + n + " keys";
-          if (RocksDbOracle.assertSameBlock(
-              RocksDbTableFilter.filterBlock(policy, keys), rocks, true, label)) {
+          if (RocksDbOracle.assertSameBlock(sieve, rocks, true, label)) {
             ribbonGrown++;
           }
           byte[] off =

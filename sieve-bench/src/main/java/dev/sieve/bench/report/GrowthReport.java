@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.function.ToIntFunction;
@@ -68,6 +69,10 @@ public final class GrowthReport {
 
   /** The blocked Bloom filter built right-sized for each count. */
   static final String RIGHT_SIZED = "rightsized";
+
+  /** Every structure, the default of {@code --structures}. */
+  static final Set<String> ALL_STRUCTURES =
+      Set.of(SCALABLE, EXPANDABLE, EXPANDABLE_HINTED, RIGHT_SIZED);
 
   /**
    * One checkpoint's figures: {@code steps} is the growth steps taken (stages opened after the
@@ -150,6 +155,7 @@ public final class GrowthReport {
     List<Double> rates = List.of(0.01);
     List<Long> hints = null;
     Path out = Path.of("report/growth");
+    Set<String> structures = ALL_STRUCTURES;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--max-n" -> maxN = Long.parseLong(args[++i]);
@@ -163,6 +169,13 @@ public final class GrowthReport {
           }
           rates = r;
         }
+        case "--structures" -> {
+          structures = Set.of(args[++i].split(","));
+          if (!ALL_STRUCTURES.containsAll(structures)) {
+            System.err.println("unknown structure in " + structures + "; known: " + ALL_STRUCTURES);
+            System.exit(2);
+          }
+        }
         case "--hints" -> {
           List<Long> h = new ArrayList<>();
           for (String s : args[++i].split(",")) {
@@ -175,7 +188,7 @@ public final class GrowthReport {
         default -> {
           System.err.println(
               "usage: GrowthReport [--max-n N] [--guess N] [--queries Q] [--fp F,F]"
-                  + " [--hints H,H (empty: none)] [--out DIR]");
+                  + " [--hints H,H (empty: none)] [--structures S,S] [--out DIR]");
           System.exit(2);
         }
       }
@@ -183,7 +196,8 @@ public final class GrowthReport {
     List<Point> points = new ArrayList<>();
     for (double f : rates) {
       points.addAll(
-          measureAll(f, guess, maxN, queries, hints == null ? defaultHints(maxN) : hints));
+          measureAll(
+              f, guess, maxN, queries, hints == null ? defaultHints(maxN) : hints, structures));
     }
     write(out, points, guess, maxN, queries);
   }
@@ -198,19 +212,36 @@ public final class GrowthReport {
    * filter with no hint and with each of {@code hints}, and the right-sized blocked Bloom filter.
    */
   static List<Point> measureAll(double f, long guess, long maxN, long queries, List<Long> hints) {
+    return measureAll(f, guess, maxN, queries, hints, ALL_STRUCTURES);
+  }
+
+  /**
+   * {@link #measureAll(double, long, long, long, List)} for the named {@code structures} only: a
+   * run to 10^9 can leave out the right-sized filter's FPR rows (rebuilt at every checkpoint, the
+   * slowest part), since every memory ratio uses the right-sized filter's computed size.
+   */
+  static List<Point> measureAll(
+      double f, long guess, long maxN, long queries, List<Long> hints, Set<String> structures) {
     long start = Math.min(1_000, maxN);
-    List<Point> points = new ArrayList<>(measure(f, guess, maxN, queries));
-    points.addAll(
-        grow(
-            EXPANDABLE,
-            0,
-            f,
-            ExpandableFilter.builder().fpRate(f).create(),
-            x -> ((ExpandableFilter) x).doublings(),
-            start,
-            maxN,
-            queries));
-    for (long h : hints) {
+    List<Point> points = new ArrayList<>();
+    if (structures.contains(SCALABLE)) {
+      points.addAll(measure(f, guess, maxN, queries));
+    } else {
+      printSizing(f);
+    }
+    if (structures.contains(EXPANDABLE)) {
+      points.addAll(
+          grow(
+              EXPANDABLE,
+              0,
+              f,
+              ExpandableFilter.builder().fpRate(f).create(),
+              x -> ((ExpandableFilter) x).doublings(),
+              start,
+              maxN,
+              queries));
+    }
+    for (long h : structures.contains(EXPANDABLE_HINTED) ? hints : List.<Long>of()) {
       points.addAll(
           grow(
               EXPANDABLE_HINTED,
@@ -222,7 +253,9 @@ public final class GrowthReport {
               maxN,
               queries));
     }
-    points.addAll(measureRightSized(f, start, maxN, queries));
+    if (structures.contains(RIGHT_SIZED)) {
+      points.addAll(measureRightSized(f, start, maxN, queries));
+    }
     return points;
   }
 

@@ -130,6 +130,19 @@ class GrowthReportTest {
   }
 
   @Test
+  void structuresSelectsWhatIsGrown() {
+    long maxN = 5_000;
+    List<GrowthReport.Point> points =
+        GrowthReport.measureAll(
+            0.01, 1_000, maxN, 5_000, List.of(maxN), Set.of("expandable", "expandable-hinted"));
+    Set<String> grown = new TreeSet<>(points.stream().map(GrowthReport.Point::structure).toList());
+    assertEquals(Set.of("expandable", "expandable-hinted"), grown);
+    for (GrowthReport.Point p : points) {
+      assertTrue(p.rightSizedBits() > 0, "memory ratio needs the computed right-sized size");
+    }
+  }
+
+  @Test
   void verdictsJudgeOnlyTheQualifyingCheckpoints() {
     List<GrowthReport.Point> met =
         List.of(

@@ -50,11 +50,15 @@ import dev.sieve.internal.BatchScratch;
  *
  * <ul>
  *   <li>Query, O(1) expected: block {@code b = q / 64}; if {@code q}'s occupied bit is clear, no;
- *       else {@code k} = the occupied bits of the block up to {@code q} ({@code Long.bitCount}),
- *       and {@code q}'s run ends at the {@code k}-th run end from slot {@code 64b + offset} (select
- *       in the runends words). The run is read backwards to its start (slot {@code q}, or the slot
- *       after the previous run end); a void entry matches. The block's metadata and values are
- *       adjacent: a query reads one or two cache lines unless its cluster is long.
+ *       else the words of {@code q}'s own value are read at once (their address is the hash's, so
+ *       that miss overlaps the metadata's), {@code k} = the occupied bits of the block up to {@code
+ *       q} ({@code Long.bitCount}), and {@code q}'s run ends at the {@code k}-th run end from slot
+ *       {@code 64b + offset} (select in the runends words) and starts after the last run end in
+ *       {@code [q, end)}, or at {@code q}. The run is read forward as a bit stream, one word load
+ *       per 64 bits, each entry matched by one shift of the key's longest fingerprint ({@link
+ *       #probeKey}); a void entry matches. The block's metadata and values are adjacent: a query
+ *       reads one or two cache lines unless its cluster is long. The batch form ({@link
+ *       #probeChunk}) reads the metadata and home words of 64 keys first, then finishes each.
  *   <li>Saturation: an offset of 65,535 or more is stored as 65,535 and computed when read from the
  *       nearest earlier block whose offset is not saturated ({@link #offsetAt}: the occupied bits
  *       between the two blocks, then a select): the slow path, in clusters of more than 65,535

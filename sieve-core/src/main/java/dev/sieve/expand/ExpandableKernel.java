@@ -295,7 +295,7 @@ final class ExpandableKernel {
    * <ol>
    *   <li>the occupieds word of {@code q}'s block; bit clear: no, having read the block's first
    *       words only (one cache line, two where the word straddles one);
-   *   <li>the words holding the value of slot {@code q} ({@link #homeWords}): their address comes
+   *   <li>the words holding the value of slot {@code q} ({@link #homeWord}): their address comes
    *       from the hash alone, not from the metadata, so the core issues the load as soon as the
    *       occupied test is predicted, while the offset and the run-end select (the rest of the
    *       block's metadata, mostly in the line already read) are worked out; the run is at or just

@@ -3,6 +3,7 @@ package dev.sieve.expand;
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import java.nio.ByteBuffer;
@@ -170,6 +171,9 @@ public final class ExpandableFilter implements MutableFilter {
   /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
   private final StampedLock lock = new StampedLock();
 
+  /** The batch form's probe of one chunk ({@link #mayContainHashes}). */
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
+
   /** {@code entriesByKnownBits[h]}: entries with {@code h = log + r}. */
   final long[] entriesByKnownBits;
 
@@ -261,6 +265,40 @@ public final class ExpandableFilter implements MutableFilter {
     stamp = lock.readLock();
     try {
       return ExpandableKernel.mayContain(heap, slots, width, hash64);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /**
+   * The batch form: per chunk of 64 hashes, two passes (the kernel's {@code probeChunk}): first
+   * every key's block metadata and home value word (independent loads whose misses overlap), then
+   * each occupied key's run. The answers are those of {@link #mayContainHash}; on the heap the
+   * chunk is read optimistically as a single query is (see "Threads"), again under the read lock if
+   * a writer came between.
+   */
+  @Override
+  public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+  }
+
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    if (words == null) {
+      return ExpandableKernel.probeChunk(wrappedWords, slots, width, hashes, at, chunk);
+    }
+    long stamp = lock.tryOptimisticRead();
+    ExpandableSlots.Heap w = heap;
+    long n = slots;
+    int wd = width;
+    if (lock.validate(stamp)) {
+      long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
+      if (lock.validate(stamp)) {
+        return found;
+      }
+    }
+    stamp = lock.readLock();
+    try {
+      return ExpandableKernel.probeChunk(heap, slots, width, hashes, at, chunk);
     } finally {
       lock.unlockRead(stamp);
     }

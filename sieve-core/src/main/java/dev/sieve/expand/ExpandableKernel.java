@@ -1,6 +1,7 @@
 package dev.sieve.expand;
 
 import dev.sieve.expand.ExpandableSlots.Words;
+import dev.sieve.internal.BatchScratch;
 
 /**
  * The table of an {@link ExpandableFilter}: a quotient filter (Bender et al., "Don't Thrash: How to
@@ -49,11 +50,15 @@ import dev.sieve.expand.ExpandableSlots.Words;
  *
  * <ul>
  *   <li>Query, O(1) expected: block {@code b = q / 64}; if {@code q}'s occupied bit is clear, no;
- *       else {@code k} = the occupied bits of the block up to {@code q} ({@code Long.bitCount}),
- *       and {@code q}'s run ends at the {@code k}-th run end from slot {@code 64b + offset} (select
- *       in the runends words). The run is read backwards to its start (slot {@code q}, or the slot
- *       after the previous run end); a void entry matches. The block's metadata and values are
- *       adjacent: a query reads one or two cache lines unless its cluster is long.
+ *       else the words of {@code q}'s own value are read at once (their address is the hash's, so
+ *       that miss overlaps the metadata's), {@code k} = the occupied bits of the block up to {@code
+ *       q} ({@code Long.bitCount}), and {@code q}'s run ends at the {@code k}-th run end from slot
+ *       {@code 64b + offset} (select in the runends words) and starts after the last run end in
+ *       {@code [q, end)}, or at {@code q}. The run is read forward as a bit stream, one word load
+ *       per 64 bits, each entry matched by one shift of the key's longest fingerprint ({@link
+ *       #probeKey}); a void entry matches. The block's metadata and values are adjacent: a query
+ *       reads one or two cache lines unless its cluster is long. The batch form ({@link
+ *       #probeChunk}) reads the metadata and home words of 64 keys first, then finishes each.
  *   <li>Saturation: an offset of 65,535 or more is stored as 65,535 and computed when read from the
  *       nearest earlier block whose offset is not saturated ({@link #offsetAt}: the occupied bits
  *       between the two blocks, then a select): the slow path, in clusters of more than 65,535
@@ -283,37 +288,210 @@ final class ExpandableKernel {
 
   // ---------------------------------------------------------------- operations
 
-  /** {@return whether some entry of {@code hash}'s run matches it} */
+  /**
+   * {@return whether some entry of {@code hash}'s run matches it} The lookup, in the order its
+   * reads are issued:
+   *
+   * <ol>
+   *   <li>the occupieds word of {@code q}'s block; bit clear: no, having read the block's first
+   *       words only (one cache line, two where the word straddles one);
+   *   <li>the words holding the value of slot {@code q} ({@link #homeWord}): their address comes
+   *       from the hash alone, not from the metadata, so the core issues the load as soon as the
+   *       occupied test is predicted, while the offset and the run-end select (the rest of the
+   *       block's metadata, mostly in the line already read) are worked out; the run is at or just
+   *       after {@code q} in most lookups, so its values are then in those words;
+   *   <li>the run's end (offset, rank, select) and its start (the last run end in {@code [q, end)},
+   *       or {@code q}), then the run is scanned forward with whole-word reads, several values per
+   *       64-bit load ({@link #scanRun}), the first words from step 2's load.
+   * </ol>
+   *
+   * The answers are those of the walk of payload version 3's first kernel (read backwards from the
+   * run end, one straddling read per value), kept as the test oracle ({@code ExpandableProbeOracle}
+   * in the tests).
+   */
   static boolean mayContain(Words t, long n, int width, long hash) {
     long q = quotient(hash, n);
     long b = q >>> 6;
-    int j = (int) (q & 63);
-    long occupieds = ExpandableSlots.occupieds(t, width, b);
-    if ((occupieds >>> j & 1) == 0) {
+    long base = ExpandableSlots.base(b, width);
+    long occupieds = ExpandableSlots.bits(t, base + ExpandableSlots.OCCUPIEDS_AT, 64);
+    if ((occupieds >>> (q & 63) & 1) == 0) {
       return false;
     }
-    long i =
-        n <= 64
-            ? runEnd(t, n, width, q)
-            : selectRunend(
-                t,
-                n,
-                width,
-                ((b << 6) + blockOffset(t, n, width, b)) % n,
-                Long.bitCount(occupieds & (-1L >>> (63 - j))));
-    long at = position(hash, n);
-    while (true) {
-      if (matches(ExpandableSlots.value(t, width, i), at)) {
-        return true;
+    int home = homeWord(base, q, width);
+    long h0 = t.word(home);
+    long h1 = home < lastWord(n, width) ? t.word(home + 1) : 0;
+    return finish(t, n, width, hash, q, occupieds, home, h0, h1);
+  }
+
+  /**
+   * {@return the index of the word holding the first bit of slot {@code q}'s value, in the block
+   * whose first bit is {@code base}}
+   */
+  static int homeWord(long base, long q, int width) {
+    return (int) ((base + ExpandableSlots.VALUES_AT + (q & 63) * (width - 2)) >>> 6);
+  }
+
+  /** {@return the index of the table's last word} */
+  static int lastWord(long n, int width) {
+    return (int) (ExpandableSlots.wordsFor(n, width) - 1);
+  }
+
+  /**
+   * The lookup of an occupied quotient {@code q} ({@code occupieds}: its block's word), given the
+   * words {@code home} and {@code home + 1} ({@code h0}, {@code h1}; {@code h1} is 0 past the
+   * table's last word) already read: the run's end and start, then the scan.
+   */
+  private static boolean finish(
+      Words t, long n, int width, long hash, long q, long occupieds, int home, long h0, long h1) {
+    long end;
+    if (n <= 64) {
+      end = runEnd(t, n, width, q);
+    } else {
+      long b = q >>> 6;
+      long from = (b << 6) + blockOffset(t, n, width, b);
+      if (from >= n) {
+        from %= n;
       }
-      if (i == q) {
-        return false;
+      end = selectRunend(t, n, width, from, Long.bitCount(occupieds & (-1L >>> (63 - (q & 63)))));
+    }
+    long start = runStart(t, n, width, q, end);
+    return scanRun(
+        t, n, width, start, dist(start, end, n) + 1, probeKey(hash, n, width), home, h0, h1);
+  }
+
+  /**
+   * {@return the slot where the run of the occupied quotient {@code q}, which ends at {@code end},
+   * starts: the slot after the last run end in {@code [q, end)}, or {@code q} if there is none} The
+   * slots of {@code [q, end)} hold the ends of earlier quotients' runs (shifted there) and the
+   * start of {@code q}'s run: no later run ends before {@code end}. Read a runends word at a time,
+   * backwards from {@code end}.
+   */
+  static long runStart(Words t, long n, int width, long q, long end) {
+    long d = dist(q, end, n); // slots of [q, end) left to look at, from end − 1 down
+    long top = end == 0 ? n : end; // exclusive, in (0, n]
+    while (d > 0) {
+      long b = (top - 1) >>> 6;
+      int below = (int) (top - (b << 6)); // slots of block b below top: 1..64
+      int take = (int) Math.min(d, below);
+      long mask = (below == 64 ? -1L : (1L << below) - 1) & (-1L << (below - take));
+      long word = ExpandableSlots.runends(t, width, b) & mask;
+      if (word != 0) {
+        return next((b << 6) + 63 - Long.numberOfLeadingZeros(word), n);
       }
-      i = prev(i, n);
-      if (ExpandableSlots.runend(t, width, i)) {
-        return false;
+      d -= take;
+      top -= take;
+      if (top == 0) {
+        top = n;
       }
     }
+    return q;
+  }
+
+  /**
+   * {@return the key's probe value: its position's longest fingerprint the slot holds, {@code width
+   * − 3} bits, under its marker} An entry {@code v} with an {@code r}-bit fingerprint matches the
+   * key iff {@code v} equals this shifted right by {@code width − 3 − r}, that is by {@code
+   * numberOfLeadingZeros(v) − (66 − width)} ({@link #matchesKey}): one count, one shift and one
+   * compare per entry, with no branch on {@code r} (a void entry, {@code v = 1}, matches: the shift
+   * leaves the marker alone).
+   */
+  static long probeKey(long hash, long n, int width) {
+    int l = width - 3;
+    return l == 0 ? 1 : (1L << l) | (position(hash, n) >>> (64 - l));
+  }
+
+  /**
+   * {@return whether the entry {@code v} matches the key whose {@link #probeKey} is {@code key}}
+   */
+  static boolean matchesKey(long v, long key, int width) {
+    return key >>> (Long.numberOfLeadingZeros(v) - (66 - width)) == v;
+  }
+
+  /**
+   * {@return whether one of the {@code count} entries from slot {@code start} on (cyclically)
+   * matches {@code key}} The values are read as a bit stream, one 64-bit word load per 64 bits
+   * (several values per load; a value across two words takes the low part from the word before),
+   * seeking again at each block's first slot (past the block's metadata); the words {@code home}
+   * and {@code home + 1} are taken from {@code h0} and {@code h1}, read before.
+   */
+  static boolean scanRun(
+      Words t, long n, int width, long start, long count, long key, int home, long h0, long h1) {
+    int vw = width - 2;
+    long mask = (1L << vw) - 1;
+    int c = 66 - width;
+    long s = start;
+    while (true) {
+      long bit = ExpandableSlots.base(s >>> 6, width) + ExpandableSlots.VALUES_AT + (s & 63) * vw;
+      int w = (int) (bit >>> 6);
+      int sh = (int) (bit & 63);
+      long cur = (w == home ? h0 : w == home + 1 ? h1 : t.word(w)) >>> sh;
+      int avail = 64 - sh;
+      long inBlock = Math.min(count, Math.min(64 - (s & 63), n - s));
+      for (long k = inBlock; k > 0; k--) {
+        long v;
+        if (avail >= vw) {
+          v = cur & mask;
+          cur >>>= vw;
+          avail -= vw;
+        } else {
+          w++;
+          long nx = w == home ? h0 : w == home + 1 ? h1 : t.word(w);
+          v = (cur | nx << avail) & mask;
+          cur = nx >>> (vw - avail);
+          avail += 64 - vw;
+        }
+        if (key >>> (Long.numberOfLeadingZeros(v) - c) == v) {
+          return true;
+        }
+      }
+      count -= inBlock;
+      if (count == 0) {
+        return false;
+      }
+      s += inBlock;
+      if (s == n) {
+        s = 0;
+      }
+    }
+  }
+
+  /**
+   * The batch lookup of {@code hashes[at, at + chunk)} ({@code chunk ≤ 64}): bit {@code i} of the
+   * result is {@link #mayContain(Words, long, int, long)} of {@code hashes[at + i]}. Pass 1 reads,
+   * for every key, its block's occupieds word and the word of its home slot's value (independent
+   * loads: the misses of the whole chunk are in flight together); pass 2 tests the occupied bits
+   * and finishes the occupied keys on lines already read (their metadata and home words).
+   */
+  static long probeChunk(Words t, long n, int width, long[] hashes, int at, int chunk) {
+    BatchScratch scratch = BatchScratch.get();
+    long[] occupieds = scratch.loaded;
+    long[] homes = scratch.state;
+    int[] homeWords = scratch.positions;
+    int vw = width - 2;
+    // pass 1: the metadata word and the home value word of every key
+    for (int i = 0; i < chunk; i++) {
+      long q = quotient(hashes[at + i], n);
+      long base = ExpandableSlots.base(q >>> 6, width);
+      occupieds[i] = ExpandableSlots.bits(t, base + ExpandableSlots.OCCUPIEDS_AT, 64);
+      int home = (int) ((base + ExpandableSlots.VALUES_AT + (q & 63) * vw) >>> 6);
+      homeWords[i] = home;
+      homes[i] = t.word(home);
+    }
+    // pass 2: the occupied test; the run of each occupied key
+    int last = lastWord(n, width);
+    long word = 0;
+    for (int i = 0; i < chunk; i++) {
+      long h = hashes[at + i];
+      long q = quotient(h, n);
+      if ((occupieds[i] >>> (q & 63) & 1) != 0) {
+        int home = homeWords[i];
+        long h1 = home < last ? t.word(home + 1) : 0;
+        if (finish(t, n, width, h, q, occupieds[i], home, homes[i], h1)) {
+          word |= 1L << i;
+        }
+      }
+    }
+    return word;
   }
 
   /** {@link #mayContain(Words, long, int, long)} on a heap table. */

@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Test;
 /**
  * One writer with concurrent readers, and concurrent writers ({@link ExpandableFilter}'s
  * "Threads"): while one thread adds keys through many doublings and then removes half of them
- * (shifting entries in place), two readers query keys whose add returned before the query began,
- * and keys that are never removed: not one false negative. Two writers adding disjoint keys at once
- * end with every key present and the exact count.
+ * (shifting entries in place), two readers (one key at a time, and 64 at a time by the batch form)
+ * query keys whose add returned before the query began, and keys that are never removed: not one
+ * false negative. Two writers adding disjoint keys at once end with every key present and the exact
+ * count.
  */
 class ExpandableConcurrencyTest {
   static final int KEYS = 200_000;
@@ -28,6 +29,9 @@ class ExpandableConcurrencyTest {
     Thread[] readers = new Thread[2];
     for (int t = 0; t < readers.length; t++) {
       SplittableRandom rnd = new SplittableRandom(t);
+      boolean batch = t == 1; // the second reader asks 64 keys at a time (the batch form)
+      long[] hashes = new long[64];
+      long[] bits = new long[1];
       readers[t] =
           new Thread(
               () -> {
@@ -37,6 +41,15 @@ class ExpandableConcurrencyTest {
                     continue;
                   }
                   // the first half is never removed
+                  if (batch) {
+                    for (int k = 0; k < hashes.length; k++) {
+                      hashes[k] = ExpandableGrowthTest.keyHash(rnd.nextLong(Math.min(p, KEYS / 2)));
+                    }
+                    int found = f.mayContainHashes(hashes, 0, hashes.length, bits);
+                    misses.addAndGet(hashes.length - found);
+                    queries.addAndGet(hashes.length);
+                    continue;
+                  }
                   long i = rnd.nextLong(Math.min(p, KEYS / 2));
                   if (!f.mayContainHash(ExpandableGrowthTest.keyHash(i))) {
                     misses.incrementAndGet();

@@ -151,10 +151,9 @@ class ExpandableKernelDifferentialTest {
                 ? rnd.nextLong()
                 : hashes.get(rnd.nextInt(hashes.size()));
         long q = ExpandableKernel.quotient(h, n);
-        assertEquals(
-            model.longestMatch(q, ExpandableKernel.position(h, n)) >= 0,
-            ExpandableKernel.mayContain(a, n, width, h),
-            "query at step " + step);
+        boolean want = model.longestMatch(q, ExpandableKernel.position(h, n)) >= 0;
+        assertEquals(want, ExpandableKernel.mayContain(a, n, width, h), "query at step " + step);
+        assertEquals(want, ExpandableProbeOracle.mayContain(a, n, width, h), "oracle " + step);
       }
       if (step % checkEvery == 0) {
         check(
@@ -164,14 +163,60 @@ class ExpandableKernelDifferentialTest {
             model,
             "n " + n + " step " + step + " " + last + "\nafter " + dump(a, n, width));
       }
+      if (step % Math.max(checkEvery, 40) == 0) {
+        probes(a, n, width, hashes, rnd, "n " + n + " step " + step);
+      }
     }
     check(a, n, width, model, "n " + n + " end");
+    probes(a, n, width, hashes, rnd, "n " + n + " end");
     for (long h : hashes) {
       assertTrue(
           ExpandableKernel.mayContain(a, n, width, h)
               || model.longestMatch(
                       ExpandableKernel.quotient(h, n), ExpandableKernel.position(h, n))
                   < 0);
+    }
+  }
+
+  /**
+   * The probes against each other on the table as it is: for the present hashes ({@code hashes}, at
+   * most 200 of them, from a random place) and as many random ones, the kernel's lookup must equal
+   * the oracle's (the first kernel's backward walk), on the heap words and on the same words in a
+   * little-endian buffer, and the batch form ({@code probeChunk}, chunks of 1 to 64 hashes) must
+   * give the single answers bit for bit, on both.
+   */
+  static void probes(
+      long[] a, long n, int width, List<Long> hashes, SplittableRandom rnd, String where) {
+    int present = Math.min(200, hashes.size());
+    int from = hashes.isEmpty() ? 0 : rnd.nextInt(hashes.size());
+    long[] hs = new long[present + 200];
+    for (int k = 0; k < present; k++) {
+      hs[k] = hashes.get((from + k) % hashes.size());
+    }
+    for (int k = present; k < hs.length; k++) {
+      hs[k] = rnd.nextLong();
+    }
+    ExpandableSlots.Words heap = new ExpandableSlots.Heap(a);
+    java.nio.ByteBuffer bytes =
+        java.nio.ByteBuffer.allocate(a.length * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    bytes.asLongBuffer().put(a);
+    ExpandableSlots.Words buffer = new ExpandableSlots.Buffer(bytes);
+    boolean[] want = new boolean[hs.length];
+    for (int k = 0; k < hs.length; k++) {
+      want[k] = ExpandableProbeOracle.mayContain(heap, n, width, hs[k]);
+      assertEquals(want[k], ExpandableKernel.mayContain(heap, n, width, hs[k]), where + " " + k);
+      assertEquals(want[k], ExpandableKernel.mayContain(buffer, n, width, hs[k]), where + " " + k);
+    }
+    for (ExpandableSlots.Words t : List.of(heap, buffer)) {
+      for (int at = 0; at < hs.length; ) {
+        int chunk = Math.min(hs.length - at, 1 + rnd.nextInt(64));
+        long bits = ExpandableKernel.probeChunk(t, n, width, hs, at, chunk);
+        for (int i = 0; i < 64; i++) {
+          boolean got = (bits >>> i & 1) != 0;
+          assertEquals(i < chunk && want[at + i], got, where + ": batch at " + (at + i));
+        }
+        at += chunk;
+      }
     }
   }
 
@@ -308,6 +353,23 @@ class ExpandableKernelDifferentialTest {
       }
     }
     check(a, n, width, model, "after the operations");
+    // the present keys of the crafted cluster too: a hash whose position's top r bits are a
+    // stored entry's fingerprint (n = 2^17), for one entry of every fifth run
+    List<Long> crafted = new ArrayList<>(hashes);
+    int every = 0;
+    for (Map.Entry<Long, List<Long>> e : model.runs.entrySet()) {
+      if (every++ % 5 == 0) {
+        long v = e.getValue().get(0);
+        int r = ExpandableKernel.length(v);
+        crafted.add(
+            e.getKey() << 47
+                | (r == 0 ? 0 : (v & ((1L << r) - 1)) << (47 - r))
+                | rnd.nextInt(1 << 20));
+      }
+    }
+    for (int k = 0; k < crafted.size(); k += 200) {
+      probes(a, n, width, crafted.subList(k, Math.min(crafted.size(), k + 200)), rnd, "dense");
+    }
     // shrink the cluster: remove the first 55 runs (3,850 entries) until no offset saturates
     for (long k = 0; k < 55; k++) {
       long q = (n - 500 + k) % n;
@@ -325,5 +387,6 @@ class ExpandableKernelDifferentialTest {
     }
     assertEquals(0, saturated, "saturated blocks after the cluster shrank");
     check(a, n, width, model, "shrunk");
+    probes(a, n, width, hashes, rnd, "shrunk");
   }
 }

@@ -24,11 +24,11 @@ import net.jqwik.api.statistics.Statistics;
  * filter of other keys, of any size), copy and a round trip through the Sieve container (read from
  * its bytes, or wrapped from a direct buffer; the filter read goes on), against a multiset model
  * ({@code HashMap} of key to copies). After every step every key of the model is present (no false
- * negative, ever), the key count is the model's, and the modelled rate is at most the target (times
- * one plus the number of unions, each of which adds the other filter's rate, or four times it for a
- * hinted other filter whose slot count is not this one's times a power of two). A high target rate
- * (10%: 6-bit fingerprints) makes the fingerprints run out within a few doublings, so void entries
- * are exercised.
+ * negative, ever; by the single lookup, and every fourth step by the batch form), the key count is
+ * the model's, and the modelled rate is at most the target (times one plus the number of unions,
+ * each of which adds the other filter's rate, or four times it for a hinted other filter whose slot
+ * count is not this one's times a power of two). A high target rate (10%: 6-bit fingerprints) makes
+ * the fingerprints run out within a few doublings, so void entries are exercised.
  */
 class ExpandablePropertyTest {
 
@@ -159,8 +159,18 @@ class ExpandablePropertyTest {
         }
       }
       assertEquals(total, filter.numKeys(), "step " + step);
+      long[] batch = new long[model.size()];
+      int k = 0;
       for (int key : model.keySet()) {
         assertTrue(filter.mayContainHash(hashOf(key)), "step " + step + ": key " + key);
+        batch[k++] = hashOf(key);
+      }
+      // the batch form too, every fourth step and at the end: every present key (two passes)
+      if (step % 4 == 0 || step == ops.size()) {
+        assertEquals(
+            batch.length,
+            filter.mayContainHashes(batch, 0, batch.length, new long[(batch.length + 63) >>> 6]),
+            "step " + step + ": the batch form");
       }
       assertTrue(
           filter.modelledFpRate() <= fpRate * (1 + unions) + 1e-12,

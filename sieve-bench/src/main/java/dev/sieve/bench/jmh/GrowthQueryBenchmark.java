@@ -34,6 +34,14 @@ import org.openjdk.jmh.annotations.State;
  * -jvmArgs -Xmx6g -f 1 -wi 3 -i 5} (the scalable Bloom needs a guess of at least 1: with {@code
  * guess=0} it starts from 1,000, its usual guess).
  *
+ * <p>A structure name with the suffix {@value #BATCH_SUFFIX} ({@code expandable-batch}, {@code
+ * expandable-hinted-batch}, {@code rightsized-batch}, …) is the same filter asked through its batch
+ * form, {@code mayContainHashes} over the invocation's {@value #BATCH} hashes (the expandable
+ * filter's two passes per chunk of 64; the blocked Bloom's own batch): {@code ...
+ * GrowthQueryBenchmark -p
+ * structure=expandable,expandable-batch,expandable-hinted,expandable-hinted-batch,rightsized,rightsized-batch
+ * -p guess=0 -p n=10000000}.
+ *
  * <p>The experiment {@code -p structure=scalable -p queryForm=loop,twopass,branchfree} asks the
  * grown filter's stages by the two query forms that were measured and not shipped ({@link
  * ScalableQueryForms}) besides the library's own stage loop ({@code loop}, the default).
@@ -46,6 +54,9 @@ public class GrowthQueryBenchmark {
   public static final int BATCH = 1024;
 
   private static final int STREAM = 1 << 20;
+
+  /** The suffix of a structure name asked through the batch form. */
+  public static final String BATCH_SUFFIX = "-batch";
 
   @Param({"scalable", "rightsized", "expandable", "expandable-hinted"})
   public String structure;
@@ -68,6 +79,7 @@ public class GrowthQueryBenchmark {
   private MutableFilter filter;
   private ScalableQueryForms forms; // null for the loop
   private boolean twoPass;
+  private long[] resultBits; // non-null: the batch form
   private long[] present;
   private long[] absent;
   private int cursor;
@@ -78,7 +90,17 @@ public class GrowthQueryBenchmark {
     if (!form.equals(ScalableQueryForms.LOOP) && !structure.equals("scalable")) {
       throw new IllegalArgumentException("queryForm=" + form + " is for structure=scalable");
     }
-    filter = create(structure, n, fpRate, guess);
+    boolean batch = structure.endsWith(BATCH_SUFFIX);
+    if (batch && !form.equals(ScalableQueryForms.LOOP)) {
+      throw new IllegalArgumentException("queryForm=" + form + " has no batch form");
+    }
+    filter =
+        create(
+            batch ? structure.substring(0, structure.length() - BATCH_SUFFIX.length()) : structure,
+            n,
+            fpRate,
+            guess);
+    resultBits = batch ? new long[BATCH / 64] : null;
     // the keys are random 64-bit hashes: key i is the i-th of seed 1's stream
     SplittableRandom keys = new SplittableRandom(1);
     present = new long[STREAM];
@@ -155,6 +177,10 @@ public class GrowthQueryBenchmark {
       return runForms(stream);
     }
     int c = cursor;
+    if (resultBits != null) {
+      cursor = (c + BATCH) & (STREAM - 1); // c is a multiple of BATCH: the range is in the stream
+      return filter.mayContainHashes(stream, c, BATCH, resultBits);
+    }
     int hits = 0;
     for (int i = 0; i < BATCH; i++) {
       if (filter.mayContainHash(stream[(c + i) & (STREAM - 1)])) {

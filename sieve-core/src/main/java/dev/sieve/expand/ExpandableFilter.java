@@ -5,7 +5,8 @@ import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
-import java.nio.ByteBuffer;
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.concurrent.locks.StampedLock;
 
@@ -152,8 +153,11 @@ public final class ExpandableFilter implements MutableFilter {
   /** {@link #words} as the kernel reads them (kept with it); {@code null} when wrapped. */
   ExpandableSlots.Heap heap;
 
-  /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
-  private final ByteBuffer wrapped;
+  /**
+   * The slot words in little-endian buffers (one, or segments past 2 GiB), read-only; {@code null}
+   * on the heap.
+   */
+  private final ExpandableSegments wrapped;
 
   /** {@link #wrapped} read as words by the kernel; {@code null} on the heap. */
   private final ExpandableSlots.Words wrappedWords;
@@ -216,7 +220,7 @@ public final class ExpandableFilter implements MutableFilter {
       int width,
       int newBits,
       long[] words,
-      ByteBuffer wrapped,
+      ExpandableSegments wrapped,
       long used,
       long numKeys,
       long[] entriesByKnownBits) {
@@ -231,7 +235,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.words = words;
     this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = wrapped;
-    this.wrappedWords = wrapped == null ? null : new ExpandableSlots.Buffer(wrapped);
+    this.wrappedWords = wrapped == null ? null : wrapped.words();
     this.used = used;
     this.numKeys = numKeys;
     this.entriesByKnownBits = entriesByKnownBits;
@@ -280,7 +284,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return the slot words on the heap: a copy (of the array, or of the wrapped buffer)} */
   long[] heapWords() {
-    return words != null ? words.clone() : ExpandableForm.words(wrapped);
+    return words != null ? words.clone() : wrapped.toArray();
   }
 
   /**
@@ -477,6 +481,29 @@ public final class ExpandableFilter implements MutableFilter {
     long stamp = lock.readLock();
     try {
       return ExpandableForm.write(this, words, wrapped);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /** {@return the length in bytes of the serialized form ({@link ExpandableForm})} */
+  long payloadLength() {
+    long stamp = lock.readLock();
+    try {
+      return ExpandableForm.length(slots, width);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /**
+   * Writes the serialized form to {@code out} in chunks (a table past one array's 2 GiB too), under
+   * the read lock: writers wait until it is written.
+   */
+  void writePayload(WritableByteChannel out) throws IOException {
+    long stamp = lock.readLock();
+    try {
+      ExpandableForm.write(this, words, wrapped, out);
     } finally {
       lock.unlockRead(stamp);
     }

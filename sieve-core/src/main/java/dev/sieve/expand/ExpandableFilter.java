@@ -111,7 +111,10 @@ import java.util.concurrent.locks.StampedLock;
  * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
  * {@code ExpandableForm}, payload version 3, in blocks of 64 slots; versions 1 and 2 still read,
  * converted into blocks on the heap, so wrapping one copies); a filter wrapped from a buffer
- * queries it in place and is read-only ({@link #copy()} gives a mutable one); one buffer, 2 GiB.
+ * queries it in place and is read-only ({@link #copy()} gives a mutable one). A payload past one
+ * buffer's 2 GiB is written streamed and mapped in segments, zero-copy (a 64-slot block that lies
+ * across two segments is read word by word), up to the largest table one heap array holds (2^31 − 9
+ * words, 16 GiB).
  *
  * <h2>Threads</h2>
  *

@@ -24,8 +24,12 @@ final class ExpandableSegments {
   private final long numWords;
 
   /**
-   * @param segments little-endian buffers from index 0, each {@code 2^segmentShift} bytes but the
-   *     last, which holds the rest of {@code numWords} words
+   * The words of {@code segments}, from index 0 of each (their positions and limits are ignored).
+   *
+   * @param segments buffers of {@code 2^segmentShift} bytes each but the last, which holds the rest
+   *     of the {@code numWords} words
+   * @param segmentShift log2 of a segment's bytes, 3 to 31
+   * @param numWords the words of the table, at most one heap array's
    */
   ExpandableSegments(ByteBuffer[] segments, int segmentShift, long numWords) {
     if (segmentShift < 3 || segmentShift > 31) {
@@ -62,15 +66,6 @@ final class ExpandableSegments {
     return new ExpandableSegments(new ByteBuffer[] {one}, 31, one.capacity() / Long.BYTES);
   }
 
-  /** {@return the number of buffers} */
-  int count() {
-    return segments.length;
-  }
-
-  long numWords() {
-    return numWords;
-  }
-
   /** {@return the words as the kernel reads them: the one buffer's, or the segments'} */
   ExpandableSlots.Words words() {
     return segments.length == 1
@@ -90,7 +85,7 @@ final class ExpandableSegments {
     return out;
   }
 
-  /** {@return the words' bytes in one heap buffer (at most one array)} */
+  /** Copies the words' bytes into {@code out} (from its position; room for all of them). */
   void copyTo(ByteBuffer out) {
     for (ByteBuffer s : segments) {
       out.put(s.duplicate().clear());

@@ -6,7 +6,8 @@ import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
-import java.nio.ByteBuffer;
+import java.io.IOException;
+import java.nio.channels.WritableByteChannel;
 import java.util.Arrays;
 import java.util.concurrent.locks.StampedLock;
 
@@ -111,7 +112,10 @@ import java.util.concurrent.locks.StampedLock;
  * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
  * {@code ExpandableForm}, payload version 3, in blocks of 64 slots; versions 1 and 2 still read,
  * converted into blocks on the heap, so wrapping one copies); a filter wrapped from a buffer
- * queries it in place and is read-only ({@link #copy()} gives a mutable one); one buffer, 2 GiB.
+ * queries it in place and is read-only ({@link #copy()} gives a mutable one). A payload past one
+ * buffer's 2 GiB is written streamed and mapped in segments, zero-copy (a 64-slot block that lies
+ * across two segments is read word by word), up to the largest table one heap array holds (2^31 − 9
+ * words, 16 GiB).
  *
  * <h2>Threads</h2>
  *
@@ -153,8 +157,11 @@ public final class ExpandableFilter implements MutableFilter {
   /** {@link #words} as the kernel reads them (kept with it); {@code null} when wrapped. */
   ExpandableSlots.Heap heap;
 
-  /** The slot words in a little-endian buffer, read-only; {@code null} on the heap. */
-  private final ByteBuffer wrapped;
+  /**
+   * The slot words in little-endian buffers (one, or segments past 2 GiB), read-only; {@code null}
+   * on the heap.
+   */
+  private final ExpandableSegments wrapped;
 
   /** {@link #wrapped} read as words by the kernel; {@code null} on the heap. */
   private final ExpandableSlots.Words wrappedWords;
@@ -220,7 +227,7 @@ public final class ExpandableFilter implements MutableFilter {
       int width,
       int newBits,
       long[] words,
-      ByteBuffer wrapped,
+      ExpandableSegments wrapped,
       long used,
       long numKeys,
       long[] entriesByKnownBits) {
@@ -235,7 +242,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.words = words;
     this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = wrapped;
-    this.wrappedWords = wrapped == null ? null : new ExpandableSlots.Buffer(wrapped);
+    this.wrappedWords = wrapped == null ? null : wrapped.words();
     this.used = used;
     this.numKeys = numKeys;
     this.entriesByKnownBits = entriesByKnownBits;
@@ -318,7 +325,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return the slot words on the heap: a copy (of the array, or of the wrapped buffer)} */
   long[] heapWords() {
-    return words != null ? words.clone() : ExpandableForm.words(wrapped);
+    return words != null ? words.clone() : wrapped.toArray();
   }
 
   /**
@@ -515,6 +522,29 @@ public final class ExpandableFilter implements MutableFilter {
     long stamp = lock.readLock();
     try {
       return ExpandableForm.write(this, words, wrapped);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /** {@return the length in bytes of the serialized form ({@link ExpandableForm})} */
+  long payloadLength() {
+    long stamp = lock.readLock();
+    try {
+      return ExpandableForm.length(slots, width);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /**
+   * Writes the serialized form to {@code out} in chunks (a table past one array's 2 GiB too), under
+   * the read lock: writers wait until it is written.
+   */
+  void writePayload(WritableByteChannel out) throws IOException {
+    long stamp = lock.readLock();
+    try {
+      ExpandableForm.write(this, words, wrapped, out);
     } finally {
       lock.unlockRead(stamp);
     }

@@ -1,9 +1,14 @@
 package dev.sieve.expand;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.ChannelReads;
+import dev.sieve.internal.ChannelWrites;
 import dev.sieve.internal.PayloadForm;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.util.function.LongUnaryOperator;
 
 /**
@@ -68,25 +73,71 @@ final class ExpandableForm {
   private ExpandableForm() {}
 
   /**
-   * The form of a filter: its header, then its slot words from {@code words}, or from {@code
-   * wrapped} (little-endian, from index 0) when {@code words} is null.
+   * {@return the length in bytes of the form of a table of {@code slots} slots of {@code width}}
    */
-  static byte[] write(ExpandableFilter f, long[] words, ByteBuffer wrapped) {
-    long numWords = ExpandableSlots.wordsFor(f.slots, f.width);
-    ByteBuffer out =
-        ByteBuffer.allocate(HEADER_BYTES + (int) numWords * Long.BYTES)
-            .order(ByteOrder.LITTLE_ENDIAN);
+  static long length(long slots, int width) {
+    return HEADER_BYTES + ExpandableSlots.wordsFor(slots, width) * Long.BYTES;
+  }
+
+  /** {@return the 32 header bytes of {@code f}'s form, little-endian} */
+  private static ByteBuffer header(ExpandableFilter f) {
+    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     out.put((byte) TYPE_TAG).put((byte) VERSION).put((byte) f.log).put((byte) f.startLog);
     out.put((byte) f.width).put((byte) f.mant).put((byte) f.newBits).put((byte) 0);
     out.putDouble(f.fpRate).putLong(f.used).putLong(f.numKeys);
+    return out.flip();
+  }
+
+  /**
+   * The form of a filter: its header, then its slot words from {@code words}, or from {@code
+   * wrapped} when {@code words} is null.
+   *
+   * @throws IllegalStateException if the form does not fit one array (a table past 2 GiB: {@link
+   *     #write(ExpandableFilter, long[], ExpandableSegments, WritableByteChannel)} streams it)
+   */
+  static byte[] write(ExpandableFilter f, long[] words, ExpandableSegments wrapped) {
+    long length = length(f.slots, f.width);
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException(
+          "an expandable filter's form of "
+              + length
+              + " bytes does not fit one byte[]; write it to a file or channel"
+              + " (SieveFormat.write streams it)");
+    }
+    ByteBuffer out = ByteBuffer.allocate((int) length).order(ByteOrder.LITTLE_ENDIAN);
+    out.put(header(f));
     if (words != null) {
-      for (long w : words) {
-        out.putLong(w);
-      }
+      out.asLongBuffer().put(words);
     } else {
-      out.put(wrapped.duplicate().clear());
+      wrapped.copyTo(out);
     }
     return out.array();
+  }
+
+  /** Words written per chunk by the streamed write (64 KiB). */
+  private static final int CHUNK_WORDS = 8192;
+
+  /**
+   * Writes the form of a filter to {@code out}: its header, then its slot words from {@code words}
+   * in 64 KiB chunks, or from {@code wrapped}'s buffers (not copied) when {@code words} is null. No
+   * length limit but the table's.
+   */
+  static void write(
+      ExpandableFilter f, long[] words, ExpandableSegments wrapped, WritableByteChannel out)
+      throws IOException {
+    ChannelWrites.writeFully(out, header(f));
+    if (words == null) {
+      wrapped.writeTo(out);
+      return;
+    }
+    ByteBuffer chunk = ByteBuffer.allocate(CHUNK_WORDS * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    for (int from = 0; from < words.length; from += CHUNK_WORDS) {
+      int n = Math.min(CHUNK_WORDS, words.length - from);
+      chunk.clear();
+      chunk.asLongBuffer().put(words, from, n);
+      chunk.limit(n * Long.BYTES);
+      ChannelWrites.writeFully(out, chunk);
+    }
   }
 
   /** {@return the slot words of a wrapped filter's buffer (little-endian, from 0), on the heap} */
@@ -109,6 +160,144 @@ final class ExpandableForm {
   static ExpandableFilter read(ByteBuffer bytes, boolean inPlace) {
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     int size = in.remaining();
+    Shape h = shape(in, size);
+    int width = h.width();
+    long slots = h.slots();
+    ByteBuffer data =
+        in.slice(HEADER_BYTES, (int) h.numWords() * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    if (h.version() != VERSION) {
+      checkPadding(h, new ExpandableSlots.Buffer(data));
+      long[] byKnownBits =
+          decodeLegacySlots(i -> legacySlot(data, width, i), slots, h.log(), width, h.used());
+      // converted on read: the table is laid out again in blocks, on the heap (even for a wrap)
+      long[] words = new long[ExpandableGrowth.wordCount(slots, width)];
+      legacyRebuild(i -> legacySlot(data, width, i), slots, words, width);
+      ExpandableFilter converted = filter(h, words, null, byKnownBits);
+      converted.legacySizeInBits = slots * width;
+      return converted;
+    }
+    return inBlocks(h, ExpandableSegments.of(data), inPlace);
+  }
+
+  /**
+   * Maps a version-3 form of {@code length} bytes at {@code offset} of {@code channel} past one
+   * buffer: its header read and checked as {@link #read} checks it, its table mapped read-only in
+   * segments of {@code 2^segmentShift} bytes and decoded in place (every block checked, as {@link
+   * #read} does), then queried in place (read-only). Zero copy: a block that straddles two segments
+   * is read word by word ({@link ExpandableSegments}).
+   *
+   * @throws SieveFormatException with file offsets: a bad header field, a length that is not the
+   *     header's, a version-1 or -2 form (converted on the heap, so limited to one array), a table
+   *     past the largest one heap array holds, or a table that breaks its structure
+   */
+  static ExpandableFilter map(FileChannel channel, long offset, long length, int segmentShift)
+      throws IOException {
+    if (segmentShift < 3 || segmentShift > 30) {
+      throw new IllegalArgumentException("segment shift must be in [3, 30], got " + segmentShift);
+    }
+    try {
+      ByteBuffer head =
+          ChannelReads.readSmall(channel, offset, (int) Math.min(length, HEADER_BYTES))
+              .order(ByteOrder.LITTLE_ENDIAN);
+      int version = head.remaining() > 1 ? head.get(1) & 0xFF : 0;
+      if (version >= 1 && version < VERSION && (head.get(0) & 0xFF) == TYPE_TAG) {
+        throw new SieveFormatException(
+            1,
+            "a version-"
+                + version
+                + " payload is converted onto the heap, so it cannot pass one array ("
+                + length
+                + " bytes); only version "
+                + VERSION
+                + " is mapped past 2 GiB");
+      }
+      Shape h = shape(head, length);
+      if (h.numWords() > Integer.MAX_VALUE - 8) {
+        throw new SieveFormatException(
+            2,
+            "a table of "
+                + h.slots()
+                + " slots of "
+                + h.width()
+                + " bits needs "
+                + h.numWords()
+                + " words, more than the largest table, "
+                + (Integer.MAX_VALUE - 8)
+                + " (one long[])");
+      }
+      ByteBuffer[] segments =
+          ChannelReads.mapSegments(
+              channel, offset + HEADER_BYTES, h.numWords() * Long.BYTES, segmentShift);
+      return inBlocks(h, new ExpandableSegments(segments, segmentShift, h.numWords()), true);
+    } catch (SieveFormatException e) {
+      throw new SieveFormatException(
+          offset + e.offset(), e.getMessage().replaceFirst("^at offset -?\\d+: ", ""), e);
+    }
+  }
+
+  /** Checks that the bits past the table in its last word are 0. */
+  private static void checkPadding(Shape h, ExpandableSlots.Words t) {
+    long tableBits =
+        h.version() == VERSION
+            ? ExpandableSlots.tableBits(h.slots(), h.width())
+            : h.slots() * (long) h.width();
+    int usedBits = (int) (tableBits & 63);
+    if (usedBits != 0 && (t.word((int) (h.numWords() - 1)) >>> usedBits) != 0) {
+      throw new SieveFormatException(
+          HEADER_BYTES + (h.numWords() - 1) * Long.BYTES,
+          "nonzero bits past the last slot in the final word");
+    }
+  }
+
+  /**
+   * The filter of a version-3 table in {@code table}, checked: read in place, or copied onto the
+   * heap.
+   */
+  private static ExpandableFilter inBlocks(Shape h, ExpandableSegments table, boolean inPlace) {
+    ExpandableSlots.Words t = table.words();
+    checkPadding(h, t);
+    long[] byKnownBits = decodeBlocks(t, h.slots(), h.log(), h.width(), h.used());
+    return filter(h, inPlace ? null : table.toArray(), inPlace ? table : null, byKnownBits);
+  }
+
+  private static ExpandableFilter filter(
+      Shape h, long[] words, ExpandableSegments wrapped, long[] byKnownBits) {
+    return new ExpandableFilter(
+        h.fpRate(),
+        h.startLog(),
+        h.mant(),
+        h.log(),
+        h.width(),
+        h.bits(),
+        words,
+        wrapped,
+        h.used(),
+        h.numKeys(),
+        byKnownBits);
+  }
+
+  /** The header fields of a form, validated, and its table's size in words. */
+  private record Shape(
+      int version,
+      int log,
+      int startLog,
+      int width,
+      int mant,
+      int bits,
+      double fpRate,
+      long slots,
+      long used,
+      long numKeys,
+      long numWords) {}
+
+  /**
+   * Validates the header of a form of {@code size} bytes whose first bytes {@code in} holds (from
+   * index 0, little-endian; at least {@link #HEADER_BYTES} of them when {@code size} is), and its
+   * exact length.
+   *
+   * @throws SieveFormatException naming the field and its limit
+   */
+  private static Shape shape(ByteBuffer in, long size) {
     if (size < HEADER_BYTES) {
       throw new SieveFormatException(
           size,
@@ -225,40 +414,8 @@ final class ExpandableForm {
               + size
               + (size < expected ? " (truncated)" : " (trailing bytes)"));
     }
-    ByteBuffer data =
-        in.slice(HEADER_BYTES, (int) numWords * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    long tableBits =
-        version == VERSION ? ExpandableSlots.tableBits(slots, width) : slots * (long) width;
-    int usedBits = (int) (tableBits & 63);
-    if (usedBits != 0 && (data.getLong((int) (numWords - 1) * Long.BYTES) >>> usedBits) != 0) {
-      throw new SieveFormatException(
-          expected - Long.BYTES, "nonzero bits past the last slot in the final word");
-    }
-    if (version != VERSION) {
-      long[] byKnownBits =
-          decodeLegacySlots(i -> legacySlot(data, width, i), slots, log, width, used);
-      // converted on read: the table is laid out again in blocks, on the heap (even for a wrap)
-      long[] words = new long[ExpandableGrowth.wordCount(slots, width)];
-      legacyRebuild(i -> legacySlot(data, width, i), slots, words, width);
-      ExpandableFilter converted =
-          new ExpandableFilter(
-              fpRate, startLog, mant, log, width, bits, words, null, used, numKeys, byKnownBits);
-      converted.legacySizeInBits = slots * width;
-      return converted;
-    }
-    long[] byKnownBits = decodeBlocks(new ExpandableSlots.Buffer(data), slots, log, width, used);
-    return new ExpandableFilter(
-        fpRate,
-        startLog,
-        mant,
-        log,
-        width,
-        bits,
-        inPlace ? null : words(data),
-        inPlace ? data : null,
-        used,
-        numKeys,
-        byKnownBits);
+    return new Shape(
+        version, log, startLog, width, mant, bits, fpRate, slots, used, numKeys, numWords);
   }
 
   /** The offset of slot {@code i}'s block, for messages. */
@@ -495,9 +652,9 @@ final class ExpandableForm {
 
   /**
    * The container's payload form (type id 13): this form; parameter A the slot width in bits, B
-   * log2 of the slots. Read in place (a wrapped filter is read-only). A payload past one buffer is
-   * refused (the base class's typed error): the table is one array on the heap, replaced by each
-   * doubling, so its storage is not segmented.
+   * log2 of the slots. Read in place (a wrapped filter is read-only); past one buffer's 2 GiB the
+   * table is mapped in segments ({@link #map}) and written streamed, up to the largest table one
+   * heap array holds (2^31 − 9 words, 16 GiB: what a filter on the heap can reach).
    */
   static final class Payload extends PayloadForm<ExpandableFilter> {
     Payload() {
@@ -538,6 +695,23 @@ final class ExpandableForm {
     @Override
     public boolean zeroCopy() {
       return true;
+    }
+
+    @Override
+    public long payloadLength(ExpandableFilter f) {
+      return f.payloadLength();
+    }
+
+    @Override
+    public void writePayload(ExpandableFilter f, WritableByteChannel out) throws IOException {
+      f.writePayload(out);
+    }
+
+    @Override
+    public ExpandableFilter mapLarge(
+        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
+        throws IOException {
+      return ExpandableForm.map(channel, payloadOffset, payloadLength, segmentShift);
     }
   }
 }

@@ -21,9 +21,22 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>How it opens</h2>
  *
- * The first heap filter of a kind created in a JVM that can run its vector probe calls {@link
- * #start()}. One daemon thread ({@value #THREAD_NAME}, shared by all gates, ending when no gate is
- * left to warm) then, for each started gate in turn:
+ * Not when a filter is created, but once heap filters of a kind have answered about {@value
+ * #START_LOOKUPS} lookups on the scalar path ({@link #openFor(long)} counts one lookup in 4,096,
+ * those whose hash has its low 12 bits zero, so the count costs one test per lookup and a write per
+ * 4,096; batches count by length, {@link #openAfter(int)}). Until then nothing of the vector module
+ * is loaded or compiled. Starting at the first filter's creation, the warm-up (loading the vector
+ * classes, spinning their method handles, C1 and C2 compiling hundreds of vector methods) competed
+ * with the application's own first lookups for the cores and the JIT's queues: on the 2-core
+ * machine a fresh JVM's lookups 10^3 to 10^4 ran 3× slower with the module than without (issue 20).
+ * With {@code -XX:+PrintCompilation} the gate was still shut at lookup 10^5, its thread still
+ * initializing the vector classes, and the lookup loop's compiles were queued among those of the
+ * method-handle classes that initialization spins: the window paid for the warm-up's start, not for
+ * vector code. The warm-up costs 0.2-1.5 s of one core and the vector probe saves a few nanoseconds
+ * a lookup, so it pays only past some 10^7 to 10^8 lookups: a JVM that has not done 10^6 lookups
+ * should not pay for it. {@code -Dsieve.vector.warmupAfter=N} changes the count (0: at the first
+ * lookup). Then one daemon thread ({@value #THREAD_NAME}, shared by all gates, ending when no gate
+ * is left to warm), for each started gate in turn:
  *
  * <ol>
  *   <li>loads the vector classes and checks that the platform has 256-bit vectors (otherwise the
@@ -51,14 +64,16 @@ import java.util.concurrent.TimeUnit;
  *
  * The hot path reads one plain boolean per lookup (per chunk of 64 in batches; not a volatile,
  * whose acquire barrier cost the split-block filter's lookups 1.5× in a caller's loop, see {@link
- * #open}); when it turns true, code compiled with the gate shut deoptimizes once and is recompiled
- * with the SIMD probe inlined. A JVM that runs without the module never reads it (the filters test
- * a {@code static final} first). A short-lived JVM pays the warm-up thread's CPU time, typically
- * 0.2-1.5 s of one core (most of it C1 and C2 compiling the vector code, which the JVM would have
- * spent anyway), and runs scalar until the gate opens: with the module, its lookups never cost more
- * than without it, and a JVM that exits first simply never ran the SIMD probe. {@code
- * -Dsieve.vector.warmup=false} opens the gate at once (the old behaviour, with its warm-up cliff),
- * for measurements.
+ * #open}), and while it is false tests 12 bits of the hash (the count above); when it turns true,
+ * code compiled with the gate shut deoptimizes once and is recompiled with the SIMD probe inlined.
+ * A JVM that runs without the module never reads it (the filters test a {@code static final}
+ * first). A JVM with the module pays nothing for its first {@value #START_LOOKUPS} lookups (its
+ * lookups are the scalar path's, no vector class is loaded); after them, the warm-up thread's CPU
+ * time, typically 0.2-1.5 s of one core (most of it C1 and C2 compiling the vector code), while the
+ * lookups run scalar until the gate opens, then one deoptimization and recompilation of the
+ * callers: with the module, its lookups never cost more than without it but for that switch, and a
+ * JVM that exits first simply never ran the SIMD probe. {@code -Dsieve.vector.warmup=false} opens
+ * the gate at once (the old behaviour, with its warm-up cliff), for measurements.
  *
  * <p>The answers never depend on the gate: the scalar and the vector probes answer alike, so a
  * lookup answers the same whichever side of the switch it runs on.
@@ -81,6 +96,23 @@ final class VectorGate {
   static final int MAX_ROUNDS = 60;
   static final int OPEN_RATIO = 3;
   static final int MAX_WARMUP_SECONDS = 20;
+
+  /** The scalar lookups after which the warm-up starts, by default (see the class comment). */
+  static final long START_LOOKUPS = 1L << 20;
+
+  /** {@code sieve.vector.warmupAfter}: the scalar lookups before the warm-up starts. */
+  static final long WARMUP_AFTER = warmupAfter();
+
+  /**
+   * {@link #openFor} counts the lookups whose hash has these bits zero: one in 4,096 (every one
+   * where {@link #WARMUP_AFTER} is below 4,096, as in tests).
+   */
+  private static final int SAMPLE_MASK = WARMUP_AFTER < 4096 ? 0 : (1 << 12) - 1;
+
+  /** The sampled lookups ({@link #openFor}) that start the warm-up, at least 1. */
+  private static final int START_SAMPLES =
+      (int) Math.max(1, Math.min(Integer.MAX_VALUE, WARMUP_AFTER / (SAMPLE_MASK + 1)));
+
   private static final long FIRST_SLICE_NANOS = 5_000_000L;
   private static final long MAX_SLICE_NANOS = 100_000_000L;
 
@@ -151,6 +183,15 @@ final class VectorGate {
    */
   private boolean open;
 
+  /**
+   * The sampled single lookups seen shut ({@link #openFor}); a plain field, written once in 4,096
+   * lookups (a lost update between threads only delays the start a little).
+   */
+  private int sampled;
+
+  /** The lookups seen shut in batches ({@link #openAfter}); plain, as {@link #sampled}. */
+  private long batchLookups;
+
   private volatile int state = IDLE;
   private volatile long warmupNanos = -1;
   private volatile int rounds;
@@ -183,6 +224,54 @@ final class VectorGate {
   /** {@return whether the filters use the vector kernel now} One plain read (see {@link #open}). */
   boolean isOpen() {
     return open;
+  }
+
+  /**
+   * The gate of a single lookup of hash {@code hash}: whether the filter takes the vector probe.
+   * While shut, counts the lookup (one in 4,096, by the hash's low 12 bits) and starts the warm-up
+   * once about {@link #WARMUP_AFTER} lookups have been counted. Small enough to inline: one plain
+   * read when open, one more test when shut.
+   */
+  boolean openFor(long hash) {
+    if (open) {
+      return true;
+    }
+    if (((int) hash & SAMPLE_MASK) == 0 && ++sampled == START_SAMPLES) {
+      start();
+    }
+    return false;
+  }
+
+  /**
+   * The gate of a batch of {@code lookups}: {@link #openFor(long)} for a batch, which counts all of
+   * them.
+   */
+  boolean openAfter(int lookups) {
+    if (open) {
+      return true;
+    }
+    long seen = batchLookups += lookups;
+    if (seen >= WARMUP_AFTER) {
+      batchLookups = Long.MIN_VALUE / 2; // counted: later batches do not call start again
+      start();
+    }
+    return false;
+  }
+
+  private static long warmupAfter() {
+    String v = System.getProperty("sieve.vector.warmupAfter");
+    if (v == null) {
+      return START_LOOKUPS;
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the default
+    }
+    return START_LOOKUPS; // a bad value: the default, as for an absent one
   }
 
   /** {@return the state: IDLE, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
@@ -256,6 +345,16 @@ final class VectorGate {
    */
   boolean awaitOpen(long timeoutMillis) throws InterruptedException {
     start();
+    settled.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    return open;
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} for a started warm-up to settle, without starting one.
+   *
+   * @return whether the gate is open
+   */
+  boolean awaitSettled(long timeoutMillis) throws InterruptedException {
     settled.await(timeoutMillis, TimeUnit.MILLISECONDS);
     return open;
   }

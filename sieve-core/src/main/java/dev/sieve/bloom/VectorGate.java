@@ -236,10 +236,16 @@ final class VectorGate {
     if (open) {
       return true;
     }
-    if (((int) hash & SAMPLE_MASK) == 0 && ++sampled == START_SAMPLES) {
-      start();
+    if (((int) hash & SAMPLE_MASK) == 0) {
+      countSample(); // its own method, so that this one stays under C1's inlining size
     }
     return false;
+  }
+
+  private void countSample() {
+    if (++sampled == START_SAMPLES) {
+      start();
+    }
   }
 
   /**

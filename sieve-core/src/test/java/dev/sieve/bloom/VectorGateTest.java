@@ -60,7 +60,9 @@ class VectorGateTest {
                   // 4 · 100 · 6,000 = 2.4·10^6 lookups of each kind: past the warm-up's 2^20
                   for (int q = 0; q < 6_000; q++) {
                     long h = random.nextLong();
-                    if (blocked.mayContainHash(h) && split.mayContainHash(h)) {
+                    boolean b = blocked.mayContainHash(h);
+                    boolean sb = split.mayContainHash(h); // both asked: no short circuit
+                    if (b || sb) {
                       hits.incrementAndGet();
                     }
                   }
@@ -79,7 +81,7 @@ class VectorGateTest {
     assertTrue(VectorGate.SPLIT_BLOCK.state() != VectorGate.IDLE, "split-block warm-up started");
     assertTrue(VectorGate.BLOCKED_BLOOM.awaitSettled(120_000), VectorGate.BLOCKED_BLOOM.toString());
     assertTrue(VectorGate.SPLIT_BLOCK.awaitSettled(120_000), VectorGate.SPLIT_BLOCK.toString());
-    assertTrue(hits.get() < 2_400_000, "most random hashes are absent from 20-key filters");
+    assertTrue(hits.get() < 240_000, "most random hashes are absent from 20-key filters");
     assertTrue(mostThreads.get() <= 1, "warm-up threads at once: " + mostThreads.get());
     assertTrue(BlockedBloomFilter.vectorProbeActive());
     assertTrue(SplitBlockBloomFilter.vectorProbeActive());

@@ -109,6 +109,9 @@ public final class BlockedBloomFilter
     this.data = data;
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
+    if (VECTOR_PROBE && words != null) {
+      VectorGate.BLOCKED_BLOOM.watch(); // the SIMD path's warm-up thread, waiting for 2^20 lookups
+    }
     this.numBlocks = (int) (data.numWords() / WORDS_PER_BLOCK);
     this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
     this.numProbes = numProbes;

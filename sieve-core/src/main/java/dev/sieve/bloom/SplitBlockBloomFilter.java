@@ -126,6 +126,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     this.data = data;
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
+    if (VECTOR_PROBE && words != null) {
+      VectorGate.SPLIT_BLOCK.watch(); // the SIMD path's warm-up thread, waiting for 2^20 lookups
+    }
     this.numBlocks = (int) (data.numWords() / SplitBlockKernel.LONGS_PER_BLOCK);
     this.branchFreeQueries =
         words == null // the wrapped path is always branch-free

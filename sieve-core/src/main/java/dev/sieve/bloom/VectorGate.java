@@ -23,20 +23,27 @@ import java.util.concurrent.TimeUnit;
  *
  * Not when a filter is created, but once heap filters of a kind have answered about {@value
  * #START_LOOKUPS} lookups on the scalar path ({@link #openFor(long)} counts one lookup in 4,096,
- * those whose hash has its low 12 bits zero, so the count costs one test per lookup and a write per
- * 4,096; batches count by length, {@link #openAfter(int)}). Until then nothing of the vector module
- * is loaded or compiled. Starting at the first filter's creation, the warm-up (loading the vector
- * classes, spinning their method handles, C1 and C2 compiling hundreds of vector methods) competed
- * with the application's own first lookups for the cores and the JIT's queues: on the 2-core
- * machine a fresh JVM's lookups 10^3 to 10^4 ran 3× slower with the module than without (issue 20).
- * With {@code -XX:+PrintCompilation} the gate was still shut at lookup 10^5, its thread still
- * initializing the vector classes, and the lookup loop's compiles were queued among those of the
- * method-handle classes that initialization spins: the window paid for the warm-up's start, not for
- * vector code. The warm-up costs 0.2-1.5 s of one core and the vector probe saves a few nanoseconds
- * a lookup, so it pays only past some 10^7 to 10^8 lookups: a JVM that has not done 10^6 lookups
- * should not pay for it. {@code -Dsieve.vector.warmupAfter=N} changes the count (0: at the first
- * lookup). Then one daemon thread ({@value #THREAD_NAME}, shared by all gates, ending when no gate
- * is left to warm), for each started gate in turn:
+ * those whose hash has its low 12 bits zero, so the count costs one test per lookup and a plain
+ * increment per 4,096; batches count by length, {@link #openAfter(int)}). The first heap filter of
+ * a kind ({@link #watch()}) starts one daemon thread ({@value #THREAD_NAME}, shared by all gates),
+ * which sleeps and reads the counts every {@value #POLL_MILLIS} ms at most: the lookups never call
+ * into the gate (a call on the counting path, however rare, stayed in C2's code of a caller's loop,
+ * which then reloaded the filter's fields and the vector constants every lookup and was not
+ * unrolled, also once the gate was open). Until the count is reached nothing of the vector module
+ * is loaded or compiled.
+ *
+ * <p>Why wait: starting at the first filter's creation, the warm-up (loading the vector classes,
+ * spinning their method handles, C1 and C2 compiling hundreds of vector methods) competed with the
+ * application's own first lookups for the cores and the JIT's queues: on the 2-core machine a fresh
+ * JVM's lookups 10^3 to 10^4 ran 3× slower with the module than without (issue 20). With {@code
+ * -XX:+PrintCompilation} the gate was still shut at lookup 10^5, its thread still initializing the
+ * vector classes, and the lookup loop's compiles were queued among those of the method-handle
+ * classes that initialization spins: the window paid for the warm-up's start, not for vector code.
+ * The warm-up costs 0.2-1.5 s of one core (2-8 s of wall time on the loaded 2-core machine) and the
+ * vector probe saves a few nanoseconds a lookup, so it pays only past some 10^7 to 10^8 lookups: a
+ * JVM that has not done 10^6 lookups should not pay for it. {@code -Dsieve.vector.warmupAfter=N}
+ * changes the count (0: at the thread's first poll). Then the thread, for each due gate in turn (it
+ * ends when no gate is left to warm):
  *
  * <ol>
  *   <li>loads the vector classes and checks that the platform has 256-bit vectors (otherwise the
@@ -91,6 +98,9 @@ final class VectorGate {
   static final int GAVE_UP = 3;
   static final int UNSUPPORTED = 4;
 
+  /** Queued: a heap filter exists, the warm-up thread waits for the lookup count. */
+  static final int WAITING = 5;
+
   static final int SAMPLE_CALLS = 16;
   static final int SAMPLES = 3;
   static final int MAX_ROUNDS = 60;
@@ -103,15 +113,11 @@ final class VectorGate {
   /** {@code sieve.vector.warmupAfter}: the scalar lookups before the warm-up starts. */
   static final long WARMUP_AFTER = warmupAfter();
 
-  /**
-   * {@link #openFor} counts the lookups whose hash has these bits zero: one in 4,096 (every one
-   * where {@link #WARMUP_AFTER} is below 4,096, as in tests).
-   */
-  private static final int SAMPLE_MASK = WARMUP_AFTER < 4096 ? 0 : (1 << 12) - 1;
+  /** {@link #openFor} counts the lookups whose hash has these bits zero: one in 4,096. */
+  private static final int SAMPLE_MASK = (1 << 12) - 1;
 
-  /** The sampled lookups ({@link #openFor}) that start the warm-up, at least 1. */
-  private static final int START_SAMPLES =
-      (int) Math.max(1, Math.min(Integer.MAX_VALUE, WARMUP_AFTER / (SAMPLE_MASK + 1)));
+  /** How often the waiting warm-up thread reads the counts, at most. */
+  private static final long POLL_MILLIS = 20;
 
   private static final long FIRST_SLICE_NANOS = 5_000_000L;
   private static final long MAX_SLICE_NANOS = 100_000_000L;
@@ -192,6 +198,9 @@ final class VectorGate {
   /** The lookups seen shut in batches ({@link #openAfter}); plain, as {@link #sampled}. */
   private long batchLookups;
 
+  /** Set by {@link #start()}: warm up now, without waiting for the count. */
+  private volatile boolean now;
+
   private volatile int state = IDLE;
   private volatile long warmupNanos = -1;
   private volatile int rounds;
@@ -237,15 +246,12 @@ final class VectorGate {
       return true;
     }
     if (((int) hash & SAMPLE_MASK) == 0) {
-      countSample(); // its own method, so that this one stays under C1's inlining size
+      // a plain increment and no call: a call here (even a rare one) made C2 keep it in a caller's
+      // loop of lookups, reloading the filter's fields and the vector constants every lookup and
+      // not unrolling, also once the gate was open; the warm-up thread polls the count instead
+      sampled++;
     }
     return false;
-  }
-
-  private void countSample() {
-    if (++sampled == START_SAMPLES) {
-      start();
-    }
   }
 
   /**
@@ -256,12 +262,13 @@ final class VectorGate {
     if (open) {
       return true;
     }
-    long seen = batchLookups += lookups;
-    if (seen >= WARMUP_AFTER) {
-      batchLookups = Long.MIN_VALUE / 2; // counted: later batches do not call start again
-      start();
-    }
+    batchLookups += lookups;
     return false;
+  }
+
+  /** Whether the warm-up is due: {@link #start()} called, or the lookups counted. */
+  private boolean due() {
+    return now || (long) sampled * (SAMPLE_MASK + 1) + batchLookups >= WARMUP_AFTER;
   }
 
   private static long warmupAfter() {
@@ -280,7 +287,7 @@ final class VectorGate {
     return START_LOOKUPS; // a bad value: the default, as for an absent one
   }
 
-  /** {@return the state: IDLE, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
+  /** {@return the state: IDLE, WAITING, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
   int state() {
     return state;
   }
@@ -305,15 +312,30 @@ final class VectorGate {
   }
 
   /**
-   * Starts the warm-up once (later calls return at once): queues this gate for the warm-up thread,
-   * starting that thread if none runs. Cheap after the first call (one volatile read). Call only
-   * where {@link #MODULE_READABLE} holds.
+   * Called by each heap filter's constructor (once per JVM it does something): queues this gate for
+   * the warm-up thread, starting that thread if none runs; the thread sleeps, reading the lookup
+   * counts every {@value #POLL_MILLIS} ms at most, until they reach {@link #WARMUP_AFTER}. Cheap
+   * after the first call (one volatile read). Call only where {@link #MODULE_READABLE} holds.
    */
-  @SuppressWarnings("ThreadPriorityCheck") // the warm-up thread must yield to application threads
-  void start() {
-    if (state != IDLE) {
-      return;
+  void watch() {
+    if (state == IDLE) {
+      enqueue();
     }
+  }
+
+  /**
+   * Starts the warm-up now, whatever the lookup count (later calls return at once): {@link
+   * #watch()}, and the thread warms this gate at its next poll.
+   */
+  void start() {
+    now = true;
+    if (state == IDLE) {
+      enqueue();
+    }
+  }
+
+  @SuppressWarnings("ThreadPriorityCheck") // the warm-up thread must yield to application threads
+  private void enqueue() {
     synchronized (LOCK) {
       if (state != IDLE) {
         return;
@@ -326,7 +348,7 @@ final class VectorGate {
         settle(GAVE_UP, 0); // -Xint: the vector code would never be compiled
         return;
       }
-      state = WARMING;
+      state = WAITING;
       QUEUE.add(this);
       if (worker == null) {
         Thread t = new Thread(VectorGate::work, THREAD_NAME);
@@ -372,21 +394,53 @@ final class VectorGate {
     settled.countDown();
   }
 
+  /**
+   * The warm-up thread: warms each queued gate once it is {@linkplain #due() due}, sleeping between
+   * polls (1 ms, doubling to {@value #POLL_MILLIS} ms); ends when no gate is queued.
+   */
   private static void work() {
+    long sleep = 1;
     while (true) {
-      VectorGate gate;
+      VectorGate gate = null;
       synchronized (LOCK) {
-        gate = QUEUE.poll();
-        if (gate == null) {
+        if (QUEUE.isEmpty()) {
           worker = null;
           return;
         }
+        for (VectorGate g : QUEUE) {
+          if (g.due()) {
+            gate = g;
+            break;
+          }
+        }
+        if (gate != null) {
+          QUEUE.remove(gate);
+        }
       }
-      gate.warmUp();
+      if (gate != null) {
+        gate.warmUp();
+        sleep = 1;
+        continue;
+      }
+      try {
+        Thread.sleep(sleep);
+      } catch (InterruptedException e) { // not ours to interrupt: the queued gates stay shut
+        synchronized (LOCK) {
+          for (VectorGate g : QUEUE) {
+            g.settle(GAVE_UP, 0);
+          }
+          QUEUE.clear();
+          worker = null;
+        }
+        Thread.currentThread().interrupt();
+        return;
+      }
+      sleep = Math.min(2 * sleep, POLL_MILLIS);
     }
   }
 
   private void warmUp() {
+    state = WARMING;
     long begin = System.nanoTime();
     try {
       if (!supported()) {

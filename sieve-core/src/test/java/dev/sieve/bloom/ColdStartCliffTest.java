@@ -143,9 +143,9 @@ class ColdStartCliffTest {
     Assumptions.assumeTrue(
         ModuleFinder.ofSystem().find("jdk.incubator.vector").isPresent(),
         "this JDK has no jdk.incubator.vector");
-    // 10^5 lookups: nothing started (no vector class loaded, no thread), whatever the timing
+    // 10^5 lookups: the warm-up has not started (no vector class loaded), whatever the timing
     String early = child("split-block", "20000", "-Dsieve.test.awaitGateAfter=false", "100000");
-    assertTrue(early.contains("gate " + VectorGate.IDLE + " "), early);
+    assertTrue(early.contains("gate " + VectorGate.WAITING + " "), early);
     // 2.5·10^6 single lookups, half of them absent keys (the present half repeats 20,000 keys, so
     // its one-in-4,096 sample is a few keys' worth): past 2^20 counted, the warm-up has started
     // and, awaited, opens the gate; 1.2·10^6 batch lookups (counted exactly) likewise
@@ -191,7 +191,8 @@ class ColdStartCliffTest {
     assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the child JVM ends");
     assertEquals(0, p.exitValue(), out);
     if (vectorModule && extra == null) {
-      assertTrue(out.contains("gate " + VectorGate.IDLE + " "), "no warm-up before 2^20: " + out);
+      assertTrue(
+          out.contains("gate " + VectorGate.WAITING + " "), "no warm-up before 2^20: " + out);
     }
     long[] windows = new long[CHECKPOINTS.length];
     long before = 0;

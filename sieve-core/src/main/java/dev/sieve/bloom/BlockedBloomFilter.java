@@ -110,7 +110,7 @@ public final class BlockedBloomFilter
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
     if (VECTOR_PROBE && words != null) {
-      VectorGate.BLOCKED_BLOOM.start(); // the warm-up of the SIMD path, once per JVM
+      VectorGate.BLOCKED_BLOOM.watch(); // the SIMD path's warm-up thread, waiting for 2^20 lookups
     }
     this.numBlocks = (int) (data.numWords() / WORDS_PER_BLOCK);
     this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
@@ -239,7 +239,8 @@ public final class BlockedBloomFilter
     int h = (int) (hash64 >>> 32);
     if (VECTOR_PROBE) {
       int k = numProbes;
-      if (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen()) {
+      // the gate counts the scalar lookups, starting the warm-up after about 2^20 (VectorGate)
+      if (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openFor(hash64)) {
         return k <= 8
             ? VectorLineProbe.oneGroup(w, base, h, k)
             : VectorLineProbe.groups(w, base, h, k);
@@ -273,7 +274,7 @@ public final class BlockedBloomFilter
 
   private long probeChunk(long[] hashes, int at, int chunk) {
     long[] w = words;
-    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.isOpen())) {
+    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(chunk))) {
       // one pass: the vector line test is short and branch-light, so the core overlaps the
       // lines of consecutive keys without a separate loading pass (which measured slower)
       int k = numProbes;

@@ -127,7 +127,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
     if (VECTOR_PROBE && words != null) {
-      VectorGate.SPLIT_BLOCK.start(); // the warm-up of the SIMD path, once per JVM
+      VectorGate.SPLIT_BLOCK.watch(); // the SIMD path's warm-up thread, waiting for 2^20 lookups
     }
     this.numBlocks = (int) (data.numWords() / SplitBlockKernel.LONGS_PER_BLOCK);
     this.branchFreeQueries =
@@ -250,7 +250,10 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public boolean mayContainHash(long hash64) {
-    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
+    // with the module: the gate counts the scalar lookups, starting the warm-up after about 2^20
+    if (VECTOR_PROBE
+        && words != null
+        && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.openFor(hash64))) {
       return SplitBlockVectorProbe.mayContain(words, blockBase(hash64, numBlocks), (int) hash64);
     }
     int base = blockBase(hash64, numBlocks);
@@ -271,7 +274,9 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    if (VECTOR_PROBE && words != null && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.isOpen())) {
+    if (VECTOR_PROBE
+        && words != null
+        && (VectorGate.UNGATED || VectorGate.SPLIT_BLOCK.openAfter(len))) {
       return SplitBlockVectorProbe.mayContainHashes(words, numBlocks, hashes, off, len, resultBits);
     }
     if (words == null) {

@@ -21,9 +21,29 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>How it opens</h2>
  *
- * The first heap filter of a kind created in a JVM that can run its vector probe calls {@link
- * #start()}. One daemon thread ({@value #THREAD_NAME}, shared by all gates, ending when no gate is
- * left to warm) then, for each started gate in turn:
+ * Not when a filter is created, but once heap filters of a kind have answered about {@value
+ * #START_LOOKUPS} lookups on the scalar path ({@link #openFor(long)} counts one lookup in 4,096,
+ * those whose hash has its low 12 bits zero, so the count costs one test per lookup and a plain
+ * increment per 4,096; batches count by length, {@link #openAfter(int)}). The first heap filter of
+ * a kind ({@link #watch()}) starts one daemon thread ({@value #THREAD_NAME}, shared by all gates),
+ * which sleeps and reads the counts every {@value #POLL_MILLIS} ms at most: the lookups never call
+ * into the gate (a call on the counting path, however rare, stayed in C2's code of a caller's loop,
+ * which then reloaded the filter's fields and the vector constants every lookup and was not
+ * unrolled, also once the gate was open). Until the count is reached nothing of the vector module
+ * is loaded or compiled.
+ *
+ * <p>Why wait: starting at the first filter's creation, the warm-up (loading the vector classes,
+ * spinning their method handles, C1 and C2 compiling hundreds of vector methods) competed with the
+ * application's own first lookups for the cores and the JIT's queues: on the 2-core machine a fresh
+ * JVM's lookups 10^3 to 10^4 ran 3× slower with the module than without (issue 20). With {@code
+ * -XX:+PrintCompilation} the gate was still shut at lookup 10^5, its thread still initializing the
+ * vector classes, and the lookup loop's compiles were queued among those of the method-handle
+ * classes that initialization spins: the window paid for the warm-up's start, not for vector code.
+ * The warm-up costs 0.2-1.5 s of one core (2-8 s of wall time on the loaded 2-core machine) and the
+ * vector probe saves a few nanoseconds a lookup, so it pays only past some 10^7 to 10^8 lookups: a
+ * JVM that has not done 10^6 lookups should not pay for it. {@code -Dsieve.vector.warmupAfter=N}
+ * changes the count (0: at the thread's first poll). Then the thread, for each due gate in turn (it
+ * ends when no gate is left to warm):
  *
  * <ol>
  *   <li>loads the vector classes and checks that the platform has 256-bit vectors (otherwise the
@@ -51,14 +71,16 @@ import java.util.concurrent.TimeUnit;
  *
  * The hot path reads one plain boolean per lookup (per chunk of 64 in batches; not a volatile,
  * whose acquire barrier cost the split-block filter's lookups 1.5× in a caller's loop, see {@link
- * #open}); when it turns true, code compiled with the gate shut deoptimizes once and is recompiled
- * with the SIMD probe inlined. A JVM that runs without the module never reads it (the filters test
- * a {@code static final} first). A short-lived JVM pays the warm-up thread's CPU time, typically
- * 0.2-1.5 s of one core (most of it C1 and C2 compiling the vector code, which the JVM would have
- * spent anyway), and runs scalar until the gate opens: with the module, its lookups never cost more
- * than without it, and a JVM that exits first simply never ran the SIMD probe. {@code
- * -Dsieve.vector.warmup=false} opens the gate at once (the old behaviour, with its warm-up cliff),
- * for measurements.
+ * #open}), and while it is false tests 12 bits of the hash (the count above); when it turns true,
+ * code compiled with the gate shut deoptimizes once and is recompiled with the SIMD probe inlined.
+ * A JVM that runs without the module never reads it (the filters test a {@code static final}
+ * first). A JVM with the module pays nothing for its first {@value #START_LOOKUPS} lookups (its
+ * lookups are the scalar path's, no vector class is loaded); after them, the warm-up thread's CPU
+ * time, typically 0.2-1.5 s of one core (most of it C1 and C2 compiling the vector code), while the
+ * lookups run scalar until the gate opens, then one deoptimization and recompilation of the
+ * callers: with the module, its lookups never cost more than without it but for that switch, and a
+ * JVM that exits first simply never ran the SIMD probe. {@code -Dsieve.vector.warmup=false} opens
+ * the gate at once (the old behaviour, with its warm-up cliff), for measurements.
  *
  * <p>The answers never depend on the gate: the scalar and the vector probes answer alike, so a
  * lookup answers the same whichever side of the switch it runs on.
@@ -76,11 +98,27 @@ final class VectorGate {
   static final int GAVE_UP = 3;
   static final int UNSUPPORTED = 4;
 
+  /** Queued: a heap filter exists, the warm-up thread waits for the lookup count. */
+  static final int WAITING = 5;
+
   static final int SAMPLE_CALLS = 16;
   static final int SAMPLES = 3;
   static final int MAX_ROUNDS = 60;
   static final int OPEN_RATIO = 3;
   static final int MAX_WARMUP_SECONDS = 20;
+
+  /** The scalar lookups after which the warm-up starts, by default (see the class comment). */
+  static final long START_LOOKUPS = 1L << 20;
+
+  /** {@code sieve.vector.warmupAfter}: the scalar lookups before the warm-up starts. */
+  static final long WARMUP_AFTER = warmupAfter();
+
+  /** {@link #openFor} counts the lookups whose hash has these bits zero: one in 4,096. */
+  private static final int SAMPLE_MASK = (1 << 12) - 1;
+
+  /** How often the waiting warm-up thread reads the counts, at most. */
+  private static final long POLL_MILLIS = 20;
+
   private static final long FIRST_SLICE_NANOS = 5_000_000L;
   private static final long MAX_SLICE_NANOS = 100_000_000L;
 
@@ -151,6 +189,18 @@ final class VectorGate {
    */
   private boolean open;
 
+  /**
+   * The sampled single lookups seen shut ({@link #openFor}); a plain field, written once in 4,096
+   * lookups (a lost update between threads only delays the start a little).
+   */
+  private int sampled;
+
+  /** The lookups seen shut in batches ({@link #openAfter}); plain, as {@link #sampled}. */
+  private long batchLookups;
+
+  /** Set by {@link #start()}: warm up now, without waiting for the count. */
+  private volatile boolean now;
+
   private volatile int state = IDLE;
   private volatile long warmupNanos = -1;
   private volatile int rounds;
@@ -185,7 +235,59 @@ final class VectorGate {
     return open;
   }
 
-  /** {@return the state: IDLE, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
+  /**
+   * The gate of a single lookup of hash {@code hash}: whether the filter takes the vector probe.
+   * While shut, counts the lookup (one in 4,096, by the hash's low 12 bits) and starts the warm-up
+   * once about {@link #WARMUP_AFTER} lookups have been counted. Small enough to inline: one plain
+   * read when open, one more test when shut.
+   */
+  boolean openFor(long hash) {
+    if (open) {
+      return true;
+    }
+    if (((int) hash & SAMPLE_MASK) == 0) {
+      // a plain increment and no call: a call here (even a rare one) made C2 keep it in a caller's
+      // loop of lookups, reloading the filter's fields and the vector constants every lookup and
+      // not unrolling, also once the gate was open; the warm-up thread polls the count instead
+      sampled++;
+    }
+    return false;
+  }
+
+  /**
+   * The gate of a batch of {@code lookups}: {@link #openFor(long)} for a batch, which counts all of
+   * them.
+   */
+  boolean openAfter(int lookups) {
+    if (open) {
+      return true;
+    }
+    batchLookups += lookups;
+    return false;
+  }
+
+  /** Whether the warm-up is due: {@link #start()} called, or the lookups counted. */
+  private boolean due() {
+    return now || (long) sampled * (SAMPLE_MASK + 1) + batchLookups >= WARMUP_AFTER;
+  }
+
+  private static long warmupAfter() {
+    String v = System.getProperty("sieve.vector.warmupAfter");
+    if (v == null) {
+      return START_LOOKUPS;
+    }
+    try {
+      long n = Long.parseLong(v.trim());
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the default
+    }
+    return START_LOOKUPS; // a bad value: the default, as for an absent one
+  }
+
+  /** {@return the state: IDLE, WAITING, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
   int state() {
     return state;
   }
@@ -210,15 +312,30 @@ final class VectorGate {
   }
 
   /**
-   * Starts the warm-up once (later calls return at once): queues this gate for the warm-up thread,
-   * starting that thread if none runs. Cheap after the first call (one volatile read). Call only
-   * where {@link #MODULE_READABLE} holds.
+   * Called by each heap filter's constructor (once per JVM it does something): queues this gate for
+   * the warm-up thread, starting that thread if none runs; the thread sleeps, reading the lookup
+   * counts every {@value #POLL_MILLIS} ms at most, until they reach {@link #WARMUP_AFTER}. Cheap
+   * after the first call (one volatile read). Call only where {@link #MODULE_READABLE} holds.
    */
-  @SuppressWarnings("ThreadPriorityCheck") // the warm-up thread must yield to application threads
-  void start() {
-    if (state != IDLE) {
-      return;
+  void watch() {
+    if (state == IDLE) {
+      enqueue();
     }
+  }
+
+  /**
+   * Starts the warm-up now, whatever the lookup count (later calls return at once): {@link
+   * #watch()}, and the thread warms this gate at its next poll.
+   */
+  void start() {
+    now = true;
+    if (state == IDLE) {
+      enqueue();
+    }
+  }
+
+  @SuppressWarnings("ThreadPriorityCheck") // the warm-up thread must yield to application threads
+  private void enqueue() {
     synchronized (LOCK) {
       if (state != IDLE) {
         return;
@@ -231,7 +348,7 @@ final class VectorGate {
         settle(GAVE_UP, 0); // -Xint: the vector code would never be compiled
         return;
       }
-      state = WARMING;
+      state = WAITING;
       QUEUE.add(this);
       if (worker == null) {
         Thread t = new Thread(VectorGate::work, THREAD_NAME);
@@ -260,6 +377,16 @@ final class VectorGate {
     return open;
   }
 
+  /**
+   * Waits up to {@code timeoutMillis} for a started warm-up to settle, without starting one.
+   *
+   * @return whether the gate is open
+   */
+  boolean awaitSettled(long timeoutMillis) throws InterruptedException {
+    settled.await(timeoutMillis, TimeUnit.MILLISECONDS);
+    return open;
+  }
+
   private void settle(int newState, int roundsTaken) {
     rounds = roundsTaken;
     open = newState == OPEN;
@@ -267,21 +394,53 @@ final class VectorGate {
     settled.countDown();
   }
 
+  /**
+   * The warm-up thread: warms each queued gate once it is {@linkplain #due() due}, sleeping between
+   * polls (1 ms, doubling to {@value #POLL_MILLIS} ms); ends when no gate is queued.
+   */
   private static void work() {
+    long sleep = 1;
     while (true) {
-      VectorGate gate;
+      VectorGate gate = null;
       synchronized (LOCK) {
-        gate = QUEUE.poll();
-        if (gate == null) {
+        if (QUEUE.isEmpty()) {
           worker = null;
           return;
         }
+        for (VectorGate g : QUEUE) {
+          if (g.due()) {
+            gate = g;
+            break;
+          }
+        }
+        if (gate != null) {
+          QUEUE.remove(gate);
+        }
       }
-      gate.warmUp();
+      if (gate != null) {
+        gate.warmUp();
+        sleep = 1;
+        continue;
+      }
+      try {
+        Thread.sleep(sleep);
+      } catch (InterruptedException e) { // not ours to interrupt: the queued gates stay shut
+        synchronized (LOCK) {
+          for (VectorGate g : QUEUE) {
+            g.settle(GAVE_UP, 0);
+          }
+          QUEUE.clear();
+          worker = null;
+        }
+        Thread.currentThread().interrupt();
+        return;
+      }
+      sleep = Math.min(2 * sleep, POLL_MILLIS);
     }
   }
 
   private void warmUp() {
+    state = WARMING;
     long begin = System.nanoTime();
     try {
       if (!supported()) {

@@ -37,12 +37,12 @@ import jdk.incubator.vector.VectorSpecies;
  * Only when the module {@code jdk.incubator.vector} is in the boot layer (the JVM was started with
  * {@code --add-modules jdk.incubator.vector}) and the platform has 256-bit vectors; then {@link
  * BlockedBloomFilter} takes it for heap-resident filters once {@link VectorGate#BLOCKED_BLOOM} is
- * open: a daemon thread started with the first heap filter drives this code ({@link Warmup}) until
- * it measures it compiled, and the scalar loop answers until then (the interpreted vector code cost
- * 190× the scalar loop over a fresh JVM's first thousand lookups). Only that thread and the gated
- * branch touch this class, so without the module no incubator class is loaded. Wrapped
- * (memory-mapped) filters keep the scalar loop. The measured figures are in docs/notes.md, section
- * 6.
+ * open: after about 2^20 scalar lookups ({@link VectorGate#WARMUP_AFTER}) a daemon thread drives
+ * this code ({@link Warmup}) until it measures it compiled, and the scalar loop answers until then
+ * (the interpreted vector code cost 190× the scalar loop over a fresh JVM's first thousand
+ * lookups). Only that thread and the gated branch touch this class, so without the module no
+ * incubator class is loaded. Wrapped (memory-mapped) filters keep the scalar loop. The measured
+ * figures are in docs/notes.md, section 6.
  */
 final class VectorLineProbe {
   private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;

@@ -10,7 +10,10 @@ import java.util.SplittableRandom;
  *
  * <p>Arguments: {@code blocked|split-block}, {@code n}, then the checkpoints (ascending counts).
  * With {@code -Dsieve.test.awaitGate=true} it first waits for the filter's vector gate to open,
- * with {@code settled} for it to open or give up.
+ * with {@code settled} for it to open or give up. With {@code -Dsieve.test.awaitGateAfter=true} it
+ * waits, after the lookups, for a warm-up they started to settle (without starting one), and then
+ * prints the gate line. With {@code -Dsieve.test.batch=true} the lookups go through the batch API,
+ * 1,000 keys a call, untimed.
  */
 public final class ColdLookupMain {
   private ColdLookupMain() {}
@@ -43,6 +46,20 @@ public final class ColdLookupMain {
     StringBuilder out = new StringBuilder();
     int maybes = 0;
     int done = 0;
+    if (Boolean.getBoolean("sieve.test.batch")) { // the batch API, 1,000 keys a call
+      long[] bits = new long[16];
+      for (int a = 2; a < args.length; a++) {
+        for (int until = Integer.parseInt(args[a]); done < until; done += 1000) {
+          int len = Math.min(1000, until - done);
+          maybes += filter.mayContainBatch(queries, done, len, bits);
+          for (int i = 0; i < len; i += 2) {
+            if ((bits[i >>> 6] >>> i & 1) == 0) {
+              throw new AssertionError("false negative at lookup " + (done + i));
+            }
+          }
+        }
+      }
+    }
     long start = System.nanoTime();
     for (int a = 2; a < args.length; a++) {
       int until = Integer.parseInt(args[a]);
@@ -55,6 +72,9 @@ public final class ColdLookupMain {
       }
       long nanos = System.nanoTime() - start;
       out.append("lookups ").append(until).append(' ').append(nanos).append('\n');
+    }
+    if (Boolean.getBoolean("sieve.test.awaitGateAfter")) {
+      gate.awaitSettled(60_000);
     }
     out.append("gate ")
         .append(gate.state())

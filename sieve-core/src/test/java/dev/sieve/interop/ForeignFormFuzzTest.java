@@ -16,8 +16,8 @@ import org.apache.datasketches.memory.Memory;
 /**
  * One fuzz target for the four foreign forms Sieve reads: the first input byte picks the form
  * ({@link Form#of}), the rest is that form's bytes. One target instead of four costs CI one JVM and
- * one fuzz window (the {@code fuzz} profile's {@code fuzz-foreign-forms}); the seed corpus in
- * {@code ForeignFormFuzzTestInputs/fuzz} holds every form's seeds behind its tag byte ({@link
+ * one fuzz window in the {@code fuzz} profile; the seed corpus in {@code
+ * ForeignFormFuzzTestInputs/fuzz} holds every form's seeds behind its tag byte ({@link
  * InteropFuzzCorpusGenerator}). An empty input gives every reader the empty array.
  *
  * <p>Each reader gives a typed error with a non-negative offset, or a filter that:

@@ -1,5 +1,6 @@
 package dev.sieve.hash;
 
+import dev.sieve.internal.Murmur3x64;
 import java.util.Objects;
 
 /**
@@ -15,8 +16,6 @@ import java.util.Objects;
 public final class Murmur3 {
   private Murmur3() {}
 
-  private static final long C1_64 = 0x87c37b91114253d5L;
-  private static final long C2_64 = 0x4cf5ad432745937fL;
   private static final int C1_32 = 0xcc9e2d51;
   private static final int C2_32 = 0x1b873593;
 
@@ -33,42 +32,7 @@ public final class Murmur3 {
    */
   public static void hash128(byte[] key, int off, int len, int seed, long[] out) {
     Objects.checkFromIndexSize(off, len, key.length);
-    long h1 = seed;
-    long h2 = h1;
-    int end = off + (len & ~15);
-    for (int i = off; i < end; i += 16) {
-      long k1 = le64(key, i);
-      long k2 = le64(key, i + 8);
-      h1 ^= mixK1(k1);
-      h1 = Long.rotateLeft(h1, 27) + h2;
-      h1 = h1 * 5 + 0x52dce729;
-      h2 ^= mixK2(k2);
-      h2 = Long.rotateLeft(h2, 31) + h1;
-      h2 = h2 * 5 + 0x38495ab5;
-    }
-    int rem = len & 15;
-    if (rem > 0) {
-      long k1 = 0;
-      long k2 = 0;
-      for (int j = rem - 1; j >= 8; j--) {
-        k2 = (k2 << 8) | (key[end + j] & 0xffL);
-      }
-      for (int j = Math.min(rem, 8) - 1; j >= 0; j--) {
-        k1 = (k1 << 8) | (key[end + j] & 0xffL);
-      }
-      h1 ^= mixK1(k1);
-      h2 ^= mixK2(k2);
-    }
-    h1 ^= len;
-    h2 ^= len;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    h2 += h1;
-    out[0] = h1;
-    out[1] = h2;
+    Murmur3x64.hash128(key, off, len, seed, false, out);
   }
 
   /** {@return the first 64 bits of {@link #hash128} of the whole array with seed 0} */
@@ -94,11 +58,7 @@ public final class Murmur3 {
     int h = blocks32(key, off, end, seed);
     int rem = len & 3;
     if (rem > 0) {
-      int k = 0;
-      for (int j = rem - 1; j >= 0; j--) {
-        k = (k << 8) | (key[end + j] & 0xff);
-      }
-      h ^= mixK32(k);
+      h ^= mixK32((int) Murmur3x64.littleEndian(key, end, rem, false));
     }
     return fmix32(h ^ len);
   }
@@ -164,29 +124,5 @@ public final class Murmur3 {
     h ^= h >>> 13;
     h *= 0xc2b2ae35;
     return h ^ (h >>> 16);
-  }
-
-  private static long mixK1(long k1) {
-    return Long.rotateLeft(k1 * C1_64, 31) * C2_64;
-  }
-
-  private static long mixK2(long k2) {
-    return Long.rotateLeft(k2 * C2_64, 33) * C1_64;
-  }
-
-  private static long fmix64(long k) {
-    k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
-    k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
-    return k ^ (k >>> 33);
-  }
-
-  private static long le64(byte[] b, int i) {
-    long v = 0;
-    for (int j = 7; j >= 0; j--) {
-      v = (v << 8) | (b[i + j] & 0xffL);
-    }
-    return v;
   }
 }

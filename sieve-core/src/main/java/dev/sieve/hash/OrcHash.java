@@ -1,5 +1,6 @@
 package dev.sieve.hash;
 
+import dev.sieve.internal.Murmur3x64;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -38,9 +39,6 @@ public final class OrcHash {
   private static final VarHandle LE64 =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-  private static final long C1 = 0x87c37b91114253d5L;
-  private static final long C2 = 0x4cf5ad432745937fL;
-
   /** The hash of an integer value (Thomas Wang's 64-bit mix). */
   public static long ofLong(long key) {
     long k = ~key + (key << 21);
@@ -70,20 +68,14 @@ public final class OrcHash {
     int blocks = len >>> 3;
     for (int i = 0; i < blocks; i++) {
       long k = (long) LE64.get(data, off + (i << 3));
-      h ^= mixK(k);
+      h ^= Murmur3x64.mixK1(k);
       h = Long.rotateLeft(h, 27) * 5 + 0x52dce729;
     }
-    int tail = off + (blocks << 3);
     int rest = len & 7;
     if (rest > 0) {
-      long k = 0;
-      for (int i = rest - 1; i >= 0; i--) {
-        k = (k << 8) | (data[tail + i] & 0xFFL);
-      }
-      h ^= mixK(k);
+      h ^= Murmur3x64.mixK1(Murmur3x64.littleEndian(data, off + (blocks << 3), rest, false));
     }
-    h ^= len;
-    return fmix64(h);
+    return Murmur3x64.fmix64(h ^ len);
   }
 
   /**
@@ -104,18 +96,5 @@ public final class OrcHash {
       return ofLong(v);
     }
     return KeyBuffer.orcHash(key, encoder);
-  }
-
-  private static long mixK(long k) {
-    return Long.rotateLeft(k * C1, 31) * C2;
-  }
-
-  private static long fmix64(long h) {
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    return h;
   }
 }

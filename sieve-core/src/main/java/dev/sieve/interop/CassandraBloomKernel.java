@@ -1,5 +1,6 @@
 package dev.sieve.interop;
 
+import dev.sieve.internal.Murmur3x64;
 import java.util.Objects;
 
 /**
@@ -28,75 +29,12 @@ import java.util.Objects;
 final class CassandraBloomKernel {
   private CassandraBloomKernel() {}
 
-  private static final long C1 = 0x87c37b91114253d5L;
-  private static final long C2 = 0x4cf5ad432745937fL;
-
   /**
    * Cassandra's hash of {@code key[off, off + len)} with seed 0: {@code out[0] = h0, out[1] = h1}.
    */
   static void hash(byte[] key, int off, int len, long[] out) {
     Objects.checkFromIndexSize(off, len, key.length);
-    long h1 = 0;
-    long h2 = 0;
-    int end = off + (len & ~15);
-    for (int i = off; i < end; i += 16) {
-      h1 ^= mix1(littleEndian64(key, i));
-      h1 = Long.rotateLeft(h1, 27) + h2;
-      h1 = h1 * 5 + 0x52dce729;
-      h2 ^= mix2(littleEndian64(key, i + 8));
-      h2 = Long.rotateLeft(h2, 31) + h1;
-      h2 = h2 * 5 + 0x38495ab5;
-    }
-    int rem = len & 15;
-    if (rem > 8) {
-      long k2 = 0;
-      for (int j = 8; j < rem; j++) {
-        k2 ^= ((long) key[end + j]) << (8 * (j - 8)); // sign-extended, as Cassandra
-      }
-      h2 ^= mix2(k2);
-    }
-    if (rem > 0) {
-      long k1 = 0;
-      for (int j = 0; j < Math.min(rem, 8); j++) {
-        k1 ^= ((long) key[end + j]) << (8 * j);
-      }
-      h1 ^= mix1(k1);
-    }
-    h1 ^= len;
-    h2 ^= len;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix(h1);
-    h2 = fmix(h2);
-    h1 += h2;
-    h2 += h1;
-    out[0] = h1;
-    out[1] = h2;
-  }
-
-  private static long mix1(long k) {
-    return Long.rotateLeft(k * C1, 31) * C2;
-  }
-
-  private static long mix2(long k) {
-    return Long.rotateLeft(k * C2, 33) * C1;
-  }
-
-  private static long fmix(long k) {
-    k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
-    k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
-    k ^= k >>> 33;
-    return k;
-  }
-
-  private static long littleEndian64(byte[] b, int i) {
-    long v = 0;
-    for (int j = 7; j >= 0; j--) {
-      v = (v << 8) | (b[i + j] & 0xffL);
-    }
-    return v;
+    Murmur3x64.hash128(key, off, len, 0, true, out); // the tail sign-extended, as Cassandra
   }
 
   static boolean mayContain(long[] words, long numBits, int k, long h0, long h1) {

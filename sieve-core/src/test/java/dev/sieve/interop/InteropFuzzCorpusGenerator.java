@@ -12,15 +12,14 @@ import java.util.Map;
 import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
 
 /**
- * The seed corpora of the foreign-form fuzz targets ({@link GuavaFormFuzzTest}, {@link
- * SparkFormFuzzTest}, {@link DataSketchesFormFuzzTest}, {@link CassandraFormFuzzTest}): small
- * filters written by the owning libraries themselves (Guava's {@code writeTo}, Spark's sketch
- * {@code writeTo}, DataSketches' {@code toByteArray}), holding 0, 1, 5 and 40 keys, over the shapes
- * each form has (Guava's two strategies, Spark's V1 and V2 with seed 0 and not, DataSketches' seeds
- * and an empty filter), each beside its first half (a truncation the reader must refuse). The one
- * shape an owner cannot write through its public API, Guava's {@code MURMUR128_MITZ_32}, is written
- * by {@link GuavaBloomFilter}, whose bytes {@code GuavaBloomInteropTest} shows identical to
- * Guava's.
+ * The seed corpus of the foreign-form fuzz target {@link ForeignFormFuzzTest}, each seed behind its
+ * form's tag byte ({@link ForeignFormFuzzTest.Form#tag()}): small filters written by the owning
+ * libraries themselves (Guava's {@code writeTo}, Spark's sketch {@code writeTo}, DataSketches'
+ * {@code toByteArray}), holding 0, 1, 5 and 40 keys, over the shapes each form has (Guava's two
+ * strategies, Spark's V1 and V2 with seed 0 and not, DataSketches' seeds and an empty filter), each
+ * beside its first half (a truncation the reader must refuse). The one shape an owner cannot write
+ * through its public API, Guava's {@code MURMUR128_MITZ_32}, is written by {@link
+ * GuavaBloomFilter}, whose bytes {@code GuavaBloomInteropTest} shows identical to Guava's.
  *
  * <p>Run from the sieve-core directory (also from {@code FuzzCorpusGenerator} without types):
  * {@code java -cp target/test-classes:target/classes:<test classpath>
@@ -36,32 +35,42 @@ public final class InteropFuzzCorpusGenerator {
     write(Path.of(args.length > 0 ? args[0] : "src/test/resources"));
   }
 
-  /** Writes every seed under {@code resources/dev/sieve/interop/<Target>Inputs/fuzz}. */
+  /** The seed directory, under the test resources. */
+  static final String DIR = "dev/sieve/interop/ForeignFormFuzzTestInputs/fuzz";
+
+  /** Writes every seed, tagged ({@link #tagged}), under {@code resources/}{@value #DIR}. */
   public static void write(Path resources) throws IOException {
-    Path root = resources.resolve("dev/sieve/interop");
-    for (Map.Entry<String, Map<String, byte[]>> target : seeds().entrySet()) {
-      Path dir = root.resolve(target.getKey() + "Inputs").resolve("fuzz");
-      Files.createDirectories(dir);
-      for (Map.Entry<String, byte[]> seed : target.getValue().entrySet()) {
-        Files.write(dir.resolve(seed.getKey()), seed.getValue());
+    Path dir = resources.resolve(DIR);
+    Files.createDirectories(dir);
+    for (Map.Entry<ForeignFormFuzzTest.Form, Map<String, byte[]>> form : seeds().entrySet()) {
+      for (Map.Entry<String, byte[]> seed : form.getValue().entrySet()) {
+        Files.write(dir.resolve(seed.getKey()), tagged(form.getKey(), seed.getValue()));
       }
     }
   }
 
-  /** Target class name to (file name to bytes), in a fixed order. */
-  static Map<String, Map<String, byte[]>> seeds() {
+  /** {@return the fuzz input that gives {@code bytes} to {@code form}'s reader} */
+  static byte[] tagged(ForeignFormFuzzTest.Form form, byte[] bytes) {
+    byte[] input = new byte[bytes.length + 1];
+    input[0] = form.tag();
+    System.arraycopy(bytes, 0, input, 1, bytes.length);
+    return input;
+  }
+
+  /** Form to (file name to the form's bytes, untagged), in a fixed order. */
+  static Map<ForeignFormFuzzTest.Form, Map<String, byte[]>> seeds() {
     return seeds(true);
   }
 
   /** The seeds, DataSketches' only when {@code withDataSketches} (its library runs here). */
-  static Map<String, Map<String, byte[]>> seeds(boolean withDataSketches) {
-    Map<String, Map<String, byte[]>> all = new LinkedHashMap<>();
-    all.put("GuavaFormFuzzTest", guava());
-    all.put("SparkFormFuzzTest", spark());
+  static Map<ForeignFormFuzzTest.Form, Map<String, byte[]>> seeds(boolean withDataSketches) {
+    Map<ForeignFormFuzzTest.Form, Map<String, byte[]>> all = new LinkedHashMap<>();
+    all.put(ForeignFormFuzzTest.Form.GUAVA, guava());
+    all.put(ForeignFormFuzzTest.Form.SPARK, spark());
     if (withDataSketches) {
-      all.put("DataSketchesFormFuzzTest", dataSketches());
+      all.put(ForeignFormFuzzTest.Form.DATASKETCHES, dataSketches());
     }
-    all.put("CassandraFormFuzzTest", cassandra());
+    all.put(ForeignFormFuzzTest.Form.CASSANDRA, cassandra());
     return all;
   }
 

@@ -18,7 +18,6 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.PlotOrientation;
@@ -145,11 +144,8 @@ public final class Charts {
           renderer.setSeriesPaint(i, Color.GRAY);
         }
       }
-      LogAxis y = new LogAxis("FPR — " + panel.title());
-      y.setBase(10);
+      LogAxis y = LogAxes.of("FPR — " + panel.title(), 10, 1, LogAxes.Ticks.POWER_OF_TEN);
       y.setSmallestValue(1e-7);
-      y.setTickUnit(new NumberTickUnit(1));
-      y.setNumberFormatOverride(new PowerOfTen());
       XYPlot plot = new XYPlot(data, null, y, renderer);
       plot.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
       style(plot);
@@ -194,34 +190,6 @@ public final class Charts {
         org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_STROKE_SEQUENCE,
         org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_OUTLINE_STROKE_SEQUENCE,
         org.jfree.chart.plot.DefaultDrawingSupplier.DEFAULT_SHAPE_SEQUENCE);
-  }
-
-  /** Tick labels of a log axis: 10^k for powers of ten, else the plain number. */
-  static final class PowerOfTen extends java.text.NumberFormat {
-    @Override
-    public StringBuffer format(double v, StringBuffer sb, java.text.FieldPosition pos) {
-      double k = Math.log10(v);
-      if (v > 0 && Math.abs(k - Math.rint(k)) < 1e-9) {
-        long e = Math.round(k);
-        return sb.append(e == 0 ? "1" : e == 1 ? "10" : "10^" + e);
-      }
-      return sb.append(
-          v >= 10
-              ? String.format(java.util.Locale.ROOT, "%.0f", v)
-              : v >= 1
-                  ? String.format(java.util.Locale.ROOT, "%.1f", v)
-                  : String.format(java.util.Locale.ROOT, "%.2g", v));
-    }
-
-    @Override
-    public StringBuffer format(long v, StringBuffer sb, java.text.FieldPosition pos) {
-      return format((double) v, sb, pos);
-    }
-
-    @Override
-    public Number parse(String source, java.text.ParsePosition pos) {
-      throw new UnsupportedOperationException("format only");
-    }
   }
 
   static void style(XYPlot plot) {
@@ -466,16 +434,11 @@ public final class Charts {
         renderer.setSeriesStroke(i, DASHED);
       }
     }
-    LogAxis x = new LogAxis("n (keys)");
-    x.setBase(10);
-    x.setTickUnit(new NumberTickUnit(1));
-    x.setNumberFormatOverride(new PowerOfTen());
+    LogAxis x = LogAxes.of("n (keys)", 10, 1, LogAxes.Ticks.POWER_OF_TEN);
     int minN = rows.stream().mapToInt(r -> r.n).min().orElse(1);
     int maxN = rows.stream().mapToInt(r -> r.n).max().orElse(10);
     x.setRange(minN / 2.0, maxN * 2.0);
-    LogAxis y = new LogAxis("ns per lookup");
-    y.setBase(10);
-    y.setNumberFormatOverride(new PowerOfTen());
+    LogAxis y = LogAxes.of("ns per lookup", 10, 0, LogAxes.Ticks.POWER_OF_TEN);
     XYPlot plot = new XYPlot(data, x, y, renderer);
     style(plot);
     JFreeChart chart = new JFreeChart(p.title(), JFreeChart.DEFAULT_TITLE_FONT, plot, true);

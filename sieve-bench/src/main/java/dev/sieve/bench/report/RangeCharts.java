@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
-import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
@@ -103,20 +102,10 @@ final class RangeCharts {
           r.setSeriesShapesVisible(i, false);
         }
       }
-      LogAxis y = new LogAxis("false-positive rate (empty ranges)");
-      y.setBase(10);
-      y.setTickUnit(new NumberTickUnit(1));
-      y.setNumberFormatOverride(new Charts.PowerOfTen());
+      LogAxis y =
+          LogAxes.of("false-positive rate (empty ranges)", 10, 1, LogAxes.Ticks.POWER_OF_TEN);
       y.setSmallestValue(1e-7);
-      charts.add(
-          chart(
-              (w == Workload.UNIFORM ? "uniform ranges" : "correlated: lo just after a key")
-                  + " — n = "
-                  + Targets.nLabel(s.n()),
-              data,
-              y,
-              r,
-              s));
+      charts.add(chart(w, data, y, r, s));
     }
     Charts.grid(
         file,
@@ -160,19 +149,8 @@ final class RangeCharts {
         r.setSeriesPaint(i, Charts.PALETTE[key.startsWith("Grafite") ? 0 : 1]);
         r.setSeriesStroke(i, new BasicStroke(2f));
       }
-      LogAxis y = new LogAxis("ns per range query");
-      y.setBase(2);
-      y.setTickUnit(new NumberTickUnit(1));
-      y.setNumberFormatOverride(new Plain());
-      charts.add(
-          chart(
-              (w == Workload.UNIFORM ? "uniform ranges" : "correlated: lo just after a key")
-                  + " — n = "
-                  + Targets.nLabel(s.n()),
-              data,
-              y,
-              r,
-              s));
+      LogAxis y = LogAxes.of("ns per range query", 2, 1, LogAxes.Ticks.PLAIN);
+      charts.add(chart(w, data, y, r, s));
     }
     String engine =
         s.timer().startsWith("JMH")
@@ -194,17 +172,18 @@ final class RangeCharts {
         460);
   }
 
-  /** One panel: log2 range length across, the given y axis. */
+  /** One panel, the workload's: log2 range length across, the given y axis. */
   private static JFreeChart chart(
-      String title,
+      Workload w,
       XYSeriesCollection data,
       LogAxis y,
       XYLineAndShapeRenderer renderer,
       RangeReport.Section s) {
-    LogAxis x = new LogAxis("range length ℓ (values)");
-    x.setBase(2);
-    x.setTickUnit(new NumberTickUnit(2));
-    x.setNumberFormatOverride(new PowerOfTwo());
+    String title =
+        (w == Workload.UNIFORM ? "uniform ranges" : "correlated: lo just after a key")
+            + " — n = "
+            + Targets.nLabel(s.n());
+    LogAxis x = LogAxes.of("range length ℓ (values)", 2, 2, LogAxes.Ticks.POWER_OF_TWO);
     long max = s.points().stream().mapToLong(RangeReport.Point::length).max().orElse(2);
     x.setRange(0.5, 2.0 * max);
     XYPlot plot = new XYPlot(data, x, y, renderer);
@@ -217,47 +196,5 @@ final class RangeCharts {
             true);
     chart.setBackgroundPaint(Color.WHITE);
     return chart;
-  }
-
-  /** Tick labels of a log axis as plain numbers: 128, 256, 0.5. */
-  static final class Plain extends java.text.NumberFormat {
-    @Override
-    public StringBuffer format(double v, StringBuffer sb, java.text.FieldPosition pos) {
-      return sb.append(
-          v >= 1 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2g", v));
-    }
-
-    @Override
-    public StringBuffer format(long v, StringBuffer sb, java.text.FieldPosition pos) {
-      return format((double) v, sb, pos);
-    }
-
-    @Override
-    public Number parse(String source, java.text.ParsePosition pos) {
-      throw new UnsupportedOperationException("format only");
-    }
-  }
-
-  /** Tick labels of a base-2 log axis: 1, 2^k. */
-  static final class PowerOfTwo extends java.text.NumberFormat {
-    @Override
-    public StringBuffer format(double v, StringBuffer sb, java.text.FieldPosition pos) {
-      double k = Math.log(v) / Math.log(2);
-      if (v > 0 && Math.abs(k - Math.rint(k)) < 1e-9) {
-        long e = Math.round(k);
-        return sb.append(e == 0 ? "1" : e <= 4 ? Long.toString(1L << e) : "2^" + e);
-      }
-      return sb.append(String.format(Locale.ROOT, "%.3g", v));
-    }
-
-    @Override
-    public StringBuffer format(long v, StringBuffer sb, java.text.FieldPosition pos) {
-      return format((double) v, sb, pos);
-    }
-
-    @Override
-    public Number parse(String source, java.text.ParsePosition pos) {
-      throw new UnsupportedOperationException("format only");
-    }
   }
 }

@@ -15,9 +15,10 @@ import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 
 /**
- * Sieve's two-word blocked Bloom filter: a mutable, mergeable Bloom filter whose lookup is two
- * loads from one 64-byte block, two masks and one branch-free test: the cheapest probe of Sieve's
- * mutable filters, built to be fast without any JVM flag (it needs no SIMD module).
+ * Sieve's two-word blocked Bloom filter: a mutable, mergeable Bloom filter whose lookup is at most
+ * two loads from one 64-byte block and two masks (most absent keys stop after the first word): the
+ * cheapest probe of Sieve's mutable filters, built to be fast without any JVM flag (it needs no
+ * SIMD module).
  *
  * <h2>The idea</h2>
  *
@@ -136,7 +137,10 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     return scheme == keyScheme ? this : new TwoWordBloomFilter(data, bitsPerWord, scheme);
   }
 
-  /** Two loads from the hash's block, two masks, one branch-free test. */
+  /**
+   * The first word's test, then, where it passes, the second's: one load for most absent keys, two
+   * for a present one ({@link TwoWordBloomKernel#mayContain(long[], int, long, int)}).
+   */
   @Override
   public boolean mayContainHash(long hash64) {
     long[] w = words;
@@ -149,8 +153,9 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
   }
 
   /**
-   * Two passes per 64-hash chunk on the heap: load both words of every key of the chunk, then test
-   * them (the loads of the chunk overlap their misses); a wrapped filter answers key by key.
+   * Three passes per 64-hash chunk on the heap: every key's word indices, then a tight loop of the
+   * chunk's loads (their misses overlap), then the branch-free tests; a wrapped filter answers key
+   * by key.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {

@@ -29,6 +29,9 @@ public final class BatchScratch {
   /** A second per-key state of a chunk, for the filters' batches. */
   public final long[] state = new long[CHUNK];
 
+  /** A second per-key loaded word of a chunk, for the filters' batches. */
+  public final long[] loaded2 = new long[CHUNK];
+
   private BatchScratch() {}
 
   /** This thread's scratch. */

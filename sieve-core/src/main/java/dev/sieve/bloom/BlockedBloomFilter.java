@@ -265,8 +265,9 @@ public final class BlockedBloomFilter
   }
 
   /**
-   * Heap storage: the scalar batch is software-pipelined one chunk deep ({@link #pipelined}); with
-   * the SIMD line test warm, one pass per chunk ({@link #probeChunk}).
+   * Heap storage: the scalar batch is software-pipelined one chunk of 64 hashes deep (the next
+   * chunk's blocks computed and both their cache lines requested before the current chunk is
+   * tested); with the SIMD line test warm, one pass per chunk.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
@@ -281,8 +282,8 @@ public final class BlockedBloomFilter
 
   /**
    * As {@link Filter#mayContainBatch(long[], int, int, long[])}; on heap storage with the scalar
-   * probe, the keys of the next chunk are hashed and their lines requested before the current chunk
-   * is tested ({@link #pipelined}).
+   * probe, the keys of the next chunk of 64 are hashed and their lines requested before the current
+   * chunk is tested.
    */
   @Override
   public int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {

@@ -3,8 +3,9 @@ package dev.sieve.bloom;
 import static dev.sieve.bloom.BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
 import static dev.sieve.bloom.BlockedBloomKernel.VECTOR_PROBE;
 import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
+import static dev.sieve.bloom.BlockedBloomKernel.all6;
+import static dev.sieve.bloom.BlockedBloomKernel.allProbes;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
-import static dev.sieve.bloom.BlockedBloomKernel.branchFree;
 import static dev.sieve.bloom.BlockedBloomKernel.early6;
 import static dev.sieve.bloom.BlockedBloomKernel.earlyLoop;
 import static dev.sieve.bloom.BlockedBloomKernel.upTo8;
@@ -14,6 +15,7 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
@@ -251,7 +253,7 @@ public final class BlockedBloomFilter
       return k <= 8 ? upTo8(w, base, h, k) : earlyLoop(w, base, h, k);
     }
     if (branchFreeQueries) {
-      return (branchFree(w, base, h, numProbes) & 1) != 0;
+      return (allProbes(w, base, h, numProbes) & 1) != 0;
     }
     return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
   }
@@ -263,54 +265,155 @@ public final class BlockedBloomFilter
     return earlyLoop(wrapped, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
   }
 
-  /** Two passes per 64-hash chunk (scalar): load each block's lines, then branch-free tests. */
+  /**
+   * Heap storage: the scalar batch is software-pipelined one chunk of 64 hashes deep (the next
+   * chunk's blocks computed and both their cache lines requested before the current chunk is
+   * tested); with the SIMD line test warm, one pass per chunk.
+   */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null || numBlocks == 0) {
       return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
-    return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+    // the gate counts batch lookups too (VectorGate.openAfter), so a batch-only workload warms it
+    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len))) {
+      return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+    }
+    return pipelined(hashes, null, off, len, resultBits);
   }
 
-  private long probeChunk(long[] hashes, int at, int chunk) {
-    long[] w = words;
-    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(chunk))) {
-      // one pass: the vector line test is short and branch-light, so the core overlaps the
-      // lines of consecutive keys without a separate loading pass (which measured slower)
-      int k = numProbes;
-      long word = 0;
-      for (int i = 0; i < chunk; i++) {
-        long hash = hashes[at + i];
-        int base = blockBase(hash, numBlocks);
-        int h = (int) (hash >>> 32);
-        if (k <= 8
-            ? VectorLineProbe.oneGroup(w, base, h, k)
-            : VectorLineProbe.groups(w, base, h, k)) {
-          word |= 1L << i;
-        }
-      }
-      return word;
+  /**
+   * As {@link Filter#mayContainBatch(long[], int, int, long[])}; on heap storage with the scalar
+   * probe, the keys of the next chunk of 64 are hashed and their lines requested before the current
+   * chunk is tested.
+   */
+  @Override
+  public int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
+    if (words == null
+        || numBlocks == 0
+        || keyScheme == KeyScheme.IDENTITY
+        || (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len)))) {
+      return MergeableFilter.super.mayContainBatch(keys, off, len, resultBits);
+    }
+    return pipelined(keys, keyScheme, off, len, resultBits);
+  }
+
+  /**
+   * The scalar batch over heap storage, software-pipelined one chunk of {@value BatchScratch#CHUNK}
+   * keys deep: while chunk {@code c} is tested, chunk {@code c + 1} has been hashed, its blocks
+   * computed and both cache lines each block can span requested (a {@code long[]}'s data is only
+   * 16-byte aligned, so a 64-byte block straddles two lines three times in four).
+   *
+   * <p>Why this shape. Out of cache a batch is bound by the misses in flight: about 10-24 line-fill
+   * buffers per core, and a reorder buffer of a few hundred micro-ops that a miss at its head
+   * stalls. So the loop that requests lines is kept short ({@link #stage}: a multiply, a shift, two
+   * loads per key, about 10 micro-ops, so some 20 keys' loads fit in the reorder buffer and fill
+   * the buffers), with the hash work before it and the probe work after it. The 64 keys of a chunk
+   * ask for ~112 lines, several times the fill buffers, so requests keep the memory system busy
+   * through the whole staging loop; the 7 KiB they bring stay in L1 until the chunk is tested one
+   * stage later, and that test (branch-free, {@link BlockedBloomKernel#all6}) overlaps the last
+   * misses of the next chunk instead of waiting for its own. The loads' values are XORed into one
+   * word stored in the thread's scratch, so the JIT cannot drop them.
+   *
+   * @param scheme the key scheme to hash {@code input} by; {@code null}: {@code input} holds hashes
+   */
+  private int pipelined(long[] input, KeyScheme scheme, int off, int len, long[] resultBits) {
+    BatchScratch.checkBatch(input.length, off, len, resultBits.length);
+    if (len == 0) {
+      return 0;
     }
     BatchScratch scratch = BatchScratch.get();
-    int[] bases = scratch.positions;
-    long[] touched = scratch.loaded;
-    long blocks = numBlocks;
-    int k = numProbes;
-    // pass 1: request both cache lines a block can span (a long[]'s data is only 16-byte aligned,
-    // so a 64-byte block usually straddles two lines): its first and last word. The store into
-    // the scratch keeps the loads; pass 2 reads the words again, from cache. Loading only the
-    // first probe's word left the other line to pass 2, whose long tests let few misses overlap:
-    // 1.5-2.5x slower at 10^8 keys (docs/notes.md, section 6)
-    for (int i = 0; i < chunk; i++) {
-      int base = (int) (((hashes[at + i] & 0xFFFFFFFFL) * blocks) >>> 32) * WORDS_PER_BLOCK;
-      bases[i] = base;
-      touched[i] = w[base] ^ w[base + WORDS_PER_BLOCK - 1];
+    long[] current = scratch.loaded;
+    long[] next = scratch.state;
+    int chunkSize = BatchScratch.CHUNK;
+    long touched = stage(input, scheme, off, Math.min(chunkSize, len), current, scratch.hashes);
+    int count = 0;
+    for (int done = 0; done < len; done += chunkSize) {
+      int ahead = done + chunkSize;
+      if (ahead < len) {
+        touched ^=
+            stage(
+                input, scheme, off + ahead, Math.min(chunkSize, len - ahead), next, scratch.hashes);
+      }
+      long word = testStaged(current, Math.min(chunkSize, len - done));
+      resultBits[done >>> 6] = word;
+      count += Long.bitCount(word);
+      long[] swap = current;
+      current = next;
+      next = swap;
     }
-    // pass 2: all probes of each key, without a data-dependent branch
+    scratch.positions[0] = (int) (touched ^ (touched >>> 32)); // keeps the staging loads
+    return count;
+  }
+
+  /**
+   * Stages {@code n <= 64} keys (hashed by {@code scheme} into {@code hashBuffer} first) or hashes
+   * ({@code scheme == null}) from {@code input[at]} on: {@code staged[i]} gets the hash's probe
+   * half ({@code h2}, the upper 32 bits) above the block's first word index, and both lines of the
+   * block are requested. Returns the XOR of the words loaded.
+   */
+  private long stage(
+      long[] input, KeyScheme scheme, int at, int n, long[] staged, long[] hashBuffer) {
+    long[] source = input;
+    int from = at;
+    if (scheme != null) {
+      if (scheme == KeyScheme.XXPH3) {
+        KeyHash.hash64(input, at, n, hashBuffer, 0);
+      } else {
+        scheme.hash(input, at, n, hashBuffer, 0);
+      }
+      source = hashBuffer;
+      from = 0;
+    }
+    long[] w = words;
+    long blocks = numBlocks;
+    long touched = 0;
+    for (int i = 0; i < n; i++) {
+      long hash = source[from + i];
+      int base = (int) (((hash & 0xFFFFFFFFL) * blocks) >>> 32) * WORDS_PER_BLOCK;
+      staged[i] = (hash & 0xFFFFFFFF00000000L) | base;
+      touched ^= w[base] ^ w[base + WORDS_PER_BLOCK - 1];
+    }
+    return touched;
+  }
+
+  /**
+   * The answers for {@code n} staged keys ({@link #stage}), branch-free: bit {@code i} for key i.
+   */
+  private long testStaged(long[] staged, int n) {
+    long[] w = words;
+    int k = numProbes;
+    long word = 0;
+    if (k == 6) {
+      for (int i = 0; i < n; i++) {
+        long e = staged[i];
+        word |= (all6(w, (int) e, (int) (e >>> 32)) & 1) << i;
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        long e = staged[i];
+        word |= (allProbes(w, (int) e, (int) (e >>> 32), k) & 1) << i;
+      }
+    }
+    return word;
+  }
+
+  /** One chunk through the SIMD line test (the gate is open): one pass, no staging. */
+  private long probeChunk(long[] hashes, int at, int chunk) {
+    long[] w = words;
+    // one pass: the vector line test is short and branch-light, so the core overlaps the lines of
+    // consecutive keys without a separate loading pass (which measured slower)
+    int k = numProbes;
     long word = 0;
     for (int i = 0; i < chunk; i++) {
-      int h = (int) (hashes[at + i] >>> 32);
-      word |= (branchFree(w, bases[i], h, k) & 1) << i;
+      long hash = hashes[at + i];
+      int base = blockBase(hash, numBlocks);
+      int h = (int) (hash >>> 32);
+      if (k <= 8
+          ? VectorLineProbe.oneGroup(w, base, h, k)
+          : VectorLineProbe.groups(w, base, h, k)) {
+        word |= 1L << i;
+      }
     }
     return word;
   }

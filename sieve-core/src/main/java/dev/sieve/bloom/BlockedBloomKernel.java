@@ -47,14 +47,18 @@ import dev.sieve.math.BloomMath;
  *
  * <h2>The probe forms</h2>
  *
- * The answers are identical in every form; only the speed differs. A heap query takes {@link
- * #branchFree} (ANDs every probe: no mispredicted exit for absent keys, best in cache) for a filter
- * of at most {@link #BRANCH_FREE_MAX_BYTES}, and {@link #early6} (unrolled, exits at the first
- * clear bit) or {@link #earlyLoop} above, where the early exit lets the core run ahead into the
- * next lookups past a few MiB (TLB misses, L3); {@link #upTo8} (straight-line) is the scalar side
- * of the SIMD gate, and the SIMD line test itself is {@link VectorLineProbe}. These are the
- * measured winners of docs/notes.md, section 6; the other forms measured there (a hybrid that
- * branches on the first probe only, the plain loop at every size) live in sieve-bench ({@code
+ * The answers are identical in every form; only the speed differs. The straight-line forms take
+ * probe {@code i}'s hash as {@code h2 · GOLDEN32^i}, one multiply by a constant power ({@link
+ * #GOLDEN32_2} ...; multiplication mod 2^32 associates, so the bits are RocksDB's), not as a chain
+ * of {@code i} dependent multiplies: the probes of one key issue together. A heap query takes
+ * {@link #allProbes} (ANDs every probe: no mispredicted exit for absent keys, best in cache; {@link
+ * #all6} for RocksDB's six probes at 10 bits/key, straight-line) for a filter of at most {@link
+ * #BRANCH_FREE_MAX_BYTES}, and {@link #early6} (unrolled, exits at the first clear bit) or {@link
+ * #earlyLoop} above, where the early exit lets the core run ahead into the next lookups past a few
+ * MiB (TLB misses, L3); {@link #upTo8} (straight-line) is the scalar side of the SIMD gate, and the
+ * SIMD line test itself is {@link VectorLineProbe}. These are the measured winners of
+ * docs/notes.md, section 6; the other forms measured there (a hybrid that branches on the first
+ * probe only, the plain loop at every size) live in sieve-bench ({@code
  * dev.sieve.bench.ProbeForms}, script {@code probe-forms.sh}). Wrapped storage has one form, {@link
  * #earlyLoop(LongSegments, int, int, int)}: one loop over a storage interface measured 5-60% slower
  * on heap queries (api-and-house.md, 2), so each storage keeps its own loop.
@@ -89,11 +93,23 @@ final class BlockedBloomKernel {
   /** The multiplier from one probe's 32-bit hash to the next: {@code 0x9e3779b9}. */
   static final int GOLDEN32 = 0x9e3779b9;
 
+  // Probe i's hash is h2 · GOLDEN32^i (mod 2^32): multiplication mod 2^32 is associative, so each
+  // probe's hash is one multiply of h2 by a constant power, independent of the other probes,
+  // instead of a chain of i dependent multiplies (3-4 cycles each). The same bits, a shorter
+  // critical path: the six probes of one key issue together. GOLDEN32_i = 0x9e3779b9^i mod 2^32
+  // (checked in ProbeFormsTest).
+  static final int GOLDEN32_2 = 0xe35e67b1;
+  static final int GOLDEN32_3 = 0x734297e9;
+  static final int GOLDEN32_4 = 0x35fbe861;
+  static final int GOLDEN32_5 = 0xdeb7c719;
+  static final int GOLDEN32_6 = 0x0448b211;
+  static final int GOLDEN32_7 = 0x3459b749;
+
   private BlockedBloomKernel() {}
 
   // ---------------------------------------------------------------- which probe form runs
 
-  /** The largest filter a heap query tests branch-free ({@link #branchFree}): 4 MiB of data. */
+  /** The largest filter a heap query tests branch-free ({@link #allProbes}): 4 MiB of data. */
   static final long BRANCH_FREE_MAX_BYTES = 4L << 20;
 
   /**
@@ -112,69 +128,105 @@ final class BlockedBloomKernel {
 
   // ---------------------------------------------------------------- probes, heap
 
-  /** Six probes, unrolled; each position computed just before its load, exit on a clear bit. */
+  /**
+   * RocksDB's six probes (10 bits/key) without a loop, a branch or a multiply chain: bit 0 is set
+   * iff all six probe bits are set. Probe {@code i} is bit {@code (h · GOLDEN32^i) >>> 23} of the
+   * block: word {@code base + (x >>> 29)} (the top 3 of those 9 bits), bit {@code x >>> 23} (Java
+   * takes a long shift's count mod 64, so the low 6 of the 9 bits). Each probe is one multiply, two
+   * shifts, one load and one AND into the accumulator; the six are independent, so they overlap.
+   */
+  static long all6(long[] w, int base, int h) {
+    int h1 = h * GOLDEN32;
+    int h2 = h * GOLDEN32_2;
+    int h3 = h * GOLDEN32_3;
+    int h4 = h * GOLDEN32_4;
+    int h5 = h * GOLDEN32_5;
+    long all = w[base + (h >>> 29)] >>> (h >>> 23);
+    all &= w[base + (h1 >>> 29)] >>> (h1 >>> 23);
+    all &= w[base + (h2 >>> 29)] >>> (h2 >>> 23);
+    all &= w[base + (h3 >>> 29)] >>> (h3 >>> 23);
+    all &= w[base + (h4 >>> 29)] >>> (h4 >>> 23);
+    all &= w[base + (h5 >>> 29)] >>> (h5 >>> 23);
+    return all;
+  }
+
+  /**
+   * Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set, for any probe
+   * count: {@link #all6} for six, else the probes two at a time (two independent multiply chains by
+   * {@code GOLDEN32^2}, one from {@code h}, one from {@code h · GOLDEN32}), then the odd one.
+   */
+  static long allProbes(long[] w, int base, int h, int numProbes) {
+    if (numProbes == 6) {
+      return all6(w, base, h);
+    }
+    long all = 1;
+    int even = h;
+    int odd = h * GOLDEN32;
+    int i = 0;
+    for (; i + 1 < numProbes; i += 2) {
+      all &=
+          (w[base + (even >>> 29)] >>> (even >>> 23)) & (w[base + (odd >>> 29)] >>> (odd >>> 23));
+      even *= GOLDEN32_2;
+      odd *= GOLDEN32_2;
+    }
+    if (i < numProbes) {
+      all &= w[base + (even >>> 29)] >>> (even >>> 23);
+    }
+    return all;
+  }
+
+  /**
+   * Six probes, unrolled, exit on a clear bit; each probe's hash is {@code h} times its own power
+   * of {@link #GOLDEN32}, so no probe's position waits for the one before.
+   */
   static boolean early6(long[] w, int base, int h) {
-    int p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+    if ((w[base + (h >>> 29)] & (1L << (h >>> 23))) == 0) {
       return false;
     }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+    int x = h * GOLDEN32;
+    if ((w[base + (x >>> 29)] & (1L << (x >>> 23))) == 0) {
       return false;
     }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+    x = h * GOLDEN32_2;
+    if ((w[base + (x >>> 29)] & (1L << (x >>> 23))) == 0) {
       return false;
     }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+    x = h * GOLDEN32_3;
+    if ((w[base + (x >>> 29)] & (1L << (x >>> 23))) == 0) {
       return false;
     }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    if ((w[base + (p >>> 6)] & (1L << p)) == 0) {
+    x = h * GOLDEN32_4;
+    if ((w[base + (x >>> 29)] & (1L << (x >>> 23))) == 0) {
       return false;
     }
-    h *= GOLDEN32;
-    p = h >>> 23;
-    return (w[base + (p >>> 6)] & (1L << p)) != 0;
+    x = h * GOLDEN32_5;
+    return (w[base + (x >>> 29)] & (1L << (x >>> 23))) != 0;
   }
 
   /**
    * The scalar line test for 1 to 8 probes without a loop or a branch: all eight positions are
    * tested and those from {@code numProbes} on count as set. The scalar side of the SIMD gate: a
    * caller's loop is compiled with this beside the vector test once the gate has opened (both sides
-   * were taken in its profile), and an inner loop there (the {@code branchFree} or {@code
-   * earlyLoop} loop) or a call made the caller's loop a non-innermost loop or one with a call,
-   * which C2 optimizes less: single lookups 8.3-9.1 ns at 10^6 keys against 5.5 without the gate.
+   * were taken in its profile), and an inner loop there (the {@code allProbes} or {@code earlyLoop}
+   * loop) or a call made the caller's loop a non-innermost loop or one with a call, which C2
+   * optimizes less: single lookups 8.3-9.1 ns at 10^6 keys against 5.5 without the gate.
    */
   static boolean upTo8(long[] w, int base, int h, int numProbes) {
-    int p = h >>> 23;
-    long set = w[base + (p >>> 6)] >>> p & 1;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 1;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 2;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 3;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 4;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 5;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 6;
-    h *= GOLDEN32;
-    p = h >>> 23;
-    set |= (w[base + (p >>> 6)] >>> p & 1) << 7;
+    int h1 = h * GOLDEN32;
+    int h2 = h * GOLDEN32_2;
+    int h3 = h * GOLDEN32_3;
+    int h4 = h * GOLDEN32_4;
+    int h5 = h * GOLDEN32_5;
+    int h6 = h * GOLDEN32_6;
+    int h7 = h * GOLDEN32_7;
+    long set = w[base + (h >>> 29)] >>> (h >>> 23) & 1;
+    set |= (w[base + (h1 >>> 29)] >>> (h1 >>> 23) & 1) << 1;
+    set |= (w[base + (h2 >>> 29)] >>> (h2 >>> 23) & 1) << 2;
+    set |= (w[base + (h3 >>> 29)] >>> (h3 >>> 23) & 1) << 3;
+    set |= (w[base + (h4 >>> 29)] >>> (h4 >>> 23) & 1) << 4;
+    set |= (w[base + (h5 >>> 29)] >>> (h5 >>> 23) & 1) << 5;
+    set |= (w[base + (h6 >>> 29)] >>> (h6 >>> 23) & 1) << 6;
+    set |= (w[base + (h7 >>> 29)] >>> (h7 >>> 23) & 1) << 7;
     long unused = 0xFFL << numProbes; // the lanes numProbes..7 (numProbes <= 8)
     return ((set | unused) & 0xFF) == 0xFF;
   }
@@ -189,17 +241,6 @@ final class BlockedBloomKernel {
       h *= GOLDEN32;
     }
     return true;
-  }
-
-  /** Bit 0 is set iff all {@code numProbes} probe bits from {@code h} on are set. */
-  static long branchFree(long[] w, int base, int h, int numProbes) {
-    long all = 1;
-    for (int i = 0; i < numProbes; i++) {
-      int p = h >>> 23;
-      all &= w[base + (p >>> 6)] >>> p;
-      h *= GOLDEN32;
-    }
-    return all;
   }
 
   // ---------------------------------------------------------------- probes, wrapped

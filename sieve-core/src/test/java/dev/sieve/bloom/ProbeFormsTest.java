@@ -23,12 +23,15 @@ class ProbeFormsTest {
       int k = 1 + random.nextInt(30);
       boolean loop = BlockedBloomKernel.earlyLoop(w, base, h, k);
       assertEquals(
-          loop, (BlockedBloomKernel.branchFree(w, base, h, k) & 1) != 0, "branch-free k=" + k);
+          loop, (BlockedBloomProbeOracle.branchFree(w, base, h, k) & 1) != 0, "old loop k=" + k);
+      assertEquals(
+          loop, (BlockedBloomKernel.allProbes(w, base, h, k) & 1) != 0, "branch-free k=" + k);
       if (k <= 8) {
         assertEquals(loop, BlockedBloomKernel.upTo8(w, base, h, k), "straight-line k=" + k);
       }
       if (k == 6) {
         assertEquals(loop, BlockedBloomKernel.early6(w, base, h), "unrolled k=6");
+        assertEquals(loop, (BlockedBloomKernel.all6(w, base, h) & 1) != 0, "straight-line k=6");
       }
       agreeTrue += loop ? 1 : 0;
     }

@@ -665,8 +665,7 @@ public final class ReportCommand implements Callable<Integer> {
             GrowthReport.measureAll(
                 0.01, 1_000, growthMaxN, queries, GrowthReport.defaultHints(growthMaxN)),
             1_000,
-            growthMaxN,
-            queries);
+            growthMaxN);
       }
       if (!flagged.isEmpty()) {
         console.println(

@@ -39,7 +39,7 @@ class GrowthReportTest {
       assertTrue(p.upper() < 0.01, "FPR bound at " + p.keys() + ": " + p.upper());
       assertTrue(p.memoryRatio() > 1.0, "the chain is never smaller than a right-sized filter");
     }
-    GrowthReport.write(dir, points, 1_000, 40_000, 20_000);
+    GrowthReport.write(dir, points, 1_000, 40_000);
     String md = Files.readString(dir.resolve("growth.md"));
     assertTrue(md.contains("| 40,000 |"), md);
     assertEquals(points.size() + 1, Files.readAllLines(dir.resolve("growth.csv")).size());
@@ -112,7 +112,7 @@ class GrowthReportTest {
             .count());
     assertEquals(
         2, verdicts.stream().filter(v -> v.target().startsWith("moonshot")).count(), "hinted");
-    GrowthReport.write(dir, points, 1_000, maxN, 20_000);
+    GrowthReport.write(dir, points, 1_000, maxN);
     String md = Files.readString(dir.resolve("growth.md"));
     assertTrue(md.contains("## Targets (issue 23)"), md);
     assertTrue(md.contains("| expandable-hinted (hint 10,000) |"), md);
@@ -127,6 +127,19 @@ class GrowthReportTest {
       String structure, long hint, long keys, int steps, long bits, long falsePositives) {
     return new GrowthReport.Point(
         structure, hint, 0.01, keys, steps, bits, 1_000, falsePositives, 100_000, 0.005, false);
+  }
+
+  @Test
+  void queriesScaleWithTheRateSoTheBoundFitsUnderF() {
+    assertEquals(1_000_000, GrowthReport.queriesFor(0.01));
+    assertEquals(10_000_000, GrowthReport.queriesFor(0.001));
+    assertEquals(100_000_000, GrowthReport.queriesFor(0.0001));
+    // at f = 0.1% and a true rate of 0.089% (the expandable filter's model at 10^8 keys), the
+    // 99.9% upper bound must stay under f with these queries, and did not with 10^6
+    long q = GrowthReport.queriesFor(0.001);
+    long fp = Math.round(0.00089 * q);
+    assertTrue(GrowthReport.wilson(fp, q, GrowthReport.Z999)[1] < 0.001);
+    assertTrue(GrowthReport.wilson(890, 1_000_000, GrowthReport.Z999)[1] > 0.00098);
   }
 
   @Test

@@ -666,6 +666,13 @@ final class ExpandableForm {
       return f.toByteArray();
     }
 
+    /** Under the filter's read lock, on a view (the header and payload of one moment). */
+    @Override
+    public <R, X extends Exception> R holdStill(
+        ExpandableFilter f, HeldAction<? super ExpandableFilter, R, X> action) throws X {
+      return f.holdStill(action);
+    }
+
     @Override
     public int parameterA(ExpandableFilter f) {
       return f.slotBits();

@@ -283,9 +283,17 @@ public final class ExpandableFilter implements MutableFilter {
     long n = slots;
     int wd = width;
     if (lock.validate(stamp)) {
-      boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
-      if (lock.validate(stamp)) {
-        return found;
+      try {
+        boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
+        if (lock.validate(stamp)) {
+          return found;
+        }
+      } catch (RuntimeException torn) {
+        // half-written metadata read optimistically (issue 23): asked again under the lock;
+        // an exception of a table no writer touched meanwhile is the kernel's own
+        if (lock.validate(stamp)) {
+          throw torn;
+        }
       }
     }
     stamp = lock.readLock();
@@ -317,9 +325,17 @@ public final class ExpandableFilter implements MutableFilter {
     long n = slots;
     int wd = width;
     if (lock.validate(stamp)) {
-      long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
-      if (lock.validate(stamp)) {
-        return found;
+      try {
+        long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
+        if (lock.validate(stamp)) {
+          return found;
+        }
+      } catch (RuntimeException torn) {
+        // half-written metadata read optimistically (issue 23): asked again under the lock;
+        // an exception of a table no writer touched meanwhile is the kernel's own
+        if (lock.validate(stamp)) {
+          throw torn;
+        }
       }
     }
     stamp = lock.readLock();

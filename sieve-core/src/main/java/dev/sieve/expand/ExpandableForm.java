@@ -251,10 +251,10 @@ final class ExpandableForm {
     ByteBuffer[] segments(long bytes) throws IOException;
   }
 
-  /** {@link #map} and {@link #readSegmented}: {@code head}, the payload's first bytes. */
+  /** {@link #map} and {@link #readSegmented}: {@code first}, the payload's first bytes. */
   private static ExpandableFilter segmented(
-      ByteBuffer head0, long length, int segmentShift, Segmenter segmenter) throws IOException {
-    ByteBuffer head = head0.order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer first, long length, int segmentShift, Segmenter segmenter) throws IOException {
+    ByteBuffer head = first.order(ByteOrder.LITTLE_ENDIAN);
     int version = head.remaining() > 1 ? head.get(1) & 0xFF : 0;
     if (version >= 1 && version < VERSION && (head.get(0) & 0xFF) == TYPE_TAG) {
       throw new SieveFormatException(

@@ -128,7 +128,10 @@ import java.util.concurrent.locks.StampedLock;
  * a new array and leaves the old one as it was, and an insert or delete shifts entries in place;
  * either way a query that overlapped it is repeated, so a query never misses a key whose add
  * returned before the query began ({@code ExpandableConcurrencyTest}). {@link #copy()}, the
- * serialized form and the other side of a {@link #union} are read under the read lock.
+ * serialized form and the other side of a {@link #union} are read under the read lock; a container
+ * write holds it from the header to the payload's last byte, so a save while others add gives one
+ * moment's filter, and a query that reads half-written metadata ends (its loops are bounded by the
+ * table) and is asked again under the lock.
  */
 public final class ExpandableFilter implements MutableFilter {
 

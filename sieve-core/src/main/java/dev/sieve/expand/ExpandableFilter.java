@@ -4,6 +4,7 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import java.io.IOException;
@@ -127,7 +128,10 @@ import java.util.concurrent.locks.StampedLock;
  * a new array and leaves the old one as it was, and an insert or delete shifts entries in place;
  * either way a query that overlapped it is repeated, so a query never misses a key whose add
  * returned before the query began ({@code ExpandableConcurrencyTest}). {@link #copy()}, the
- * serialized form and the other side of a {@link #union} are read under the read lock.
+ * serialized form and the other side of a {@link #union} are read under the read lock; a container
+ * write holds it from the header to the payload's last byte, so a save while others add gives one
+ * moment's filter, and a query that reads half-written metadata ends (its loops are bounded by the
+ * table) and is asked again under the lock.
  */
 public final class ExpandableFilter implements MutableFilter {
 
@@ -175,6 +179,12 @@ public final class ExpandableFilter implements MutableFilter {
    */
   long legacySizeInBits;
 
+  /**
+   * Whether this is a read-only view sharing another filter's heap array, valid only while that
+   * filter's read lock is held ({@link #holdStill}).
+   */
+  private final boolean heldView;
+
   /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
   private final StampedLock lock = new StampedLock();
 
@@ -198,6 +208,15 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer. */
   private ExpandableFilter(ExpandableFilter o, KeyScheme keyScheme, boolean shareWrapped) {
+    this(o, keyScheme, shareWrapped, false);
+  }
+
+  /**
+   * A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer, or (a
+   * {@link #heldView}) sharing {@code o}'s heap array.
+   */
+  private ExpandableFilter(
+      ExpandableFilter o, KeyScheme keyScheme, boolean shareWrapped, boolean heldView) {
     this.keyScheme = keyScheme;
     this.fpRate = o.fpRate;
     this.startLog = o.startLog;
@@ -206,13 +225,15 @@ public final class ExpandableFilter implements MutableFilter {
     this.slots = o.slots;
     this.width = o.width;
     this.newBits = o.newBits;
-    this.words = shareWrapped ? null : o.heapWords();
+    this.words = shareWrapped ? null : heldView ? o.words : o.heapWords();
     this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = shareWrapped ? o.wrapped : null;
     this.wrappedWords = shareWrapped ? o.wrappedWords : null;
     this.used = o.used;
     this.numKeys = o.numKeys;
     this.entriesByKnownBits = o.entriesByKnownBits.clone();
+    this.legacySizeInBits = heldView ? o.legacySizeInBits : 0; // a copy is written anew
+    this.heldView = heldView;
   }
 
   /**
@@ -246,6 +267,7 @@ public final class ExpandableFilter implements MutableFilter {
     this.used = used;
     this.numKeys = numKeys;
     this.entriesByKnownBits = entriesByKnownBits;
+    this.heldView = false;
   }
 
   /** {@return a builder: target rate {@code fpRate} (default 1%), optional key-count hint} */
@@ -264,9 +286,17 @@ public final class ExpandableFilter implements MutableFilter {
     long n = slots;
     int wd = width;
     if (lock.validate(stamp)) {
-      boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
-      if (lock.validate(stamp)) {
-        return found;
+      try {
+        boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
+        if (lock.validate(stamp)) {
+          return found;
+        }
+      } catch (RuntimeException torn) {
+        // half-written metadata read optimistically (issue 23): asked again under the lock;
+        // an exception of a table no writer touched meanwhile is the kernel's own
+        if (lock.validate(stamp)) {
+          throw torn;
+        }
       }
     }
     stamp = lock.readLock();
@@ -298,9 +328,17 @@ public final class ExpandableFilter implements MutableFilter {
     long n = slots;
     int wd = width;
     if (lock.validate(stamp)) {
-      long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
-      if (lock.validate(stamp)) {
-        return found;
+      try {
+        long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
+        if (lock.validate(stamp)) {
+          return found;
+        }
+      } catch (RuntimeException torn) {
+        // half-written metadata read optimistically (issue 23): asked again under the lock;
+        // an exception of a table no writer touched meanwhile is the kernel's own
+        if (lock.validate(stamp)) {
+          throw torn;
+        }
       }
     }
     stamp = lock.readLock();
@@ -317,6 +355,9 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   void checkMutable() {
+    if (heldView) {
+      throw new UnsupportedOperationException("a view held for writing the filter is read-only");
+    }
     if (words == null) {
       throw new UnsupportedOperationException(
           "an expandable filter wrapping a buffer is read-only; copy() gives a mutable one");
@@ -522,6 +563,27 @@ public final class ExpandableFilter implements MutableFilter {
     long stamp = lock.readLock();
     try {
       return ExpandableForm.write(this, words, wrapped);
+    } finally {
+      lock.unlockRead(stamp);
+    }
+  }
+
+  /**
+   * Runs {@code action} on this filter held still (the container writer's one moment for header and
+   * payload, issue 23): under the read lock, so writers wait, on a view that shares the table but
+   * has its own lock and its own copy of the counts (the key count, the size, the slot width read
+   * by the header), so the form's methods on it do not take this filter's lock again (a {@link
+   * StampedLock} is not reentrant: a second read lock behind a queued writer would wait forever).
+   * The view must not outlive the call. A wrapped filter is read-only: it is its own snapshot.
+   */
+  <R, X extends Exception> R holdStill(
+      PayloadForm.HeldAction<? super ExpandableFilter, R, X> action) throws X {
+    if (words == null) {
+      return action.apply(this);
+    }
+    long stamp = lock.readLock();
+    try {
+      return action.apply(new ExpandableFilter(this, keyScheme, false, true));
     } finally {
       lock.unlockRead(stamp);
     }

@@ -197,42 +197,92 @@ final class ExpandableForm {
     }
     try {
       ByteBuffer head =
-          ChannelReads.readSmall(channel, offset, (int) Math.min(length, HEADER_BYTES))
-              .order(ByteOrder.LITTLE_ENDIAN);
-      int version = head.remaining() > 1 ? head.get(1) & 0xFF : 0;
-      if (version >= 1 && version < VERSION && (head.get(0) & 0xFF) == TYPE_TAG) {
-        throw new SieveFormatException(
-            1,
-            "a version-"
-                + version
-                + " payload is converted onto the heap, so it cannot pass one array ("
-                + length
-                + " bytes); only version "
-                + VERSION
-                + " is mapped past 2 GiB");
-      }
-      Shape h = shape(head, length);
-      if (h.numWords() > Integer.MAX_VALUE - 8) {
-        throw new SieveFormatException(
-            2,
-            "a table of "
-                + h.slots()
-                + " slots of "
-                + h.width()
-                + " bits needs "
-                + h.numWords()
-                + " words, more than the largest table, "
-                + (Integer.MAX_VALUE - 8)
-                + " (one long[])");
-      }
-      ByteBuffer[] segments =
-          ChannelReads.mapSegments(
-              channel, offset + HEADER_BYTES, h.numWords() * Long.BYTES, segmentShift);
-      return inBlocks(h, new ExpandableSegments(segments, segmentShift, h.numWords()), true);
+          ChannelReads.readSmall(channel, offset, (int) Math.min(length, HEADER_BYTES));
+      return segmented(
+          head,
+          length,
+          segmentShift,
+          bytes -> ChannelReads.mapSegments(channel, offset + HEADER_BYTES, bytes, segmentShift));
     } catch (SieveFormatException e) {
       throw new SieveFormatException(
           offset + e.offset(), e.getMessage().replaceFirst("^at offset -?\\d+: ", ""), e);
     }
+  }
+
+  /**
+   * {@link #map}'s reading of a payload already in memory: the same checks, the table cut into
+   * segments of {@code 2^segmentShift} bytes (views of {@code payload}, from its position to its
+   * limit) and read in place through {@link ExpandableSegments}, as a mapped file past 2 GiB is.
+   * For the tests and the fuzz target, which compare it with {@link #read}; small shifts put blocks
+   * across segments.
+   *
+   * @throws SieveFormatException as {@link #map}, with payload offsets
+   */
+  static ExpandableFilter readSegmented(ByteBuffer payload, int segmentShift) {
+    if (segmentShift < 3 || segmentShift > 30) {
+      throw new IllegalArgumentException("segment shift must be in [3, 30], got " + segmentShift);
+    }
+    ByteBuffer p = payload.slice();
+    int length = p.remaining();
+    ByteBuffer head = p.slice(0, Math.min(length, HEADER_BYTES));
+    try {
+      return segmented(
+          head,
+          length,
+          segmentShift,
+          bytes -> {
+            long size = 1L << segmentShift;
+            int count = (int) Math.max(1, (bytes + size - 1) >>> segmentShift);
+            ByteBuffer[] out = new ByteBuffer[count];
+            for (int i = 0; i < count; i++) {
+              long from = (long) i << segmentShift;
+              out[i] = p.slice((int) (HEADER_BYTES + from), (int) Math.min(size, bytes - from));
+            }
+            return out;
+          });
+    } catch (IOException e) {
+      throw new AssertionError("no I/O on the heap", e);
+    }
+  }
+
+  /** The table's segments: {@code bytes} bytes from the payload's {@code HEADER_BYTES}. */
+  @FunctionalInterface
+  private interface Segmenter {
+    ByteBuffer[] segments(long bytes) throws IOException;
+  }
+
+  /** {@link #map} and {@link #readSegmented}: {@code first}, the payload's first bytes. */
+  private static ExpandableFilter segmented(
+      ByteBuffer first, long length, int segmentShift, Segmenter segmenter) throws IOException {
+    ByteBuffer head = first.order(ByteOrder.LITTLE_ENDIAN);
+    int version = head.remaining() > 1 ? head.get(1) & 0xFF : 0;
+    if (version >= 1 && version < VERSION && (head.get(0) & 0xFF) == TYPE_TAG) {
+      throw new SieveFormatException(
+          1,
+          "a version-"
+              + version
+              + " payload is converted onto the heap, so it cannot pass one array ("
+              + length
+              + " bytes); only version "
+              + VERSION
+              + " is mapped past 2 GiB");
+    }
+    Shape h = shape(head, length);
+    if (h.numWords() > Integer.MAX_VALUE - 8) {
+      throw new SieveFormatException(
+          2,
+          "a table of "
+              + h.slots()
+              + " slots of "
+              + h.width()
+              + " bits needs "
+              + h.numWords()
+              + " words, more than the largest table, "
+              + (Integer.MAX_VALUE - 8)
+              + " (one long[])");
+    }
+    ByteBuffer[] segments = segmenter.segments(h.numWords() * Long.BYTES);
+    return inBlocks(h, new ExpandableSegments(segments, segmentShift, h.numWords()), true);
   }
 
   /** Checks that the bits past the table in its last word are 0. */
@@ -664,6 +714,13 @@ final class ExpandableForm {
     @Override
     public byte[] payload(ExpandableFilter f) {
       return f.toByteArray();
+    }
+
+    /** Under the filter's read lock, on a view (the header and payload of one moment). */
+    @Override
+    public <R, X extends Exception> R holdStill(
+        ExpandableFilter f, HeldAction<? super ExpandableFilter, R, X> action) throws X {
+      return f.holdStill(action);
     }
 
     @Override

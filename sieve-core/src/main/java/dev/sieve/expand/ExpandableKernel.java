@@ -177,10 +177,19 @@ final class ExpandableKernel {
     return c;
   }
 
-  /** {@return the slot of the {@code k}-th ({@code k ≥ 1}) run end at or after {@code from}} */
+  /**
+   * {@return the slot of the {@code k}-th ({@code k ≥ 1}) run end at or after {@code from}} In a
+   * consistent table the {@code k} run ends lie within one turn of the table from {@code from}, so
+   * the loop reads at most {@code blocks + 1} runends words. A query that reads a table
+   * optimistically (a seqlock, {@link ExpandableFilter}'s "Threads") may see metadata half written
+   * (a run end not yet set, an offset from another state); then there may be fewer than {@code k}
+   * run ends, and the loop stops after that many words and returns {@code from}: any slot of the
+   * table, so the query ends, its validation fails and it is asked again under the lock (issue 23).
+   * The same for a run end read past the last slot.
+   */
   static long selectRunend(Words t, long n, int width, long from, long k) {
     long i = from;
-    while (true) {
+    for (long left = ExpandableSlots.blocks(n) + 1; left > 0; left--) {
       long b = i >>> 6;
       int j = (int) (i & 63);
       long word = ExpandableSlots.runends(t, width, b) >>> j << j;
@@ -189,7 +198,8 @@ final class ExpandableKernel {
         for (long m = k; m > 1; m--) {
           word &= word - 1;
         }
-        return (b << 6) + Long.numberOfTrailingZeros(word);
+        long r = (b << 6) + Long.numberOfTrailingZeros(word);
+        return r < n ? r : from;
       }
       k -= c;
       i = (b + 1) << 6;
@@ -197,6 +207,7 @@ final class ExpandableKernel {
         i = 0;
       }
     }
+    return from; // fewer than k run ends in the table: a torn read (see above)
   }
 
   /** {@return the first occupied slot after {@code q}, cyclically} */

@@ -28,6 +28,11 @@ final class ContainerWriter {
     int flags = flagsOf(outer);
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
+    // one moment for header and payload while other threads add (issue 23)
+    return TypeForms.of(type).holdStill(filter, still -> toBytes(type, still, flags));
+  }
+
+  private static byte[] toBytes(FilterType type, Filter filter, int flags) {
     byte[] payload = TypeForms.of(type).payload(filter);
     if (payload.length > MAX_ARRAY_PAYLOAD) {
       throw new IllegalStateException(
@@ -47,6 +52,18 @@ final class ContainerWriter {
     int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
+    // one moment for header and payload while other threads add (issue 23)
+    TypeForms.of(type)
+        .holdStill(
+            filter,
+            still -> {
+              write(type, still, flags, out);
+              return null;
+            });
+  }
+
+  private static void write(FilterType type, Filter filter, int flags, WritableByteChannel out)
+      throws IOException {
     long payloadLength = TypeForms.of(type).payloadLength(filter);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
     ContainerHeader.of(type, filter, flags, payloadLength).write(header);

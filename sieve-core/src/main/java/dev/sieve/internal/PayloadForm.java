@@ -59,6 +59,46 @@ public abstract class PayloadForm<F extends Filter> {
   }
 
   /**
+   * An action on a filter that holds still while it runs ({@link #holdStill}).
+   *
+   * @param <F> the filter type
+   * @param <R> the result
+   * @param <X> what the action may throw
+   */
+  @FunctionalInterface
+  public interface HeldAction<F, R, X extends Exception> {
+    /**
+     * Runs on the filter held still.
+     *
+     * @param still the filter, or a view of it, that no other thread changes during the call
+     * @return the result
+     * @throws X what the action throws
+     */
+    R apply(F still) throws X;
+  }
+
+  /**
+   * Runs {@code action} on {@code filter} held still: the container writer takes the header (key
+   * count, parameters, size, payload length) and the payload from what the action is given, so they
+   * describe one moment even while other threads add. The default passes the filter itself (a type
+   * whose filters are immutable, or whose concurrent adds only set bits of a table of fixed size,
+   * so that a write that overlaps them still reads back with every earlier key); a type whose
+   * writers move entries or resize under a lock overrides it to hold the lock's read side for the
+   * call and pass a view that reads without taking it again.
+   *
+   * @param filter the filter to write
+   * @param action what to do with it
+   * @param <R> the result
+   * @param <X> what the action may throw
+   * @return the action's result
+   * @throws X what the action throws
+   */
+  public <R, X extends Exception> R holdStill(F filter, HeldAction<? super F, R, X> action)
+      throws X {
+    return action.apply(filter);
+  }
+
+  /**
    * The size in bits a container header records for {@code filter}: its {@code sizeInBits()}, or,
    * for a filter read from an older payload version that counted its size otherwise, that version's
    * count (the container compares it with the header's size field).

@@ -3,10 +3,21 @@ package dev.sieve.expand;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.Filter;
+import dev.sieve.format.MappedSieveFile;
+import dev.sieve.format.SieveFormat;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One writer with concurrent readers, and concurrent writers ({@link ExpandableFilter}'s
@@ -99,5 +110,73 @@ class ExpandableConcurrencyTest {
         assertTrue(f.mayContainHash(ExpandableGrowthTest.keyHash(t * 1_000_000L + i)));
       }
     }
+  }
+
+  /**
+   * Issue 23: a save while another thread adds (through doublings) gives one moment's header and
+   * payload: every save, to bytes and streamed to a file, reads back (header checked against the
+   * payload, checksum verified) and holds every key whose add returned before the save began.
+   * Before the fix the header's key count and size were read outside the lock: the reader refused
+   * the file ("header key count …") or the streamed write threw "wrote X, announced Y".
+   */
+  @Test
+  void saveWhileAnotherThreadAddsReadsBackWithEveryEarlierKey(@TempDir Path dir) throws Exception {
+    ExpandableFilter f = ExpandableFilter.builder().fpRate(0.01).create();
+    int keys = 120_000; // from 64 slots: about 11 doublings
+    AtomicLong published = new AtomicLong();
+    AtomicBoolean done = new AtomicBoolean();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    List<String> problems = new ArrayList<>();
+    Thread saver =
+        new Thread(
+            () -> {
+              Path file = dir.resolve("f.sieve");
+              int round = 0;
+              try {
+                while (!done.get() && problems.size() < 5) {
+                  long before = published.get();
+                  Filter back;
+                  if (round++ % 2 == 0) {
+                    back = SieveFormat.read(SieveFormat.toBytes(f));
+                  } else {
+                    try (FileChannel ch =
+                        FileChannel.open(
+                            file,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE,
+                            StandardOpenOption.TRUNCATE_EXISTING)) {
+                      SieveFormat.write(f, ch);
+                    }
+                    try (MappedSieveFile m = MappedSieveFile.open(file)) {
+                      m.verify();
+                      back = ((ExpandableFilter) m.filter()).copy();
+                    }
+                  }
+                  if (back.numKeys() < before) {
+                    problems.add("round " + round + ": " + back.numKeys() + " keys < " + before);
+                  }
+                  for (long i = 0; i < before; i++) {
+                    if (!back.mayContainHash(ExpandableGrowthTest.keyHash(i))) {
+                      problems.add("round " + round + ": key " + i + " of " + before + " missing");
+                      break;
+                    }
+                  }
+                }
+              } catch (IOException | RuntimeException e) {
+                failure.set(e);
+              }
+            });
+    saver.start();
+    for (long i = 0; i < keys; i++) {
+      f.addHash(ExpandableGrowthTest.keyHash(i));
+      published.set(i + 1);
+    }
+    done.set(true);
+    saver.join();
+    if (failure.get() != null) {
+      throw new AssertionError("a save during adds failed", failure.get());
+    }
+    assertTrue(problems.isEmpty(), problems.toString());
+    assertTrue(f.doublings() >= 8);
   }
 }

@@ -2,17 +2,25 @@ package dev.sieve.format;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.SieveFormatException;
 import dev.sieve.expand.ExpandableFilter;
+import dev.sieve.expand.ExpandableSegmentedReads;
 import java.nio.ByteBuffer;
 
 /**
  * Fuzz target for the expandable filter's own form (read through {@link Forms}): a typed error or a
  * filter that re-serializes to the same bytes (a version-1 or -2 payload, converted on read into
  * the block layout, to version-3 bytes that read back to an equal filter), answers queries as its
- * wrapped reading does, and keeps a key added to (and the keys of itself merged into) a copy.
+ * wrapped reading does, and keeps a key added to (and the keys of itself merged into) a copy. The
+ * same bytes read through the segmented reader (the path of a file mapped past 2 GiB, here on the
+ * heap in segments of 8 B to 256 B, the shift taken from the input) get the same verdict: the same
+ * filter with the same answers, or a {@link SieveFormatException} (always for versions 1 and 2,
+ * which only convert onto the heap).
  */
 class ExpandableFormFuzzTest {
 
@@ -20,8 +28,18 @@ class ExpandableFormFuzzTest {
   void fuzz(byte[] data) {
     ExpandableFilter filter =
         FuzzSupport.readOrNull(() -> Forms.read(ExpandableFilter.class, data));
-    if (filter == null) {
-      return;
+    int shift = 3 + (data.length == 0 ? 0 : (data[data.length - 1] & 0xFF) % 6);
+    ExpandableFilter segmented =
+        FuzzSupport.readOrNull(() -> ExpandableSegmentedReads.read(data, shift));
+    if (filter == null || data[1] < 3) {
+      assertNull(segmented, "the segmented reader accepted what the heap read refused");
+      if (filter == null) {
+        return;
+      }
+    } else {
+      assertNotNull(segmented, "the segmented reader refused what the heap read accepted");
+      assertEquals(filter, segmented);
+      FuzzSupport.assertSameAnswers(filter, segmented, data);
     }
     byte[] written = Forms.toBytes(filter);
     if (data[1] < 3) { // versions 1 and 2 convert on read and are written as version 3

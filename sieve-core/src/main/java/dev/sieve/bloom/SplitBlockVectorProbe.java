@@ -85,20 +85,72 @@ final class SplitBlockVectorProbe {
   /**
    * The batch form ({@link dev.sieve.Filter#mayContainHashes}'s contract) over a heap filter of
    * {@code numBlocks} blocks at {@code w}: one result word per 64 hashes, the number of maybes
-   * returned.
+   * returned: whole chunks in a loop of exactly 64, then the partial one, the vector check written
+   * out in each loop (not called through {@link #mayContain}).
+   *
+   * <p><b>A compile root, never inlined.</b> Its bytecode is longer than C2's {@code
+   * FreqInlineSize} (325 bytes, the default on JDK 17 and 25; {@code
+   * SplitBlockVectorProbeTest#batchKernelIsTooLongForC2ToInline} holds it there), so C2 compiles it
+   * on its own and calls it once per batch (once per chunk of 64 from a key batch), and its vector
+   * operations sit one level below their compile root. That depth matters: a variable shift of the
+   * Vector API ({@code lanewise(LSHL, vector)}) reaches its {@code opKind} test 8 levels below the
+   * caller, and C2 inlines at most {@code MaxInlineLevel} (15) levels, delaying deeper {@code
+   * ForceInline} methods; a delayed {@code opKind} does not fold, the other branch's {@code
+   * lanewise} then recurses past {@code MaxRecursiveInlineLevel}, and the vector is boxed on every
+   * lookup. When this method was 141 bytes, C2 inlined it into JMH's stub 7 levels down (stub,
+   * benchmark, membership, {@code mayContainBatch}, {@code keyBatch}, the filter's {@code
+   * mayContainHashes}, this) in about one fork in 4 to 12 (stops 38 and 39), whose batch lookups
+   * then cost 23-56 ns for the whole trial instead of 4.4 ({@code -XX:+PrintInlining}: "recursive
+   * inlining is too deep" at {@code Int256Vector::lanewise}, "failed to inline (intrinsic)" at
+   * {@code VectorSupport::broadcastInt}); as a 211-byte loop, one fork in 18 did the same; with
+   * {@code -XX:MaxInlineLevel=30} every fork was fast. The price: in cache (10^4 keys) a batch
+   * lookup measured 3.7-4.0 ns against 3.2-3.3 where the old form was inlined and compiled well
+   * (stop 39, alternating forks, {@code scripts/simd-fork-check.sh}).
    */
   static int mayContainHashes(
       long[] w, long numBlocks, long[] hashes, int off, int len, long[] resultBits) {
     dev.sieve.internal.BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
+    IntVector salts = SALTS;
+    IntVector ones = ONES;
     int count = 0;
-    for (int done = 0; done < len; done += 64) {
+    int done = 0;
+    // whole chunks: a loop of exactly 64
+    for (; len - done >= 64; done += 64) {
       int at = off + done;
-      int chunk = Math.min(64, len - done);
+      long word = 0;
+      for (int i = 0; i < 64; i++) {
+        long h = hashes[at + i];
+        int b = (int) (((h >>> 32) * numBlocks) >>> 32) * 4;
+        IntVector p =
+            IntVector.broadcast(INTS, (int) h).mul(salts).lanewise(VectorOperators.LSHR, 27);
+        boolean a =
+            LongVector.fromArray(LONGS, w, b)
+                .reinterpretAsInts()
+                .and(ones.lanewise(VectorOperators.LSHL, p))
+                .compare(VectorOperators.NE, 0)
+                .allTrue();
+        word |= (a ? 1L : 0L) << i;
+      }
+      resultBits[done >>> 6] = word;
+      count += Long.bitCount(word);
+    }
+    // the last, partial chunk
+    if (done < len) {
+      int at = off + done;
+      int chunk = len - done;
       long word = 0;
       for (int i = 0; i < chunk; i++) {
-        long hash = hashes[at + i];
-        int base = (int) (((hash >>> 32) * numBlocks) >>> 32) * 4;
-        word |= (mayContain(w, base, (int) hash) ? 1L : 0L) << i;
+        long h = hashes[at + i];
+        int b = (int) (((h >>> 32) * numBlocks) >>> 32) * 4;
+        IntVector p =
+            IntVector.broadcast(INTS, (int) h).mul(salts).lanewise(VectorOperators.LSHR, 27);
+        boolean a =
+            LongVector.fromArray(LONGS, w, b)
+                .reinterpretAsInts()
+                .and(ones.lanewise(VectorOperators.LSHL, p))
+                .compare(VectorOperators.NE, 0)
+                .allTrue();
+        word |= (a ? 1L : 0L) << i;
       }
       resultBits[done >>> 6] = word;
       count += Long.bitCount(word);
@@ -108,13 +160,21 @@ final class SplitBlockVectorProbe {
 
   /**
    * The warm-up of this kernel for {@link VectorGate#SPLIT_BLOCK}: four private blocks (full, three
-   * quarters, half and none of their bits set), so both answers are profiled. Loading this nested
-   * class does not initialize {@link SplitBlockVectorProbe}; its first call does, on the warm-up
-   * thread.
+   * quarters, half and none of their bits set), so both answers are profiled; the single check and
+   * the batch kernel ({@link #mayContainHashes}, its own compile root: C2 must have compiled it
+   * before the gate opens, or a filter's first batches would run its vector operations
+   * interpreted), each beside its scalar reference. Loading this nested class does not initialize
+   * {@link SplitBlockVectorProbe}; its first call does, on the warm-up thread.
    */
   static final class Warmup implements VectorGate.Warmup {
+    /** Batch lengths of the drive: whole chunks, a two-chunk batch with an odd tail, one odd. */
+    private static final int[] BATCH_LENGTHS = {64, 131, 64, 37};
+
     private final long[] blocks = privateBlocks();
+    private final long[] hashes = new long[131];
+    private final long[] bits = new long[3];
     private int key = 0x2545f491;
+    private int batches;
 
     private static long[] privateBlocks() {
       long[] w = new long[16];
@@ -142,26 +202,35 @@ final class SplitBlockVectorProbe {
         int base = (key >>> 30) * 4;
         acc += mayContain(blocks, base, key) ? 1 : 0;
         acc += scalar(blocks, base, key) ? 2 : 0;
+        hashes[i % hashes.length] = ((long) key << 32) ^ (key * 0x85ebca6bL);
+        if ((i & 63) == 63) {
+          int len = BATCH_LENGTHS[batches++ & 3];
+          acc += mayContainHashes(blocks, 4, hashes, 0, len, bits);
+          acc +=
+              Long.bitCount(SplitBlockKernel.probeChunk(blocks, 4, hashes, 0, Math.min(len, 64)));
+        }
       }
       return acc;
     }
 
+    /** {@value VectorGate#SAMPLE_CALLS} single checks and one batch of as many plus one. */
     @Override
     public long sampleVector() {
       long acc = 0;
       for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
         acc += mayContain(blocks, (i & 3) * 4, key + i * 0x9e3779b9) ? 1 : 0;
       }
-      return acc;
+      return acc + mayContainHashes(blocks, 4, hashes, 0, VectorGate.SAMPLE_CALLS + 1, bits);
     }
 
+    /** The scalar references of {@link #sampleVector}'s calls. */
     @Override
     public long sampleScalar() {
       long acc = 0;
       for (int i = 0; i < VectorGate.SAMPLE_CALLS; i++) {
         acc += scalar(blocks, (i & 3) * 4, key + i * 0x9e3779b9) ? 1 : 0;
       }
-      return acc;
+      return acc + SplitBlockKernel.probeChunk(blocks, 4, hashes, 0, VectorGate.SAMPLE_CALLS + 1);
     }
   }
 

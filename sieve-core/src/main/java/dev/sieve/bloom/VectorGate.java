@@ -134,10 +134,13 @@ final class VectorGate {
     /** Calls the vector kernel and the scalar reference {@code calls} times each. */
     long drive(int calls);
 
-    /** Calls the vector kernel {@value #SAMPLE_CALLS} times. */
+    /**
+     * Calls the vector kernel {@value #SAMPLE_CALLS} times (and, where the SIMD path has a batch
+     * kernel that is its own compile root, one batch of about as many keys).
+     */
     long sampleVector();
 
-    /** Calls the scalar reference {@value #SAMPLE_CALLS} times. */
+    /** Calls the scalar references of {@link #sampleVector}'s calls. */
     long sampleScalar();
   }
 

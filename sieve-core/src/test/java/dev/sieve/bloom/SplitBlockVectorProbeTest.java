@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
@@ -118,6 +121,124 @@ class SplitBlockVectorProbeTest {
           assertEquals(wrappedBatch[i], heapBatch[i], "offset batch word " + i);
         }
       }
+    }
+  }
+
+  /**
+   * The batch kernel answers as Parquet's definition for batches of every length from 0 to 200 at
+   * moving offsets (odd tails, chunk boundaries), over enough calls that it runs interpreted, then
+   * as C1's and C2's code.
+   */
+  @Test
+  void batchKernelAnswersAsParquetsDefinitionBeforeAndAfterCompilation() {
+    assumeTrue(
+        VectorGate.SPLIT_BLOCK.supported(), "runs in the vector-probe execution (256-bit vectors)");
+    SplittableRandom random = new SplittableRandom(48);
+    long[] w = blocksFromFullToEmpty(random);
+    byte[] bytes = new byte[w.length * 8];
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(w);
+    long[] hashes = random.longs(256).toArray();
+    long[] bits = new long[4];
+    long maybes = 0;
+    for (int call = 0; call < 12_000; call++) {
+      int len = call % 201;
+      int off = call % 47;
+      for (int i = off; i < off + len; i++) {
+        hashes[i] = random.nextLong();
+      }
+      int count = SplitBlockVectorProbe.mayContainHashes(w, 64, hashes, off, len, bits);
+      int expected = 0;
+      for (int i = 0; i < len; i++) {
+        long h = hashes[off + i];
+        boolean reference = parquetCheck(bytes, (int) (((h >>> 32) * 64) >>> 32), (int) h);
+        expected += reference ? 1 : 0;
+        assertEquals(reference, (bits[i >>> 6] >>> i & 1) != 0, "call " + call + ", key " + i);
+      }
+      assertEquals(expected, count, "call " + call);
+      maybes += count;
+    }
+    assertTrue(maybes > 100_000 && maybes < 1_100_000, "both answers occur: " + maybes);
+  }
+
+  /**
+   * {@link SplitBlockVectorProbe#mayContainHashes} stays longer than C2's {@code FreqInlineSize}
+   * (325 bytes of bytecode, the default on JDK 17 and 25), so that C2 never inlines it into a
+   * caller's compile, where its vector operations could land past {@code MaxInlineLevel} and be
+   * boxed on every lookup (its Javadoc). Read from the class file's {@code Code} attribute.
+   */
+  @Test
+  void batchKernelIsTooLongForC2ToInline() throws IOException {
+    int length = codeLength("SplitBlockVectorProbe", "mayContainHashes");
+    assertTrue(
+        length > 325, "mayContainHashes is " + length + " bytes of bytecode; C2 inlines up to 325");
+  }
+
+  /**
+   * The bytecode length of the one method {@code name} of the class {@code simpleName} of this
+   * package, from its class file (read as a resource: the class is not loaded).
+   */
+  static int codeLength(String simpleName, String name) throws IOException {
+    String resource = simpleName + ".class";
+    try (InputStream raw = SplitBlockVectorProbeTest.class.getResourceAsStream(resource);
+        DataInputStream in = new DataInputStream(raw)) {
+      if (raw == null) {
+        throw new IOException("no resource " + resource);
+      }
+      in.readInt(); // magic
+      in.readInt(); // versions
+      int poolSize = in.readUnsignedShort();
+      String[] utf8 = new String[poolSize];
+      for (int i = 1; i < poolSize; i++) {
+        int tag = in.readUnsignedByte();
+        switch (tag) {
+          case 1 -> utf8[i] = in.readUTF();
+          case 3, 4, 9, 10, 11, 12, 17, 18 -> in.readInt();
+          case 5, 6 -> {
+            in.readLong();
+            i++;
+          }
+          case 7, 8, 16, 19, 20 -> in.readUnsignedShort();
+          case 15 -> {
+            in.readUnsignedByte();
+            in.readUnsignedShort();
+          }
+          default -> throw new IOException("constant pool tag " + tag);
+        }
+      }
+      in.readUnsignedShort(); // access
+      in.readUnsignedShort(); // this
+      in.readUnsignedShort(); // super
+      in.skipBytes(2 * in.readUnsignedShort()); // interfaces
+      int found = -1;
+      for (int member = 0; member < 2; member++) { // fields, then methods
+        int count = in.readUnsignedShort();
+        for (int m = 0; m < count; m++) {
+          in.readUnsignedShort(); // access
+          String memberName = utf8[in.readUnsignedShort()];
+          in.readUnsignedShort(); // descriptor
+          int attributes = in.readUnsignedShort();
+          for (int a = 0; a < attributes; a++) {
+            String attribute = utf8[in.readUnsignedShort()];
+            int size = in.readInt();
+            if (member == 1 && memberName.equals(name) && attribute.equals("Code")) {
+              in.readUnsignedShort(); // max stack
+              in.readUnsignedShort(); // max locals
+              int codeLength = in.readInt();
+              if (found >= 0) {
+                throw new IOException(name + " is overloaded");
+              }
+              found = codeLength;
+              in.skipBytes(size - 8);
+            } else {
+              in.skipBytes(size);
+            }
+          }
+        }
+      }
+      if (found < 0) {
+        throw new IOException("no method " + name + " in " + resource);
+      }
+      return found;
     }
   }
 }

@@ -134,7 +134,8 @@ final class SplitBlockVectorProbe {
       resultBits[done >>> 6] = word;
       count += Long.bitCount(word);
     }
-    // the last, partial chunk
+    // the last, partial chunk: the same check as above, written out again on purpose (a helper
+    // holding one copy would bring this method under FreqInlineSize; see the Javadoc)
     if (done < len) {
       int at = off + done;
       int chunk = len - done;

@@ -102,7 +102,7 @@ final class SplitBlockVectorProbe {
    * mayContainHashes}, this) in about one fork in 4 to 12 (stops 38 and 39), whose batch lookups
    * then cost 23-56 ns for the whole trial instead of 4.4 ({@code -XX:+PrintInlining}: "recursive
    * inlining is too deep" at {@code Int256Vector::lanewise}, "failed to inline (intrinsic)" at
-   * {@code VectorSupport::broadcastInt}); as a 211-byte loop, one fork in 18 did the same; with
+   * {@code VectorSupport::broadcastInt}); as a 211-byte loop, one fork in 9 did the same; with
    * {@code -XX:MaxInlineLevel=30} every fork was fast. The price: in cache (10^4 keys) a batch
    * lookup measured 3.7-4.0 ns against 3.2-3.3 where the old form was inlined and compiled well
    * (stop 39, alternating forks, {@code scripts/simd-fork-check.sh}).

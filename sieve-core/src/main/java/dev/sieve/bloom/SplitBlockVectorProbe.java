@@ -105,7 +105,7 @@ final class SplitBlockVectorProbe {
    * {@code VectorSupport::broadcastInt}); as a 211-byte loop, one fork in 9 did the same; with
    * {@code -XX:MaxInlineLevel=30} every fork was fast. The price: in cache (10^4 keys) a batch
    * lookup measured 3.7-4.0 ns against 3.2-3.3 where the old form was inlined and compiled well
-   * (stop 39, alternating forks, {@code scripts/simd-fork-check.sh}).
+   * (stop 39, alternating forks; {@code sieve-bench/scripts/simd-fork-check.sh} counts slow forks).
    */
   static int mayContainHashes(
       long[] w, long numBlocks, long[] hashes, int off, int len, long[] resultBits) {

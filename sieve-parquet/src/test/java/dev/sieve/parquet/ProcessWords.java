@@ -7,17 +7,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The words by which a text in this repository would speak of how Sieve was made instead of what
- * it is: numbers of work items, documents that live outside the repository, and the machines it
- * was developed on. A comment gives the design reason, a figure lives in a results file the report
- * writes, and a test or script is named after what it checks; none of them needs these words, and
- * a reader of the repository cannot follow them. {@link ProcessWordsTest} runs {@link #RULES} over
+ * The words by which a text in this repository would speak of how Sieve was made instead of what it
+ * is: numbers of work items, documents that live outside the repository, and the machines it was
+ * developed on. A comment gives the design reason, a figure lives in a results file the report
+ * writes, and a test or script is named after what it checks; none of them needs these words, and a
+ * reader of the repository cannot follow them. {@link ProcessWordsTest} runs {@link #RULES} over
  * the name and every line of every tracked text file.
  *
- * <p>This class is the one place that says what counts: each {@link Rule} has a name and the
- * reason it is flagged, and {@link #ALLOWED} is the short list of legitimate hits, each with its
- * reason. The patterns are case-sensitive on purpose where a capital starts a camel-case word
- * ({@code fixIssue12}) and otherwise accept a capital first letter (a sentence's start).
+ * <p>This class is the one place that says what counts: each {@link Rule} has a name and the reason
+ * it is flagged, and {@link #ALLOWED} is the short list of legitimate hits, each with its reason.
+ * The patterns are case-sensitive on purpose where a capital starts a camel-case word ({@code
+ * fixIssue12}) and otherwise accept a capital first letter (a sentence's start).
  */
 final class ProcessWords {
 
@@ -192,8 +192,7 @@ final class ProcessWords {
 
   // one of these is in every match of every rule (a rule's pattern changed: change these too)
   private static final List<String> KEYS =
-      List.of(
-          "issue", "stop", "target", ".md", "shared", "chapter", "machine", "vcpu", "helpers");
+      List.of("issue", "stop", "target", ".md", "shared", "chapter", "machine", "vcpu", "helpers");
 
   private static final Pattern COMMENT_LEADER =
       Pattern.compile("^\\s*(?:\\*(?!/)|//+|#+|<!--|--|;+)?\\s*");

@@ -121,8 +121,8 @@ class ProcessWordsTest {
 
   private static final Set<String> BINARY_EXTENSIONS =
       Set.of(
-          "jar", "class", "bin", "sst", "sieve", "parquet", "orc", "gz", "zip", "png", "jpg",
-          "gif", "jsa", "ico");
+          "jar", "class", "bin", "sst", "sieve", "parquet", "orc", "gz", "zip", "png", "jpg", "gif",
+          "jsa", "ico");
 
   private static boolean isBinaryByName(String path) {
     String name = path.substring(path.lastIndexOf('/') + 1);
@@ -286,7 +286,8 @@ class ProcessWordsTest {
             "sieve-parquet/src/test/java/dev/sieve/parquet/ProcessWordsTest.java", "issue 41"));
     assertEquals(
         List.of("work item: issue number"),
-        ProcessWords.rulesFlagging("sieve-parquet/src/test/java/dev/sieve/parquet/X.java", "issue 41"));
+        ProcessWords.rulesFlagging(
+            "sieve-parquet/src/test/java/dev/sieve/parquet/X.java", "issue 41"));
   }
 
   @Test

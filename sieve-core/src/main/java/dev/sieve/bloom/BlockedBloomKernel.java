@@ -60,8 +60,8 @@ import dev.sieve.math.BloomMath;
  * docs/notes.md, section 6; the other forms measured there (a hybrid that branches on the first
  * probe only, the plain loop at every size) live in sieve-bench ({@code
  * dev.sieve.bench.ProbeForms}, script {@code probe-forms.sh}). Wrapped storage has one form, {@link
- * #earlyLoop(LongSegments, int, int, int)}: one loop over a storage interface measured 5-60% slower
- * on heap queries (api-and-house.md, 2), so each storage keeps its own loop.
+ * #earlyLoop(LongSegments, int, int, int)}: one loop over a storage interface was measurably slower
+ * on heap queries, so each storage keeps its own loop.
  *
  * <h2>Folding ({@link BlockedBloomFilter#fold()})</h2>
  *

@@ -20,9 +20,9 @@ import java.util.function.DoubleSupplier;
  *
  * <p>The hot path never comes here. A filter keeps the raw {@code long[]} ({@link #heapOrNull()})
  * or {@link LongSegments} ({@link #wrappedOrNull()}) in its own final fields, and its kernel loops
- * over them, heap and wrapped side by side: one loop over a storage interface ran 5-60% slower on
- * heap queries (api-and-house.md, 2). Every method here branches on the storage once per word or
- * per call, which only the cold operations can afford.
+ * over them, heap and wrapped side by side: one loop over a storage interface was measurably slower
+ * on heap queries. Every method here branches on the storage once per word or per call, which only
+ * the cold operations can afford.
  */
 final class BloomWords {
 

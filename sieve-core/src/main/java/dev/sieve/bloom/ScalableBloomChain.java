@@ -14,11 +14,9 @@ import java.util.Arrays;
  * (first the word of the key's first probe in every stage, so the misses of all stages are in
  * flight at once, then the other probes of the stages whose first probe was set) and branch-free
  * (every probe of every stage ANDed). Measured at 10^8 keys (17 stages), each interleaved round by
- * round with a blocked Bloom filter sized right for the keys (medians of 15 rounds of 2^20 lookups,
- * a shared machine): the loop 9.5× the right-sized filter's time for absent keys and 5.8× for
- * present ones; two-pass 10.8× and 6.4×; branch-free 19× and 15×. At 10^6 keys (10 stages, in
- * cache) all three cost about 10× for absent keys: a lookup per stage is the price of the chain
- * (README, "Filters that grow").
+ * round with a blocked Bloom filter sized right for the keys, the loop was the fastest of the
+ * three, for absent and present keys; in cache all three cost about the same: a lookup per stage is
+ * the price of the chain (README, "Filters that grow").
  */
 final class ScalableBloomChain {
   final ScalableBloomStage[] stages;

@@ -99,13 +99,13 @@ final class SplitBlockVectorProbe {
    * lanewise} then recurses past {@code MaxRecursiveInlineLevel}, and the vector is boxed on every
    * lookup. When this method was 141 bytes, C2 inlined it into JMH's stub 7 levels down (stub,
    * benchmark, membership, {@code mayContainBatch}, {@code keyBatch}, the filter's {@code
-   * mayContainHashes}, this) in about one fork in 4 to 12 (stops 38 and 39), whose batch lookups
-   * then cost 23-56 ns for the whole trial instead of 4.4 ({@code -XX:+PrintInlining}: "recursive
-   * inlining is too deep" at {@code Int256Vector::lanewise}, "failed to inline (intrinsic)" at
-   * {@code VectorSupport::broadcastInt}); as a 211-byte loop, one fork in 9 did the same; with
-   * {@code -XX:MaxInlineLevel=30} every fork was fast. The price: in cache (10^4 keys) a batch
-   * lookup measured 3.7-4.0 ns against 3.2-3.3 where the old form was inlined and compiled well
-   * (stop 39, alternating forks; {@code sieve-bench/scripts/simd-fork-check.sh} counts slow forks).
+   * mayContainHashes}, this) in some forks, whose batch lookups then stayed several times slower
+   * for the whole trial ({@code -XX:+PrintInlining}: "recursive inlining is too deep" at {@code
+   * Int256Vector::lanewise}, "failed to inline (intrinsic)" at {@code
+   * VectorSupport::broadcastInt}); as a 211-byte loop, fewer forks did the same; with {@code
+   * -XX:MaxInlineLevel=30} every fork was fast. The price: in cache a batch lookup is slightly
+   * slower than the old form where that form was inlined and compiled well ({@code
+   * sieve-bench/scripts/simd-fork-check.sh} counts slow forks).
    */
   static int mayContainHashes(
       long[] w, long numBlocks, long[] hashes, int off, int len, long[] resultBits) {

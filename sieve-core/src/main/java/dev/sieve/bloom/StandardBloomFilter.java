@@ -72,7 +72,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   private final BloomWords data;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
+  // storage interface was measurably slower on heap queries;
   // so the probes read these raw fields (data's storage), and every cold method goes to data.
   /** The data on the heap; {@code null} when the filter wraps buffers. */
   private final long[] words;

@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
  * every vector operation becomes one or two instructions. Interpreted, each operation allocates a
  * vector object and loops over its lanes in Java (about 100 µs per line test measured); compiled by
  * C1 it is still about 5 µs; compiled by C2, 5-15 ns. A JVM that used the SIMD path from its first
- * lookup paid about 190× the scalar path for its first thousand lookups (issue 20: 84 µs against
- * 0.45 µs each). With a gate, the filters run their scalar probe (same answers, bit for bit) until
- * the gate is {@linkplain #isOpen() open}, and the vector probe after.
+ * lookup paid about 190× the scalar path for its first thousand lookups (84 µs against 0.45 µs
+ * each). With a gate, the filters run their scalar probe (same answers, bit for bit) until the gate
+ * is {@linkplain #isOpen() open}, and the vector probe after.
  *
  * <h2>How it opens</h2>
  *
@@ -34,14 +34,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Why wait: starting at the first filter's creation, the warm-up (loading the vector classes,
  * spinning their method handles, C1 and C2 compiling hundreds of vector methods) competed with the
- * application's own first lookups for the cores and the JIT's queues: on the 2-core machine a fresh
- * JVM's lookups 10^3 to 10^4 ran 3× slower with the module than without (issue 20). With {@code
+ * application's own first lookups for the cores and the JIT's queues: with few cores a fresh JVM's
+ * lookups 10^3 to 10^4 ran several times slower with the module than without. With {@code
  * -XX:+PrintCompilation} the gate was still shut at lookup 10^5, its thread still initializing the
  * vector classes, and the lookup loop's compiles were queued among those of the method-handle
  * classes that initialization spins: the window paid for the warm-up's start, not for vector code.
- * The warm-up costs 0.2-1.5 s of one core (2-8 s of wall time on the loaded 2-core machine) and the
- * vector probe saves a few nanoseconds a lookup, so it pays only past some 10^7 to 10^8 lookups: a
- * JVM that has not done 10^6 lookups should not pay for it. {@code -Dsieve.vector.warmupAfter=N}
+ * The warm-up costs 0.2-1.5 s of one core (more wall time where the cores are busy) and the vector
+ * probe saves a few nanoseconds a lookup, so it pays only past some 10^7 to 10^8 lookups: a JVM
+ * that has not done 10^6 lookups should not pay for it. {@code -Dsieve.vector.warmupAfter=N}
  * changes the count (0: at the thread's first poll). Then the thread, for each due gate in turn (it
  * ends when no gate is left to warm):
  *

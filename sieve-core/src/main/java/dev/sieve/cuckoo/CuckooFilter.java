@@ -80,7 +80,7 @@ import java.nio.ByteBuffer;
  */
 public final class CuckooFilter implements MutableFilter {
 
-  // Anatomy (issue 22): this class holds the API, the shape and the counts; CuckooKernel, the
+  // Layout: this class holds the API, the shape and the counts; CuckooKernel, the
   // algorithm as static methods over the raw words; CuckooForm, the serialized form (both
   // versions).
 
@@ -117,7 +117,7 @@ public final class CuckooFilter implements MutableFilter {
   static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
 
   // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
-  // interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2); every cold
+  // interface was measurably slower on heap queries; every cold
   // method reads through one accessor instead.
   /** The buckets on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}). */
   private final long[] words;

@@ -72,10 +72,9 @@ import java.util.Arrays;
  * The hot paths (lookup, batch lookup, insert) are static calls on the raw array that the JIT
  * inlines into the filter's final methods: no interface or virtual call on them. The heap ({@code
  * long[]}) and wrapped ({@link ByteBuffer}) lookups are twins side by side rather than one loop
- * over a common storage interface, which ran 5-60% slower on heap queries in a quick harness
- * (api-and-house.md, 2). The shape ({@code numBuckets}, {@code fingerprintBits} and the SWAR lane
- * masks {@link #laneOnes}/{@link #laneHighs}) comes in as arguments, read from the filter's final
- * fields.
+ * over a common storage interface, which was measurably slower on heap queries. The shape ({@code
+ * numBuckets}, {@code fingerprintBits} and the SWAR lane masks {@link #laneOnes}/{@link
+ * #laneHighs}) comes in as arguments, read from the filter's final fields.
  */
 final class CuckooKernel {
 

@@ -28,7 +28,7 @@ final class ContainerWriter {
     int flags = flagsOf(outer);
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
-    // one moment for header and payload while other threads add (issue 23)
+    // header and payload from one moment, even while other threads add
     return TypeForms.of(type).holdStill(filter, still -> toBytes(type, still, flags));
   }
 
@@ -52,7 +52,7 @@ final class ContainerWriter {
     int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
-    // one moment for header and payload while other threads add (issue 23)
+    // header and payload from one moment, even while other threads add
     TypeForms.of(type)
         .holdStill(
             filter,

@@ -54,8 +54,7 @@ import java.nio.LongBuffer;
  * Each probe stays under HotSpot's {@code FreqInlineSize} (325 bytecode bytes) so that C2 inlines
  * it into the filter's query and that into the caller's loop (now 321 bytes for {@link #heap}, 321
  * for {@link #buffer}: check with {@code javap -c} after a change). A first version of 554 bytes
- * (two loops) was called instead of inlined and ran 1.3-1.5× slower at 10^7 keys (one same-process
- * run on the shared 2-core machine, rough).
+ * (two loops) was called instead of inlined and ran measurably slower at 10^7 keys.
  */
 final class RibbonProbe {
   private RibbonProbe() {}

@@ -85,7 +85,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
       new Standard128RibbonFilter(new long[0], null, null, 0, 0, 0, 0);
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface ran 5-60% slower on heap queries in a quick harness (api-and-house.md, 2);
+  // storage interface was measurably slower on heap queries;
   // every cold method reads through one accessor instead.
   /** Segments, two longs each (low 64 bits, then high), then {@code 2 · upperNumColumns} zeros. */
   private final long[] data;

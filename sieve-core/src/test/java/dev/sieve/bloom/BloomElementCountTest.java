@@ -10,9 +10,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15 item 10: the key-count estimate from the set bits ({@code approximateElementCount}) and
- * its use by {@code union}, which used to add the two key counts (the same filter unioned with
- * itself 20 times reported 2^20 times its keys).
+ * The key-count estimate from the set bits ({@code approximateElementCount}) and its use by {@code
+ * union}, which estimates the union's keys instead of adding the two key counts (adding them would
+ * make the same filter unioned with itself 20 times report 2^20 times its keys).
  *
  * <p>Bounds: the estimate's standard error is about {@code sqrt(m·(e^λ - 1 - λ))/k} ({@link
  * BloomMath#standardBloomElementCount}), 0.25·sqrt(n) at 10 bits/key: 79 keys (0.08%) at {@code n =

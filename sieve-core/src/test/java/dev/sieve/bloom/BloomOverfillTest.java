@@ -9,10 +9,10 @@ import dev.sieve.hash.KeyHash;
 import org.junit.jupiter.api.Test;
 
 /**
- * An overfilled mutable Bloom filter tells the truth (issue 12): filled with 1×, 10× and 100× the
- * keys it was created for (capacity 10,000 at 10 bits/key), {@code approximateElementCount()} and
- * {@code expectedFpRate()} stay within stated bounds of the truth, and where the count can no
- * longer be estimated the filter says so ({@code isSaturated()}).
+ * An overfilled mutable Bloom filter tells the truth: filled with 1×, 10× and 100× the keys it was
+ * created for (capacity 10,000 at 10 bits/key), {@code approximateElementCount()} and {@code
+ * expectedFpRate()} stay within stated bounds of the truth, and where the count can no longer be
+ * estimated the filter says so ({@code isSaturated()}).
  *
  * <p>Bounds. Count: within 2% at 1× (the estimators' standard errors there are 0.25% for the
  * standard and about 1% for the blocked filter), within 6% at 10× (the standard filter's estimate

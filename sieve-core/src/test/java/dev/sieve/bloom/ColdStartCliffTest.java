@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * No warm-up cliff on the SIMD path (issue 20): in a fresh JVM with {@code --add-modules
+ * No warm-up cliff on the SIMD path: in a fresh JVM with {@code --add-modules
  * jdk.incubator.vector}, each window of a 10^6-key blocked (and split-block) Bloom filter's first
  * lookups (the first 10^3, lookups 10^3 to 10^4, and 10^4 to 10^5) costs at most 5× the same window
  * in a fresh JVM without the module. Before the gate, the SIMD path ran the interpreted vector code
@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Each side is the best of three fresh JVMs ({@link ColdLookupMain}), interleaved, so a busy
  * machine's noise (which only ever adds time) does not decide the ratio; the best is taken per
- * window, and while a window is above the bound up to three more pairs are run (on the 2-core
- * machine under a load of 20 a window's time varied 30× between JVMs of the same kind).
+ * window, and while a window is above the bound up to three more pairs are run (on a loaded machine
+ * a window's time varies many times over between JVMs of the same kind).
  */
 class ColdStartCliffTest {
 

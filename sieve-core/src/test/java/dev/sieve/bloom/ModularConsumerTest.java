@@ -25,12 +25,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * sieve-core as a JPMS module in a consumer's build and run (issue 21, item 12): a consumer module
- * that requires {@code dev.sieve.core} compiles with {@code -Werror -Xlint:all} (the descriptor's
- * former {@code requires static jdk.incubator.vector} made javac warn "using incubating module(s)"
- * in every consumer build), and the SIMD path is still taken when the consumer runs on the module
- * path with {@code --add-modules jdk.incubator.vector} (the read edge is added at run time), and on
- * the class path, and not without the module.
+ * sieve-core as a JPMS module in a consumer's build and run: a consumer module that requires {@code
+ * dev.sieve.core} compiles with {@code -Werror -Xlint:all} (the descriptor's former {@code requires
+ * static jdk.incubator.vector} made javac warn "using incubating module(s)" in every consumer
+ * build), and the SIMD path is still taken when the consumer runs on the module path with {@code
+ * --add-modules jdk.incubator.vector} (the read edge is added at run time), and on the class path,
+ * and not without the module.
  */
 class ModularConsumerTest {
 

@@ -4,9 +4,9 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.LongSegments;
 
 /**
- * The two-word Bloom probes as they were before the early-exit probe and the three-pass batch (stop
- * 37), kept unchanged as the differential tests' oracle: two loads, two masks and one branch-free
- * test per hash, and the two-pass chunk probe. Only the probes are here; the layout helpers ({@link
+ * The two-word Bloom probes as they were before the early-exit probe and the three-pass batch, kept
+ * unchanged as the differential tests' oracle: two loads, two masks and one branch-free test per
+ * hash, and the two-pass chunk probe. Only the probes are here; the layout helpers ({@link
  * TwoWordBloomKernel#remix} and the rest) did not change and are shared.
  */
 final class TwoWordBloomKernelOracle {

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Pins the exact bytes and answers of a fixed sequence of operations (adds to the first failure, so
  * kicks and their undo; deletes; adds-if-absent; single and batch queries; heap, wrapped and
  * version-0 filters) at widths whose buckets do and do not straddle words. The digests were taken
- * before the kernel/form split of issue 22, so a change to the packing, the addressing, the kick
- * order or the form shows here.
+ * before the cuckoo filter's code was split into kernel and form, so a change to the packing, the
+ * addressing, the kick order or the form shows here.
  */
 class CuckooBytesPinTest {
 

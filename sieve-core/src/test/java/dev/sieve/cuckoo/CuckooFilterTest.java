@@ -121,9 +121,9 @@ class CuckooFilterTest {
   }
 
   /**
-   * Issue 15 item 8: hashes 0, 1, 2, ... share their high 32 bits, which chose the bucket pair
-   * before the remix, so every add after the eighth failed. Payload version 1 remixes the hash:
-   * 10^6 sequential hashes fit a table created for 10^6 keys, and all answer present.
+   * Hashes 0, 1, 2, ... share their high 32 bits, which chose the bucket pair before the remix, so
+   * every add after the eighth failed. Payload version 1 remixes the hash: 10^6 sequential hashes
+   * fit a table created for 10^6 keys, and all answer present.
    */
   @Test
   void lowEntropyHashesKeepTheCapacity() {
@@ -192,11 +192,10 @@ class CuckooFilterTest {
   }
 
   /**
-   * Issue 15 item 9: a key list with repeats (every 10th of 20,000 distinct keys 12 times, 52%
-   * duplicates) fails with {@code add} once a key comes a ninth time, however empty the table;
-   * {@code addIfAbsent} stores each key once, fits a table created for the distinct keys, loses
-   * none, and its catch (a delete can lose a key skipped as a false positive) is shown on a forced
-   * collision.
+   * A key list with repeats (every 10th of 20,000 distinct keys 12 times, 52% duplicates) fails
+   * with {@code add} once a key comes a ninth time, however empty the table; {@code addIfAbsent}
+   * stores each key once, fits a table created for the distinct keys, loses none, and its catch (a
+   * delete can lose a key skipped as a false positive) is shown on a forced collision.
    */
   @Test
   void addIfAbsentSkipsRepeats() {

@@ -21,13 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 item 5 (library part): {@code SieveFormat.write(Filter, Path)} writes a temporary file
- * in the same directory and renames it into place. Before, it truncated the file and rewrote it in
- * place: a reader that had mapped the file then saw a half-written, then a different, container.
+ * {@code SieveFormat.write(Filter, Path)} writes a temporary file in the same directory and renames
+ * it into place, so a reader that has mapped the file never sees a half-written container.
  *
- * <p>Issue 21 item 1: the rename went over whatever the path named, so a device node became a
- * regular file and a named pipe was unlinked under its waiting reader. Only a regular file (or
- * nothing) is replaced now; a pipe or device is written in place.
+ * <p>Only a regular file (or nothing) is replaced by the rename; a pipe or device is written in
+ * place, so a device node does not become a regular file and a named pipe is not unlinked under its
+ * waiting reader.
  */
 class AtomicWriteTest {
   @TempDir Path dir;

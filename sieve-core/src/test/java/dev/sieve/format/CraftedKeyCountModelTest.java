@@ -13,8 +13,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21 item 2: containers whose key counts are huge for their size (CRCs recomputed, so the
- * readers accept them) must not hang the FPR model: {@code modelledFpRate()} returns within 200 ms.
+ * Containers whose key counts are huge for their size (CRCs recomputed, so the readers accept them)
+ * must not hang the FPR model: {@code modelledFpRate()} returns within 200 ms.
  */
 class CraftedKeyCountModelTest {
 

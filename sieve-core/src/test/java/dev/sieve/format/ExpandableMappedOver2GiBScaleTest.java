@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Tagged {@code scale} ({@code mvn -B test -pl sieve-core -am -Pscale
  * -Dtest=ExpandableMappedOver2GiBScaleTest}); heap: about 3 GB (the heap filter); disk: a 2.9 GB
- * file in the temporary directory; time: 3 to 5 minutes on the 2-core development machine (the
- * write, the checksum, and the form's checks, which read every slot).
+ * file in the temporary directory; time: minutes (the write, the checksum, and the form's checks,
+ * which read every slot).
  */
 @Tag("scale")
 class ExpandableMappedOver2GiBScaleTest {

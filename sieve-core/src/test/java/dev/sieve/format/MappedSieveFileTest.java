@@ -21,10 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 item 11: a mapped container changed underneath. {@code verify()} recomputes the payload
- * checksum of the mapping on demand and reports a changed byte, a zero-filled payload, a rewritten
- * header or checksum, and a truncation (as a {@link SieveFormatException}, not an {@link
- * InternalError}); a file replaced by rename leaves the mapping intact.
+ * A mapped container changed underneath. {@code verify()} recomputes the payload checksum of the
+ * mapping on demand and reports a changed byte, a zero-filled payload, a rewritten header or
+ * checksum, and a truncation (as a {@link SieveFormatException}, not an {@link InternalError}); a
+ * file replaced by rename leaves the mapping intact.
  */
 class MappedSieveFileTest {
   @TempDir Path dir;

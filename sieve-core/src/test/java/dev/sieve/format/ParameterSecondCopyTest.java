@@ -19,12 +19,11 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21 item 15: a shard's or a stage's probe count, and a Ribbon shard's seed and num_blocks,
- * have a second copy (the shard table's parameters A and B, the stage entry's probe count), so
- * editing the first copy behind recomputed checksums is refused with a {@link
- * SieveFormatException}, as the same edit in a plain container is (its header holds A and B),
- * instead of giving a filter that answers "absent" for keys it holds. Payloads of the versions
- * before (sharded 0, scalable 1) are still read.
+ * A shard's or a stage's probe count, and a Ribbon shard's seed and num_blocks, have a second copy
+ * (the shard table's parameters A and B, the stage entry's probe count), so editing the first copy
+ * behind recomputed checksums is refused with a {@link SieveFormatException}, as the same edit in a
+ * plain container is (its header holds A and B), instead of giving a filter that answers "absent"
+ * for keys it holds. Payloads of the versions before (sharded 0, scalable 1) are still read.
  */
 class ParameterSecondCopyTest {
   private static final int P = SieveFormat.HEADER_BYTES;

@@ -13,10 +13,9 @@ import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 15 item 12: the raw entry points (no checksum) refuse a block with no data together with a
- * key count above 0 (such a block answers "absent" for every key, so the claimed keys would all be
- * false negatives), and a negative key count; with a count of 0 they still read RocksDB's empty
- * blocks.
+ * The raw entry points (no checksum) refuse a block with no data together with a key count above 0
+ * (such a block answers "absent" for every key, so the claimed keys would all be false negatives),
+ * and a negative key count; with a count of 0 they still read RocksDB's empty blocks.
  */
 class RawBlockKeyCountTest {
 

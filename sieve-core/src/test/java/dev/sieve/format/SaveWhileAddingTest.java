@@ -19,13 +19,13 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 23, the filters other than the expandable one (whose test is {@code
- * dev.sieve.expand.ExpandableConcurrencyTest}) that take concurrent adds: the three fixed-size
- * Bloom filters (atomic ORs into a table of fixed size: a save that overlaps adds may count a key
- * in the header that its bits do not hold yet, or the reverse, but the file reads back and holds
- * every key added before the save began) and the scalable one (written from one snapshot). Each
- * save, to bytes and streamed, must read back with every earlier key. The Cuckoo filter is not
- * thread-safe (its class comment), so not tested here.
+ * Saves while other threads add, for the filters other than the expandable one (whose test is
+ * {@code dev.sieve.expand.ExpandableConcurrencyTest}) that take concurrent adds: the three
+ * fixed-size Bloom filters (atomic ORs into a table of fixed size: a save that overlaps adds may
+ * count a key in the header that its bits do not hold yet, or the reverse, but the file reads back
+ * and holds every key added before the save began) and the scalable one (written from one
+ * snapshot). Each save, to bytes and streamed, must read back with every earlier key. The Cuckoo
+ * filter is not thread-safe (its class comment), so not tested here.
  */
 class SaveWhileAddingTest {
   private static final int KEYS = 40_000;

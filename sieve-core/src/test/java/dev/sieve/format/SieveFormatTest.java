@@ -122,7 +122,7 @@ class SieveFormatTest {
 
   /**
    * The mapped path checks a payload as the heap and buffer readers do, by the same check in the
-   * type's form (issue 22: one validation per form), and names the file offset of the bad byte.
+   * type's form (one validation per form), and names the file offset of the bad byte.
    */
   @ParameterizedTest
   @EnumSource(

@@ -27,8 +27,7 @@ class BloomMathTest {
     double blocked = BloomMath.cacheLocalFpRate(10, 6, 512);
     assertEquals(0.00954, blocked, 0.00003);
     assertEquals(1.13, blocked / BloomMath.standardFpRate(10, 6), 0.01);
-    // the tax grows as blocks shrink: 1.26x, 1.52x, 2.02x at 256/128/64 bits and 6 probes (the
-    // seed chapter's 1.32x, 1.64x, 2.27x do not follow from this formula at k=6)
+    // the tax grows as blocks shrink: 1.26x, 1.52x, 2.02x at 256/128/64 bits and 6 probes
     double std = BloomMath.standardFpRate(10, 6);
     assertEquals(1.259, BloomMath.cacheLocalFpRate(10, 6, 256) / std, 0.001);
     assertEquals(1.515, BloomMath.cacheLocalFpRate(10, 6, 128) / std, 0.001);

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The Poisson-sum models ({@link BloomMath#splitBlockFpRate}, {@link
  * BloomMath#poissonBlockedFpRate}, {@link GrowthMath#blockedBloomFpRateWithProbeCollisions}) return
- * promptly for any input and agree with the term-by-term sums they replaced (issue 21, item 2).
+ * promptly for any input and agree with the term-by-term sums they replaced.
  */
 class PoissonModelBoundsTest {
 

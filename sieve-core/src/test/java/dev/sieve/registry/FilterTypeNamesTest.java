@@ -7,10 +7,9 @@ import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21 item 13: the registry's constant for Standard128 Ribbon was {@code RIBBON_128} while the
- * type is {@code ribbon} everywhere else (its {@code cliName}, the CLI, the container docs,
- * RocksDB's {@code ribbonfilter}). Every constant's name is now its registry name in upper case;
- * the old alias left with the registry's move to its own package (issue 22).
+ * Every registry constant's name is its registry name in upper case: Standard128 Ribbon is {@code
+ * RIBBON}, as the type is {@code ribbon} everywhere else (its {@code cliName}, the CLI, the
+ * container docs, RocksDB's {@code ribbonfilter}); there is no {@code RIBBON_128} alias.
  */
 class FilterTypeNamesTest {
   @Test

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The straight-line heap probe ({@link RibbonProbe#heap}) answers exactly as the probe it replaced
  * ({@link RibbonProbeOracle#heap}, kept as the oracle) for arbitrary keys, shapes, column counts,
- * Standard and Bumped Ribbon (issue 20: "no false negative on any new path ... before and after C2
- * compilation"). The jqwik properties compare them in this JVM; the two fresh-JVM tests run {@link
+ * Standard and Bumped Ribbon: no false negative on any path, before and after C2 compilation. The
+ * jqwik properties compare them in this JVM; the two fresh-JVM tests run {@link
  * RibbonProbeDifferentialMain} so that the first comparisons are the JVM's first calls of the probe
  * (interpreted) and the last ones follow more than 10^5 calls, once with the default compilers (the
  * compilation log must show the comparing methods compiled by C2, tier 4, with the probe inlined or

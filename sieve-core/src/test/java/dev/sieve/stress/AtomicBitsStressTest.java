@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  *       one of the racing calls, since that is what {@code addHash} reports as "definitely new".
  * </ul>
  *
- * Both checks were verified to catch a plain read-modify-write implementation on this 2-core
- * machine (hundreds of failing words or rounds per run); the real primitive must give none.
+ * Both checks were verified to catch a plain read-modify-write implementation (hundreds of failing
+ * words or rounds per run); the real primitive must give none.
  */
 class AtomicBitsStressTest {
   private static final int THREADS = 4;

@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21 item 4: a scalable filter serialized while other threads add. Every container, as a
- * {@code byte[]}, streamed through a channel and written to a file, must read back, and hold every
- * key whose add had returned before the serialization started. (Before the fix the header's key
- * count and the payload's were read at different moments, and the reader refused most such
- * containers: "header key count 333952, payload holds 327989".)
+ * A scalable filter serialized while other threads add. Every container, as a {@code byte[]},
+ * streamed through a channel and written to a file, must read back, and hold every key whose add
+ * had returned before the serialization started. (Before the fix the header's key count and the
+ * payload's were read at different moments, and the reader refused most such containers: "header
+ * key count 333952, payload holds 327989".)
  */
 class ConcurrentScalableSerializeTest {
 

@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  * The 8- and 16-bit classes of a family are one piece of code at two widths: {@code byte[]} against
  * {@code short[]}, {@code 0xFF} against {@code 0xFFFF}, {@code get(i)} against {@code getShort(i <<
  * 1)}, each in a heap and a wrapped probe, single and batch. The width cannot be a type parameter
- * or a storage interface without costing the hot loop (one loop over a common storage interface ran
- * 5-60% slower on heap queries: api-and-house.md, 2), and the cold half is already shared in {@link
+ * or a storage interface without costing the hot loop (one loop over a common storage interface was
+ * measurably slower on heap queries), and the cold half is already shared in {@link
  * FingerprintFilter} and {@link FuseFilter}. So the hot half is written once per family and
  * rendered per width, as Caffeine generates its node classes; the rendered classes stay checked in
  * (the build needs no generation step, and a reader or a debugger sees plain Java), and {@code

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21 item 2: a small Parquet file whose one chunk claims 10^12 values over a 32-byte Bloom
- * filter. Reading its filter and its modelled rate (what {@code sieve inspect} reports) returns
- * within 200 ms, where the Poisson loop of the split-block model used to run for minutes.
+ * A small Parquet file whose one chunk claims 10^12 values over a 32-byte Bloom filter. Reading its
+ * filter and its modelled rate (what {@code sieve inspect} reports) returns within 200 ms (a
+ * term-by-term Poisson sum would run for minutes).
  */
 class CraftedValueCountTest {
 

@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
  * the name and every line of every tracked text file.
  *
  * <p>This class is the one place that says what counts: each {@link Rule} has a name and the reason
- * it is flagged, and {@link #ALLOWED} is the short list of legitimate hits, each with its reason.
- * The patterns are case-sensitive on purpose where a capital starts a camel-case word ({@code
- * fixIssue12}) and otherwise accept a capital first letter (a sentence's start).
+ * it is flagged, and {@link #ALLOWED} is the short list of legitimate hits, each with its reason. A
+ * pattern's first word may start with a capital (a sentence's start) or, after a lower-case letter
+ * or a digit, be the capital of a camel-case word (a method named after a work item).
  */
 final class ProcessWords {
 

@@ -9,10 +9,10 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21 item 14: {@link SparkFilter#toString} printed {@code keys=1000353} for the Bloom filter
- * of 10^6 keys that {@link SieveSpark#bloomFilter} builds, an estimate from the set bits labelled
- * as a count. No Spark session: the aggregator's single-JVM result is byte-identical to a Spark
- * run's ({@link BloomAggregator#singleJvm}).
+ * {@link SparkFilter#toString} of the Bloom filter of 10^6 keys that {@link SieveSpark#bloomFilter}
+ * builds does not label an estimate from the set bits (such as 1000353) as a key count. No Spark
+ * session: the aggregator's single-JVM result is byte-identical to a Spark run's ({@link
+ * BloomAggregator#singleJvm}).
  */
 class SparkFilterToStringTest {
   private static long[] hashes(int n, long seed) {

@@ -79,7 +79,7 @@ final class ProcessWords {
                       + "|\\.\\./shared\\b|\\bseed chapter\\b"),
               "points at a document a reader of the repository does not have; say what it said"),
           new Rule(
-              "development machine",
+              "machine words",
               Pattern.compile(
                   "\\b\\d+-core\\s+(?:\\w+\\s+)?machine\\b|\\bshared\\s+(?:\\d+-core\\s+)?machine\\b"
                       + "|\\bdevelopment machine\\b|\\bvCPUs?\\b|\\bother helpers\\b"),

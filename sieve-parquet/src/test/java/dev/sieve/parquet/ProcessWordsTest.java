@@ -229,7 +229,7 @@ class ProcessWordsTest {
 
   @Test
   void developmentMachinesAreFlagged() {
-    String rule = "development machine";
+    String rule = "machine words";
     assertFlagged(rule, "on the 2-core machine a fresh JVM");
     assertFlagged(rule, "3 to 5 minutes on the 2-core development machine");
     assertFlagged(rule, "run on a shared machine, rough");
@@ -261,7 +261,7 @@ class ProcessWordsTest {
         ProcessWords.scan("A.java", "/**\n * verified on this 2-core\n * machine (rough)\n */\n");
     assertEquals(1, hits.size(), hits::toString);
     assertEquals(2, hits.get(0).line());
-    assertEquals("development machine", hits.get(0).rule());
+    assertEquals("machine words", hits.get(0).rule());
     hits = ProcessWords.scan("a.sh", "# as of issue\n# 20 and later\n");
     assertEquals(1, hits.size(), hits::toString);
   }

@@ -58,8 +58,9 @@ class ProcessWordsTest {
     assertTrue(read > 100, "only " + read + " tracked text files were read");
     if (!hits.isEmpty()) {
       fail(
-          hits.size()
-              + " lines speak of how Sieve was made (work items, outside documents, development"
+          "Flagged lines: "
+              + hits.size()
+              + ". They speak of how Sieve was made (work items, outside documents, development"
               + " machines): give the design reason or drop the history; rules and allowed"
               + " exceptions are in ProcessWords\n"
               + hits.stream().map(ProcessWords.Hit::toString).collect(Collectors.joining("\n")));

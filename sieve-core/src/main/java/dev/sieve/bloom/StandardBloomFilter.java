@@ -72,8 +72,8 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   private final BloomWords data;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface was measurably slower on heap queries;
-  // so the probes read these raw fields (data's storage), and every cold method goes to data.
+  // storage interface was measurably slower on heap queries; so the probes read these raw fields
+  // (data's storage), and every cold method goes to data.
   /** The data on the heap; {@code null} when the filter wraps buffers. */
   private final long[] words;
 

@@ -80,9 +80,8 @@ import java.nio.ByteBuffer;
  */
 public final class CuckooFilter implements MutableFilter {
 
-  // Layout: this class holds the API, the shape and the counts; CuckooKernel, the
-  // algorithm as static methods over the raw words; CuckooForm, the serialized form (both
-  // versions).
+  // This class holds the API, the shape and the counts; CuckooKernel, the algorithm as static
+  // methods over the raw words; CuckooForm, the serialized form (both versions).
 
   /** Slots per bucket. */
   public static final int SLOTS_PER_BUCKET = CuckooKernel.SLOTS_PER_BUCKET;
@@ -117,8 +116,8 @@ public final class CuckooFilter implements MutableFilter {
   static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
 
   // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
-  // interface was measurably slower on heap queries; every cold
-  // method reads through one accessor instead.
+  // interface was measurably slower on heap queries; every cold method reads through one accessor
+  // instead.
   /** The buckets on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}). */
   private final long[] words;
 

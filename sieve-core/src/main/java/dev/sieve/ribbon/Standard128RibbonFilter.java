@@ -85,8 +85,8 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
       new Standard128RibbonFilter(new long[0], null, null, 0, 0, 0, 0);
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface was measurably slower on heap queries;
-  // every cold method reads through one accessor instead.
+  // storage interface was measurably slower on heap queries; every cold method reads through one
+  // accessor instead.
   /** Segments, two longs each (low 64 bits, then high), then {@code 2 · upperNumColumns} zeros. */
   private final long[] data;
 

@@ -68,8 +68,8 @@ public final class BinaryFuse8Filter extends FuseFilter {
   public static final int FINGERPRINT_BITS = 8;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
-  // storage interface was measurably slower on heap queries;
-  // every cold method reads through one accessor instead.
+  // storage interface was measurably slower on heap queries; every cold method reads through one
+  // accessor instead.
   /**
    * The fingerprints on the heap; {@code null} when the filter wraps a buffer ({@link #wrapped}).
    */

@@ -2,7 +2,8 @@
 # Accepts the current public API of the published modules as the new baseline that
 # `mvn verify` (profile api-compat, japicmp) compares every build with. Run it only for an
 # intended API change, commit the five jars with that change, and list the change in
-# CHANGELOG.md (and in sieve-rocksdb's ApiSurfaceTest golden file). See docs/api.md.
+# CHANGELOG.md under Public API Changes (and in sieve-rocksdb's ApiSurfaceTest golden file). See
+# docs/api.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=(sieve-core sieve-rocksdb sieve-parquet sieve-spark sieve-orc)

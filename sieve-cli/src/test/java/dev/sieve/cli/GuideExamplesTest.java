@@ -119,7 +119,6 @@ class GuideExamplesTest {
   /** The source of block {@code i}: its imports, then its lines in a method or as members. */
   static String source(Block b, int i, List<Integer> lineOfSource) {
     StringBuilder src = new StringBuilder();
-    lineOfSource.add(b.line());
     src.append("import java.io.*; import java.nio.file.*; import java.util.*;\n");
     lineOfSource.add(b.line());
     for (String l : b.imports()) {

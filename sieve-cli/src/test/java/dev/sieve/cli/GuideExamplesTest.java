@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * run.
  *
  * <p>The rule: a block is compiled unless the line just before its opening fence is {@code <!-- not
- * compiled: REASON -->} with a reason. Its {@code import} lines become imports. A block with a line
+ * compiled: REASON -->} with a reason. Its {@code import} lines become imports ({@code java.io},
+ * {@code java.nio.file} and {@code java.util} are imported in every block). A block with a line
  * that starts with {@code static } (at column 0) declares methods: it is compiled as the members of
  * a class and not run (for code that needs a file of the reader's own). Any other block is the body
  * of a method that is run; it may throw {@link AssertionError} to prove what the prose says. A block

@@ -292,6 +292,30 @@ class GuideExamplesTest {
     assertTrue(ran >= 2, "inspect and query: " + ran);
   }
 
+  /** Every relative link of the README and the guides names a file that exists. */
+  @Test
+  void everyRelativeLinkResolves() throws IOException {
+    Pattern link = Pattern.compile("\\]\\(([^)\\s]+)\\)");
+    List<String> broken = new ArrayList<>();
+    for (Path doc : documents()) {
+      List<String> lines = Files.readAllLines(doc, StandardCharsets.UTF_8);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = link.matcher(lines.get(i));
+        while (m.find()) {
+          String target = m.group(1);
+          if (target.startsWith("http") || target.startsWith("#")) {
+            continue;
+          }
+          String file = target.replaceAll("#.*$", "");
+          if (!Files.exists(doc.getParent().resolve(file))) {
+            broken.add(root().relativize(doc) + ":" + (i + 1) + ": " + target);
+          }
+        }
+      }
+    }
+    assertTrue(broken.isEmpty(), String.join("\n", broken));
+  }
+
   /** The rule catches a broken block: a planted typo fails, naming the document and line. */
   @Test
   void aBrokenBlockFailsNamingItsFileAndLine(@TempDir Path dir) throws Exception {

@@ -10,7 +10,7 @@ import dev.sieve.xor.Xor8Filter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The typed-key example of the README, as written there, runs and answers as it says. */
+/** The typed-key example of docs/keys.md, in its earlier form, runs and answers as it says. */
 class ReadmeExampleTest {
 
   record User(long tenant, String name) {}
@@ -18,7 +18,7 @@ class ReadmeExampleTest {
   @Test
   void theTypedKeyExampleRuns() {
     List<User> userList = List.of(new User(1, "alice"), new User(2, "bob"));
-    // --- README, "Using it": typed keys
+    // --- docs/keys.md, "Keys": typed keys
     KeyEncoder<User> users = (u, sink) -> sink.putLong(u.tenant()).putUtf8(u.name());
     Filter byName = Xor8Filter.builder().build(List.of("alice", "bob"), KeyEncoder.UTF8);
     byName.mayContain("alice"); // no byte[] per query
@@ -26,7 +26,7 @@ class ReadmeExampleTest {
     MutableFilter live = BlockedBloomFilter.builder().expectedKeys(1_000_000).fpRate(0.01).create();
     live.add("user:7");
     live.expectedFpRate(); // from the set bits: honest when overfilled or the key count is unknown
-    // --- end of the README's code
+    // --- end of the guide's code
     assertTrue(byName.mayContain("alice") && byName.mayContain("bob"));
     assertTrue(byUser.mayContain(new User(1, "alice")) && byUser.mayContain(new User(2, "bob")));
     assertTrue(live.mayContain("user:7"));

@@ -26,13 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's first example is real code (tested here, in a module without a module-info, so javac
- * is at hand): the {@code java} block after the marker {@value #MARKER} is compiled against this
- * build of sieve-core (its import lines as imports, the rest as a method body) and run. A README
- * that no longer compiles, or an example that throws, fails here. So is every later block after the
- * same marker (the sharded filter built in one JVM), and the README's claims that a test can check
- * are checked here too (issue 21 item 13: the registry's names, the Cuckoo {@code remove} caveat
- * with its figures, {@code fpRate} on the fixed-width Xor filters).
+ * The README's quick start is real code (tested here, in a module without a module-info, so javac
+ * is at hand): each {@code java} block after the marker {@value #MARKER} is compiled against this
+ * build (its import lines as imports, the rest as a method body) and run. {@link
+ * GuideExamplesTest} compiles every other block of the README and the guides. The claims of the
+ * README and the guides that a test can check are checked here too: the registry's names, the
+ * Cuckoo {@code remove} caveat with its figures, {@code fpRate} on the fixed-width Xor filters.
  */
 class ReadmeExampleTest {
 
@@ -88,23 +87,27 @@ class ReadmeExampleTest {
   @Test
   void everyMarkedReadmeExampleCompilesAndRuns(@TempDir Path dir) throws Exception {
     List<List<List<String>>> all = examples(Path.of("..", "README.md"));
-    assertTrue(all.size() >= 2, "the first example and the sharded one: " + all.size());
-    boolean sharded = false;
+    assertTrue(all.size() >= 2, "the quick start's string and long examples: " + all.size());
+    boolean mapped = false;
     for (int i = 0; i < all.size(); i++) {
       compileAndRun(dir, all.get(i).get(0), all.get(i).get(1), "ReadmeExample" + i);
-      sharded |= String.join("\n", all.get(i).get(1)).contains("ShardedFilter.builder(");
+      mapped |= String.join("\n", all.get(i).get(1)).contains("SieveFormat.map(");
     }
-    assertTrue(sharded, "a compiled example builds a ShardedFilter in one JVM");
+    assertTrue(mapped, "a quick-start example maps a saved filter");
   }
 
   private static String readme() throws IOException {
     return Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
   }
 
-  /** The README's list of registry names is every name of {@link FilterType}, in its order. */
+  private static String guide(String name) throws IOException {
+    return Files.readString(Path.of("..", "docs", name), StandardCharsets.UTF_8);
+  }
+
+  /** docs/keys.md's list of registry names is every name of {@link FilterType}, in its order. */
   @Test
-  void readmeListsEveryRegistryName() throws IOException {
-    String text = readme().replaceAll("\\s+", " ");
+  void keysGuideListsEveryRegistryName() throws IOException {
+    String text = guide("keys.md").replaceAll("\\s+", " ");
     String intro = "`dev.sieve.registry.FilterType` names every type Sieve builds (";
     int at = text.indexOf(intro);
     assertTrue(at >= 0, "README: " + intro);
@@ -176,13 +179,13 @@ class ReadmeExampleTest {
     assertTrue(contract.replaceAll("\\s+", " ").contains(figures), "README's figures: " + figures);
   }
 
-  /** {@code fpRate} keeps Xor's fixed width: the README's figures for Xor16 and Xor8 at 1%. */
+  /** {@code fpRate} keeps Xor's fixed width: docs/keys.md's figures for Xor16 and Xor8 at 1%. */
   @Test
   void fpRateKeepsTheXorFiltersFixedWidth() throws IOException {
     long[] keys = java.util.stream.LongStream.range(0, 1_000_000).toArray();
     Filter x16 = Xor16Filter.builder().fpRate(0.01).build(keys);
     Filter x8 = Xor8Filter.builder().fpRate(0.01).build(keys);
-    String text = readme().replaceAll("\\s+", " ");
+    String text = guide("keys.md").replaceAll("\\s+", " ");
     String claim =
         String.format(
             java.util.Locale.ROOT,
@@ -192,7 +195,7 @@ class ReadmeExampleTest {
             100 * x16.modelledFpRate(),
             x8.bitsPerKey(),
             100 * x8.modelledFpRate());
-    assertTrue(text.contains(claim), "README: " + claim);
+    assertTrue(text.contains(claim), "docs/keys.md: " + claim);
     assertEquals(Math.pow(2, -16), x16.modelledFpRate(), 1e-12);
   }
 

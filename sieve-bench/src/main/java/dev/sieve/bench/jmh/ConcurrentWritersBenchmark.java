@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Issue 23's "say what concurrent writers get, and measure it": the time to fill a fresh filter
+ * What concurrent writers get, measured: the time to fill a fresh filter
  * with {@code n} keys split among {@code writers} threads adding at once (each {@code addHash} over
  * its own slice of a pre-drawn stream of random hashes). An {@link ExpandableFilter} serializes its
  * writers with a lock ({@code StampedLock}, its class comment's "Threads"), so more writers cannot

@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Issue 23's insert target: the amortized cost of filling a fresh filter with {@code n} keys
+ * The insert cost of a growable filter: the amortized cost of filling a fresh filter with {@code n} keys
  * ({@code addHash} over a pre-drawn stream of random 64-bit hashes, so the key hash is not in the
  * figure). The structures are {@link GrowthQueryBenchmark#create}'s: {@code expandable} (an {@link
  * ExpandableFilter} grown from a hint of {@code guess} keys, {@code -p guess=0}: from its smallest

@@ -19,11 +19,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Issue 16's query target for the growable filter: single lookups ({@code mayContainHash}, the hash
+ * The growable filters' lookup cost: single lookups ({@code mayContainHash}, the hash
  * pre-computed, so the key hash is not in the figure) of a {@link ScalableBloomFilter} grown key by
  * key from a guess of {@code guess} keys to {@code n} keys, against a {@link BlockedBloomFilter}
  * sized right for {@code n} at the same rate ({@code structure=scalable} or {@code rightsized}).
- * Issue 23 adds the {@link ExpandableFilter} at the same rate: {@code expandable} grown key by key
+ * The {@link ExpandableFilter} at the same rate: {@code expandable} grown key by key
  * from a hint of {@code guess} keys ({@code -p guess=0}: no hint, from its smallest table), and
  * {@code expandable-hinted} built with {@code expectedKeys(n)} and filled with the same keys.
  * Present and absent keys, {@value #BATCH} independent lookups per invocation from a pre-drawn

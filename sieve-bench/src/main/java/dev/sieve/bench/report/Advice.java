@@ -39,10 +39,10 @@ public final class Advice {
       }
       String path =
           fastest.isBatch()
-              ? fastest.name.contains(Targets.FAST_HASH)
+              ? fastest.name.contains(Names.FAST_HASH)
                   ? "batch API, fast long-key hash"
                   : "batch API"
-              : fastest.name.contains(Targets.FAST_HASH) ? "fast long-key hash" : fastest.name;
+              : fastest.name.contains(Names.FAST_HASH) ? "fast long-key hash" : fastest.name;
       return filter + " (" + path + ")";
     }
 
@@ -75,7 +75,7 @@ public final class Advice {
       if (plain.n != n
           || plain.family != Family.SIEVE
           || plain.excluded()
-          || Targets.isDiagnostic(plain)
+          || Names.isDiagnostic(plain)
           || !ReportCommand.baseFilter(plain.name).equals(plain.name)
           || !plain.hasFpr()
           || Double.isNaN(lookup(plain))) {
@@ -113,7 +113,7 @@ public final class Advice {
     List<String> out = new ArrayList<>();
     int n = rows.stream().mapToInt(r -> r.n).max().orElse(0);
     List<Candidate> all = candidates(rows, n);
-    String at = " (n = " + Targets.nLabel(n) + ")";
+    String at = " (n = " + Names.nLabel(n) + ")";
     if (all.isEmpty()) {
       out.add(
           "No recommendation: no Sieve filter of this run has a steady-state lookup time and a"

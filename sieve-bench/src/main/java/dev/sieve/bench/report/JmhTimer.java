@@ -28,7 +28,7 @@ public final class JmhTimer implements Timer {
   /**
    * Seconds a fork costs beyond its iterations: JVM start, JMH's set-up and the benchmark's trial
    * set-up (the keys, the structure and the query streams), for the planned duration. An upper
-   * estimate from the report's runs on the 2-core machine (about 0.4-0.6 s at n = 10^6 when idle);
+   * estimate from the report's runs on 2 idle cores (about 0.4-0.6 s at n = 10^6);
    * the set-up's build grows with n, {@link #SETUP_NS_PER_KEY} per key.
    */
   static final double FORK_START_SECONDS = 0.8;

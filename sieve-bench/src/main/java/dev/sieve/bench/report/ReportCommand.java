@@ -364,7 +364,7 @@ public final class ReportCommand implements Callable<Integer> {
     if (base.equals(kind.name())) {
       return true; // every filter's single-lookup row
     }
-    if (kind.name().contains("-" + Targets.FAST_HASH)) {
+    if (kind.name().contains("-" + Names.FAST_HASH)) {
       return HEADLINE_FAST_HASH.contains(base) && !kind.name().endsWith(SieveAdapters.BATCH_SUFFIX);
     }
     return HEADLINE.contains(base);
@@ -376,7 +376,7 @@ public final class ReportCommand implements Callable<Integer> {
    */
   static String baseFilter(String name) {
     String base = name;
-    int fast = base.indexOf("-" + Targets.FAST_HASH);
+    int fast = base.indexOf("-" + Names.FAST_HASH);
     if (fast > 0) {
       base = base.substring(0, fast);
     }
@@ -628,7 +628,7 @@ public final class ReportCommand implements Callable<Integer> {
       if (rangeKeys > 0) {
         bar.step(
             "range filters: n="
-                + Targets.nLabel(rangeKeys)
+                + Names.nLabel(rangeKeys)
                 + ", "
                 + rangeQueries
                 + " empty ranges per cell, then ns per range (--range-keys 0 to skip)");
@@ -645,15 +645,13 @@ public final class ReportCommand implements Callable<Integer> {
         range = RangeReport.timed(range, rt, room);
       }
       bar.advance();
-      List<Targets.Check> checks =
-          Targets.check(rows, 10.0, dev.sieve.bloom.BlockedBloomFilter.usesVectorProbe(), range);
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + out);
       ReportWriter.Meta meta =
           meta(
               t, kinds, (System.nanoTime() - start) / 1e9, planned, loadStart, loadEnd, otherCores);
       ReportWriter.Run report =
-          new ReportWriter.Run(meta, rows, checks, guard, experiments, cold, range);
+          new ReportWriter.Run(meta, rows, guard, experiments, cold, range);
       ReportWriter.write(out, report);
       bar.finish("done: " + new File(out, "report.md"));
       stdout.print(ReportWriter.consoleSummary(report, out));
@@ -840,7 +838,7 @@ public final class ReportCommand implements Callable<Integer> {
                     "%.0f s for the range section at n = %s (%d FPR cells of %,d ranges, 2 JMH"
                         + " forks)",
                     rangeSeconds(),
-                    Targets.nLabel(rangeKeys),
+                    Names.nLabel(rangeKeys),
                     RangeReport.LENGTHS.length * RangeTimer.WORKLOADS,
                     rangeQueries));
   }

@@ -53,7 +53,7 @@ class ColdStartSectionTest {
     ReportWriter.Run base = ReportFixture.run(0.2, 0.4, "AMD EPYC");
     ReportWriter.Run run =
         new ReportWriter.Run(
-            base.meta(), base.rows(), base.checks(), base.guard(), base.experiments(), fixture());
+            base.meta(), base.rows(), base.guard(), base.experiments(), fixture());
     ReportWriter.write(dir.toFile(), run);
 
     String md = Files.readString(dir.resolve("report.md"));

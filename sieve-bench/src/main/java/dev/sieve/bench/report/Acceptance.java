@@ -12,8 +12,8 @@ import java.util.function.ToDoubleFunction;
  * FastFilter's ({@link AcceptanceFlagless}), space and build cost ({@link AcceptanceFootprint}) and
  * the range filters ({@link AcceptanceRange}). Each goal is named by what it measures, and is
  * stated at the key count it holds for: PASS or MISS with the measured value and its limit, NOT RUN
- * where the report lacks that n or a structure the goal needs, EXCLUDED where a row it needs is
- * not at steady state. {@link AcceptanceCheck} runs them over a report's {@code results.json}; the
+ * where the report lacks that n or a structure the goal needs, EXCLUDED where a row it needs is not
+ * at steady state. {@link AcceptanceCheck} runs them over a report's {@code results.json}; the
  * report itself prints none of them.
  */
 public final class Acceptance {

@@ -86,19 +86,14 @@ public final class AcceptanceCheck implements Callable<Integer> {
           c.status() == Status.PASS || c.status() == Status.MISS
               ? String.format(
                   Locale.ROOT,
-                  "%-8s %s: %s, limit %s — %s. %s",
+                  "%s %s: %s, limit %s — %s. %s",
                   c.status().label(),
                   name,
                   Cells.num(c.value(), 3),
                   Cells.num(c.limit(), 3),
                   c.what(),
                   c.detail())
-              : String.format(
-                  Locale.ROOT,
-                  "%-8s %s: %s",
-                  c.status().label(),
-                  name,
-                  c.detail());
+              : String.format(Locale.ROOT, "%s %s: %s", c.status().label(), name, c.detail());
       ConsoleSummary.wrap(lines, text.strip(), "", "         ");
     }
     return lines;

@@ -17,8 +17,8 @@ import java.util.Optional;
 /**
  * The fastest of Sieve's mutable Bloom filters that run without any JVM flag, single-key and batch,
  * ≤ 1.0× FastFilter's BlockedBloom (positive and negative) at equal or lower FPR, at each of 10^4,
- * 10^6, 10^7 and 10^8 keys present in the run: a user who cannot add the Vector module still gets
- * a Bloom filter as fast as FastFilter's.
+ * 10^6, 10^7 and 10^8 keys present in the run: a user who cannot add the Vector module still gets a
+ * Bloom filter as fast as FastFilter's.
  */
 final class AcceptanceFlagless {
   private AcceptanceFlagless() {}
@@ -84,14 +84,7 @@ final class AcceptanceFlagless {
           }
           candidates.add(
               Acceptance.compare(
-                  name,
-                  what,
-                  rows,
-                  n,
-                  r.name,
-                  FF_BLOCKED,
-                  List.of(Metric.POS, Metric.NEG),
-                  1.0));
+                  name, what, rows, n, r.name, FF_BLOCKED, List.of(Metric.POS, Metric.NEG), 1.0));
         }
         Optional<Check> best =
             candidates.stream()

@@ -111,7 +111,8 @@ final class AcceptanceFootprint {
   /** {@code big}'s build ns per key at {@code n} ≤ 1.5× its figure at the run's smallest n. */
   private static Check flatBuild(List<Row> rows, Row big, int n, int nMin) {
     String name = "build ns/key flat in n: " + big.name;
-    String what = big.name + " build ns/key flat in n: ≤ 1.5× its figure at n=" + Names.nLabel(nMin);
+    String what =
+        big.name + " build ns/key flat in n: ≤ 1.5× its figure at n=" + Names.nLabel(nMin);
     Optional<Row> small = Names.find(rows, big.name, nMin, big.bitsPerKeySetting);
     if (n == nMin) {
       return Acceptance.notRun(name, what, n, "one key count in this run");

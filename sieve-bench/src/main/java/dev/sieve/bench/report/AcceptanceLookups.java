@@ -184,8 +184,7 @@ final class AcceptanceLookups {
       }
     }
     if (!any) {
-      return new Check(
-          name, what, "every n", Status.NOT_RUN, Double.NaN, 0, "no set in this run");
+      return new Check(name, what, "every n", Status.NOT_RUN, Double.NaN, 0, "no set in this run");
     }
     return new Check(
         name,

@@ -45,11 +45,10 @@ final class AcceptanceRange {
   /** The key count the query-time goal is stated at. */
   static final int GOAL_NS_KEYS = 10_000_000;
 
-
   /**
    * The range goals: Grafite's FPR within its bound at every cell (the 99.9% lower end at most the
-   * bound); FPR ≤ 1% on the uniform workload at 16 bits/key for ℓ ≤ 2^10, and ≤ 2× that (2%) on
-   * the correlated one; a range query ≤ 100 ns at 10^7 keys (every cell); no false negative. A goal
+   * bound); FPR ≤ 1% on the uniform workload at 16 bits/key for ℓ ≤ 2^10, and ≤ 2× that (2%) on the
+   * correlated one; a range query ≤ 100 ns at 10^7 keys (every cell); no false negative. A goal
    * whose cells have a bound above its limit is missed with that reason (no Grafite at those bits
    * can meet it). NOT RUN where the run lacks the section, the bits or the key count.
    */
@@ -61,11 +60,16 @@ final class AcceptanceRange {
     String correlated =
         "Grafite FPR ≤ 2× 1% (value in %) on correlated ranges, 16 bits/key, ℓ ≤ 2^10";
     String queryTime = "Grafite query ≤ 100 ns per range at 10^7 keys, every cell";
-    String contract =
-        "no false negative: every range holding a key answered maybe, both filters";
+    String contract = "no false negative: every range holding a key answered maybe, both filters";
     if (s == null) {
       for (String[] t :
-          new String[][] {{WITHIN_BOUND, withinBound}, {UNIFORM_FPR, uniform}, {CORRELATED_FPR, correlated}, {QUERY_TIME, queryTime}, {NO_FALSE_NEGATIVES, contract}}) {
+          new String[][] {
+            {WITHIN_BOUND, withinBound},
+            {UNIFORM_FPR, uniform},
+            {CORRELATED_FPR, correlated},
+            {QUERY_TIME, queryTime},
+            {NO_FALSE_NEGATIVES, contract}
+          }) {
         out.add(notRun(t[0], t[1], "range keys", "range section off (--range-keys 0)"));
       }
       return out;
@@ -172,9 +176,9 @@ final class AcceptanceRange {
   }
 
   /**
-   * Grafite's worst FPR (in %) over one workload's cells up to 2^10, with the reason of a
-   * miss: the cells whose bound itself is above the limit, and the bits per key that would bring it
-   * under ({@code B ≥ 2 + log2(ℓ/limit)}).
+   * Grafite's worst FPR (in %) over one workload's cells up to 2^10, with the reason of a miss: the
+   * cells whose bound itself is above the limit, and the bits per key that would bring it under
+   * ({@code B ≥ 2 + log2(ℓ/limit)}).
    */
   private static Check fprGoal(
       String id, String what, String at, Section s, Workload w, double limit) {
@@ -222,17 +226,10 @@ final class AcceptanceRange {
   private static Check check(
       String id, String what, String at, double value, double limit, String detail) {
     return new Check(
-        id,
-        what,
-        at,
-        value <= limit ? Status.PASS : Status.MISS,
-        value,
-        limit,
-        detail);
+        id, what, at, value <= limit ? Status.PASS : Status.MISS, value, limit, detail);
   }
 
   private static Check notRun(String id, String what, String at, String why) {
-    return new Check(
-        id, what, at, Status.NOT_RUN, Double.NaN, Double.NaN, why);
+    return new Check(id, what, at, Status.NOT_RUN, Double.NaN, Double.NaN, why);
   }
 }

@@ -19,8 +19,8 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The range section's plots, in the house style of {@link Charts} (white panels, grey grid, its
  * palette, dashed lines for theory, two panels a line): FPR against range length, one panel per
- * workload (Grafite measured, Grafite's bound, the prefix-Bloom baseline measured, a reference FPR line), and
- * ns per range against range length, one panel per workload, both filters. Both axes are
+ * workload (Grafite measured, Grafite's bound, the prefix-Bloom baseline measured, a reference FPR
+ * line), and ns per range against range length, one panel per workload, both filters. Both axes are
  * logarithmic; a cell with no false positive, or a time not at steady state, is not drawn (the
  * title says so).
  */
@@ -55,13 +55,11 @@ final class RangeCharts {
       XYSeries grafite = new XYSeries("Grafite, measured");
       XYSeries bound = new XYSeries("Grafite's bound ℓ/2^(B−2)");
       XYSeries prefix = new XYSeries("prefix-Bloom at Grafite's memory, measured");
-      double limit = w == Workload.UNIFORM ? RangeReport.REFERENCE_FPR : 2 * RangeReport.REFERENCE_FPR;
+      double limit =
+          w == Workload.UNIFORM ? RangeReport.REFERENCE_FPR : 2 * RangeReport.REFERENCE_FPR;
       XYSeries reference =
           new XYSeries(
-              String.format(
-                  Locale.ROOT,
-                  "reference %s (ℓ ≤ 2^10)",
-                  Advice.shortPct(limit)));
+              String.format(Locale.ROOT, "reference %s (ℓ ≤ 2^10)", Advice.shortPct(limit)));
       for (RangeReport.Point p : s.points()) {
         if (p.workload() != w) {
           continue;

@@ -19,24 +19,23 @@ import java.util.SplittableRandom;
 import java.util.function.UnaryOperator;
 
 /**
- * The range section: Grafite's measured false-positive rate against its bound {@code
- * ℓ/2^(B−2)} and against the prefix-Bloom baseline given the same memory (the baseline is sized to
- * Grafite's bits per key in memory, select samples included), for range lengths 1, 16, 2^10 and
- * 2^20, on the uniform workload (uniform keys, uniform ranges) and the correlated one (ranges that
- * start just after a key, {@code lo = key + 1 + gap}, gap in [0, 16)), with each filter's query
- * time per range. The baseline cannot go below one bit per stored prefix (the blocked Bloom
- * filter's floor), so at 2^20 (21 levels) it takes more memory than Grafite; its bits per key are
- * printed beside. Each filter is built for its range length ({@code maxRangeLength = ℓ}). Only
- * empty ranges are asked (checked against the sorted keys), so every "maybe" is a false positive;
- * the 99.9% Wilson interval is printed. Query times come from the report's timer ({@link
- * RangeTimer}: JMH forks, or the in-process timer with {@code --timer quick}); a cell whose 99.9%
- * interval is wider than its mean is re-measured once with twice the iterations and, if still so,
- * marked and kept out of the advice, as the point-lookup rows' {@link SteadyState}
- * guard does.
+ * The range section: Grafite's measured false-positive rate against its bound {@code ℓ/2^(B−2)} and
+ * against the prefix-Bloom baseline given the same memory (the baseline is sized to Grafite's bits
+ * per key in memory, select samples included), for range lengths 1, 16, 2^10 and 2^20, on the
+ * uniform workload (uniform keys, uniform ranges) and the correlated one (ranges that start just
+ * after a key, {@code lo = key + 1 + gap}, gap in [0, 16)), with each filter's query time per
+ * range. The baseline cannot go below one bit per stored prefix (the blocked Bloom filter's floor),
+ * so at 2^20 (21 levels) it takes more memory than Grafite; its bits per key are printed beside.
+ * Each filter is built for its range length ({@code maxRangeLength = ℓ}). Only empty ranges are
+ * asked (checked against the sorted keys), so every "maybe" is a false positive; the 99.9% Wilson
+ * interval is printed. Query times come from the report's timer ({@link RangeTimer}: JMH forks, or
+ * the in-process timer with {@code --timer quick}); a cell whose 99.9% interval is wider than its
+ * mean is re-measured once with twice the iterations and, if still so, marked and kept out of the
+ * advice, as the point-lookup rows' {@link SteadyState} guard does.
  *
- * <p>In the default {@code ./sieve report} at 10^6 keys ({@code --range-keys}, 0: off). Alone: {@code java -cp sieve-bench/target/sieve-bench-all.jar
- * dev.sieve.bench.report.RangeReport --keys 10000000 --queries 1000000 --bits 16 --timer jmh --out
- * report/range}.
+ * <p>In the default {@code ./sieve report} at 10^6 keys ({@code --range-keys}, 0: off). Alone:
+ * {@code java -cp sieve-bench/target/sieve-bench-all.jar dev.sieve.bench.report.RangeReport --keys
+ * 10000000 --queries 1000000 --bits 16 --timer jmh --out report/range}.
  */
 public final class RangeReport {
   private RangeReport() {}

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The report's range section: how it was measured, the pick, one table line per cell
- * (FPR with its 99.9% Wilson interval, Grafite's bound, bits per key and ns per range of both
- * filters) and the two plots ({@link RangeCharts}).
+ * The report's range section: how it was measured, the pick, one table line per cell (FPR with its
+ * 99.9% Wilson interval, Grafite's bound, bits per key and ns per range of both filters) and the
+ * two plots ({@link RangeCharts}).
  */
 final class RangeSection {
   private RangeSection() {}

@@ -39,9 +39,9 @@ record ResultsFile(List<Row> rows, boolean simdPath, RangeReport.Section range) 
       }
       rows.add(row(r));
     }
-    boolean simd = m.get("meta") instanceof Map<?, ?> meta && Boolean.TRUE.equals(meta.get("simdPath"));
-    RangeReport.Section range =
-        m.get("range") instanceof Map<?, ?> r ? range(r) : null;
+    boolean simd =
+        m.get("meta") instanceof Map<?, ?> meta && Boolean.TRUE.equals(meta.get("simdPath"));
+    RangeReport.Section range = m.get("range") instanceof Map<?, ?> r ? range(r) : null;
     return new ResultsFile(rows, simd, range);
   }
 

@@ -36,17 +36,18 @@ class AcceptanceCheckTest {
     Row xor16 = read.rows().stream().filter(r -> r.name.equals("sieve-xor16")).findFirst().get();
     assertTrue(xor16.excluded(), "the steady-state verdict survives the file");
     assertEquals(
-        Acceptance.check(run.rows(), 10, true, null), Acceptance.check(read.rows(), 10, true, null));
+        Acceptance.check(run.rows(), 10, true, null),
+        Acceptance.check(read.rows(), 10, true, null));
 
     Object[] r = check(results.toString());
     String out = (String) r[1];
     // Ribbon 30 ns over the blocked Bloom's 12 ns: 2.5 > 1.6, a miss, so the exit status is 1
     assertEquals(1, r[0], out);
     assertTrue(
-        out.contains("MISS     Ribbon single lookup vs blocked Bloom single lookup, n=10^6: 2.500"),
+        out.contains("MISS Ribbon single lookup vs blocked Bloom single lookup, n=10^6: 2.500"),
         out);
     assertTrue(out.startsWith("Acceptance check: "), out);
-    assertTrue(out.contains("NOT RUN  Grafite FPR within its bound"), out);
+    assertTrue(out.contains("NOT RUN Grafite FPR within its bound"), out);
     for (String line : out.split("\n")) {
       assertTrue(line.length() <= ConsoleSummary.WIDTH, line);
     }

@@ -39,7 +39,6 @@ class AcceptanceTest {
   private static final String FLAGLESS_SINGLE_6 = AcceptanceFlagless.name("single", "10^6");
   private static final String FLAGLESS_BATCH_6 = AcceptanceFlagless.name("batch", "10^6");
 
-
   static Row row(String name, Family family, int n, double posNs, double negNs, double buildNs) {
     Row r = new Row();
     r.name = name;
@@ -140,7 +139,18 @@ class AcceptanceTest {
             row(Names.BLOCKED, Family.SIEVE, 10_000, 2, 2, 1),
             row("fastfilter-blocked-bloom", Family.PEER, 10_000, 1, 1, 1));
     Map<String, Acceptance.Check> c = byId(Acceptance.check(rows, 10));
-    for (String id : List.of(BATCH_NEG_7, BATCH_POS_7, BATCH_NEG_6, BATCH_POS_6, SINGLE_NEG_6, "batch vs single lookup, n=10^7", XOR8_BEST, FUSE8_BEST, RIBBON_VS_BLOCKED, XOR8_BUILD_6)) {
+    for (String id :
+        List.of(
+            BATCH_NEG_7,
+            BATCH_POS_7,
+            BATCH_NEG_6,
+            BATCH_POS_6,
+            SINGLE_NEG_6,
+            "batch vs single lookup, n=10^7",
+            XOR8_BEST,
+            FUSE8_BEST,
+            RIBBON_VS_BLOCKED,
+            XOR8_BUILD_6)) {
       assertEquals(Acceptance.Status.NOT_RUN, c.get(id).status(), id);
       assertTrue(Double.isNaN(c.get(id).value()), id);
     }
@@ -175,7 +185,8 @@ class AcceptanceTest {
     Map<String, Acceptance.Check> c = byId(Acceptance.check(List.of(bad, good), 10));
     assertEquals(Acceptance.Status.MISS, c.get(CONTRACT).status());
     assertEquals(2, c.get(CONTRACT).value());
-    assertTrue(c.get(CONTRACT).detail().contains(Names.BLOCKED + "-batch"), c.get(CONTRACT).detail());
+    assertTrue(
+        c.get(CONTRACT).detail().contains(Names.BLOCKED + "-batch"), c.get(CONTRACT).detail());
   }
 
   @Test
@@ -187,9 +198,9 @@ class AcceptanceTest {
   }
 
   /**
-   * The fastest flagless mutable Bloom row against FastFilter's BlockedBloom
-   * at each n of the run; a row with a higher measured FPR than FastFilter's does not count; the
-   * split-block and blocked rows count only where the SIMD path did not run.
+   * The fastest flagless mutable Bloom row against FastFilter's BlockedBloom at each n of the run;
+   * a row with a higher measured FPR than FastFilter's does not count; the split-block and blocked
+   * rows count only where the SIMD path did not run.
    */
   @Test
   void flaglessMutableBloomTakesTheFastestEligibleRow() {
@@ -202,11 +213,13 @@ class AcceptanceTest {
     twoWord.absentQueried = 1_000_000;
     twoWord.falsePositives = 10_800; // 1.08%
     rows.add(twoWord);
-    Row fast = row(AcceptanceFlagless.TWO_WORD + "-fasthash", Family.SIEVE, N6, 5.4, 4.5, 5); // 0.9x
+    Row fast =
+        row(AcceptanceFlagless.TWO_WORD + "-fasthash", Family.SIEVE, N6, 5.4, 4.5, 5); // 0.9x
     fast.absentQueried = 1_000_000;
     fast.falsePositives = 10_800;
     rows.add(fast);
-    Row split = row(AcceptanceFlagless.SPLIT_BLOCK + "-fasthash", Family.SIEVE, N6, 3, 2.5, 5); // 0.5x
+    Row split =
+        row(AcceptanceFlagless.SPLIT_BLOCK + "-fasthash", Family.SIEVE, N6, 3, 2.5, 5); // 0.5x
     split.absentQueried = 1_000_000;
     split.falsePositives = 12_700;
     rows.add(split);
@@ -214,16 +227,22 @@ class AcceptanceTest {
     loose.absentQueried = 1_000_000;
     loose.falsePositives = 30_000;
     rows.add(loose);
-    rows.add(row(AcceptanceFlagless.TWO_WORD + "-batch", Family.SIEVE, N6, 6.6, 5.5, 5)); // 1.1x: MISS
+    rows.add(
+        row(AcceptanceFlagless.TWO_WORD + "-batch", Family.SIEVE, N6, 6.6, 5.5, 5)); // 1.1x: MISS
     Map<String, Acceptance.Check> simd = byId(Acceptance.check(rows, 10, true));
     assertEquals(Acceptance.Status.PASS, simd.get(FLAGLESS_SINGLE_6).status());
     assertEquals(0.9, simd.get(FLAGLESS_SINGLE_6).value(), 1e-12);
-    assertTrue(simd.get(FLAGLESS_SINGLE_6).detail().startsWith(AcceptanceFlagless.TWO_WORD + "-fasthash vs"));
+    assertTrue(
+        simd.get(FLAGLESS_SINGLE_6)
+            .detail()
+            .startsWith(AcceptanceFlagless.TWO_WORD + "-fasthash vs"));
     assertEquals(Acceptance.Status.MISS, simd.get(FLAGLESS_BATCH_6).status());
     assertEquals(1.1, simd.get(FLAGLESS_BATCH_6).value(), 1e-12);
     Map<String, Acceptance.Check> scalar = byId(Acceptance.check(rows, 10, false));
     // the split-block row counts without SIMD; the blocked row's 3% FPR rules it out
     assertEquals(0.5, scalar.get(FLAGLESS_SINGLE_6).value(), 1e-12);
-    assertFalse(scalar.containsKey(AcceptanceFlagless.name("single", "10^7"))); // n absent from the run: no line
+    assertFalse(
+        scalar.containsKey(
+            AcceptanceFlagless.name("single", "10^7"))); // n absent from the run: no line
   }
 }

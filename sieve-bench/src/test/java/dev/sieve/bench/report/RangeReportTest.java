@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The range section at a small size: every cell measured, within the bound, timed, judged against
- * the acceptance check's range goals and written; a planted false negative fails the contract; the steady-state
- * check re-measures a flagged filter once. No timing is asserted: the timers here are the
- * in-process one (only its shape is checked) or scripted ones that return fixed scores.
+ * the acceptance check's range goals and written; a planted false negative fails the contract; the
+ * steady-state check re-measures a flagged filter once. No timing is asserted: the timers here are
+ * the in-process one (only its shape is checked) or scripted ones that return fixed scores.
  */
 class RangeReportTest {
   @TempDir Path dir;
@@ -78,19 +78,34 @@ class RangeReportTest {
     assertTrue(timed.timer().startsWith("quick"), timed.timer());
 
     Map<String, Acceptance.Check> t = byId(AcceptanceRange.checks(timed));
-    assertEquals(List.of(
+    assertEquals(
+        List.of(
             AcceptanceRange.WITHIN_BOUND,
             AcceptanceRange.UNIFORM_FPR,
             AcceptanceRange.CORRELATED_FPR,
             AcceptanceRange.QUERY_TIME,
-            AcceptanceRange.NO_FALSE_NEGATIVES), new ArrayList<>(t.keySet()));
-    assertEquals(Acceptance.Status.PASS, t.get(AcceptanceRange.WITHIN_BOUND).status(), t.get(AcceptanceRange.WITHIN_BOUND).detail());
-    assertEquals(Acceptance.Status.PASS, t.get(AcceptanceRange.NO_FALSE_NEGATIVES).status(), t.get(AcceptanceRange.NO_FALSE_NEGATIVES).detail());
-    assertEquals(Acceptance.Status.NOT_RUN, t.get(AcceptanceRange.QUERY_TIME).status(), "the query time is held at 10^7 keys");
+            AcceptanceRange.NO_FALSE_NEGATIVES),
+        new ArrayList<>(t.keySet()));
+    assertEquals(
+        Acceptance.Status.PASS,
+        t.get(AcceptanceRange.WITHIN_BOUND).status(),
+        t.get(AcceptanceRange.WITHIN_BOUND).detail());
+    assertEquals(
+        Acceptance.Status.PASS,
+        t.get(AcceptanceRange.NO_FALSE_NEGATIVES).status(),
+        t.get(AcceptanceRange.NO_FALSE_NEGATIVES).detail());
+    assertEquals(
+        Acceptance.Status.NOT_RUN,
+        t.get(AcceptanceRange.QUERY_TIME).status(),
+        "the query time is held at 10^7 keys");
     // ≤ 1% at ℓ = 2^10 cannot hold at 16 bits/key: the bound there is 2^10/2^14 = 6.25%
     assertEquals(Acceptance.Status.MISS, t.get(AcceptanceRange.UNIFORM_FPR).status());
-    assertTrue(t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("ℓ=2^10"), t.get(AcceptanceRange.UNIFORM_FPR).detail());
-    assertTrue(t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("no Grafite at 16 bits/key"), t.get(AcceptanceRange.UNIFORM_FPR).detail());
+    assertTrue(
+        t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("ℓ=2^10"),
+        t.get(AcceptanceRange.UNIFORM_FPR).detail());
+    assertTrue(
+        t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("no Grafite at 16 bits/key"),
+        t.get(AcceptanceRange.UNIFORM_FPR).detail());
 
     String advice = RangeReport.advice(timed);
     assertTrue(advice.startsWith("Range queries (n = 20,000"), advice);
@@ -121,7 +136,8 @@ class RangeReportTest {
         RangeReport.measure(
             5_000, 400, 16, 7, f -> (lo, hi) -> (lo & 7) != 0 && f.mayContainRange(lo, hi));
     assertTrue(s.falseNegatives() > 0);
-    Acceptance.Check contract = byId(AcceptanceRange.checks(s)).get(AcceptanceRange.NO_FALSE_NEGATIVES);
+    Acceptance.Check contract =
+        byId(AcceptanceRange.checks(s)).get(AcceptanceRange.NO_FALSE_NEGATIVES);
     assertEquals(Acceptance.Status.MISS, contract.status());
     assertTrue(contract.detail().startsWith("CONTRACT VIOLATION"), contract.detail());
   }
@@ -177,7 +193,8 @@ class RangeReportTest {
       assertTrue(p.grafiteTime().steady() && p.grafiteTime().remeasured(), p.toString());
     }
     assertTrue(fixed.unsteady().isEmpty());
-    Acceptance.Check queryTime = byId(AcceptanceRange.checks(fixed)).get(AcceptanceRange.QUERY_TIME);
+    Acceptance.Check queryTime =
+        byId(AcceptanceRange.checks(fixed)).get(AcceptanceRange.QUERY_TIME);
     assertEquals(Acceptance.Status.PASS, queryTime.status(), queryTime.detail());
     assertEquals(50, queryTime.value(), 1);
 
@@ -186,7 +203,9 @@ class RangeReportTest {
     RangeReport.Section still = RangeReport.timed(s, new Scripted(noisy, noisy, calls), true);
     assertEquals(4, calls[0]);
     assertEquals(still.points().size() * 2, still.unsteady().size());
-    assertEquals(Acceptance.Status.EXCLUDED, byId(AcceptanceRange.checks(still)).get(AcceptanceRange.QUERY_TIME).status());
+    assertEquals(
+        Acceptance.Status.EXCLUDED,
+        byId(AcceptanceRange.checks(still)).get(AcceptanceRange.QUERY_TIME).status());
     assertFalse(RangeReport.advice(still).contains("ns/range"), RangeReport.advice(still));
 
     // no room in the budget: not re-measured, flagged

@@ -38,9 +38,10 @@ class SteadyStateTest {
   }
 
   /**
-   * A run whose blocked Bloom rows were not at steady state: Sieve's blocked Bloom at 170,663 ± 852,745 ns against FastFilter's 45 ns; its
-   * batch row 11,874 ns (no error bar, but 10,000× the raw read); Ribbon divided by the bogus
-   * figure passed the Ribbon-vs-blocked-Bloom goal with 0.000.
+   * A run whose blocked Bloom rows were not at steady state: Sieve's blocked Bloom at 170,663 ±
+   * 852,745 ns against FastFilter's 45 ns; its batch row 11,874 ns (no error bar, but 10,000× the
+   * raw read); Ribbon divided by the bogus figure passed the Ribbon-vs-blocked-Bloom goal with
+   * 0.000.
    */
   private static List<Row> flaggedRun() {
     List<Row> rows = new ArrayList<>();
@@ -96,13 +97,24 @@ class SteadyStateTest {
     List<Row> rows = flaggedRun();
     // without the guard: the bogus figures give a MISS by 4,854× and a PASS by 0.000
     Map<String, Acceptance.Check> unguarded = byId(Acceptance.check(rows, 10));
-    assertEquals(Acceptance.Status.MISS, unguarded.get("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6").status());
-    assertEquals(Acceptance.Status.PASS, unguarded.get("Ribbon single lookup vs blocked Bloom single lookup, n=10^6").status());
+    assertEquals(
+        Acceptance.Status.MISS,
+        unguarded
+            .get("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6")
+            .status());
+    assertEquals(
+        Acceptance.Status.PASS,
+        unguarded.get("Ribbon single lookup vs blocked Bloom single lookup, n=10^6").status());
     assertTrue(ReportWriter.ratios(rows.get(0), rows).negativeOverRawRead() > 100_000);
 
     SteadyState.flag(rows);
     Map<String, Acceptance.Check> guarded = byId(Acceptance.check(rows, 10));
-    for (String id : List.of("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6", "Ribbon single lookup vs blocked Bloom single lookup, n=10^6", "blocked Bloom batch negative lookup vs FastFilter BlockedBloom, n=10^6", "blocked Bloom batch positive lookup vs FastFilter BlockedBloom, n=10^6")) {
+    for (String id :
+        List.of(
+            "blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6",
+            "Ribbon single lookup vs blocked Bloom single lookup, n=10^6",
+            "blocked Bloom batch negative lookup vs FastFilter BlockedBloom, n=10^6",
+            "blocked Bloom batch positive lookup vs FastFilter BlockedBloom, n=10^6")) {
       assertEquals(Acceptance.Status.EXCLUDED, guarded.get(id).status(), id);
       assertTrue(Double.isNaN(guarded.get(id).value()), id);
       assertTrue(guarded.get(id).detail().contains("not at steady state"), id);
@@ -140,7 +152,11 @@ class SteadyStateTest {
     assertEquals(8 / 5.0, x.negativeOverBestPeer(), 1e-9);
     assertTrue(Double.isNaN(x.buildOverBestPeer()));
     Map<String, Acceptance.Check> checks = byId(Acceptance.check(all, 10));
-    assertEquals(Acceptance.Status.EXCLUDED, checks.get("Xor8 build vs FastFilter Xor8 build, n=10^6").status()); // Xor8 build vs FastFilter
+    assertEquals(
+        Acceptance.Status.EXCLUDED,
+        checks
+            .get("Xor8 build vs FastFilter Xor8 build, n=10^6")
+            .status()); // Xor8 build vs FastFilter
   }
 
   @Test
@@ -171,8 +187,16 @@ class SteadyStateTest {
     assertTrue(rows.get(1).excluded());
     assertFalse(rows.get(3).remeasured);
     Map<String, Acceptance.Check> checks = byId(Acceptance.check(rows, 10));
-    assertEquals(Acceptance.Status.PASS, checks.get("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6").status()); // 11.4 / 34.1
-    assertEquals(Acceptance.Status.EXCLUDED, checks.get("blocked Bloom batch negative lookup vs FastFilter BlockedBloom, n=10^6").status()); // the batch row
+    assertEquals(
+        Acceptance.Status.PASS,
+        checks
+            .get("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6")
+            .status()); // 11.4 / 34.1
+    assertEquals(
+        Acceptance.Status.EXCLUDED,
+        checks
+            .get("blocked Bloom batch negative lookup vs FastFilter BlockedBloom, n=10^6")
+            .status()); // the batch row
   }
 
   @Test

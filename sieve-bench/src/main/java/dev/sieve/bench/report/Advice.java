@@ -76,7 +76,7 @@ public final class Advice {
           || plain.family != Family.SIEVE
           || plain.excluded()
           || Names.isDiagnostic(plain)
-          || !ReportCommand.baseFilter(plain.name).equals(plain.name)
+          || !RowSets.baseFilter(plain.name).equals(plain.name)
           || !plain.hasFpr()
           || Double.isNaN(lookup(plain))) {
         continue;
@@ -91,7 +91,7 @@ public final class Advice {
             && !r.excluded()
             && !r.isPrehashed()
             && r.name.startsWith(plain.name + "-")
-            && ReportCommand.baseFilter(r.name).equals(plain.name)
+            && RowSets.baseFilter(r.name).equals(plain.name)
             && lookup(r) < lookup(fastest)) {
           fastest = r;
         }
@@ -207,7 +207,7 @@ public final class Advice {
     if (fast.isEmpty()) {
       List<String> flagged = new ArrayList<>();
       for (Row r : rows) {
-        Optional<FilterType> t = type(ReportCommand.baseFilter(r.name));
+        Optional<FilterType> t = type(RowSets.baseFilter(r.name));
         if (r.n == n
             && r.family == Family.SIEVE
             && r.excluded()

@@ -82,7 +82,7 @@ public final class Charts {
           || !r.hasFpr()
           || r.family == Family.EXACT
           || r.family == Family.LIMIT
-          || !ReportCommand.baseFilter(r.name).equals(r.name)
+          || !RowSets.baseFilter(r.name).equals(r.name)
           || bloom.containsKey(r.name)
           || ribbon.containsKey(r.name)
           || r.bitsPerKey() > 40) {
@@ -501,7 +501,7 @@ public final class Charts {
     for (Row r : rows) {
       if (r.n != maxN
           || (r.family != Family.SIEVE && r.family != Family.PEER)
-          || !ReportCommand.baseFilter(r.name).equals(r.name)) {
+          || !RowSets.baseFilter(r.name).equals(r.name)) {
         continue; // a -batch or -pre-hashed row is the same filter: same bits, same FPR
       }
       String label =

@@ -4,7 +4,6 @@ import dev.sieve.bench.Family;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 
 /**

@@ -52,9 +52,7 @@ public final class PolicyFigures {
     Optional<Row> ribbon = Names.find(rows, Names.RIBBON, maxN, 10.0);
     if (bloom.isEmpty() || ribbon.isEmpty()) {
       return new Figures(
-          retries,
-          List.of(),
-          "needs " + Names.BLOCKED + " and " + Names.RIBBON + " in the run");
+          retries, List.of(), "needs " + Names.BLOCKED + " and " + Names.RIBBON + " in the run");
     }
     if (bloom.get().excluded()
         || ribbon.get().excluded()

@@ -11,9 +11,9 @@ import java.util.List;
  * Writes report.md, report.html, results.json and the plots from one run's figures. The report
  * reads top-down: a short summary and the side-by-side table first, then the hot-path guard, every
  * row's figures, the experiments and the plots. Each section is its own class ({@link
- * SummarySection}, {@link SideBySideSection}, {@link GuardSection}, {@link EveryRowSection},
- * {@link ExperimentsSection}, {@link ColdStartSection}, {@link RangeSection}) writing {@link Doc}
- * blocks; this class puts them in order.
+ * SummarySection}, {@link SideBySideSection}, {@link GuardSection}, {@link EveryRowSection}, {@link
+ * ExperimentsSection}, {@link ColdStartSection}, {@link RangeSection}) writing {@link Doc} blocks;
+ * this class puts them in order.
  */
 public final class ReportWriter {
   private ReportWriter() {}
@@ -90,18 +90,14 @@ public final class ReportWriter {
     public Run(
         Meta meta,
         List<Row> rows,
-          List<Guard.Entry> guard,
+        List<Guard.Entry> guard,
         ExperimentResults experiments,
         ColdStart.Section coldStart) {
       this(meta, rows, guard, experiments, coldStart, null);
     }
 
     /** A run without the cold-start section. */
-    public Run(
-        Meta meta,
-        List<Row> rows,
-          List<Guard.Entry> guard,
-        ExperimentResults experiments) {
+    public Run(Meta meta, List<Row> rows, List<Guard.Entry> guard, ExperimentResults experiments) {
       this(meta, rows, guard, experiments, null, null);
     }
 

@@ -83,7 +83,6 @@ final class ReportFixture {
   static ReportWriter.Run run(double loadStart, double loadEnd, String cpu) {
     List<Row> rows = rows();
     SteadyState.flag(rows);
-    return new ReportWriter.Run(
-        meta(loadStart, loadEnd, cpu), rows, null, ExperimentResults.NONE);
+    return new ReportWriter.Run(meta(loadStart, loadEnd, cpu), rows, null, ExperimentResults.NONE);
   }
 }

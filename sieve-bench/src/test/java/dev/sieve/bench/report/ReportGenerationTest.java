@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.bench.StructureKind;
 import dev.sieve.bench.Structures;
+import dev.sieve.registry.FilterType;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -65,6 +66,9 @@ class ReportGenerationTest {
     a.addAll(List.of(extra));
     if (!a.contains("--range-keys")) {
       a.addAll(List.of("--range-keys", "0"));
+    }
+    if (!a.contains("--results-dir")) {
+      a.addAll(List.of("--results-dir", out.resolve("results-page").toString()));
     }
     return a.toArray(new String[0]);
   }
@@ -166,6 +170,54 @@ class ReportGenerationTest {
   }
 
   @Test
+  void writesAResultsPageNamedByDateAndCpuWithMachineCommandAndTables() throws Exception {
+    Path pages = dir.resolve("pages");
+    Object[] r =
+        run(
+            tiny(
+                dir.resolve("out"),
+                "sieve-blocked-bloom,sieve-two-word-bloom,fastfilter-blocked-bloom,java-hashset,"
+                    + "sorted-array,java-treeset",
+                "--results-dir",
+                pages.toString()));
+    assertEquals(0, r[0], r[1] + "\n" + r[2]);
+    List<Path> written;
+    try (var files = Files.list(pages)) {
+      written = files.toList();
+    }
+    assertEquals(1, written.size(), written.toString());
+    String name = written.get(0).getFileName().toString();
+    String slug = ResultsPage.cpuSlug(MachineInfo.current().cpu());
+    assertTrue(name.matches("\\d{4}-\\d{2}-\\d{2}-" + Pattern.quote(slug) + "\\.md"), name);
+    String page = Files.readString(written.get(0));
+    assertTrue(page.contains("Machine in full: "), page);
+    assertTrue(page.contains(" RAM, "), page); // the memory, from the machine line
+    assertTrue(page.contains("Load average: "), page);
+    assertTrue(page.contains("JDK: Java "), page);
+    // the command as typed, and with every option
+    assertTrue(page.contains("Command: `./sieve report --n 2000,4000 --filters "), page);
+    assertTrue(page.contains("every option: `sieve report --n 2000,4000 "), page);
+    assertTrue(page.contains("## Which filter to pick"), page);
+    assertTrue(page.contains("## Side by side, n = 4,000"), page);
+    assertTrue(page.contains("## Every row, n = 4,000"), page);
+    // the exact sets' rows beside the filters, with their bits/key
+    for (String exact : List.of("java-hashset", "sorted-array", "java-treeset")) {
+      assertTrue(page.contains("| " + exact + " |"), exact + " in " + page);
+    }
+    assertTrue(((String) r[2]).contains(written.get(0).toString()), (String) r[2]);
+    assertFalse(Files.exists(dir.resolve("out").resolve("results-page")));
+  }
+
+  @Test
+  void cpuSlugsAreShortAndFileNameSafe() {
+    assertEquals("amd-epyc-7b13", ResultsPage.cpuSlug("AMD EPYC 7B13 64-Core Processor"));
+    assertEquals(
+        "intel-xeon-platinum",
+        ResultsPage.cpuSlug("Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz"));
+    assertEquals("cpu", ResultsPage.cpuSlug("?"));
+  }
+
+  @Test
   void guardComparesWithAPreviousRunAndBadBaselinesAreOneLine() throws Exception {
     Path first = dir.resolve("first");
     Object[] r1 = run(tiny(first, "sieve-blocked-bloom,fastfilter-blocked-bloom"));
@@ -217,12 +269,12 @@ class ReportGenerationTest {
         Pattern.compile("planned: about ([0-9.]+) minutes").matcher(err.replace("\n", " "));
     assertTrue(m.find(), err);
     // 10 minutes on 2 idle cores, with room for re-measuring two flagged rows (~22 s each); the
-    // cold-start section's 28 fresh JVMs (about 21 s planned) took the room of the third
+    // cold-start section's 30 fresh JVMs (about 23 s planned) took the room of the third, and
     // the range section at 10^6 keys adds about 27 s (at most 30 s)
     assertTrue(Double.parseDouble(m.group(1)) <= 9.7, err);
     assertTrue(err.replace("\n  ", " ").contains("s for the range section at n = 10^6"), err);
-    assertTrue(err.contains("28 cold-start JVMs"), err);
-    assertTrue(err.contains("102 JMH forks"), err);
+    assertTrue(err.contains("30 cold-start JVMs"), err);
+    assertTrue(err.contains("120 JMH forks"), err);
     assertFalse(Files.exists(out), "--plan measures nothing and writes nothing");
     for (String line : err.split("\n")) {
       assertTrue(line.length() <= ConsoleSummary.WIDTH, line);
@@ -239,9 +291,9 @@ class ReportGenerationTest {
   }
 
   @Test
-  void defaultSetKeepsEveryFamilyFullHasHeadlineVariantsAndAllHasEverything() {
+  void defaultSetHasEveryLookupTypeAndTheExactSetsFullHasHeadlineVariantsAllHasEverything() {
     List<String> small = new ArrayList<>();
-    ReportCommand.select(List.of("default")).forEach(k -> small.add(k.name()));
+    RowSets.select(List.of("default")).forEach(k -> small.add(k.name()));
     for (String family :
         List.of(
             "blocked-bloom",
@@ -258,9 +310,36 @@ class ReportGenerationTest {
             "raw-read")) {
       assertTrue(small.stream().anyMatch(n -> n.contains(family)), family + " in " + small);
     }
+    // every registry type a user would pick for point lookups, as a caller queries it, and the
+    // exact sets a filter replaces: HashSet, binary search over a sorted array, TreeSet
+    assertTrue(
+        small.containsAll(
+            List.of(
+                "sieve-two-word-bloom",
+                "sieve-expandable",
+                "sieve-scalable-bloom",
+                "sieve-bumped-ribbon",
+                "java-hashset",
+                "sorted-array",
+                "java-treeset")),
+        small.toString());
+    for (FilterType t : FilterType.builtIn()) {
+      boolean notForLookups =
+          t == FilterType.GRAFITE
+              || t == FilterType.PREFIX_BLOOM_RANGE // range filters: the range section's
+              || t == FilterType.SHARDED // a container of Binary Fuse filters
+              || t == FilterType.ORC_BLOOM // picked for ORC's format
+              || t == FilterType.XOR16 // the 8-bit rows' lookup code, in full
+              || t == FilterType.BINARY_FUSE16;
+      String name = "sieve-" + t.cliName();
+      assertEquals(
+          !notForLookups,
+          small.stream().anyMatch(k -> k.equals(name) || k.matches(Pattern.quote(name) + "\\d+")),
+          name + " in " + small);
+    }
     assertTrue(small.size() <= 20, small.toString());
     List<String> def = new ArrayList<>();
-    ReportCommand.select(List.of("full")).forEach(k -> def.add(k.name()));
+    RowSets.select(List.of("full")).forEach(k -> def.add(k.name()));
     assertTrue(
         def.containsAll(
             List.of(
@@ -283,17 +362,17 @@ class ReportGenerationTest {
     for (StructureKind k : Structures.all()) {
       String n = k.name();
       if (n.contains("-fasthash")) {
-        boolean headline = ReportCommand.HEADLINE_FAST_HASH.contains(ReportCommand.baseFilter(n));
+        boolean headline = RowSets.HEADLINE_FAST_HASH.contains(RowSets.baseFilter(n));
         assertEquals(headline && !n.endsWith("-batch"), def.contains(n), n);
       }
     }
     assertTrue(
         def.stream().noneMatch(n -> Structures.byName(n).description().startsWith("diagnostic:")));
-    List<StructureKind> all = ReportCommand.select(List.of("all"));
+    List<StructureKind> all = RowSets.select(List.of("all"));
     assertEquals(Structures.all().size(), all.size());
     assertTrue(all.size() > def.size());
-    assertEquals("sieve-xor8", ReportCommand.baseFilter("sieve-xor8-fasthash-batch"));
-    assertEquals("sieve-xor8", ReportCommand.baseFilter("sieve-xor8-prehashed"));
-    assertEquals("guava-bloom", ReportCommand.baseFilter("guava-bloom"));
+    assertEquals("sieve-xor8", RowSets.baseFilter("sieve-xor8-fasthash-batch"));
+    assertEquals("sieve-xor8", RowSets.baseFilter("sieve-xor8-prehashed"));
+    assertEquals("guava-bloom", RowSets.baseFilter("guava-bloom"));
   }
 }

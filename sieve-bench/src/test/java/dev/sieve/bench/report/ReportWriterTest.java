@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** report.md from the fixture run: header, advice first, no acceptance goals, flagged rows marked. */
+/**
+ * report.md from the fixture run: header, advice first, no acceptance goals, flagged rows marked.
+ */
 class ReportWriterTest {
   @Test
   void markdownHasTheHeaderAndTheAdviceAndNoAcceptanceGoals() {

@@ -81,11 +81,14 @@ class ReportGenerationTest {
                 dir,
                 "sieve-blocked-bloom,sieve-blocked-bloom-batch,sieve-blocked-bloom-prehashed,"
                     + "sieve-ribbon,guava-bloom,fastfilter-blocked-bloom,fastfilter-xor8,"
-                    + "sieve-xor8,sieve-xor8-batch,sorted-array,raw-read-1x",
+                    + "sieve-xor8,sieve-xor8-batch,java-hashset,sorted-array,java-treeset,"
+                    + "raw-read-1x",
                 "--range-keys",
                 "3000",
                 "--range-queries",
-                "1000"));
+                "1000",
+                "--results-dir",
+                dir.resolve("pages").toString()));
     assertEquals(0, r[0], r[1] + "\n" + r[2]);
     for (String f :
         new String[] {
@@ -167,20 +170,14 @@ class ReportGenerationTest {
     assertFalse(md.contains("n=n="), md);
     assertTrue(stdout.contains(dir.resolve("report.md").toString()), stdout);
     assertTrue(Files.readString(dir.resolve("report.html")).contains("<table>"));
+    resultsPage(dir.resolve("pages"), stdout);
   }
 
-  @Test
-  void writesAResultsPageNamedByDateAndCpuWithMachineCommandAndTables() throws Exception {
-    Path pages = dir.resolve("pages");
-    Object[] r =
-        run(
-            tiny(
-                dir.resolve("out"),
-                "sieve-blocked-bloom,sieve-two-word-bloom,fastfilter-blocked-bloom,java-hashset,"
-                    + "sorted-array,java-treeset",
-                "--results-dir",
-                pages.toString()));
-    assertEquals(0, r[0], r[1] + "\n" + r[2]);
+  /**
+   * The run's results page: one file, named by the run's date and the CPU, with the machine, the
+   * command as typed and with every option, the advice and the tables, the exact sets among them.
+   */
+  private static void resultsPage(Path pages, String stdout) throws Exception {
     List<Path> written;
     try (var files = Files.list(pages)) {
       written = files.toList();
@@ -194,18 +191,15 @@ class ReportGenerationTest {
     assertTrue(page.contains(" RAM, "), page); // the memory, from the machine line
     assertTrue(page.contains("Load average: "), page);
     assertTrue(page.contains("JDK: Java "), page);
-    // the command as typed, and with every option
     assertTrue(page.contains("Command: `./sieve report --n 2000,4000 --filters "), page);
     assertTrue(page.contains("every option: `sieve report --n 2000,4000 "), page);
     assertTrue(page.contains("## Which filter to pick"), page);
     assertTrue(page.contains("## Side by side, n = 4,000"), page);
     assertTrue(page.contains("## Every row, n = 4,000"), page);
-    // the exact sets' rows beside the filters, with their bits/key
     for (String exact : List.of("java-hashset", "sorted-array", "java-treeset")) {
       assertTrue(page.contains("| " + exact + " |"), exact + " in " + page);
     }
-    assertTrue(((String) r[2]).contains(written.get(0).toString()), (String) r[2]);
-    assertFalse(Files.exists(dir.resolve("out").resolve("results-page")));
+    assertTrue(stdout.contains(written.get(0).toString()), stdout);
   }
 
   @Test
@@ -215,6 +209,16 @@ class ReportGenerationTest {
         "intel-xeon-platinum",
         ResultsPage.cpuSlug("Intel(R) Xeon(R) Platinum 8480+ CPU @ 2.00GHz"));
     assertEquals("cpu", ResultsPage.cpuSlug("?"));
+  }
+
+  @Test
+  void theResultsPageGoesToDocsResultsOfTheRepositoryByDefault() {
+    // the report runs from <repository>/sieve-bench/target (its classes here, its jar from ./sieve)
+    Path dir = ResultsPage.defaultDir();
+    assertTrue(dir.endsWith(Path.of("docs", "results")), dir.toString());
+    Path root = dir.getParent().getParent();
+    assertTrue(
+        Files.isRegularFile(root.resolve("sieve-bench").resolve("pom.xml")), root.toString());
   }
 
   @Test

@@ -41,7 +41,7 @@ class AdviceTest {
     assertTrue(line(advice, "For scale").contains("1.45 ns"));
     // the flagged Xor16 (0.5 ± 3 ns) would be the fastest of all: never recommended
     assertTrue(advice.stream().noneMatch(l -> l.contains("xor16")), advice.toString());
-    // project target ids stay out of the user-facing advice
+    // the advice names filters and needs in words, never by a letter-and-digit code
     assertTrue(advice.stream().noneMatch(l -> l.matches(".*\\b([BSRX][1-4])\\b.*")));
   }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one row of QueryBenchmark in many fresh JVMs, module on, and fails if any fork stayed slow:
-# the check for a SIMD path that C2 compiles well in most forks but not all (stop 39: the
-# split-block batch kernel, inlined into JMH's stub past MaxInlineLevel, boxed its vectors for a
+# the check for a SIMD path that C2 compiles well in most forks but not all (the split-block
+# batch kernel once, inlined into JMH's stub past MaxInlineLevel, boxed its vectors for a
 # whole trial in about one fork in 4 to 12; see SplitBlockVectorProbe#mayContainHashes).
 # Each fork: -wi 3 -w 1 -i 4 -r 1. Prints one line per fork (its measured iterations, ns per
 # lookup) and a summary; exits 1 if a fork's mean exceeds RATIO (default 3) times the median

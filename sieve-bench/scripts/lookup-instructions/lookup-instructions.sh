@@ -5,7 +5,7 @@
 # Usage: lookup-instructions.sh CORE_CLASSES FASTFILTER_JAR KIND N WARMUP MEASURED [pos]
 #   KIND: sieve (XXPH3 keys), prehashed, fasthash (MIX64), batch, fasthash-batch (1024 keys a
 #   call), ff (FastFilter BlockedBloom). Prints the hits and callgrind's "Collected" count:
-#   divide it by MEASURED. Example (issue 20, 2b):
+#   divide it by MEASURED. Example (the single-key lookup):
 #   lookup-instructions.sh sieve-core/target/classes ~/.m2/.../fastfilter-1.0.2.jar sieve \
 #     1000000 2000000 10000000
 set -euo pipefail

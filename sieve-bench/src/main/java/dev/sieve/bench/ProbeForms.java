@@ -24,9 +24,9 @@ import java.util.List;
  * </ul>
  *
  * A probe's position is FastLocalBloom's: block {@code FastRange32(h1, numBlocks)}, bit {@code h2 ·
- * 0x9e3779b9^i >>> 23} of the 512-bit block. The library's own forms were a system property of
- * sieve-core ({@code sieve.bloom.probeForm}) until issue 22 moved the experiment here; {@code
- * sieve-bench/scripts/probe-forms.sh} runs these rows beside the library's.
+ * 0x9e3779b9^i >>> 23} of the 512-bit block. The experiment lives here, not in sieve-core, so that
+ * the library keeps one probe form; {@code sieve-bench/scripts/probe-forms.sh} runs these rows
+ * beside the library's.
  */
 public final class ProbeForms {
   private ProbeForms() {}

@@ -23,14 +23,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * Issue 23's "say what concurrent writers get, and measure it": the time to fill a fresh filter
- * with {@code n} keys split among {@code writers} threads adding at once (each {@code addHash} over
- * its own slice of a pre-drawn stream of random hashes). An {@link ExpandableFilter} serializes its
- * writers with a lock ({@code StampedLock}, its class comment's "Threads"), so more writers cannot
- * fill it faster and contention can make them slower; a {@link ScalableBloomFilter} adds lock-free
- * (a lock only at a stage switch). The structures are {@link GrowthQueryBenchmark#create}'s ({@code
- * expandable}, {@code expandable-hinted}, {@code scalable}; {@code rightsized}, a blocked Bloom
- * with lock-free adds, is accepted too).
+ * What concurrent writers get, measured: the time to fill a fresh filter with {@code n} keys split
+ * among {@code writers} threads adding at once (each {@code addHash} over its own slice of a
+ * pre-drawn stream of random hashes). An {@link ExpandableFilter} serializes its writers with a
+ * lock ({@code StampedLock}, its class comment's "Threads"), so more writers cannot fill it faster
+ * and contention can make them slower; a {@link ScalableBloomFilter} adds lock-free (a lock only at
+ * a stage switch). The structures are {@link GrowthQueryBenchmark#create}'s ({@code expandable},
+ * {@code expandable-hinted}, {@code scalable}; {@code rightsized}, a blocked Bloom with lock-free
+ * adds, is accepted too).
  *
  * <p>One invocation is one whole fill by {@code writers} threads of a pool started once per trial,
  * into a filter made empty just before it ({@code @Setup(Level.Invocation)}, outside the timing),

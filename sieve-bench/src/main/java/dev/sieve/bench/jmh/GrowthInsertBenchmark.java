@@ -18,14 +18,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Issue 23's insert target: the amortized cost of filling a fresh filter with {@code n} keys
- * ({@code addHash} over a pre-drawn stream of random 64-bit hashes, so the key hash is not in the
- * figure). The structures are {@link GrowthQueryBenchmark#create}'s: {@code expandable} (an {@link
- * ExpandableFilter} grown from a hint of {@code guess} keys, {@code -p guess=0}: from its smallest
- * table with no hint), {@code expandable-hinted} ({@code expectedKeys(n)}), {@code scalable} (a
- * {@link ScalableBloomFilter} from a guess of {@code guess} keys, 1,000 when 0) and {@code
- * rightsized} (a {@link BlockedBloomFilter} sized for {@code n} at the same rate: the "blocked
- * Bloom {@code add}" of the target).
+ * The insert cost of a growable filter: the amortized cost of filling a fresh filter with {@code n}
+ * keys ({@code addHash} over a pre-drawn stream of random 64-bit hashes, so the key hash is not in
+ * the figure). The structures are {@link GrowthQueryBenchmark#create}'s: {@code expandable} (an
+ * {@link ExpandableFilter} grown from a hint of {@code guess} keys, {@code -p guess=0}: from its
+ * smallest table with no hint), {@code expandable-hinted} ({@code expectedKeys(n)}), {@code
+ * scalable} (a {@link ScalableBloomFilter} from a guess of {@code guess} keys, 1,000 when 0) and
+ * {@code rightsized} (a {@link BlockedBloomFilter} sized for {@code n} at the same rate: the
+ * "blocked Bloom {@code add}" of the target).
  *
  * <p>One invocation is one whole fill, {@code n} adds into a filter made empty just before it
  * ({@code @Setup(Level.Invocation)}, outside the timing; a single shot of at least milliseconds, so

@@ -19,20 +19,19 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Issue 16's query target for the growable filter: single lookups ({@code mayContainHash}, the hash
- * pre-computed, so the key hash is not in the figure) of a {@link ScalableBloomFilter} grown key by
- * key from a guess of {@code guess} keys to {@code n} keys, against a {@link BlockedBloomFilter}
- * sized right for {@code n} at the same rate ({@code structure=scalable} or {@code rightsized}).
- * Issue 23 adds the {@link ExpandableFilter} at the same rate: {@code expandable} grown key by key
- * from a hint of {@code guess} keys ({@code -p guess=0}: no hint, from its smallest table), and
- * {@code expandable-hinted} built with {@code expectedKeys(n)} and filled with the same keys.
- * Present and absent keys, {@value #BATCH} independent lookups per invocation from a pre-drawn
- * stream. Run: {@code java -cp sieve-bench/target/sieve-bench-all.jar org.openjdk.jmh.Main
- * GrowthQueryBenchmark -p n=100000000 -jvmArgs -Xmx6g -f 1 -wi 3 -i 5}; the expandable filter
- * beside the others: {@code ... GrowthQueryBenchmark -p
- * structure=expandable,expandable-hinted,scalable,rightsized -p n=10000000,100000000 -p guess=0
- * -jvmArgs -Xmx6g -f 1 -wi 3 -i 5} (the scalable Bloom needs a guess of at least 1: with {@code
- * guess=0} it starts from 1,000, its usual guess).
+ * The growable filters' lookup cost: single lookups ({@code mayContainHash}, the hash pre-computed,
+ * so the key hash is not in the figure) of a {@link ScalableBloomFilter} grown key by key from a
+ * guess of {@code guess} keys to {@code n} keys, against a {@link BlockedBloomFilter} sized right
+ * for {@code n} at the same rate ({@code structure=scalable} or {@code rightsized}). The {@link
+ * ExpandableFilter} at the same rate: {@code expandable} grown key by key from a hint of {@code
+ * guess} keys ({@code -p guess=0}: no hint, from its smallest table), and {@code expandable-hinted}
+ * built with {@code expectedKeys(n)} and filled with the same keys. Present and absent keys,
+ * {@value #BATCH} independent lookups per invocation from a pre-drawn stream. Run: {@code java -cp
+ * sieve-bench/target/sieve-bench-all.jar org.openjdk.jmh.Main GrowthQueryBenchmark -p n=100000000
+ * -jvmArgs -Xmx6g -f 1 -wi 3 -i 5}; the expandable filter beside the others: {@code ...
+ * GrowthQueryBenchmark -p structure=expandable,expandable-hinted,scalable,rightsized -p
+ * n=10000000,100000000 -p guess=0 -jvmArgs -Xmx6g -f 1 -wi 3 -i 5} (the scalable Bloom needs a
+ * guess of at least 1: with {@code guess=0} it starts from 1,000, its usual guess).
  *
  * <p>A structure name with the suffix {@value #BATCH_SUFFIX} ({@code expandable-batch}, {@code
  * expandable-hinted-batch}, {@code rightsized-batch}, …) is the same filter asked through its batch

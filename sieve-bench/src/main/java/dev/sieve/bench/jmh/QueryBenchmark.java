@@ -63,7 +63,7 @@ public class QueryBenchmark {
   /**
    * Warns (in the fork's output, which the report passes on) when a blocked or split-block Bloom
    * row that should have run the SIMD path ended its trial with the warm-up gate still shut: that
-   * row measured the scalar probe. Silent otherwise, and for every other structure. (Stop 37: one
+   * row measured the scalar probe. Silent otherwise, and for every other structure. (One
    * split-block fork measured 8.5 ns from its first warm-up iteration to its last, the scalar
    * probe's figure, and no warning covered the split-block rows.)
    */

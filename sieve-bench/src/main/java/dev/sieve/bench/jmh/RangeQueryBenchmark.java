@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Issue 25's query target: the time of one range query ({@code mayContainRange}) of a {@link
+ * The range filters' query cost: the time of one range query ({@code mayContainRange}) of a {@link
  * GrafiteFilter} ({@code structure=grafite}) or the {@link PrefixBloomRangeFilter} baseline at the
  * same bits per key ({@code prefix-bloom}) over {@code n} uniform keys, ranges of {@code length}
  * values, uniform ({@code workload=uniform}) or starting just after a key ({@code correlated}),

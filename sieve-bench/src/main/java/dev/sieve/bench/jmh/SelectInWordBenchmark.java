@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The select-in-word step of Grafite's successor query (the position of the {@code k}-th set bit of
- * a 64-bit word), two ways, for issue 25's choice (JDK 17 has no {@code pdep} intrinsic): {@code
+ * a 64-bit word), two ways, to choose between them (JDK 17 has no {@code pdep} intrinsic): {@code
  * impl=table}, the broadword select {@code dev.sieve.range.EliasFano} uses (byte popcounts summed
  * by one multiply, compared with {@code k} in every byte at once, then a 2 KiB table within the
  * byte; no data-dependent branch), against {@code impl=loop}, clearing the {@code k} lowest set

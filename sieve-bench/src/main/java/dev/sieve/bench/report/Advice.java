@@ -39,10 +39,10 @@ public final class Advice {
       }
       String path =
           fastest.isBatch()
-              ? fastest.name.contains(Targets.FAST_HASH)
+              ? fastest.name.contains(Names.FAST_HASH)
                   ? "batch API, fast long-key hash"
                   : "batch API"
-              : fastest.name.contains(Targets.FAST_HASH) ? "fast long-key hash" : fastest.name;
+              : fastest.name.contains(Names.FAST_HASH) ? "fast long-key hash" : fastest.name;
       return filter + " (" + path + ")";
     }
 
@@ -75,8 +75,8 @@ public final class Advice {
       if (plain.n != n
           || plain.family != Family.SIEVE
           || plain.excluded()
-          || Targets.isDiagnostic(plain)
-          || !ReportCommand.baseFilter(plain.name).equals(plain.name)
+          || Names.isDiagnostic(plain)
+          || !RowSets.baseFilter(plain.name).equals(plain.name)
           || !plain.hasFpr()
           || Double.isNaN(lookup(plain))) {
         continue;
@@ -91,7 +91,7 @@ public final class Advice {
             && !r.excluded()
             && !r.isPrehashed()
             && r.name.startsWith(plain.name + "-")
-            && ReportCommand.baseFilter(r.name).equals(plain.name)
+            && RowSets.baseFilter(r.name).equals(plain.name)
             && lookup(r) < lookup(fastest)) {
           fastest = r;
         }
@@ -113,7 +113,7 @@ public final class Advice {
     List<String> out = new ArrayList<>();
     int n = rows.stream().mapToInt(r -> r.n).max().orElse(0);
     List<Candidate> all = candidates(rows, n);
-    String at = " (n = " + Targets.nLabel(n) + ")";
+    String at = " (n = " + Names.nLabel(n) + ")";
     if (all.isEmpty()) {
       out.add(
           "No recommendation: no Sieve filter of this run has a steady-state lookup time and a"
@@ -207,7 +207,7 @@ public final class Advice {
     if (fast.isEmpty()) {
       List<String> flagged = new ArrayList<>();
       for (Row r : rows) {
-        Optional<FilterType> t = type(ReportCommand.baseFilter(r.name));
+        Optional<FilterType> t = type(RowSets.baseFilter(r.name));
         if (r.n == n
             && r.family == Family.SIEVE
             && r.excluded()

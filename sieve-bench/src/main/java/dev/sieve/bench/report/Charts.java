@@ -82,7 +82,7 @@ public final class Charts {
           || !r.hasFpr()
           || r.family == Family.EXACT
           || r.family == Family.LIMIT
-          || !ReportCommand.baseFilter(r.name).equals(r.name)
+          || !RowSets.baseFilter(r.name).equals(r.name)
           || bloom.containsKey(r.name)
           || ribbon.containsKey(r.name)
           || r.bitsPerKey() > 40) {
@@ -116,7 +116,7 @@ public final class Charts {
       if (fingerprintModel.getItemCount() > 0) {
         measured.add(0, fingerprintModel); // model points, drawn as black crosses
       }
-      panels.add(new Panel("fixed-size filters, n=" + Targets.nLabel(maxN), theory, measured));
+      panels.add(new Panel("fixed-size filters, n=" + Names.nLabel(maxN), theory, measured));
     }
     NumberAxis x = new NumberAxis("bits per key");
     x.setRange(2, 24.5);
@@ -294,7 +294,7 @@ public final class Charts {
         out.add(
             new Plot(
                 "lookup-n" + n + ".png",
-                "lookup ns at n = " + Targets.nLabel(n) + ", per family (bars)"));
+                "lookup ns at n = " + Names.nLabel(n) + ", per family (bars)"));
       }
     }
     return out;
@@ -346,7 +346,7 @@ public final class Charts {
       grid(
           new File(dir, "lookup-n" + n + ".png"),
           "ns per lookup at n = "
-              + Targets.nLabel(n)
+              + Names.nLabel(n)
               + " (bars labelled with their value; last bar of each panel: one raw random read)"
               + left,
           charts,
@@ -501,7 +501,7 @@ public final class Charts {
     for (Row r : rows) {
       if (r.n != maxN
           || (r.family != Family.SIEVE && r.family != Family.PEER)
-          || !ReportCommand.baseFilter(r.name).equals(r.name)) {
+          || !RowSets.baseFilter(r.name).equals(r.name)) {
         continue; // a -batch or -pre-hashed row is the same filter: same bits, same FPR
       }
       String label =
@@ -520,7 +520,7 @@ public final class Charts {
     }
     JFreeChart chart =
         ChartFactory.createBarChart(
-            "Space over the information floor (1.0 = the floor; n=" + Targets.nLabel(maxN) + ")",
+            "Space over the information floor (1.0 = the floor; n=" + Names.nLabel(maxN) + ")",
             "filter",
             "bits/key over log2(1/FPR)",
             data,

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * of JVM: without any option ({@code scalar}) and with {@code --add-modules jdk.incubator.vector}
  * ({@code simd}), the JVM under which the Bloom filters take their SIMD probes once those are
  * compiled (and their scalar probes until then: the SIMD column should match the scalar one for the
- * first lookups, issue 20's "no warm-up cliff").
+ * first lookups: no warm-up cliff).
  *
  * <p>The figure per cell is the median over the samples of the mean nanoseconds per lookup up to
  * that checkpoint; {@code simd/scalar} is the ratio of the medians at each checkpoint.

@@ -28,11 +28,11 @@ final class ColdStartSection {
     List<String> header = new ArrayList<>(List.of("filter"));
     for (String jvm : List.of("scalar", "simd")) {
       for (int l : c.lookups()) {
-        header.add(jvm + " " + Targets.nLabel(l));
+        header.add(jvm + " " + Names.nLabel(l));
       }
     }
     for (int l : c.lookups()) {
-      header.add("simd/scalar " + Targets.nLabel(l));
+      header.add("simd/scalar " + Names.nLabel(l));
     }
     List<List<String>> lines = new ArrayList<>();
     for (String f : c.filters()) {

@@ -4,15 +4,14 @@ import dev.sieve.bench.Family;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
 
 /**
  * What {@code sieve report} prints on stdout when it ends: plain text that fits a terminal, no line
  * over {@value #WIDTH} columns (long sentences wrapped, table names shortened to fit). In order:
  * the header (machine, JDK, SIMD path, load), which filter to pick, one compact lookup table per n
- * (every row's ratio to the raw read at that n), the rows not at steady state, the contract, the
- * project's targets, and the files that hold the full tables.
+ * (every row's ratio to the raw read at that n), the rows not at steady state, the contract, and
+ * the files that hold the full tables.
  */
 public final class ConsoleSummary {
   private ConsoleSummary() {}
@@ -49,7 +48,7 @@ public final class ConsoleSummary {
       wrap(
           out,
           "Lookups at n = "
-              + Targets.nLabel(n)
+              + Names.nLabel(n)
               + ": ns per lookup, mean ± 99.9% CI; ÷ raw: over one random read at this n",
           "",
           "  ");
@@ -69,14 +68,14 @@ public final class ConsoleSummary {
       wrap(
           out,
           FLAG
-              + " Not at steady state after one longer re-measurement (printed, but no ratio,"
-              + " target or recommendation uses them):",
+              + " Not at steady state after one longer re-measurement (printed, but no ratio"
+              + " or recommendation uses them):",
           "",
           "  ");
       for (Row r : flagged.subList(0, Math.min(flagged.size(), MAX_FLAGGED_LISTED))) {
         wrap(
             out,
-            r.name + " at n = " + Targets.nLabel(r.n) + ": " + SteadyState.describe(r),
+            r.name + " at n = " + Names.nLabel(r.n) + ": " + SteadyState.describe(r),
             "- ",
             "  ");
       }
@@ -99,7 +98,6 @@ public final class ConsoleSummary {
     if (run.guard() != null) {
       wrap(out, SummarySection.baselineLine(run), "", "  ");
     }
-    targets(out, run);
     if (run.coldStart() != null) {
       coldStart(out, run.coldStart());
     }
@@ -117,7 +115,7 @@ public final class ConsoleSummary {
     wrap(
         out,
         "Cold start (fresh JVM, n = "
-            + Targets.nLabel(c.n())
+            + Names.nLabel(c.n())
             + ", median of "
             + c.samples()
             + "): ns per lookup over the first lookups, scalar/simd JVM",
@@ -125,10 +123,10 @@ public final class ConsoleSummary {
         "  ");
     List<String> header = new ArrayList<>(List.of("filter"));
     for (int l : c.lookups()) {
-      header.add(Targets.nLabel(l));
+      header.add(Names.nLabel(l));
     }
     int last = c.lookups().get(c.lookups().size() - 1);
-    header.add("simd/sc " + Targets.nLabel(last));
+    header.add("simd/sc " + Names.nLabel(last));
     List<List<String>> lines = new ArrayList<>();
     for (String f : c.filters()) {
       List<String> line = new ArrayList<>(List.of(f));
@@ -209,67 +207,6 @@ public final class ConsoleSummary {
         sb.append("  ").append(" ".repeat(Math.max(0, w[i] - c.length()))).append(c);
       }
       out.add(sb.toString().stripTrailing());
-    }
-  }
-
-  /** The project's targets: a count, then one wrapped line per target. */
-  private static void targets(List<String> out, ReportWriter.Run run) {
-    List<Targets.Check> primary = run.checks().stream().filter(Targets.Check::primary).toList();
-    if (primary.isEmpty()) {
-      return;
-    }
-    out.add("");
-    List<String> counts = new ArrayList<>();
-    for (Targets.Status s : Targets.Status.values()) {
-      long c = primary.stream().filter(x -> x.status() == s).count();
-      if (c > 0) {
-        counts.add(c + " " + s.label());
-      }
-    }
-    wrap(
-        out,
-        "Project targets (issue 11's ids, and issue 25's G1-G5, as in report.md and results.json): "
-            + String.join(", ", counts),
-        "",
-        "  ");
-    List<String> notRun = new ArrayList<>();
-    for (Targets.Check c : primary) {
-      if (c.status() == Targets.Status.NOT_RUN) {
-        notRun.add(c.id());
-        continue;
-      }
-      wrap(
-          out,
-          c.status() == Targets.Status.EXCLUDED
-              ? String.format(
-                  Locale.ROOT,
-                  "%-8s %-4s %s: %s — %s",
-                  c.status().label(),
-                  c.id(),
-                  c.at(),
-                  c.target(),
-                  c.detail())
-              : String.format(
-                  Locale.ROOT,
-                  "%-8s %-4s %s: %s (limit %s) %s%s",
-                  c.status().label(),
-                  c.id(),
-                  c.at(),
-                  Cells.num(c.value(), 2),
-                  Cells.num(c.limit(), 2),
-                  c.target(),
-                  c.status() == Targets.Status.MISS && Targets.explainsMiss(c)
-                      ? " — " + c.detail()
-                      : ""),
-          "  ",
-          "      ");
-    }
-    if (!notRun.isEmpty()) {
-      wrap(
-          out,
-          "NOT RUN (this run lacks their n or rows): " + String.join(", ", notRun),
-          "  ",
-          "      ");
     }
   }
 

@@ -25,7 +25,7 @@ final class EveryRowSection {
   }
 
   private static void write(Doc doc, Run run, RowRatios ratios, int n) {
-    doc.heading(2, "Every row, n = " + Targets.nLabel(n));
+    doc.heading(2, "Every row, n = " + Names.nLabel(n));
     List<List<String>> main = new ArrayList<>();
     List<List<String>> ratio = new ArrayList<>();
     for (Row r : run.rows()) {
@@ -96,7 +96,7 @@ final class EveryRowSection {
     doc.para(
         "Times: mean ± 99.9% CI half-width over every round; round spread: (max - min) of the"
             + " rounds' means over the mean. Ratios at n = "
-            + Targets.nLabel(n)
+            + Names.nLabel(n)
             + ": query time over one raw random 64-bit read from a `long[]` of the blocked Bloom"
             + " filter's size (raw-read-1x), and each figure over the best peer's (Guava,"
             + " FastFilter; lowest is best). Build memory: bytes allocated by the build over (final"

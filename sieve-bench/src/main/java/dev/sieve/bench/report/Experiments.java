@@ -266,7 +266,7 @@ public final class Experiments {
       if (!kind.sizedByBitsPerKey()
           || kind.family() == Family.LIMIT
           || kind.family() == Family.EXACT
-          || !ReportCommand.baseFilter(kind.name()).equals(kind.name())) {
+          || !RowSets.baseFilter(kind.name()).equals(kind.name())) {
         continue;
       }
       for (double b : bitsPerKey) {

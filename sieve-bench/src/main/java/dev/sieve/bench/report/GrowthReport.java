@@ -30,26 +30,26 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The growth measurement of issues 16 and 23: growable filters grown key by key up to {@code
- * --max-n}, side by side with a right-sized filter, measured at checkpoints (ten per decade from
- * 10^3, and just after each growth step of each growable filter: a stage opening or a doubling, the
- * worst moment for memory). The structures: {@code scalable}, a {@link ScalableBloomFilter} from a
- * guess of {@code --guess} (10^3) keys; {@code expandable}, an {@link ExpandableFilter} with no
- * hint, from its smallest table; {@code expandable-hinted}, an {@link ExpandableFilter} with an
- * {@code expectedKeys} hint ({@code --hints}, by default {@code max-n / 2} and {@code max-n}: a
- * hint 2× under the truth at the end and one right); and {@code rightsized}, a {@link
- * BlockedBloomFilter} built for each ten-per-decade count at the same rate (sized by {@link
- * ScalableBloomFilter#stageMillibitsPerKey}, the model with probe collisions, so that it delivers
- * the rate; RocksDB's own rule is printed too). At each checkpoint: the FPR over {@code --queries}
- * random absent hashes with its 99.9% Wilson interval, the filter's own model ({@code
- * modelledFpRate()}), bits per key, and memory against the right-sized blocked Bloom filter's bits.
- * Then issue 23's target verdicts ({@link #verdicts}): FPR ≤ f at the 99.9% upper bound at every
- * checkpoint; memory ≤ 1.5× the right-sized filter at every checkpoint after the first growth step;
- * the moonshot, ≤ 1.2× with a hint within 2× of the count. Writes {@code growth.md}, {@code
- * growth.csv} and three plots (FPR, bits/key and memory ÷ right-sized against keys added) to {@code
- * --out}. Keys are random 64-bit hashes added through {@code addHash} (the key hash is not what is
- * measured). Query and insert times are JMH's ({@code GrowthQueryBenchmark}, {@code
- * GrowthInsertBenchmark}); the worst single insert is {@link GrowthInsertLatency}'s.
+ * The growth measurement: growable filters grown key by key up to {@code --max-n}, side by side
+ * with a right-sized filter, measured at checkpoints (ten per decade from 10^3, and just after each
+ * growth step of each growable filter: a stage opening or a doubling, the worst moment for memory).
+ * The structures: {@code scalable}, a {@link ScalableBloomFilter} from a guess of {@code --guess}
+ * (10^3) keys; {@code expandable}, an {@link ExpandableFilter} with no hint, from its smallest
+ * table; {@code expandable-hinted}, an {@link ExpandableFilter} with an {@code expectedKeys} hint
+ * ({@code --hints}, by default {@code max-n / 2} and {@code max-n}: a hint 2× under the truth at
+ * the end and one right); and {@code rightsized}, a {@link BlockedBloomFilter} built for each
+ * ten-per-decade count at the same rate (sized by {@link ScalableBloomFilter#stageMillibitsPerKey},
+ * the model with probe collisions, so that it delivers the rate; RocksDB's own rule is printed
+ * too). At each checkpoint: the FPR over {@code --queries} random absent hashes with its 99.9%
+ * Wilson interval, the filter's own model ({@code modelledFpRate()}), bits per key, and memory
+ * against the right-sized blocked Bloom filter's bits. Then the verdicts ({@link #verdicts}): FPR ≤
+ * f at the 99.9% upper bound at every checkpoint; memory ≤ 1.5× the right-sized filter at every
+ * checkpoint after the first growth step; the moonshot, ≤ 1.2× with a hint within 2× of the count.
+ * Writes {@code growth.md}, {@code growth.csv} and three plots (FPR, bits/key and memory ÷
+ * right-sized against keys added) to {@code --out}. Keys are random 64-bit hashes added through
+ * {@code addHash} (the key hash is not what is measured). Query and insert times are JMH's ({@code
+ * GrowthQueryBenchmark}, {@code GrowthInsertBenchmark}); the worst single insert is {@link
+ * GrowthInsertLatency}'s.
  *
  * <p>Also from the report: {@code ./sieve report --growth-max-n 10000000} (f = 1%, into {@code
  * report/growth}). Run: {@code java -Xmx8g -cp sieve-bench/target/sieve-bench-all.jar
@@ -127,13 +127,13 @@ public final class GrowthReport {
     }
   }
 
-  /** One target verdict of issue 23 for one structure at one rate. */
+  /** One verdict for one structure at one rate. */
   record Verdict(String structure, double fpRate, String target, Outcome outcome, String figure) {}
 
-  /** Issue 23's memory target after the first growth step. */
+  /** The memory limit after the first growth step, × the right-sized filter. */
   static final double MEMORY_TARGET = 1.5;
 
-  /** Issue 23's moonshot: memory with a hint within 2× of the count. */
+  /** The tighter memory limit with a hint within 2× of the count. */
   static final double MOONSHOT_TARGET = 1.2;
 
   /** Two-sided 99.9% normal quantile. */
@@ -417,12 +417,12 @@ public final class GrowthReport {
   }
 
   /**
-   * Issue 23's verdicts for every growable structure and rate in {@code points} (the right-sized
-   * filter is the reference, not judged: it is sized to deliver f on average, so a single filter's
-   * rate sits near f, half the time above): FPR at or below f at the 99.9% upper bound at every
-   * checkpoint; memory at most {@value #MEMORY_TARGET}× the right-sized filter at every checkpoint
-   * after the first growth step (the growable filters without a hint); at most {@value
-   * #MOONSHOT_TARGET}× at every checkpoint whose count is within 2× of the hint (the hinted ones).
+   * The verdicts for every growable structure and rate in {@code points} (the right-sized filter is
+   * the reference, not judged: it is sized to deliver f on average, so a single filter's rate sits
+   * near f, half the time above): FPR at or below f at the 99.9% upper bound at every checkpoint;
+   * memory at most {@value #MEMORY_TARGET}× the right-sized filter at every checkpoint after the
+   * first growth step (the growable filters without a hint); at most {@value #MOONSHOT_TARGET}× at
+   * every checkpoint whose count is within 2× of the hint (the hinted ones).
    */
   static List<Verdict> verdicts(List<Point> points) {
     List<Verdict> verdicts = new ArrayList<>();
@@ -568,7 +568,7 @@ public final class GrowthReport {
                 queriesText(points),
                 guess));
     List<Verdict> verdicts = verdicts(points);
-    md.append("## Targets (issue 23)\n\n")
+    md.append("## Verdicts\n\n")
         .append("| f | structure | target | verdict | figure |\n|---:|---|---|:---:|---|\n");
     for (Verdict v : verdicts) {
       md.append(

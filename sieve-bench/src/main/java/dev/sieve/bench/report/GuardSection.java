@@ -30,7 +30,7 @@ final class GuardSection {
           List.of(
               e.name(),
               e.family().label(),
-              Targets.nLabel(e.n()),
+              Names.nLabel(e.n()),
               e.metric(),
               num(e.before(), 2),
               pm(e.now(), e.nowError()),

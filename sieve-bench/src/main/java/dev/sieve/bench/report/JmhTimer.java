@@ -28,8 +28,8 @@ public final class JmhTimer implements Timer {
   /**
    * Seconds a fork costs beyond its iterations: JVM start, JMH's set-up and the benchmark's trial
    * set-up (the keys, the structure and the query streams), for the planned duration. An upper
-   * estimate from the report's runs on the 2-core machine (about 0.4-0.6 s at n = 10^6 when idle);
-   * the set-up's build grows with n, {@link #SETUP_NS_PER_KEY} per key.
+   * estimate from the report's runs on 2 idle cores (about 0.4-0.6 s at n = 10^6); the set-up's
+   * build grows with n, {@link #SETUP_NS_PER_KEY} per key.
    */
   static final double FORK_START_SECONDS = 0.8;
 
@@ -37,6 +37,7 @@ public final class JmhTimer implements Timer {
   static final double SETUP_NS_PER_KEY = 400;
 
   private final int warmupIterations;
+  private final int scalarWarmupIterations;
   private final int warmupMillis;
   private final int iterations;
   private final int iterationMillis;
@@ -46,7 +47,10 @@ public final class JmhTimer implements Timer {
   private final PrintStream log;
 
   /**
-   * @param warmupIterations query warm-up iterations per fork
+   * @param warmupIterations query warm-up iterations per fork of a row that may take a SIMD path
+   *     ({@link RowSets#mayTakeSimdPath})
+   * @param scalarWarmupIterations the same for every other row (no SIMD gate to wait for: C2 has
+   *     compiled a scalar lookup loop well within a second)
    * @param warmupMillis each query warm-up iteration's time
    * @param iterations measured query iterations per fork
    * @param iterationMillis each measured iteration's time (query and build), and each build warm-up
@@ -54,6 +58,7 @@ public final class JmhTimer implements Timer {
    */
   public JmhTimer(
       int warmupIterations,
+      int scalarWarmupIterations,
       int warmupMillis,
       int iterations,
       int iterationMillis,
@@ -62,6 +67,7 @@ public final class JmhTimer implements Timer {
       String forkHeap,
       PrintStream log) {
     if (warmupIterations < 0
+        || scalarWarmupIterations < 0
         || warmupMillis < 1
         || iterations < 1
         || iterationMillis < 1
@@ -71,6 +77,7 @@ public final class JmhTimer implements Timer {
           "JMH iterations and iteration time must be positive (warm-ups may be 0)");
     }
     this.warmupIterations = warmupIterations;
+    this.scalarWarmupIterations = scalarWarmupIterations;
     this.warmupMillis = warmupMillis;
     this.iterations = iterations;
     this.iterationMillis = iterationMillis;
@@ -96,7 +103,7 @@ public final class JmhTimer implements Timer {
       ChainedOptionsBuilder query =
           base(job.kind(), row, seed)
               .include(QueryBenchmark.class.getName() + "\\.(positive|negative)$")
-              .warmupIterations(warmupIterations)
+              .warmupIterations(warmupIterations(job.kind()))
               .warmupTime(TimeValue.milliseconds(warmupMillis))
               .measurementIterations(iterations)
               .measurementTime(TimeValue.milliseconds(iterationMillis));
@@ -122,6 +129,11 @@ public final class JmhTimer implements Timer {
       }
     }
     return new Sample(positive, negative, builds);
+  }
+
+  /** The query warm-up iterations of {@code kind}'s forks. */
+  int warmupIterations(StructureKind kind) {
+    return RowSets.mayTakeSimdPath(kind) ? warmupIterations : scalarWarmupIterations;
   }
 
   /** Every measured iteration's score of {@code r}, times {@code factor}. */
@@ -167,6 +179,7 @@ public final class JmhTimer implements Timer {
   public Timer longer() {
     return new JmhTimer(
         2 * warmupIterations,
+        2 * scalarWarmupIterations,
         warmupMillis,
         2 * iterations,
         iterationMillis,
@@ -187,8 +200,17 @@ public final class JmhTimer implements Timer {
 
   @Override
   public double plannedSeconds(int n, boolean queries, boolean build) {
+    return plannedSeconds(warmupIterations, n, queries, build);
+  }
+
+  @Override
+  public double plannedSeconds(StructureKind kind, int n) {
+    return plannedSeconds(warmupIterations(kind), n, true, true);
+  }
+
+  private double plannedSeconds(int warmups, int n, boolean queries, boolean build) {
     double fork = FORK_START_SECONDS + SETUP_NS_PER_KEY * 1e-9 * n;
-    double query = (warmupIterations * warmupMillis + iterations * iterationMillis) / 1000.0;
+    double query = (warmups * warmupMillis + iterations * iterationMillis) / 1000.0;
     double builds = (buildWarmupIterations + buildIterations) * iterationMillis / 1000.0;
     return (queries ? 2 * (fork + query) : 0) + (build ? fork + builds : 0);
   }
@@ -197,12 +219,13 @@ public final class JmhTimer implements Timer {
   public String describe() {
     return String.format(
         "JMH 1.37, forks of -Xmx%s; per round and structure one fork each for positive lookups,"
-            + " negative lookups and builds; queries: %d×%d ms warm-up, %d×%d ms measured, runs"
-            + " of %d keys; builds: average time of whole builds, %d×%d ms warm-up, %d×%d ms"
+            + " negative lookups and builds; queries: %d×%d ms warm-up (%d× where no SIMD path"
+            + " can run), %d×%d ms measured, runs of %d keys; builds: average time of whole builds, %d×%d ms warm-up, %d×%d ms"
             + " measured (each iteration at least one build)",
         forkHeap,
         warmupIterations,
         warmupMillis,
+        scalarWarmupIterations,
         iterations,
         iterationMillis,
         QueryBenchmark.BATCH,

@@ -48,13 +48,11 @@ public final class PolicyFigures {
   public static Figures figures(List<Row> rows, int n, long seed) {
     List<BuildRetries.Result> retries = BuildRetries.measure(n, seed);
     int maxN = rows.stream().mapToInt(r -> r.n).max().orElse(0);
-    Optional<Row> bloom = Targets.find(rows, Targets.BLOCKED, maxN, 10.0);
-    Optional<Row> ribbon = Targets.find(rows, Targets.RIBBON, maxN, 10.0);
+    Optional<Row> bloom = Names.find(rows, Names.BLOCKED, maxN, 10.0);
+    Optional<Row> ribbon = Names.find(rows, Names.RIBBON, maxN, 10.0);
     if (bloom.isEmpty() || ribbon.isEmpty()) {
       return new Figures(
-          retries,
-          List.of(),
-          "needs " + Targets.BLOCKED + " and " + Targets.RIBBON + " in the run");
+          retries, List.of(), "needs " + Names.BLOCKED + " and " + Names.RIBBON + " in the run");
     }
     if (bloom.get().excluded()
         || ribbon.get().excluded()
@@ -64,11 +62,11 @@ public final class PolicyFigures {
           retries,
           List.of(),
           "not priced: "
-              + Targets.BLOCKED
+              + Names.BLOCKED
               + " or "
-              + Targets.RIBBON
+              + Names.RIBBON
               + " at n="
-              + Targets.nLabel(maxN)
+              + Names.nLabel(maxN)
               + " is not at steady state");
     }
     return new Figures(

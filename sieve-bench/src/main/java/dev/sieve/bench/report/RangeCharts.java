@@ -19,8 +19,8 @@ import org.jfree.data.xy.XYSeriesCollection;
 /**
  * The range section's plots, in the house style of {@link Charts} (white panels, grey grid, its
  * palette, dashed lines for theory, two panels a line): FPR against range length, one panel per
- * workload (Grafite measured, Grafite's bound, the prefix-Bloom baseline measured, the target), and
- * ns per range against range length, one panel per workload, both filters. Both axes are
+ * workload (Grafite measured, Grafite's bound, the prefix-Bloom baseline measured, a reference FPR
+ * line), and ns per range against range length, one panel per workload, both filters. Both axes are
  * logarithmic; a cell with no false positive, or a time not at steady state, is not drawn (the
  * title says so).
  */
@@ -55,13 +55,11 @@ final class RangeCharts {
       XYSeries grafite = new XYSeries("Grafite, measured");
       XYSeries bound = new XYSeries("Grafite's bound ℓ/2^(B−2)");
       XYSeries prefix = new XYSeries("prefix-Bloom at Grafite's memory, measured");
-      double limit = w == Workload.UNIFORM ? RangeReport.TARGET_FPR : 2 * RangeReport.TARGET_FPR;
-      XYSeries target =
+      double limit =
+          w == Workload.UNIFORM ? RangeReport.REFERENCE_FPR : 2 * RangeReport.REFERENCE_FPR;
+      XYSeries reference =
           new XYSeries(
-              String.format(
-                  Locale.ROOT,
-                  "issue 25's target %s (ℓ ≤ 2^10, 16 bits/key)",
-                  Advice.shortPct(limit)));
+              String.format(Locale.ROOT, "reference %s (ℓ ≤ 2^10)", Advice.shortPct(limit)));
       for (RangeReport.Point p : s.points()) {
         if (p.workload() != w) {
           continue;
@@ -74,12 +72,12 @@ final class RangeCharts {
         }
         zeros |= p.grafiteFp() == 0 || p.prefixFp() == 0;
         bound.add(p.length(), p.grafiteBound());
-        if (p.length() <= RangeReport.TARGET_MAX_LENGTH) {
-          target.add(p.length(), limit);
+        if (p.length() <= RangeReport.SHORT_RANGE_MAX) {
+          reference.add(p.length(), limit);
         }
       }
       XYSeriesCollection data = new XYSeriesCollection();
-      for (XYSeries x : List.of(grafite, bound, prefix, target)) {
+      for (XYSeries x : List.of(grafite, bound, prefix, reference)) {
         if (x.getItemCount() > 0) {
           data.addSeries(x);
         }
@@ -112,7 +110,7 @@ final class RangeCharts {
         String.format(
             Locale.ROOT,
             "Range filters: FPR against range length at %s bits/key (lines with points: measured;"
-                + " dashed: Grafite's bound; dotted: the target)%s",
+                + " dashed: Grafite's bound; dotted: the reference FPR)%s",
             Cells.num(s.bitsPerKey(), 0),
             zeros ? " — cells with no false positive not drawn" : ""),
         charts,
@@ -182,7 +180,7 @@ final class RangeCharts {
     String title =
         (w == Workload.UNIFORM ? "uniform ranges" : "correlated: lo just after a key")
             + " — n = "
-            + Targets.nLabel(s.n());
+            + Names.nLabel(s.n());
     LogAxis x = LogAxes.of("range length ℓ (values)", 2, 2, LogAxes.Ticks.POWER_OF_TWO);
     long max = s.points().stream().mapToLong(RangeReport.Point::length).max().orElse(2);
     x.setRange(0.5, 2.0 * max);

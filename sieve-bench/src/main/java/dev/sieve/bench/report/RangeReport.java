@@ -16,29 +16,26 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
-import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * Issue 25's range section: Grafite's measured false-positive rate against its bound {@code
- * ℓ/2^(B−2)} and against the prefix-Bloom baseline given the same memory (the baseline is sized to
- * Grafite's bits per key in memory, select samples included), for range lengths 1, 16, 2^10 and
- * 2^20, on the uniform workload (uniform keys, uniform ranges) and the correlated one (ranges that
- * start just after a key, {@code lo = key + 1 + gap}, gap in [0, 16)), with each filter's query
- * time per range. The baseline cannot go below one bit per stored prefix (the blocked Bloom
- * filter's floor), so at 2^20 (21 levels) it takes more memory than Grafite; its bits per key are
- * printed beside. Each filter is built for its range length ({@code maxRangeLength = ℓ}). Only
- * empty ranges are asked (checked against the sorted keys), so every "maybe" is a false positive;
- * the 99.9% Wilson interval is printed. Query times come from the report's timer ({@link
- * RangeTimer}: JMH forks, or the in-process timer with {@code --timer quick}); a cell whose 99.9%
- * interval is wider than its mean is re-measured once with twice the iterations and, if still so,
- * marked and kept out of the targets and the advice, as the point-lookup rows' {@link SteadyState}
- * guard does.
+ * The range section: Grafite's measured false-positive rate against its bound {@code ℓ/2^(B−2)} and
+ * against the prefix-Bloom baseline given the same memory (the baseline is sized to Grafite's bits
+ * per key in memory, select samples included), for range lengths 1, 16, 2^10 and 2^20, on the
+ * uniform workload (uniform keys, uniform ranges) and the correlated one (ranges that start just
+ * after a key, {@code lo = key + 1 + gap}, gap in [0, 16)), with each filter's query time per
+ * range. The baseline cannot go below one bit per stored prefix (the blocked Bloom filter's floor),
+ * so at 2^20 (21 levels) it takes more memory than Grafite; its bits per key are printed beside.
+ * Each filter is built for its range length ({@code maxRangeLength = ℓ}). Only empty ranges are
+ * asked (checked against the sorted keys), so every "maybe" is a false positive; the 99.9% Wilson
+ * interval is printed. Query times come from the report's timer ({@link RangeTimer}: JMH forks, or
+ * the in-process timer with {@code --timer quick}); a cell whose 99.9% interval is wider than its
+ * mean is re-measured once with twice the iterations and, if still so, marked and kept out of the
+ * advice, as the point-lookup rows' {@link SteadyState} guard does.
  *
- * <p>In the default {@code ./sieve report} at 10^6 keys ({@code --range-keys}, 0: off; 10^7 for the
- * query target). Alone: {@code java -cp sieve-bench/target/sieve-bench-all.jar
- * dev.sieve.bench.report.RangeReport --keys 10000000 --queries 1000000 --bits 16 --timer jmh --out
- * report/range}.
+ * <p>In the default {@code ./sieve report} at 10^6 keys ({@code --range-keys}, 0: off). Alone:
+ * {@code java -cp sieve-bench/target/sieve-bench-all.jar dev.sieve.bench.report.RangeReport --keys
+ * 10000000 --queries 1000000 --bits 16 --timer jmh --out report/range}.
  */
 public final class RangeReport {
   private RangeReport() {}
@@ -49,24 +46,18 @@ public final class RangeReport {
   /** The largest key count the section takes (its arrays: 16 bytes per key and the filters). */
   static final int MAX_KEYS = 100_000_000;
 
-  /** The range length the ≤ 1% target stops at. */
-  static final long TARGET_MAX_LENGTH = 1L << 10;
+  /**
+   * The longest range the pick is judged on: the short ranges a key-value store asks (longer ones
+   * are better answered by a scan).
+   */
+  static final long SHORT_RANGE_MAX = 1L << 10;
 
-  /** Issue 25's FPR target on the uniform workload (at 16 bits/key, ℓ ≤ 2^10), and 2× that. */
-  static final double TARGET_FPR = 0.01;
-
-  /** The bits per key the FPR targets are stated at. */
-  static final double TARGET_BITS = 16;
-
-  /** Issue 25's query target, ns per range at 10^7 keys. */
-  static final double TARGET_NS = 100;
-
-  /** The key count the query target is stated at. */
-  static final int TARGET_NS_KEYS = 10_000_000;
+  /** The FPR the plots draw as a reference line on the uniform workload (2× on the correlated). */
+  static final double REFERENCE_FPR = 0.01;
 
   /**
    * Ns per asked range of the FPR loop (drawing, the emptiness check, both filters), for the plan:
-   * an upper estimate from the 2-core machine.
+   * an upper estimate from runs on 2 cores.
    */
   static final double FPR_NS_PER_QUERY = 1000;
 
@@ -93,7 +84,7 @@ public final class RangeReport {
       return !Double.isNaN(ns);
     }
 
-    /** Measured and at steady state: the only times the targets and the advice use. */
+    /** Measured and at steady state: the only times the advice uses. */
     boolean steady() {
       return timed() && unsteady == null;
     }
@@ -524,12 +515,12 @@ public final class RangeReport {
 
   /**
    * The range filter to pick, in one sentence from the measured figures: the filter with the lower
-   * worst FPR over the cells up to {@link #TARGET_MAX_LENGTH} (both workloads, equal memory), its
+   * worst FPR over the cells up to {@link #SHORT_RANGE_MAX} (both workloads, equal memory), its
    * worst rate and the other's, and each filter's mean query time over those cells (left out where
    * one of them is not at steady state).
    */
   static String advice(Section s) {
-    List<Point> judged = s.points().stream().filter(p -> p.length() <= TARGET_MAX_LENGTH).toList();
+    List<Point> judged = s.points().stream().filter(p -> p.length() <= SHORT_RANGE_MAX).toList();
     if (judged.isEmpty()) {
       judged = s.points();
     }
@@ -558,7 +549,7 @@ public final class RangeReport {
         Locale.ROOT,
         "Range queries (n = %s, %s bits/key, ℓ ≤ %s): %s — worst FPR %s (ℓ=%s %s) vs"
             + " %s's %s (ℓ=%s %s)%s",
-        Targets.nLabel(s.n()),
+        Names.nLabel(s.n()),
         Cells.num(pickWorst.grafiteBits(), 1),
         lengthName(judged.stream().mapToLong(Point::length).max().orElse(0)),
         pick.label(),
@@ -584,198 +575,6 @@ public final class RangeReport {
     return cells.stream().mapToDouble(p -> p.time(st).ns()).average().orElse(Double.NaN);
   }
 
-  /**
-   * Issue 25's targets. G1: Grafite's FPR within its bound at every cell (the 99.9% lower end at
-   * most the bound); G2: FPR ≤ 1% on the uniform workload at 16 bits/key for ℓ ≤ 2^10; G3: ≤ 2×
-   * that (2%) on the correlated one; G4: a range query ≤ 100 ns at 10^7 keys (every cell). A target
-   * whose cells have a bound above its limit is missed with that reason (no Grafite at those bits
-   * can meet it). NOT RUN where the run lacks the section, the bits or the key count.
-   */
-  static List<Targets.Check> targets(Section s) {
-    List<Targets.Check> out = new ArrayList<>();
-    String g1 =
-        "issue 25: Grafite's FPR within its bound ℓ/2^(B−2) at every range length and workload";
-    String g2 = "issue 25: Grafite FPR ≤ 1% (value in %) on uniform ranges, 16 bits/key, ℓ ≤ 2^10";
-    String g3 =
-        "issue 25: Grafite FPR ≤ 2× 1% (value in %) on correlated ranges, 16 bits/key, ℓ ≤ 2^10";
-    String g4 = "issue 25: Grafite query ≤ 100 ns per range at 10^7 keys, every cell";
-    String g5 =
-        "issue 25: no false negative: every range holding a key answered maybe, both filters";
-    if (s == null) {
-      for (String[] t :
-          new String[][] {{"G1", g1}, {"G2", g2}, {"G3", g3}, {"G4", g4}, {"G5", g5}}) {
-        out.add(notRun(t[0], t[1], "range keys", "range section off (--range-keys 0)"));
-      }
-      return out;
-    }
-    String at = "n=" + Targets.nLabel(s.n());
-    // the cell closest to its bound, among those whose bound says something (below 1)
-    List<Point> informative = s.points().stream().filter(p -> p.grafiteBound() < 1).toList();
-    Point closest =
-        (informative.isEmpty() ? s.points() : informative)
-            .stream()
-                .max(Comparator.comparingDouble(p -> p.grafiteLower() / p.grafiteBound()))
-                .orElseThrow();
-    long within = s.points().stream().filter(Point::withinBound).count();
-    out.add(
-        check(
-            "G1",
-            g1,
-            at,
-            closest.grafiteLower() / closest.grafiteBound(),
-            1.0,
-            String.format(
-                Locale.ROOT,
-                "%d of %d cells within (99.9%% lower end ≤ bound); value: the largest lower end"
-                    + " ÷ bound below 1, at ℓ=%s %s: %s [%s, %s] vs bound %s",
-                within,
-                s.points().size(),
-                lengthName(closest.length()),
-                closest.workload().name().toLowerCase(Locale.ROOT),
-                Cells.pct(closest.grafiteRate()),
-                Cells.pct(closest.grafiteLower()),
-                Cells.pct(closest.grafiteUpper()),
-                Cells.pct(closest.grafiteBound()))));
-    if (s.bitsPerKey() != TARGET_BITS) {
-      String why = "the run used " + Cells.num(s.bitsPerKey(), 1) + " bits/key (--range-bits)";
-      out.add(notRun("G2", g2, at, why));
-      out.add(notRun("G3", g3, at, why));
-    } else {
-      out.add(fprTarget("G2", g2, at, s, Workload.UNIFORM, TARGET_FPR));
-      out.add(fprTarget("G3", g3, at, s, Workload.CORRELATED, 2 * TARGET_FPR));
-    }
-    String at7 = "n=" + Targets.nLabel(TARGET_NS_KEYS);
-    List<Point> timed = s.points().stream().filter(p -> p.grafiteTime().timed()).toList();
-    if (s.n() != TARGET_NS_KEYS) {
-      out.add(
-          notRun(
-              "G4",
-              g4,
-              at7,
-              "the range section ran at n=" + Targets.nLabel(s.n()) + " (--range-keys 10000000)"));
-    } else if (timed.size() != s.points().size()) {
-      out.add(notRun("G4", g4, at7, "query times not measured"));
-    } else if (timed.stream().anyMatch(p -> !p.grafiteTime().steady())) {
-      Point bad = timed.stream().filter(p -> !p.grafiteTime().steady()).findFirst().orElseThrow();
-      out.add(
-          new Targets.Check(
-              "G4",
-              g4,
-              at7,
-              Targets.Status.EXCLUDED,
-              Double.NaN,
-              Double.NaN,
-              cellName(Structure.GRAFITE, bad)
-                  + " not at steady state: "
-                  + bad.grafiteTime().unsteady(),
-              true));
-    } else {
-      Point slow =
-          timed.stream().max(Comparator.comparingDouble(p -> p.grafiteTime().ns())).orElseThrow();
-      out.add(
-          check(
-              "G4",
-              g4,
-              at7,
-              slow.grafiteTime().ns(),
-              TARGET_NS,
-              String.format(
-                  Locale.ROOT,
-                  "slowest cell %s: %s ns per range",
-                  cellName(Structure.GRAFITE, slow),
-                  Cells.pm(slow.grafiteTime().ns(), slow.grafiteTime().error()))));
-    }
-    long fn = s.falseNegatives();
-    long asked = s.points().stream().mapToLong(Point::positives).sum();
-    List<String> bad = new ArrayList<>();
-    for (Point p : s.points()) {
-      if (p.grafiteFn() > 0) {
-        bad.add(cellName(Structure.GRAFITE, p) + ": " + p.grafiteFn());
-      }
-      if (p.prefixFn() > 0) {
-        bad.add(cellName(Structure.PREFIX_BLOOM, p) + ": " + p.prefixFn());
-      }
-    }
-    out.add(
-        check(
-            "G5",
-            g5,
-            at,
-            fn,
-            0,
-            fn == 0
-                ? String.format(
-                    Locale.ROOT, "%,d ranges holding a key, each asked of both filters", asked)
-                : "CONTRACT VIOLATION: " + String.join("; ", bad)));
-    return out;
-  }
-
-  /**
-   * G2/G3: Grafite's worst FPR (in %) over one workload's cells up to 2^10, with the reason of a
-   * miss: the cells whose bound itself is above the limit, and the bits per key that would bring it
-   * under ({@code B ≥ 2 + log2(ℓ/limit)}).
-   */
-  private static Targets.Check fprTarget(
-      String id, String what, String at, Section s, Workload w, double limit) {
-    Predicate<Point> mine = p -> p.workload() == w && p.length() <= TARGET_MAX_LENGTH;
-    List<Point> cells = s.points().stream().filter(mine).toList();
-    if (cells.isEmpty()) {
-      return notRun(id, what, at, "no cell with ℓ ≤ 2^10");
-    }
-    Point worst = cells.stream().max(Comparator.comparingDouble(Point::grafiteRate)).orElseThrow();
-    List<String> over = new ArrayList<>();
-    for (Point p : cells) {
-      if (p.grafiteRate() > limit) {
-        over.add(
-            p.grafiteBound() > limit
-                ? String.format(
-                    Locale.ROOT,
-                    "ℓ=%s: %s, but its bound ℓ/2^(B−2) is %s > %s, so no Grafite at %s bits/key"
-                        + " can meet it (it needs B ≥ %s)",
-                    lengthName(p.length()),
-                    Cells.pct(p.grafiteRate()),
-                    Cells.pct(p.grafiteBound()),
-                    Cells.pct(limit),
-                    Cells.num(s.bitsPerKey(), 0),
-                    Cells.num(2 + Math.log(p.length() / limit) / Math.log(2), 1))
-                : String.format(
-                    Locale.ROOT,
-                    "ℓ=%s: %s within a bound of %s",
-                    lengthName(p.length()),
-                    Cells.pct(p.grafiteRate()),
-                    Cells.pct(p.grafiteBound())));
-      }
-    }
-    String detail =
-        over.isEmpty()
-            ? String.format(
-                Locale.ROOT,
-                "worst ℓ=%s: %s (99.9%% upper %s)",
-                lengthName(worst.length()),
-                Cells.pct(worst.grafiteRate()),
-                Cells.pct(worst.grafiteUpper()))
-            : "above " + Cells.pct(limit) + " at " + String.join("; ", over);
-    return check(id, what, at, 100 * worst.grafiteRate(), 100 * limit, detail);
-  }
-
-  private static Targets.Check check(
-      String id, String what, String at, double value, double limit, String detail) {
-    return new Targets.Check(
-        id,
-        what,
-        at,
-        value <= limit ? Targets.Status.PASS : Targets.Status.MISS,
-        value,
-        limit,
-        detail,
-        true);
-  }
-
-  private static Targets.Check notRun(String id, String what, String at, String why) {
-    return new Targets.Check(
-        id, what, at, Targets.Status.NOT_RUN, Double.NaN, Double.NaN, why, true);
-  }
-
   /** Writes {@code range.md}, {@code range.csv} and the two plots (the standalone run). */
   static void write(Path out, Section s) throws IOException {
     Files.createDirectories(out);
@@ -785,9 +584,6 @@ public final class RangeReport {
     Files.writeString(out.resolve("range.csv"), csv(s));
     RangeCharts.write(out.toFile(), s);
     System.out.println(advice(s));
-    for (Targets.Check c : targets(s)) {
-      System.out.println(c.id() + " " + c.status().label() + ": " + c.detail());
-    }
     System.out.println("wrote " + out.resolve("range.md"));
   }
 

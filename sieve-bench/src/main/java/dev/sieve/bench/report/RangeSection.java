@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The report's range section (issue 25): how it was measured, the pick, one table line per cell
- * (FPR with its 99.9% Wilson interval, Grafite's bound, bits per key and ns per range of both
- * filters) and the two plots ({@link RangeCharts}).
+ * The report's range section: how it was measured, the pick, one table line per cell (FPR with its
+ * 99.9% Wilson interval, Grafite's bound, bits per key and ns per range of both filters) and the
+ * two plots ({@link RangeCharts}).
  */
 final class RangeSection {
   private RangeSection() {}
@@ -20,7 +20,7 @@ final class RangeSection {
    * @param plotDir where the plots lie relative to the document ("plots/" in the report, "" alone)
    */
   static void write(Doc doc, RangeReport.Section s, String plotDir) {
-    doc.heading(2, "Range filters (issue 25), n = " + Targets.nLabel(s.n()));
+    doc.heading(2, "Range filters, n = " + Names.nLabel(s.n()));
     double z = GrowthReport.Z999;
     double half = z * Math.sqrt(0.01 * 0.99 / s.queries());
     doc.para(
@@ -36,7 +36,7 @@ final class RangeSection {
                 + " [0, %d), ranges that start just after a key. Query time: mean ns per range ±"
                 + " 99.9%% half-width, %s; a cell whose half-width exceeds its mean is re-measured"
                 + " once with twice the iterations and, if still so, marked **(!)** and left out"
-                + " of the targets and the pick.",
+                + " of the pick.",
             s.n(),
             s.seed(),
             Cells.num(s.bitsPerKey(), 1),
@@ -88,7 +88,7 @@ final class RangeSection {
                 s.points().isEmpty() ? 0 : s.points().get(0).positives())
             : "**CONTRACT VIOLATION**: "
                 + s.falseNegatives()
-                + " range(s) holding a key answered empty (target G5).");
+                + " range(s) holding a key answered empty.");
     List<String> unsteady = s.unsteady();
     if (!unsteady.isEmpty()) {
       doc.para(

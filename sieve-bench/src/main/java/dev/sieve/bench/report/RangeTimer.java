@@ -52,16 +52,16 @@ public interface RangeTimer {
 
   /**
    * Ns per key of drawing the keys (and, in the report's JVM, sorting a copy), for the plan: an
-   * upper estimate from the 2-core machine.
+   * upper estimate from runs on 2 cores.
    */
   double KEYS_NS_PER_KEY = 500;
 
-  /** Ns per key of one Grafite build, for the plan (an upper estimate, 2-core machine). */
+  /** Ns per key of one Grafite build, for the plan (an upper estimate from runs on 2 cores). */
   double GRAFITE_BUILD_NS_PER_KEY = 250;
 
   /**
    * Ns per key and level of a prefix-Bloom build ({@code ⌈log2 ℓ⌉ + 1} levels: 21 at 2^20), for the
-   * plan (an upper estimate, 2-core machine).
+   * plan (an upper estimate from runs on 2 cores).
    */
   double PREFIX_BUILD_NS_PER_KEY_LEVEL = 120;
 

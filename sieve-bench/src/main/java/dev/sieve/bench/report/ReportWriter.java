@@ -10,10 +10,10 @@ import java.util.List;
 /**
  * Writes report.md, report.html, results.json and the plots from one run's figures. The report
  * reads top-down: a short summary and the side-by-side table first, then the hot-path guard, every
- * row's figures, the experiments and plots, and the targets last. Each section is its own class
- * ({@link SummarySection}, {@link SideBySideSection}, {@link GuardSection}, {@link
- * EveryRowSection}, {@link ExperimentsSection}, {@link ColdStartSection}, {@link RangeSection},
- * {@link TargetsSection}) writing {@link Doc} blocks; this class puts them in order.
+ * row's figures, the experiments and the plots. Each section is its own class ({@link
+ * SummarySection}, {@link SideBySideSection}, {@link GuardSection}, {@link EveryRowSection}, {@link
+ * ExperimentsSection}, {@link ColdStartSection}, {@link RangeSection}) writing {@link Doc} blocks;
+ * this class puts them in order.
  */
 public final class ReportWriter {
   private ReportWriter() {}
@@ -76,12 +76,11 @@ public final class ReportWriter {
    *
    * @param guard the hot-path guard against --baseline, {@code null} without one
    * @param coldStart the cold-start section, {@code null} when not measured (--no-cold-start)
-   * @param range the range section (issue 25), {@code null} when not measured (--range-keys 0)
+   * @param range the range section, {@code null} when not measured (--range-keys 0)
    */
   public record Run(
       Meta meta,
       List<Row> rows,
-      List<Targets.Check> checks,
       List<Guard.Entry> guard,
       ExperimentResults experiments,
       ColdStart.Section coldStart,
@@ -91,21 +90,15 @@ public final class ReportWriter {
     public Run(
         Meta meta,
         List<Row> rows,
-        List<Targets.Check> checks,
         List<Guard.Entry> guard,
         ExperimentResults experiments,
         ColdStart.Section coldStart) {
-      this(meta, rows, checks, guard, experiments, coldStart, null);
+      this(meta, rows, guard, experiments, coldStart, null);
     }
 
     /** A run without the cold-start section. */
-    public Run(
-        Meta meta,
-        List<Row> rows,
-        List<Targets.Check> checks,
-        List<Guard.Entry> guard,
-        ExperimentResults experiments) {
-      this(meta, rows, checks, guard, experiments, null, null);
+    public Run(Meta meta, List<Row> rows, List<Guard.Entry> guard, ExperimentResults experiments) {
+      this(meta, rows, guard, experiments, null, null);
     }
 
     /** The FPR sweep's points. */
@@ -124,7 +117,6 @@ public final class ReportWriter {
   public record Results(
       Meta meta,
       List<Row.Result> rows,
-      List<Targets.Check> targets,
       List<Guard.Entry> guard,
       ExperimentResults experiments,
       ColdStart.Section coldStart,
@@ -166,7 +158,6 @@ public final class ReportWriter {
         new Results(
             run.meta(),
             rows,
-            run.checks(),
             run.guard(),
             run.experiments(),
             run.coldStart(),
@@ -214,7 +205,6 @@ public final class ReportWriter {
     }
     doc.image("FPR vs bits/key", "plots/fpr-vs-bits-per-key.png");
     doc.image("bits/key over the floor", "plots/bits-over-floor.png");
-    TargetsSection.write(doc, run);
     return doc;
   }
 }

@@ -52,7 +52,7 @@ final class RunHeader {
                   : "others used " + num(meta.otherCores(), 2) + " of " + meta.cores()));
     }
     List<String> nl = new ArrayList<>();
-    meta.n().forEach(n -> nl.add(Targets.nLabel(n)));
+    meta.n().forEach(n -> nl.add(Names.nLabel(n)));
     lines.add(
         String.format(
             Locale.ROOT,

@@ -39,7 +39,7 @@ final class SideBySideSection {
   static void write(Doc doc, ReportWriter.Run run) {
     RowIndex index = new RowIndex(run.rows());
     for (int n : ns(run.rows())) {
-      doc.heading(2, "Side by side, n = " + Targets.nLabel(n));
+      doc.heading(2, "Side by side, n = " + Names.nLabel(n));
       table(doc, run, index, n);
     }
     doc.para(

@@ -1,6 +1,6 @@
 package dev.sieve.bench.report;
 
-/** Small statistics helpers. */
+/** The Wilson score interval of a measured rate. */
 public final class Stats {
   private Stats() {}
 

@@ -48,10 +48,10 @@ final class SummarySection {
       flagged.forEach(
           r ->
               what.add(
-                  r.name + " at n=" + Targets.nLabel(r.n) + " (" + SteadyState.describe(r) + ")"));
+                  r.name + " at n=" + Names.nLabel(r.n) + " (" + SteadyState.describe(r) + ")"));
       items.add(
           "**Not at steady state** after one longer re-measurement, printed marked **(!)** and"
-              + " left out of every ratio, target and recommendation: "
+              + " left out of every ratio and recommendation: "
               + String.join("; ", what)
               + ".");
     }
@@ -62,7 +62,7 @@ final class SummarySection {
                 + " on (single, batch or pre-hashed)."
             : "CONTRACT VIOLATION: "
                 + fn
-                + " row(s) with false negatives (see the contract target).");
+                + " row(s) with false negatives (see the every-row tables).");
     if (run.guard() != null) {
       items.add(baselineLine(run));
     }
@@ -79,7 +79,7 @@ final class SummarySection {
                         + " ratios within one run are the figures to read.",
                     num(100 * r.negative.roundSpread(), 1),
                     r.name,
-                    Targets.nLabel(r.n))));
+                    Names.nLabel(r.n))));
     return items;
   }
 
@@ -95,7 +95,7 @@ final class SummarySection {
                   + " "
                   + e.metric()
                   + " at n="
-                  + Targets.nLabel(e.n())
+                  + Names.nLabel(e.n())
                   + " "
                   + num(e.ratio(), 2)
                   + "×");

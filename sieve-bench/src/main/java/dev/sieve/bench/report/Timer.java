@@ -52,6 +52,11 @@ public interface Timer {
     return Double.NaN;
   }
 
+  /** {@link #plannedSeconds(int)} of a run of {@code kind} (whose warm-up may be its own). */
+  default double plannedSeconds(StructureKind kind, int n) {
+    return plannedSeconds(n);
+  }
+
   /** {@link #plannedSeconds(int)} of {@link #run(Job, long, boolean, boolean)}'s parts. */
   default double plannedSeconds(int n, boolean queries, boolean build) {
     return plannedSeconds(n);

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.bench.Family;
+import dev.sieve.bench.Structures;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,8 +41,8 @@ class AdviceTest {
     assertTrue(line(advice, "For scale").contains("1.45 ns"));
     // the flagged Xor16 (0.5 ± 3 ns) would be the fastest of all: never recommended
     assertTrue(advice.stream().noneMatch(l -> l.contains("xor16")), advice.toString());
-    // project target ids stay out of the user-facing advice
-    assertTrue(advice.stream().noneMatch(l -> l.matches(".*\\b(B[1-4]|S[12]|R1|X[123])\\b.*")));
+    // the advice names filters and needs in words, never by a letter-and-digit code
+    assertTrue(advice.stream().noneMatch(l -> l.matches(".*\\b([BSRX][1-4])\\b.*")));
   }
 
   @Test
@@ -94,5 +97,31 @@ class AdviceTest {
     // without the row, no line for growth with deletes
     List<String> without = Advice.recommend(ReportFixture.rows());
     assertTrue(without.stream().noneMatch(l -> l.contains("filters merged")), without.toString());
+  }
+
+  /**
+   * The advice chooses among what the run measured, so the default run measures every filter it can
+   * recommend: given the default set's rows, an unknown key count goes to the faster of the two
+   * growable filters, and the two-word Bloom competes among the mutable ones.
+   */
+  @Test
+  void theDefaultRunGivesTheAdviceEveryFilterToChooseAmong() {
+    List<Row> rows = new ArrayList<>();
+    for (String name : RowSets.DEFAULT) {
+      double ns =
+          switch (name) {
+            case "sieve-scalable-bloom" -> 66.9;
+            case "sieve-expandable" -> 21.0;
+            case "sieve-two-word-bloom" -> 5.0;
+            default -> 12.0;
+          };
+      Family family = Structures.byName(name).family();
+      rows.add(ReportFixture.filter(name, family, ns, 10.0, family == Family.SIEVE ? 0.01 : 0));
+    }
+    List<String> advice = Advice.recommend(rows);
+    String unknown = line(advice, "Key count not known in advance: ");
+    assertTrue(unknown.startsWith("Key count not known in advance: sieve-expandable —"), unknown);
+    String mutable = line(advice, "Adding keys as they arrive");
+    assertTrue(mutable.contains("sieve-two-word-bloom — 5.0 ns"), mutable);
   }
 }

@@ -24,11 +24,11 @@ class ChartsTest {
   private static List<Row> rows(int... ns) {
     List<Row> rows = new ArrayList<>();
     for (int n : ns) {
-      rows.add(TargetsTest.row("sieve-blocked-bloom", Family.SIEVE, n, 10, 12, 5));
-      rows.add(TargetsTest.row("sieve-blocked-bloom-batch", Family.SIEVE, n, 8, 9, 5));
-      rows.add(TargetsTest.row("sieve-xor8", Family.SIEVE, n, 9, 9, 50));
-      rows.add(TargetsTest.row("fastfilter-blocked-bloom", Family.PEER, n, 7, 7, 3));
-      rows.add(TargetsTest.row("raw-read-1x", Family.LIMIT, n, 2, 2, 1));
+      rows.add(AcceptanceTest.row("sieve-blocked-bloom", Family.SIEVE, n, 10, 12, 5));
+      rows.add(AcceptanceTest.row("sieve-blocked-bloom-batch", Family.SIEVE, n, 8, 9, 5));
+      rows.add(AcceptanceTest.row("sieve-xor8", Family.SIEVE, n, 9, 9, 50));
+      rows.add(AcceptanceTest.row("fastfilter-blocked-bloom", Family.PEER, n, 7, 7, 3));
+      rows.add(AcceptanceTest.row("raw-read-1x", Family.LIMIT, n, 2, 2, 1));
     }
     return rows;
   }
@@ -70,11 +70,11 @@ class ChartsTest {
             "sieve-ribbon",
             "guava-bloom")) {
       rows.add(
-          TargetsTest.row(
+          AcceptanceTest.row(
               name, name.startsWith("sieve") ? Family.SIEVE : Family.PEER, 1000, 5, 5, 1));
     }
-    rows.add(TargetsTest.row("raw-read-1x", Family.LIMIT, 1000, 1, 1, 1));
-    Row flagged = TargetsTest.row("sieve-cuckoo8", Family.SIEVE, 1000, 5000, 5000, 1);
+    rows.add(AcceptanceTest.row("raw-read-1x", Family.LIMIT, 1000, 1, 1, 1));
+    Row flagged = AcceptanceTest.row("sieve-cuckoo8", Family.SIEVE, 1000, 5000, 5000, 1);
     flagged.unsteady = "negative 5000 ns is 5000× the raw read";
     rows.add(flagged);
     List<Charts.LookupPanel> panels = Charts.panels(rows);

@@ -114,7 +114,7 @@ class GrowthReportTest {
         2, verdicts.stream().filter(v -> v.target().startsWith("moonshot")).count(), "hinted");
     GrowthReport.write(dir, points, 1_000, maxN);
     String md = Files.readString(dir.resolve("growth.md"));
-    assertTrue(md.contains("## Targets (issue 23)"), md);
+    assertTrue(md.contains("## Verdicts"), md);
     assertTrue(md.contains("| expandable-hinted (hint 10,000) |"), md);
     assertEquals(points.size() + 1, Files.readAllLines(dir.resolve("growth.csv")).size());
     for (String png : new String[] {"fpr-vs-keys.png", "bits-per-key.png", "memory-ratio.png"}) {

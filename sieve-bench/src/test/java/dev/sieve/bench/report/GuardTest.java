@@ -47,9 +47,9 @@ class GuardTest {
     assertEquals(10.0, before.get(0).positiveNs());
     assertTrue(Double.isNaN(before.get(1).buildNsPerKey())); // NaN was written as null
 
-    Row bloom = TargetsTest.row("sieve-blocked-bloom", Family.SIEVE, 1000, 11.0, 11.5, 17);
-    Row peer = TargetsTest.row("fastfilter-blocked-bloom", Family.PEER, 1000, 5, 5, 3);
-    Row other = TargetsTest.row("sieve-xor8", Family.SIEVE, 1000, 1, 1, 1); // n differs
+    Row bloom = AcceptanceTest.row("sieve-blocked-bloom", Family.SIEVE, 1000, 11.0, 11.5, 17);
+    Row peer = AcceptanceTest.row("fastfilter-blocked-bloom", Family.PEER, 1000, 5, 5, 3);
+    Row other = AcceptanceTest.row("sieve-xor8", Family.SIEVE, 1000, 1, 1, 1); // n differs
     List<Guard.Entry> entries = Guard.compare(List.of(bloom, peer, other), before);
     // bloom pos/neg/build and peer pos/neg (its build is unknown in the baseline)
     assertEquals(5, entries.size());

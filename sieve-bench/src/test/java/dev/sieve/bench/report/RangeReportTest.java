@@ -22,16 +22,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The range section at a small size: every cell measured, within the bound, timed, judged against
- * issue 25's targets and written; a planted false negative fails the contract; the steady-state
- * check re-measures a flagged filter once. No timing is asserted: the timers here are the
- * in-process one (only its shape is checked) or scripted ones that return fixed scores.
+ * the acceptance check's range goals and written; a planted false negative fails the contract; the
+ * steady-state check re-measures a flagged filter once. No timing is asserted: the timers here are
+ * the in-process one (only its shape is checked) or scripted ones that return fixed scores.
  */
 class RangeReportTest {
   @TempDir Path dir;
 
-  private static Map<String, Targets.Check> byId(List<Targets.Check> checks) {
-    Map<String, Targets.Check> m = new LinkedHashMap<>();
-    checks.forEach(c -> m.put(c.id(), c));
+  private static Map<String, Acceptance.Check> byId(List<Acceptance.Check> checks) {
+    Map<String, Acceptance.Check> m = new LinkedHashMap<>();
+    checks.forEach(c -> m.put(c.name(), c));
     return m;
   }
 
@@ -77,17 +77,35 @@ class RangeReportTest {
     }
     assertTrue(timed.timer().startsWith("quick"), timed.timer());
 
-    Map<String, Targets.Check> t = byId(RangeReport.targets(timed));
-    assertEquals(List.of("G1", "G2", "G3", "G4", "G5"), new ArrayList<>(t.keySet()));
-    assertEquals(Targets.Status.PASS, t.get("G1").status(), t.get("G1").detail());
-    assertEquals(Targets.Status.PASS, t.get("G5").status(), t.get("G5").detail());
-    assertEquals(Targets.Status.NOT_RUN, t.get("G4").status(), "G4 is stated at 10^7 keys");
+    Map<String, Acceptance.Check> t = byId(AcceptanceRange.checks(timed));
+    assertEquals(
+        List.of(
+            AcceptanceRange.WITHIN_BOUND,
+            AcceptanceRange.UNIFORM_FPR,
+            AcceptanceRange.CORRELATED_FPR,
+            AcceptanceRange.QUERY_TIME,
+            AcceptanceRange.NO_FALSE_NEGATIVES),
+        new ArrayList<>(t.keySet()));
+    assertEquals(
+        Acceptance.Status.PASS,
+        t.get(AcceptanceRange.WITHIN_BOUND).status(),
+        t.get(AcceptanceRange.WITHIN_BOUND).detail());
+    assertEquals(
+        Acceptance.Status.PASS,
+        t.get(AcceptanceRange.NO_FALSE_NEGATIVES).status(),
+        t.get(AcceptanceRange.NO_FALSE_NEGATIVES).detail());
+    assertEquals(
+        Acceptance.Status.NOT_RUN,
+        t.get(AcceptanceRange.QUERY_TIME).status(),
+        "the query time is held at 10^7 keys");
     // ≤ 1% at ℓ = 2^10 cannot hold at 16 bits/key: the bound there is 2^10/2^14 = 6.25%
-    assertEquals(Targets.Status.MISS, t.get("G2").status());
-    assertTrue(t.get("G2").detail().contains("ℓ=2^10"), t.get("G2").detail());
-    assertTrue(t.get("G2").detail().contains("no Grafite at 16 bits/key"), t.get("G2").detail());
-    assertTrue(Targets.explainsMiss(t.get("G2")));
-    assertTrue(t.values().stream().allMatch(Targets.Check::primary));
+    assertEquals(Acceptance.Status.MISS, t.get(AcceptanceRange.UNIFORM_FPR).status());
+    assertTrue(
+        t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("ℓ=2^10"),
+        t.get(AcceptanceRange.UNIFORM_FPR).detail());
+    assertTrue(
+        t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("no Grafite at 16 bits/key"),
+        t.get(AcceptanceRange.UNIFORM_FPR).detail());
 
     String advice = RangeReport.advice(timed);
     assertTrue(advice.startsWith("Range queries (n = 20,000"), advice);
@@ -118,9 +136,10 @@ class RangeReportTest {
         RangeReport.measure(
             5_000, 400, 16, 7, f -> (lo, hi) -> (lo & 7) != 0 && f.mayContainRange(lo, hi));
     assertTrue(s.falseNegatives() > 0);
-    Targets.Check g5 = byId(RangeReport.targets(s)).get("G5");
-    assertEquals(Targets.Status.MISS, g5.status());
-    assertTrue(g5.detail().startsWith("CONTRACT VIOLATION"), g5.detail());
+    Acceptance.Check contract =
+        byId(AcceptanceRange.checks(s)).get(AcceptanceRange.NO_FALSE_NEGATIVES);
+    assertEquals(Acceptance.Status.MISS, contract.status());
+    assertTrue(contract.detail().startsWith("CONTRACT VIOLATION"), contract.detail());
   }
 
   /** A timer that answers scripted scores: {@code first} for every cell, then {@code longer}. */
@@ -161,7 +180,7 @@ class RangeReportTest {
   }
 
   @Test
-  void flaggedCellsAreReMeasuredOnceAndTheQueryTargetUsesOnlySteadyOnes() throws Exception {
+  void flaggedCellsAreReMeasuredOnceAndTheQueryTimeGoalUsesOnlySteadyOnes() throws Exception {
     RangeReport.Section s = atTenMillion(RangeReport.measure(2_000, 200, 16, 3));
     double[] noisy = {10, 400, 12, 9, 300};
     double[] steady = {50, 51, 49, 50, 50};
@@ -174,16 +193,19 @@ class RangeReportTest {
       assertTrue(p.grafiteTime().steady() && p.grafiteTime().remeasured(), p.toString());
     }
     assertTrue(fixed.unsteady().isEmpty());
-    Targets.Check g4 = byId(RangeReport.targets(fixed)).get("G4");
-    assertEquals(Targets.Status.PASS, g4.status(), g4.detail());
-    assertEquals(50, g4.value(), 1);
+    Acceptance.Check queryTime =
+        byId(AcceptanceRange.checks(fixed)).get(AcceptanceRange.QUERY_TIME);
+    assertEquals(Acceptance.Status.PASS, queryTime.status(), queryTime.detail());
+    assertEquals(50, queryTime.value(), 1);
 
-    // noisy twice: flagged, excluded from the target and the advice's times
+    // noisy twice: flagged, excluded from the goal and the advice's times
     calls[0] = 0;
     RangeReport.Section still = RangeReport.timed(s, new Scripted(noisy, noisy, calls), true);
     assertEquals(4, calls[0]);
     assertEquals(still.points().size() * 2, still.unsteady().size());
-    assertEquals(Targets.Status.EXCLUDED, byId(RangeReport.targets(still)).get("G4").status());
+    assertEquals(
+        Acceptance.Status.EXCLUDED,
+        byId(AcceptanceRange.checks(still)).get(AcceptanceRange.QUERY_TIME).status());
     assertFalse(RangeReport.advice(still).contains("ns/range"), RangeReport.advice(still));
 
     // no room in the budget: not re-measured, flagged
@@ -197,16 +219,16 @@ class RangeReportTest {
     calls[0] = 0;
     RangeReport.Section slowRun = RangeReport.timed(s, new Scripted(slow, slow, calls), true);
     assertEquals(2, calls[0], "nothing flagged, nothing re-measured");
-    Targets.Check miss = byId(RangeReport.targets(slowRun)).get("G4");
-    assertEquals(Targets.Status.MISS, miss.status());
+    Acceptance.Check miss = byId(AcceptanceRange.checks(slowRun)).get(AcceptanceRange.QUERY_TIME);
+    assertEquals(Acceptance.Status.MISS, miss.status());
     assertTrue(miss.detail().contains("grafite ℓ="), miss.detail());
   }
 
   @Test
-  void theSectionOffMeansEveryRangeTargetNotRun() {
-    List<Targets.Check> t = RangeReport.targets(null);
+  void theSectionOffMeansEveryRangeGoalNotRun() {
+    List<Acceptance.Check> t = AcceptanceRange.checks(null);
     assertEquals(5, t.size());
-    assertTrue(t.stream().allMatch(c -> c.status() == Targets.Status.NOT_RUN));
+    assertTrue(t.stream().allMatch(c -> c.status() == Acceptance.Status.NOT_RUN));
   }
 
   @Test

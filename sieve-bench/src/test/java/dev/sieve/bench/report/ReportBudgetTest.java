@@ -9,9 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The report's time budget (issue 20: the default run within 10 minutes): the steady-state guard
- * re-measures flagged rows, lookups first, only while the run's budget holds room for them and for
- * the work after the guard.
+ * The report's time budget (the default run within 10 minutes): the steady-state guard re-measures
+ * flagged rows, lookups first, only while the run's budget holds room for them and for the work
+ * after the guard.
  */
 class ReportBudgetTest {
 
@@ -39,7 +39,7 @@ class ReportBudgetTest {
   }
 
   private static Timer.Job job(String name, boolean lookups, boolean build) {
-    Row r = TargetsTest.row(name, Family.SIEVE, 1_000_000, 10, 10, 20);
+    Row r = AcceptanceTest.row(name, Family.SIEVE, 1_000_000, 10, 10, 20);
     r.unsteady = lookups ? "lookups noisy" : null;
     r.buildUnsteady = build ? "build noisy" : null;
     return new Timer.Job(Structures.byName(name), r);
@@ -53,7 +53,7 @@ class ReportBudgetTest {
 
   @Test
   void lookupsComeFirstAndWhatDoesNotFitIsLeftOut() {
-    ReportCommand report = new ReportCommand();
+    ReportPlan report = new ReportPlan(new ReportCommand());
     List<Timer.Job> flagged =
         List.of(
             job("sieve-xor8", false, true),
@@ -85,6 +85,9 @@ class ReportBudgetTest {
     List<Timer.Job> flagged =
         List.of(job("sieve-xor8", true, true), job("sieve-xor16", true, false));
     assertEquals(
-        2, new ReportCommand().withinBudget(flagged, quick, 1e6, Double.NaN, List.of()).size());
+        2,
+        new ReportPlan(new ReportCommand())
+            .withinBudget(flagged, quick, 1e6, Double.NaN, List.of())
+            .size());
   }
 }

@@ -8,7 +8,7 @@ import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** Issue 15 item 7: {@code sieve report -V} printed nothing (the command had no version). */
+/** {@code sieve report -V} prints the command's version (it once printed nothing). */
 class ReportCommandVersionTest {
   @Test
   void versionIsPrinted() {

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The steady-state guard: a row whose error exceeds its mean, or a filter lookup above 100× the raw
- * read at its n, is flagged, re-measured once, and never used for a ratio or a target.
+ * read at its n, is flagged, re-measured once, and never used for a ratio or an acceptance goal.
  */
 class SteadyStateTest {
-  private static final int N6 = Targets.N6;
+  private static final int N6 = Acceptance.N6;
 
   private static List<Timer.Job> jobsOf(List<Row> rows) {
     List<Timer.Job> jobs = new ArrayList<>();
@@ -30,7 +30,7 @@ class SteadyStateTest {
   }
 
   private static Row row(String name, Family f, double pos, double neg, double err) {
-    Row r = TargetsTest.row(name, f, N6, pos, neg, 20);
+    Row r = AcceptanceTest.row(name, f, N6, pos, neg, 20);
     r.positiveNsError = err;
     r.negativeNsError = err;
     r.buildNsPerKeyError = 1;
@@ -38,31 +38,32 @@ class SteadyStateTest {
   }
 
   /**
-   * Issue 20's run: Sieve's blocked Bloom at 170,663 ± 852,745 ns against FastFilter's 45 ns; its
-   * batch row 11,874 ns (no error bar, but 10,000× the raw read); Ribbon divided by the bogus
-   * figure passed R1 with 0.000.
+   * A run whose blocked Bloom rows were not at steady state: Sieve's blocked Bloom at 170,663 ±
+   * 852,745 ns against FastFilter's 45 ns; its batch row 11,874 ns (no error bar, but 10,000× the
+   * raw read); Ribbon divided by the bogus figure passed the Ribbon-vs-blocked-Bloom goal with
+   * 0.000.
    */
-  private static List<Row> issue20Run() {
+  private static List<Row> flaggedRun() {
     List<Row> rows = new ArrayList<>();
-    rows.add(row(Targets.BLOCKED, Family.SIEVE, 170_663, 165_306, 852_745.9));
-    rows.add(row(Targets.BLOCKED + "-batch", Family.SIEVE, 11_874, 12_486, 900));
-    rows.add(row(Targets.FF_BLOCKED, Family.PEER, 45.3, 34.1, 2));
-    rows.add(row(Targets.RIBBON, Family.SIEVE, 40.5, 39.1, 1.5));
+    rows.add(row(Names.BLOCKED, Family.SIEVE, 170_663, 165_306, 852_745.9));
+    rows.add(row(Names.BLOCKED + "-batch", Family.SIEVE, 11_874, 12_486, 900));
+    rows.add(row(Acceptance.FF_BLOCKED, Family.PEER, 45.3, 34.1, 2));
+    rows.add(row(Names.RIBBON, Family.SIEVE, 40.5, 39.1, 1.5));
     rows.add(row("raw-read-1x", Family.LIMIT, 1.45, 1.45, 0.1));
     rows.add(row("java-treeset", Family.EXACT, 900, 800, 30)); // pointer chasing: not flagged
     return rows;
   }
 
-  private static Map<String, Targets.Check> byId(List<Targets.Check> checks) {
-    return checks.stream().collect(Collectors.toMap(Targets.Check::id, c -> c, (a, b) -> a));
+  private static Map<String, Acceptance.Check> byId(List<Acceptance.Check> checks) {
+    return checks.stream().collect(Collectors.toMap(Acceptance.Check::name, c -> c, (a, b) -> a));
   }
 
   @Test
   void errorOverMeanAndHundredRawReadsAreFlaggedExactSetsAndSteadyRowsAreNot() {
-    List<Row> rows = issue20Run();
+    List<Row> rows = flaggedRun();
     List<Row> flagged = SteadyState.flag(rows);
     assertEquals(
-        List.of(Targets.BLOCKED, Targets.BLOCKED + "-batch"),
+        List.of(Names.BLOCKED, Names.BLOCKED + "-batch"),
         flagged.stream().map(r -> r.name).toList());
     assertTrue(rows.get(0).unsteady.contains("exceeds its mean"), rows.get(0).unsteady);
     assertTrue(rows.get(1).unsteady.contains("× the raw read"), rows.get(1).unsteady);
@@ -83,7 +84,7 @@ class SteadyStateTest {
 
   @Test
   void aFlaggedRawReadIsNotAReference() {
-    List<Row> rows = issue20Run();
+    List<Row> rows = flaggedRun();
     rows.get(4).negativeNsError = 5; // the raw read itself unsteady
     SteadyState.flag(rows);
     assertNotNull(rows.get(4).unsteady);
@@ -92,18 +93,29 @@ class SteadyStateTest {
   }
 
   @Test
-  void noTargetOrRatioIsComputedFromAFlaggedRow() {
-    List<Row> rows = issue20Run();
+  void noGoalOrRatioIsComputedFromAFlaggedRow() {
+    List<Row> rows = flaggedRun();
     // without the guard: the bogus figures give a MISS by 4,854× and a PASS by 0.000
-    Map<String, Targets.Check> unguarded = byId(Targets.check(rows, 10));
-    assertEquals(Targets.Status.MISS, unguarded.get("S1").status());
-    assertEquals(Targets.Status.PASS, unguarded.get("R1").status());
+    Map<String, Acceptance.Check> unguarded = byId(Acceptance.check(rows, 10));
+    assertEquals(
+        Acceptance.Status.MISS,
+        unguarded
+            .get("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6")
+            .status());
+    assertEquals(
+        Acceptance.Status.PASS,
+        unguarded.get("Ribbon single lookup vs blocked Bloom single lookup, n=10^6").status());
     assertTrue(ReportWriter.ratios(rows.get(0), rows).negativeOverRawRead() > 100_000);
 
     SteadyState.flag(rows);
-    Map<String, Targets.Check> guarded = byId(Targets.check(rows, 10));
-    for (String id : List.of("S1", "R1", "B3", "B4")) {
-      assertEquals(Targets.Status.EXCLUDED, guarded.get(id).status(), id);
+    Map<String, Acceptance.Check> guarded = byId(Acceptance.check(rows, 10));
+    for (String id :
+        List.of(
+            "blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6",
+            "Ribbon single lookup vs blocked Bloom single lookup, n=10^6",
+            "blocked Bloom batch negative lookup vs FastFilter BlockedBloom, n=10^6",
+            "blocked Bloom batch positive lookup vs FastFilter BlockedBloom, n=10^6")) {
+      assertEquals(Acceptance.Status.EXCLUDED, guarded.get(id).status(), id);
       assertTrue(Double.isNaN(guarded.get(id).value()), id);
       assertTrue(guarded.get(id).detail().contains("not at steady state"), id);
     }
@@ -118,7 +130,7 @@ class SteadyStateTest {
     rows.get(2).unsteady = "test";
     assertTrue(Double.isNaN(ReportWriter.ratios(rows.get(3), rows).positiveOverBestPeer()));
     // nor are its lookups compared against a baseline (its steady build time is)
-    List<Guard.Baseline> before = List.of(new Guard.Baseline(Targets.BLOCKED, N6, 10, 10, 10, 20));
+    List<Guard.Baseline> before = List.of(new Guard.Baseline(Names.BLOCKED, N6, 10, 10, 10, 20));
     assertEquals(
         List.of("build ns/key"),
         Guard.compare(rows, before).stream().map(Guard.Entry::metric).toList());
@@ -126,11 +138,11 @@ class SteadyStateTest {
 
   @Test
   void aNoisyBuildVoidsTheBuildFiguresOnly() {
-    List<Row> all = new ArrayList<>(issue20Run().subList(2, 5)); // FastFilter, Ribbon, raw read
-    Row xor = row(Targets.XOR8, Family.SIEVE, 8, 8, 0.2);
+    List<Row> all = new ArrayList<>(flaggedRun().subList(2, 5)); // FastFilter, Ribbon, raw read
+    Row xor = row(Acceptance.XOR8, Family.SIEVE, 8, 8, 0.2);
     xor.buildNsPerKeyError = 40; // over its 20 ns/key
     all.add(xor);
-    all.add(row(Targets.FF_XOR8, Family.PEER, 5, 5, 0.2));
+    all.add(row(Acceptance.FF_XOR8, Family.PEER, 5, 5, 0.2));
     assertEquals(List.of(xor), SteadyState.flag(all));
     assertFalse(xor.excluded());
     assertTrue(xor.buildExcluded());
@@ -139,13 +151,17 @@ class SteadyStateTest {
     assertEquals(8 / 1.45, x.negativeOverRawRead(), 1e-9);
     assertEquals(8 / 5.0, x.negativeOverBestPeer(), 1e-9);
     assertTrue(Double.isNaN(x.buildOverBestPeer()));
-    Map<String, Targets.Check> checks = byId(Targets.check(all, 10));
-    assertEquals(Targets.Status.EXCLUDED, checks.get("X3a").status()); // Xor8 build vs FastFilter
+    Map<String, Acceptance.Check> checks = byId(Acceptance.check(all, 10));
+    assertEquals(
+        Acceptance.Status.EXCLUDED,
+        checks
+            .get("Xor8 build vs FastFilter Xor8 build, n=10^6")
+            .status()); // Xor8 build vs FastFilter
   }
 
   @Test
   void flaggedRowsAreRemeasuredOnceAndStayMarkedIfStillUnsteady() throws Exception {
-    List<Row> rows = issue20Run();
+    List<Row> rows = flaggedRun();
     List<Timer.Job> jobs = jobsOf(rows);
     List<List<String>> calls = new ArrayList<>();
     List<Row> still =
@@ -154,7 +170,7 @@ class SteadyStateTest {
             again -> {
               calls.add(again.stream().map(j -> j.row().name).toList());
               for (Timer.Job j : again) {
-                if (j.row().name.equals(Targets.BLOCKED)) { // the longer run reaches steady state
+                if (j.row().name.equals(Names.BLOCKED)) { // the longer run reaches steady state
                   j.row().positiveNs = 13.9;
                   j.row().negativeNs = 11.4;
                   j.row().positiveNsError = 0.4;
@@ -163,16 +179,24 @@ class SteadyStateTest {
               }
               return again;
             });
-    assertEquals(List.of(List.of(Targets.BLOCKED, Targets.BLOCKED + "-batch")), calls);
-    assertEquals(List.of(Targets.BLOCKED + "-batch"), still.stream().map(r -> r.name).toList());
+    assertEquals(List.of(List.of(Names.BLOCKED, Names.BLOCKED + "-batch")), calls);
+    assertEquals(List.of(Names.BLOCKED + "-batch"), still.stream().map(r -> r.name).toList());
     assertTrue(rows.get(0).remeasured && rows.get(1).remeasured);
     assertNull(rows.get(0).unsteady);
     assertNotNull(rows.get(0).firstFlag);
     assertTrue(rows.get(1).excluded());
     assertFalse(rows.get(3).remeasured);
-    Map<String, Targets.Check> checks = byId(Targets.check(rows, 10));
-    assertEquals(Targets.Status.PASS, checks.get("S1").status()); // 11.4 / 34.1
-    assertEquals(Targets.Status.EXCLUDED, checks.get("B3").status()); // the batch row
+    Map<String, Acceptance.Check> checks = byId(Acceptance.check(rows, 10));
+    assertEquals(
+        Acceptance.Status.PASS,
+        checks
+            .get("blocked Bloom single negative lookup vs FastFilter BlockedBloom, n=10^6")
+            .status()); // 11.4 / 34.1
+    assertEquals(
+        Acceptance.Status.EXCLUDED,
+        checks
+            .get("blocked Bloom batch negative lookup vs FastFilter BlockedBloom, n=10^6")
+            .status()); // the batch row
   }
 
   @Test

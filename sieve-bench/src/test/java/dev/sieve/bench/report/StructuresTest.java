@@ -116,10 +116,10 @@ class StructuresTest {
 
   @Test
   void selectByFamilyAndName() {
-    List<StructureKind> exact = ReportCommand.select(List.of("exact", "raw-read-1x"));
+    List<StructureKind> exact = RowSets.select(List.of("exact", "raw-read-1x"));
     assertEquals(5, exact.size());
     assertTrue(
         exact.stream().allMatch(k -> k.family() == Family.EXACT || k.name().equals("raw-read-1x")));
-    assertFalse(ReportCommand.select(List.of("all")).isEmpty());
+    assertFalse(RowSets.select(List.of("all")).isEmpty());
   }
 }

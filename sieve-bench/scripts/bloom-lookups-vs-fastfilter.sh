@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Issue 20's lookup targets in one sitting, each group one JMH run (rows compared with each other
-# share a run): the Bloom filters without any JVM flag (the split-block and blocked Bloom filters'
+# The Bloom filters' lookups against FastFilter's BlockedBloom in one sitting, each group one JMH
+# run (rows compared with each other share a run): the Bloom filters without any JVM flag (the split-block and blocked Bloom filters'
 # scalar paths against FastFilter's BlockedBloom and the raw random read), the same rows and the
 # Ribbon filters with the Vector module (SIMD paths), and the out-of-cache batch at 10^8 keys.
 # Prints JMH's tables; CSVs land in OUT (default: a temporary directory, printed at the end).
-# Usage: issue20-targets.sh [SIZES_IN_CACHE (comma; default 10000,1000000,10000000)] [DRAM_N (default 100000000; 0 skips)]
+# Usage: bloom-lookups-vs-fastfilter.sh [SIZES_IN_CACHE (comma; default 10000,1000000,10000000)] [DRAM_N (default 100000000; 0 skips)]
 # (SIMD_SIZES: the sizes of the module run, default 1000000,10000000)
 # Environment: JAR (default sieve-bench/target/sieve-bench-all.jar), OUT, BENCH_CPUS (taskset list,
 # default 1), WI/W/I/R (JMH warm-ups, their seconds, iterations, their seconds: 3 1 3 1),

@@ -4,7 +4,6 @@ import dev.sieve.internal.ProgressBar;
 import dev.sieve.sst.DbFilterReport;
 import dev.sieve.sst.DbView;
 import dev.sieve.sst.Manifest;
-import dev.sieve.sst.SstFilter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,10 +43,23 @@ final class DbCommands {
     }
   }
 
-  /** Prints one line per unreadable file on stderr; returns the exit status (0 or 1). */
+  /**
+   * Prints one line per unreadable file on stderr (for {@code query}, saying that its keys answered
+   * maybe); returns the exit status (0 or 1).
+   */
   static int reportErrors(CommandLine cmd, String command, DbView db) {
     for (DbView.Table t : db.errors()) {
-      cmd.getErr().println("sieve " + command + ": " + t.path() + ": " + t.error());
+      cmd.getErr()
+          .println(
+              "sieve "
+                  + command
+                  + ": "
+                  + t.path()
+                  + ": "
+                  + t.error()
+                  + (command.equals("query")
+                      ? " (unreadable: the keys it may hold answered maybe)"
+                      : ""));
     }
     cmd.getErr().flush();
     return db.errors().isEmpty() ? 0 : SstCliSupport.BAD_FILE;
@@ -468,7 +480,9 @@ final class DbCommands {
   /**
    * Prints, per key and column family, the files a point lookup probes and each filter's answer:
    * {@code KEY<TAB>CF<TAB>maybe|absent<TAB>L0:000012.sst=absent L1:000007.sst=maybe ...}; "maybe"
-   * when any probed filter lets the key through.
+   * when any probed filter lets the key through. A file that could not be read is probed all the
+   * same and answers {@code unreadable}, which counts as "maybe": its keys are unknown, and RocksDB
+   * would read its data rather than skip it.
    *
    * @return whether the key may be present in some column family
    */
@@ -487,8 +501,7 @@ final class DbCommands {
       StringBuilder files = new StringBuilder();
       boolean any = false;
       for (DbView.Table t : db.probeOrder(cf.getKey(), key)) {
-        SstFilter f = t.sst().filter();
-        boolean maybe = f.mayContain(key);
+        boolean maybe = t.mayContain(key);
         any |= maybe;
         files
             .append(files.length() == 0 ? "" : " ")
@@ -496,7 +509,7 @@ final class DbCommands {
             .append(':')
             .append(t.fileName())
             .append('=')
-            .append(maybe ? "maybe" : "absent");
+            .append(!t.readable() ? "unreadable" : maybe ? "maybe" : "absent");
       }
       out.print(keyText);
       out.print('\t');

@@ -44,8 +44,11 @@ import picocli.CommandLine.Spec;
       "Given a database directory, prints for each key and column family"
           + " KEY<TAB>CF<TAB>maybe|absent<TAB>the files a point lookup probes, level by level (L0"
           + " newest first, then the one file per level whose key range holds the key), each with"
-          + " its filter's answer (L1:000012.sst=maybe).",
-      "Exit status: 0 ok, 1 bad file, 2 bad usage."
+          + " its filter's answer (L1:000012.sst=maybe). A file of the database that cannot be"
+          + " read (missing, truncated, corrupt) answers unreadable and counts as maybe: a key it"
+          + " may hold is never called absent; stderr names the file and the exit status is 1.",
+      "Exit status: 0 ok, 1 bad file (also when a database file could not be read, its keys"
+          + " answered maybe), 2 bad usage."
     })
 public final class QueryCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -437,6 +437,18 @@ public final class BuildCommand implements Callable<Integer> {
       SstCliSupport.badFile(spec.commandLine().getErr(), "build", keysFile.toString(), e);
       return null;
     }
+    if (keys.isEmpty()) {
+      // a filter of no keys answers absent for every key: almost surely the wrong file
+      spec.commandLine()
+          .getErr()
+          .println(
+              "sieve build: "
+                  + keysFile
+                  + ": no keys (the file is empty); a filter of 0 keys answers absent for every"
+                  + " key, so nothing was written");
+      spec.commandLine().getErr().flush();
+      return null;
+    }
     if (!keepOrder) {
       keys.sort(Arrays::compareUnsigned);
       List<byte[]> distinct = new ArrayList<>(keys.size());

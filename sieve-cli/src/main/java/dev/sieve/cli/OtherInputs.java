@@ -89,8 +89,31 @@ final class OtherInputs {
     return FilterBlockReader.read(Files.readAllBytes(file), 0);
   }
 
-  static Map<String, String> describeBlock(Path file) throws IOException {
+  /**
+   * Reads a filter block named on the command line. Bytes RocksDB would read as its "always true"
+   * fallback (a trailer it does not know: a truncated block, random bytes, a text file named {@code
+   * *.block}) are refused unless {@code acceptAlwaysTrue}: inside RocksDB the fallback keeps a
+   * damaged block from causing false negatives, but a user who names a file wants to know that it
+   * is not a filter.
+   *
+   * @throws SieveFormatException if the block is RocksDB's fallback and it was not accepted
+   */
+  static FilterBlock readNamedBlock(Path file, boolean acceptAlwaysTrue) throws IOException {
     FilterBlock b = readBlock(file);
+    if (b.kind() == dev.sieve.sst.FilterKind.ALWAYS_TRUE && !acceptAlwaysTrue) {
+      throw new SieveFormatException(
+          0,
+          "not a filter block Sieve recognises ("
+              + b.note()
+              + "): expected a RocksDB filter block ending in a FastLocalBloom (-1), Ribbon (-2)"
+              + " or legacy Bloom 5-byte trailer; RocksDB would read these bytes as an always-true"
+              + " filter (every key maybe), which --accept-always-true accepts");
+    }
+    return b;
+  }
+
+  static Map<String, String> describeBlock(Path file, boolean acceptAlwaysTrue) throws IOException {
+    FilterBlock b = readNamedBlock(file, acceptAlwaysTrue);
     Map<String, String> m = new LinkedHashMap<>();
     m.put("input_kind", SstCliSupport.jsonString("filter block"));
     m.put("file_size", Long.toString(Files.size(file)));

@@ -75,6 +75,14 @@ public final class QueryCommand implements Callable<Integer> {
       description = "on stdin, an empty line is the empty key instead of an error")
   boolean allowEmptyKey;
 
+  @Option(
+      names = "--accept-always-true",
+      description =
+          "a raw filter block whose trailer RocksDB does not know (truncated, damaged, not a"
+              + " filter) is read as RocksDB reads it, an always-true filter answering maybe for"
+              + " every key, instead of refused (exit status 1)")
+  boolean acceptAlwaysTrue;
+
   @Option(names = "--hex", description = "keys are hex bytes (e.g. 6b6579 or 0x6b6579)")
   boolean hex;
 
@@ -132,6 +140,7 @@ public final class QueryCommand implements Callable<Integer> {
     }
     QueryCore core =
         new QueryCore(file, keys, spec.commandLine().getOut(), spec.commandLine().getErr());
+    core.acceptAlwaysTrue = acceptAlwaysTrue;
     if (format != null) {
       try {
         core.format = ForeignFormat.named(format);

@@ -3,7 +3,6 @@ package dev.sieve.cli;
 import dev.sieve.Filter;
 import dev.sieve.KeyFilter;
 import dev.sieve.KeyScheme;
-import dev.sieve.sst.SstFile;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -44,6 +43,9 @@ final class QueryCore {
   /** The form {@code --format} forces, or {@code null} to tell the input by its structure. */
   ForeignFormat format;
 
+  /** Whether a filter block RocksDB reads as "always true" is accepted (every key maybe). */
+  boolean acceptAlwaysTrue;
+
   QueryCore(Path file, List<String> keys, PrintWriter out, PrintWriter err) {
     this.file = file;
     this.keys = keys;
@@ -66,14 +68,15 @@ final class QueryCore {
       throws Usage, java.io.IOException {
     KeyFilter filter;
     try {
-      switch (format != null ? InputKind.FOREIGN : InputKind.of(file)) {
+      InputKind kind = format != null ? InputKind.FOREIGN : InputKind.of(file);
+      switch (kind) {
         case DATABASE:
           return DATABASE;
         case SIEVE_CONTAINER:
           filter = dev.sieve.format.SieveFormat.map(file);
           break;
         case FILTER_BLOCK:
-          filter = OtherInputs.readBlock(file);
+          filter = OtherInputs.readNamedBlock(file, acceptAlwaysTrue);
           break;
         case FOREIGN:
           filter = (format != null ? format : ForeignFormat.recognize(file)).readFile(file);
@@ -85,7 +88,7 @@ final class QueryCore {
                   + " .block file (index.tsv gives each one's last key), or inspect the"
                   + " directory");
         default:
-          filter = SstFile.open(file).filter();
+          filter = UnrecognisedInput.openSst(file, kind).filter();
       }
     } catch (Usage e) {
       throw e;

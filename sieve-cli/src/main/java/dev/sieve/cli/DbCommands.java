@@ -125,7 +125,7 @@ final class DbCommands {
   }
 
   private static String pct(double p) {
-    return Double.isNaN(p) ? "-" : String.format(Locale.ROOT, "%.4f%%", 100 * p);
+    return Figures.percent(p);
   }
 
   private static void human(
@@ -182,7 +182,7 @@ final class DbCommands {
           r.keys(),
           r.filterKeys(),
           r.filterBytes(),
-          Double.isNaN(r.bitsPerKey()) ? "-" : String.format(Locale.ROOT, "%.2f", r.bitsPerKey()),
+          Figures.bitsPerKey(r.bitsPerKey()),
           pct(r.modelledFpRate()),
           r.partitionedFiles() + "/" + r.files(),
           keysAs(r),
@@ -201,9 +201,7 @@ final class DbCommands {
           all.keys(),
           all.filterKeys(),
           all.filterBytes(),
-          Double.isNaN(all.bitsPerKey())
-              ? "-"
-              : String.format(Locale.ROOT, "%.2f", all.bitsPerKey()),
+          Figures.bitsPerKey(all.bitsPerKey()),
           pct(all.modelledFpRate()));
     }
     for (DbFilterReport.WhatIf w : whatIfs) {

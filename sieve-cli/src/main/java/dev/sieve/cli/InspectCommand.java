@@ -242,6 +242,10 @@ public final class InspectCommand implements Callable<Integer> {
         String v = e.getValue();
         if (v.equals("null")) {
           v = e.getKey().endsWith("_fpr") ? "unknown" : "none";
+        } else if (isRate(e.getKey())) {
+          v = Figures.percent(Double.parseDouble(v));
+        } else if (e.getKey().equals("bits_per_key")) {
+          v = Figures.bitsPerKey(Double.parseDouble(v));
         } else if (v.startsWith("\"")) {
           v = v.substring(1, v.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
         }
@@ -250,6 +254,11 @@ public final class InspectCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Whether the field is a rate, printed as a percentage (JSON keeps the fraction). */
+  private static boolean isRate(String key) {
+    return key.endsWith("_fpr") || key.contains("fpr_") || key.equals("fill");
   }
 
   /** The report, keys to JSON values (strings already quoted), in print order. */

@@ -531,7 +531,9 @@ public final class BuildCommand implements Callable<Integer> {
                     public void close() {
                       // the writer owns the channel
                     }
-                  }));
+                  },
+                  // recorded, so that query takes the keys as numbers by itself
+                  form == KeyForm.LONG && filter.keyScheme() == dev.sieve.KeyScheme.XXPH3));
     } catch (IOException e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
     }
@@ -539,15 +541,15 @@ public final class BuildCommand implements Callable<Integer> {
         .println(
             String.format(
                 Locale.ROOT,
-                "wrote %d bytes (%d keys, %s%s, %.3f bits/key, modelled FPR %.4g%%%s) to %s",
+                "wrote %d bytes (%d keys, %s%s, %s bits/key, modelled FPR %s%s) to %s",
                 written[0],
                 keys.size(),
                 t.cliName(),
                 setting != null
                     ? SizeSettings.describe(t, setting)
                     : fpRate != null ? " fp-rate " + fpRate : "",
-                filter.bitsPerKey(),
-                100 * filter.modelledFpRate(),
+                Figures.bitsPerKey(filter.bitsPerKey()),
+                Figures.percent(filter.modelledFpRate()),
                 form == KeyForm.TEXT ? "" : ", keys " + form.option(),
                 output));
     summary().flush();

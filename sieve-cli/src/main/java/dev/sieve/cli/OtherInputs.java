@@ -64,8 +64,24 @@ final class OtherInputs {
     return m;
   }
 
+  /** The flags in a container's header (checked as every reader checks the header). */
+  static int containerFlags(Path file) throws IOException {
+    try (var ch = java.nio.channels.FileChannel.open(file)) {
+      ByteBuffer head = ByteBuffer.allocate(SieveFormat.HEADER_BYTES);
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // fill
+      }
+      head.flip();
+      return SieveFormat.readHeader(head, ch.size()).flags();
+    }
+  }
+
   /** What the container's flags say about how its keys were hashed, for {@code inspect}. */
   static String keyHash(int flags) {
+    if ((flags & SieveFormat.FLAG_LONG_KEYS) != 0) {
+      return "XXPH3 of long keys' 8 big-endian bytes (built with --long, as"
+          + " Filter.mayContain(long)); query takes decimal longs";
+    }
     if ((flags & SieveFormat.FLAG_MIX64_LONG_KEYS) != 0) {
       return "long keys through KeyHash.mix64 (key scheme MIX64); query takes decimal longs";
     }
@@ -76,8 +92,8 @@ final class OtherInputs {
       return "XXH64 of Parquet's plain encoding (key scheme PARQUET_XXH64: --long/--int are"
           + " little-endian INT64/INT32 values, text and --hex the BYTE_ARRAY bytes)";
     }
-    return "XXPH3 of the key bytes (text, or a number's big-endian bytes: query --long/--int;"
-        + " the container does not record which)";
+    return "XXPH3 of the key bytes (text or --hex bytes; a container built with --long records"
+        + " that, and this one does not)";
   }
 
   static FilterBlock readBlock(Path file) throws IOException {

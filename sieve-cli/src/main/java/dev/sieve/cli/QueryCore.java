@@ -67,6 +67,7 @@ final class QueryCore {
   int queryFilter(KeyForm form, boolean hex, boolean asInt, boolean allowEmptyKey)
       throws Usage, java.io.IOException {
     KeyFilter filter;
+    boolean recordsLongKeys = false;
     try {
       InputKind kind = format != null ? InputKind.FOREIGN : InputKind.of(file);
       switch (kind) {
@@ -74,6 +75,8 @@ final class QueryCore {
           return DATABASE;
         case SIEVE_CONTAINER:
           filter = dev.sieve.format.SieveFormat.map(file);
+          recordsLongKeys =
+              (OtherInputs.containerFlags(file) & dev.sieve.format.SieveFormat.FLAG_LONG_KEYS) != 0;
           break;
         case FILTER_BLOCK:
           filter = OtherInputs.readNamedBlock(file, acceptAlwaysTrue);
@@ -98,19 +101,19 @@ final class QueryCore {
     // the key scheme the filter records (a container's flags, a Parquet bitset): XXPH3 for the
     // filters that are not Filters (SST files, blocks), which hash key bytes their own way
     KeyScheme scheme = filter instanceof Filter f ? f.keyScheme() : KeyScheme.XXPH3;
-    if (scheme.longKeysOnly()) {
-      // the container records that its keys are long keys hashed its way: they are decimal longs
+    boolean longKeys = scheme.longKeysOnly() || recordsLongKeys;
+    if (longKeys) {
+      // the container records that its keys are longs: they are given as decimal longs
       if (hex || asInt) {
         throw new Usage(
             file
-                + " holds long keys (its flags record the "
-                + scheme
-                + " key scheme): give them as decimal longs, not with "
+                + " holds long keys (its flags record "
+                + (scheme.longKeysOnly() ? "the " + scheme + " key scheme" : "keys added as longs")
+                + "): give them as decimal longs, not with "
                 + (hex ? "--hex" : "--int"));
       }
       form = KeyForm.LONG;
     }
-    boolean longKeys = scheme.longKeysOnly();
     List<byte[]> decoded = decode(form, longKeys);
     if (!keys.isEmpty()) {
       for (int i = 0; i < keys.size(); i++) {

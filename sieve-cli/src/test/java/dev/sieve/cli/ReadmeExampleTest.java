@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * build of sieve-core (its import lines as imports, the rest as a method body) and run. A README
  * that no longer compiles, or an example that throws, fails here. So is every later block after the
  * same marker (the sharded filter built in one JVM), and the README's claims that a test can check
- * are checked here too (issue 21 item 13: the registry's names, the Cuckoo {@code remove} caveat
- * with its figures, {@code fpRate} on the fixed-width Xor filters).
+ * are checked here too (the registry's names, the Cuckoo {@code remove} caveat with its figures,
+ * {@code fpRate} on the fixed-width Xor filters).
  */
 class ReadmeExampleTest {
 

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sieve query FILE [KEY...]}: asks an SST file's filter about keys, or, for a database,
- * every filter a point lookup would probe, per column family ({@link DbCommands}); also a Parquet
+ * every filter a point lookup would probe, per column family ({@link DbQuery}); also a Parquet
  * file's column, a Sieve container (by its recorded key scheme) and a raw filter block.
  */
 @Command(
@@ -166,13 +166,13 @@ public final class QueryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (!keys.isEmpty()) {
       for (int i = 0; i < keys.size(); i++) {
-        core.seen(keys.get(i), DbCommands.query(out, db, keys.get(i), decoded.get(i)), form);
+        core.seen(keys.get(i), DbQuery.query(out, db, keys.get(i), decoded.get(i)), form);
       }
     } else {
       KeyLines lines = new KeyLines(System.in, form, allowEmptyKey);
       try {
         for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          core.seen(lines.text(), DbCommands.query(out, db, lines.text(), key), form);
+          core.seen(lines.text(), DbQuery.query(out, db, lines.text(), key), form);
         }
       } catch (KeyLines.BadLine e) {
         return core.badStdin(e);

@@ -5,7 +5,8 @@
 #
 # Safe to run concurrently and from a symbolic link on PATH: the check-and-build is serialized by
 # a lock (flock on .sieve-build.lock at the repository root), re-checked once the lock is held,
-# and only the process that built writes the stamp. Maven's output goes to
+# and only the process that built writes the stamp. A jar Maven built itself (mvn package or
+# install) is used as it is while no source is newer than it (see stale below). Maven's output goes to
 # <module>/target/sieve-build.log; a failed build prints one line naming it. The build is
 # `package` of the module and the modules it depends on, with the profile sieve-wrapper (tests
 # neither compiled nor run, test-only dependencies such as rocksdbjni not even resolved).
@@ -53,16 +54,26 @@ target="$root/$module/target"
 jar="$target/$module-all.jar"
 stamp="$target/.sieve-build-stamp"
 
-# Stale: no jar or stamp, or a pom or a main source of the module or of what it is built from is
-# newer than the stamp (tests, other modules and the reports do not count).
+# The jar's identity (size, modification time in ns, inode), which the stamp records.
+jar_id() { stat -L -c '%s-%.9Y-%i' "$jar" 2>/dev/null; }
+
+# Stale: no jar, or a pom or a main source of the module or of what it is built from is newer than
+# the reference (tests, other modules and the reports do not count). The reference is the stamp
+# when it records this very jar: the wrapper built it, and the stamp's time is the build's start,
+# so an edit made during the build counts. Otherwise the jar was built by Maven itself (mvn
+# package or install), and the jar is the reference: fresh when no source is newer than it.
 stale() {
-  [[ -f "$jar" && -f "$stamp" ]] || return 0
-  local paths=("$root/pom.xml") m
+  [[ -f "$jar" ]] || return 0
+  local paths=("$root/pom.xml") m ref="$jar" recorded=""
+  if [[ -f "$stamp" ]]; then
+    read -r recorded <"$stamp" || true
+    [[ -n "$recorded" && "$recorded" == "$(jar_id)" ]] && ref="$stamp"
+  fi
   for m in "${deps[@]}"; do
     paths+=("$root/$m/pom.xml")
     [[ -d "$root/$m/src/main" ]] && paths+=("$root/$m/src/main")
   done
-  [[ -n "$(find "${paths[@]}" -newer "$stamp" -print -quit 2>/dev/null)" ]]
+  [[ -n "$(find "${paths[@]}" -newer "$ref" -print -quit 2>/dev/null)" ]]
 }
 
 java="${SIEVE_JAVA:-java}"
@@ -129,7 +140,11 @@ if stale || cds_missing; then
       echo "sieve: building $module failed${first:+: $first}; full Maven log: $log" >&2
       exit 1
     fi
-    mv -f "$stamp.next" "$stamp"
+    # the stamp records the jar it was made for, and keeps the build's start as its time
+    jar_id >"$stamp.id"
+    touch -r "$stamp.next" "$stamp.id"
+    mv -f "$stamp.id" "$stamp"
+    rm -f "$stamp.next"
     rm -rf "$cds_dir" # the archives of the old jar
   fi
   cds_name # the jar may be new (built here or while we waited)

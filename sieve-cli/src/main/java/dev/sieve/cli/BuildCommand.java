@@ -8,12 +8,10 @@ import dev.sieve.registry.FilterType;
 import dev.sieve.sst.RocksDbOptions;
 import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -418,36 +416,10 @@ public final class BuildCommand implements Callable<Integer> {
 
   /**
    * The keys of the keys file, sorted bytewise and de-duplicated unless {@code --keep-order}; null
-   * after printing the one-line error for a bad file or line.
+   * after printing the one-line error for a bad file or line, or for a file without keys.
    */
   private List<byte[]> readKeys(KeyForm form) {
-    List<byte[]> keys = new ArrayList<>();
-    try (InputStream in = Files.newInputStream(keysFile)) {
-      KeyLines lines = new KeyLines(in, form, allowEmptyKey);
-      try {
-        for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          keys.add(key);
-        }
-      } catch (KeyLines.BadLine e) {
-        spec.commandLine().getErr().println("sieve build: " + keysFile + ": " + e.getMessage());
-        spec.commandLine().getErr().flush();
-        return null;
-      }
-    } catch (IOException | java.io.UncheckedIOException e) {
-      SstCliSupport.badFile(spec.commandLine().getErr(), "build", keysFile.toString(), e);
-      return null;
-    }
-    if (!keepOrder) {
-      keys.sort(Arrays::compareUnsigned);
-      List<byte[]> distinct = new ArrayList<>(keys.size());
-      for (byte[] k : keys) {
-        if (distinct.isEmpty() || !Arrays.equals(distinct.get(distinct.size() - 1), k)) {
-          distinct.add(k);
-        }
-      }
-      keys = distinct;
-    }
-    return keys;
+    return KeyFile.read(keysFile, form, allowEmptyKey, keepOrder, spec.commandLine().getErr());
   }
 
   /** {@code --format sieve}: a filter of the registry type {@code --type}, in a Sieve container. */
@@ -519,7 +491,9 @@ public final class BuildCommand implements Callable<Integer> {
                     public void close() {
                       // the writer owns the channel
                     }
-                  }));
+                  },
+                  // recorded, so that query takes the keys as numbers by itself
+                  form == KeyForm.LONG && filter.keyScheme() == dev.sieve.KeyScheme.XXPH3));
     } catch (IOException e) {
       return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
     }
@@ -527,15 +501,15 @@ public final class BuildCommand implements Callable<Integer> {
         .println(
             String.format(
                 Locale.ROOT,
-                "wrote %d bytes (%d keys, %s%s, %.3f bits/key, modelled FPR %.4g%%%s) to %s",
+                "wrote %d bytes (%d keys, %s%s, %s bits/key, modelled FPR %s%s) to %s",
                 written[0],
                 keys.size(),
                 t.cliName(),
                 setting != null
                     ? SizeSettings.describe(t, setting)
                     : fpRate != null ? " fp-rate " + fpRate : "",
-                filter.bitsPerKey(),
-                100 * filter.modelledFpRate(),
+                Figures.bitsPerKey(filter.bitsPerKey()),
+                Figures.percent(filter.modelledFpRate()),
                 form == KeyForm.TEXT ? "" : ", keys " + form.option(),
                 output));
     summary().flush();

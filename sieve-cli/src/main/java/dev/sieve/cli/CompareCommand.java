@@ -145,8 +145,8 @@ public final class CompareCommand implements Callable<Integer> {
         "filter",
         "set",
         "bits/key",
-        "FPR %",
-        "model %",
+        "FPR",
+        "model FPR",
         "ratio",
         "overhead",
         "build ns",
@@ -179,9 +179,9 @@ public final class CompareCommand implements Callable<Integer> {
             row,
             kind.cliName(),
             SizeSettings.has(kind) ? number("%.2f", b) : "-", // fixed size or self-sizing: none
-            number("%.3f", filter.bitsPerKey()),
-            number("%.4f", fpr * 100),
-            number("%.4f", filter.modelledFpRate() * 100),
+            Figures.bitsPerKey(filter.bitsPerKey()),
+            Figures.percent(fpr),
+            Figures.percent(filter.modelledFpRate()),
             number("%.3f", fpr / filter.modelledFpRate()),
             // no false positive measured: the overhead over the floor is undefined, not NaN
             number("%.3f", BloomMath.overheadOverFloor(filter.bitsPerKey(), fpr)),

@@ -4,7 +4,6 @@ import dev.sieve.internal.ProgressBar;
 import dev.sieve.sst.DbFilterReport;
 import dev.sieve.sst.DbView;
 import dev.sieve.sst.Manifest;
-import dev.sieve.sst.SstFilter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,8 +15,8 @@ import picocli.CommandLine;
 
 /**
  * {@code inspect DBDIR} and {@code query DBDIR KEY...}: a whole RocksDB database in one view, per
- * column family and level, with the what-if of other filter policies. The JSON schema is documented
- * in docs/db-view.md.
+ * column family and level, with the what-if of other filter policies (the per-key answers of {@code
+ * query} are {@link DbQuery}'s). The JSON schema is documented in docs/db-view.md.
  */
 final class DbCommands {
   private DbCommands() {}
@@ -44,10 +43,23 @@ final class DbCommands {
     }
   }
 
-  /** Prints one line per unreadable file on stderr; returns the exit status (0 or 1). */
+  /**
+   * Prints one line per unreadable file on stderr (for {@code query}, saying that its keys answered
+   * maybe); returns the exit status (0 or 1).
+   */
   static int reportErrors(CommandLine cmd, String command, DbView db) {
     for (DbView.Table t : db.errors()) {
-      cmd.getErr().println("sieve " + command + ": " + t.path() + ": " + t.error());
+      cmd.getErr()
+          .println(
+              "sieve "
+                  + command
+                  + ": "
+                  + t.path()
+                  + ": "
+                  + t.error()
+                  + (command.equals("query")
+                      ? " (unreadable: the keys it may hold answered maybe)"
+                      : ""));
     }
     cmd.getErr().flush();
     return db.errors().isEmpty() ? 0 : SstCliSupport.BAD_FILE;
@@ -105,7 +117,7 @@ final class DbCommands {
     return "no CURRENT file: a directory scan of *.sst (column families and levels unknown)";
   }
 
-  private static String levelName(int level) {
+  static String levelName(int level) {
     if (level == DbFilterReport.TOTAL) {
       return "total";
     }
@@ -113,7 +125,7 @@ final class DbCommands {
   }
 
   private static String pct(double p) {
-    return Double.isNaN(p) ? "-" : String.format(Locale.ROOT, "%.4f%%", 100 * p);
+    return Figures.percent(p);
   }
 
   private static void human(
@@ -170,7 +182,7 @@ final class DbCommands {
           r.keys(),
           r.filterKeys(),
           r.filterBytes(),
-          Double.isNaN(r.bitsPerKey()) ? "-" : String.format(Locale.ROOT, "%.2f", r.bitsPerKey()),
+          Figures.bitsPerKey(r.bitsPerKey()),
           pct(r.modelledFpRate()),
           r.partitionedFiles() + "/" + r.files(),
           keysAs(r),
@@ -189,9 +201,7 @@ final class DbCommands {
           all.keys(),
           all.filterKeys(),
           all.filterBytes(),
-          Double.isNaN(all.bitsPerKey())
-              ? "-"
-              : String.format(Locale.ROOT, "%.2f", all.bitsPerKey()),
+          Figures.bitsPerKey(all.bitsPerKey()),
           pct(all.modelledFpRate()));
     }
     for (DbFilterReport.WhatIf w : whatIfs) {
@@ -461,52 +471,5 @@ final class DbCommands {
       b.append("]}");
     }
     b.append("]}");
-  }
-
-  // ---------------------------------------------------------------- query
-
-  /**
-   * Prints, per key and column family, the files a point lookup probes and each filter's answer:
-   * {@code KEY<TAB>CF<TAB>maybe|absent<TAB>L0:000012.sst=absent L1:000007.sst=maybe ...}; "maybe"
-   * when any probed filter lets the key through.
-   *
-   * @return whether the key may be present in some column family
-   */
-  static boolean query(PrintWriter out, DbView db, String keyText, byte[] key) {
-    boolean anyFamily = false;
-    Map<Integer, String> cfNames = new TreeMap<>();
-    for (DbView.Table t : db.tables()) {
-      cfNames.put(t.columnFamily().id(), t.columnFamily().name());
-    }
-    if (db.manifest() != null) {
-      for (Manifest.ColumnFamily cf : db.manifest().columnFamilies().values()) {
-        cfNames.put(cf.id(), cf.name());
-      }
-    }
-    for (Map.Entry<Integer, String> cf : cfNames.entrySet()) {
-      StringBuilder files = new StringBuilder();
-      boolean any = false;
-      for (DbView.Table t : db.probeOrder(cf.getKey(), key)) {
-        SstFilter f = t.sst().filter();
-        boolean maybe = f.mayContain(key);
-        any |= maybe;
-        files
-            .append(files.length() == 0 ? "" : " ")
-            .append(levelName(t.level()))
-            .append(':')
-            .append(t.fileName())
-            .append('=')
-            .append(maybe ? "maybe" : "absent");
-      }
-      out.print(keyText);
-      out.print('\t');
-      out.print(cf.getValue());
-      out.print('\t');
-      out.print(any ? "maybe" : "absent");
-      out.print('\t');
-      out.println(files.length() == 0 ? "(no file's key range holds the key)" : files);
-      anyFamily |= any;
-    }
-    return anyFamily;
   }
 }

@@ -109,6 +109,14 @@ public final class InspectCommand implements Callable<Integer> {
   String format;
 
   @Option(
+      names = "--accept-always-true",
+      description =
+          "a raw filter block whose trailer RocksDB does not know (truncated, damaged, not a"
+              + " filter) is described as RocksDB reads it, an always-true filter, instead of"
+              + " refused")
+  boolean acceptAlwaysTrue;
+
+  @Option(
       names = "--fp-rate",
       paramLabel = "P",
       description =
@@ -187,7 +195,7 @@ public final class InspectCommand implements Callable<Integer> {
           fields = OtherInputs.describeContainer(file);
           break;
         case FILTER_BLOCK:
-          fields = OtherInputs.describeBlock(file);
+          fields = OtherInputs.describeBlock(file, acceptAlwaysTrue);
           break;
         case PARTITIONED_FILTER:
           fields = OtherInputs.describePartitions(file);
@@ -206,7 +214,7 @@ public final class InspectCommand implements Callable<Integer> {
         default:
           fields = new LinkedHashMap<>();
           fields.put("input_kind", SstCliSupport.jsonString("sst"));
-          fields.putAll(describe(SstFile.open(file)));
+          fields.putAll(describe(UnrecognisedInput.openSst(file, kind)));
           if (verify) {
             dev.sieve.sst.SstVerifier.Result v = dev.sieve.sst.SstVerifier.verify(file);
             fields.put("verified_blocks", Long.toString(v.blocks()));
@@ -234,6 +242,10 @@ public final class InspectCommand implements Callable<Integer> {
         String v = e.getValue();
         if (v.equals("null")) {
           v = e.getKey().endsWith("_fpr") ? "unknown" : "none";
+        } else if (isRate(e.getKey())) {
+          v = Figures.percent(Double.parseDouble(v));
+        } else if (e.getKey().equals("bits_per_key")) {
+          v = Figures.bitsPerKey(Double.parseDouble(v));
         } else if (v.startsWith("\"")) {
           v = v.substring(1, v.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
         }
@@ -242,6 +254,11 @@ public final class InspectCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Whether the field is a rate, printed as a percentage (JSON keeps the fraction). */
+  private static boolean isRate(String key) {
+    return key.endsWith("_fpr") || key.contains("fpr_") || key.equals("fill");
   }
 
   /** The report, keys to JSON values (strings already quoted), in print order. */

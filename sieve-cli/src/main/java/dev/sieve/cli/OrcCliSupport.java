@@ -268,10 +268,7 @@ final class OrcCliSupport {
   }
 
   private static String percent(double p) {
-    if (p >= 0.0001) {
-      return String.format(Locale.ROOT, "%.3f%%", 100 * p);
-    }
-    return String.format(Locale.ROOT, "%.2g%%", 100 * p);
+    return Figures.percent(p);
   }
 
   /**

@@ -64,8 +64,24 @@ final class OtherInputs {
     return m;
   }
 
+  /** The flags in a container's header (checked as every reader checks the header). */
+  static int containerFlags(Path file) throws IOException {
+    try (var ch = java.nio.channels.FileChannel.open(file)) {
+      ByteBuffer head = ByteBuffer.allocate(SieveFormat.HEADER_BYTES);
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // fill
+      }
+      head.flip();
+      return SieveFormat.readHeader(head, ch.size()).flags();
+    }
+  }
+
   /** What the container's flags say about how its keys were hashed, for {@code inspect}. */
   static String keyHash(int flags) {
+    if ((flags & SieveFormat.FLAG_LONG_KEYS) != 0) {
+      return "XXPH3 of long keys' 8 big-endian bytes (built with --long, as"
+          + " Filter.mayContain(long)); query takes decimal longs";
+    }
     if ((flags & SieveFormat.FLAG_MIX64_LONG_KEYS) != 0) {
       return "long keys through KeyHash.mix64 (key scheme MIX64); query takes decimal longs";
     }
@@ -76,8 +92,8 @@ final class OtherInputs {
       return "XXH64 of Parquet's plain encoding (key scheme PARQUET_XXH64: --long/--int are"
           + " little-endian INT64/INT32 values, text and --hex the BYTE_ARRAY bytes)";
     }
-    return "XXPH3 of the key bytes (text, or a number's big-endian bytes: query --long/--int;"
-        + " the container does not record which)";
+    return "XXPH3 of the key bytes (text or --hex bytes; a container built with --long records"
+        + " that, and this one does not)";
   }
 
   static FilterBlock readBlock(Path file) throws IOException {
@@ -89,8 +105,31 @@ final class OtherInputs {
     return FilterBlockReader.read(Files.readAllBytes(file), 0);
   }
 
-  static Map<String, String> describeBlock(Path file) throws IOException {
+  /**
+   * Reads a filter block named on the command line. Bytes RocksDB would read as its "always true"
+   * fallback (a trailer it does not know: a truncated block, random bytes, a text file named {@code
+   * *.block}) are refused unless {@code acceptAlwaysTrue}: inside RocksDB the fallback keeps a
+   * damaged block from causing false negatives, but a user who names a file wants to know that it
+   * is not a filter.
+   *
+   * @throws SieveFormatException if the block is RocksDB's fallback and it was not accepted
+   */
+  static FilterBlock readNamedBlock(Path file, boolean acceptAlwaysTrue) throws IOException {
     FilterBlock b = readBlock(file);
+    if (b.kind() == dev.sieve.sst.FilterKind.ALWAYS_TRUE && !acceptAlwaysTrue) {
+      throw new SieveFormatException(
+          0,
+          "not a filter block Sieve recognises ("
+              + b.note()
+              + "): expected a RocksDB filter block ending in a FastLocalBloom (-1), Ribbon (-2)"
+              + " or legacy Bloom 5-byte trailer; RocksDB would read these bytes as an always-true"
+              + " filter (every key maybe), which --accept-always-true accepts");
+    }
+    return b;
+  }
+
+  static Map<String, String> describeBlock(Path file, boolean acceptAlwaysTrue) throws IOException {
+    FilterBlock b = readNamedBlock(file, acceptAlwaysTrue);
     Map<String, String> m = new LinkedHashMap<>();
     m.put("input_kind", SstCliSupport.jsonString("filter block"));
     m.put("file_size", Long.toString(Files.size(file)));

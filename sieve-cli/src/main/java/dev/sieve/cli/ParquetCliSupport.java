@@ -165,10 +165,7 @@ final class ParquetCliSupport {
   }
 
   private static String percent(double p) {
-    if (p >= 0.0001) {
-      return String.format(Locale.ROOT, "%.4f%%", 100 * p);
-    }
-    return String.format(Locale.ROOT, "%.3g%%", 100 * p);
+    return Figures.percent(p);
   }
 
   /**

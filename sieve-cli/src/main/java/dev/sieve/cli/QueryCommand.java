@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code sieve query FILE [KEY...]}: asks an SST file's filter about keys, or, for a database,
- * every filter a point lookup would probe, per column family ({@link DbCommands}); also a Parquet
+ * every filter a point lookup would probe, per column family ({@link DbQuery}); also a Parquet
  * file's column, a Sieve container (by its recorded key scheme) and a raw filter block.
  */
 @Command(
@@ -44,8 +44,11 @@ import picocli.CommandLine.Spec;
       "Given a database directory, prints for each key and column family"
           + " KEY<TAB>CF<TAB>maybe|absent<TAB>the files a point lookup probes, level by level (L0"
           + " newest first, then the one file per level whose key range holds the key), each with"
-          + " its filter's answer (L1:000012.sst=maybe).",
-      "Exit status: 0 ok, 1 bad file, 2 bad usage."
+          + " its filter's answer (L1:000012.sst=maybe). A file of the database that cannot be"
+          + " read (missing, truncated, corrupt) answers unreadable and counts as maybe: a key it"
+          + " may hold is never called absent; stderr names the file and the exit status is 1.",
+      "Exit status: 0 ok, 1 bad file (also when a database file could not be read, its keys"
+          + " answered maybe), 2 bad usage."
     })
 public final class QueryCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -71,6 +74,14 @@ public final class QueryCommand implements Callable<Integer> {
       names = "--allow-empty-key",
       description = "on stdin, an empty line is the empty key instead of an error")
   boolean allowEmptyKey;
+
+  @Option(
+      names = "--accept-always-true",
+      description =
+          "a raw filter block whose trailer RocksDB does not know (truncated, damaged, not a"
+              + " filter) is read as RocksDB reads it, an always-true filter answering maybe for"
+              + " every key, instead of refused (exit status 1)")
+  boolean acceptAlwaysTrue;
 
   @Option(names = "--hex", description = "keys are hex bytes (e.g. 6b6579 or 0x6b6579)")
   boolean hex;
@@ -129,6 +140,7 @@ public final class QueryCommand implements Callable<Integer> {
     }
     QueryCore core =
         new QueryCore(file, keys, spec.commandLine().getOut(), spec.commandLine().getErr());
+    core.acceptAlwaysTrue = acceptAlwaysTrue;
     if (format != null) {
       try {
         core.format = ForeignFormat.named(format);
@@ -154,13 +166,13 @@ public final class QueryCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     if (!keys.isEmpty()) {
       for (int i = 0; i < keys.size(); i++) {
-        core.seen(keys.get(i), DbCommands.query(out, db, keys.get(i), decoded.get(i)), form);
+        core.seen(keys.get(i), DbQuery.query(out, db, keys.get(i), decoded.get(i)), form);
       }
     } else {
       KeyLines lines = new KeyLines(System.in, form, allowEmptyKey);
       try {
         for (byte[] key = lines.next(); key != null; key = lines.next()) {
-          core.seen(lines.text(), DbCommands.query(out, db, lines.text(), key), form);
+          core.seen(lines.text(), DbQuery.query(out, db, lines.text(), key), form);
         }
       } catch (KeyLines.BadLine e) {
         return core.badStdin(e);

@@ -3,7 +3,6 @@ package dev.sieve.cli;
 import dev.sieve.Filter;
 import dev.sieve.KeyFilter;
 import dev.sieve.KeyScheme;
-import dev.sieve.sst.SstFile;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -44,6 +43,9 @@ final class QueryCore {
   /** The form {@code --format} forces, or {@code null} to tell the input by its structure. */
   ForeignFormat format;
 
+  /** Whether a filter block RocksDB reads as "always true" is accepted (every key maybe). */
+  boolean acceptAlwaysTrue;
+
   QueryCore(Path file, List<String> keys, PrintWriter out, PrintWriter err) {
     this.file = file;
     this.keys = keys;
@@ -65,15 +67,19 @@ final class QueryCore {
   int queryFilter(KeyForm form, boolean hex, boolean asInt, boolean allowEmptyKey)
       throws Usage, java.io.IOException {
     KeyFilter filter;
+    boolean recordsLongKeys = false;
     try {
-      switch (format != null ? InputKind.FOREIGN : InputKind.of(file)) {
+      InputKind kind = format != null ? InputKind.FOREIGN : InputKind.of(file);
+      switch (kind) {
         case DATABASE:
           return DATABASE;
         case SIEVE_CONTAINER:
           filter = dev.sieve.format.SieveFormat.map(file);
+          recordsLongKeys =
+              (OtherInputs.containerFlags(file) & dev.sieve.format.SieveFormat.FLAG_LONG_KEYS) != 0;
           break;
         case FILTER_BLOCK:
-          filter = OtherInputs.readBlock(file);
+          filter = OtherInputs.readNamedBlock(file, acceptAlwaysTrue);
           break;
         case FOREIGN:
           filter = (format != null ? format : ForeignFormat.recognize(file)).readFile(file);
@@ -85,7 +91,7 @@ final class QueryCore {
                   + " .block file (index.tsv gives each one's last key), or inspect the"
                   + " directory");
         default:
-          filter = SstFile.open(file).filter();
+          filter = UnrecognisedInput.openSst(file, kind).filter();
       }
     } catch (Usage e) {
       throw e;
@@ -95,19 +101,19 @@ final class QueryCore {
     // the key scheme the filter records (a container's flags, a Parquet bitset): XXPH3 for the
     // filters that are not Filters (SST files, blocks), which hash key bytes their own way
     KeyScheme scheme = filter instanceof Filter f ? f.keyScheme() : KeyScheme.XXPH3;
-    if (scheme.longKeysOnly()) {
-      // the container records that its keys are long keys hashed its way: they are decimal longs
+    boolean longKeys = scheme.longKeysOnly() || recordsLongKeys;
+    if (longKeys) {
+      // the container records that its keys are longs: they are given as decimal longs
       if (hex || asInt) {
         throw new Usage(
             file
-                + " holds long keys (its flags record the "
-                + scheme
-                + " key scheme): give them as decimal longs, not with "
+                + " holds long keys (its flags record "
+                + (scheme.longKeysOnly() ? "the " + scheme + " key scheme" : "keys added as longs")
+                + "): give them as decimal longs, not with "
                 + (hex ? "--hex" : "--int"));
       }
       form = KeyForm.LONG;
     }
-    boolean longKeys = scheme.longKeysOnly();
     List<byte[]> decoded = decode(form, longKeys);
     if (!keys.isEmpty()) {
       for (int i = 0; i < keys.size(); i++) {

@@ -108,6 +108,13 @@ public final class SieveCli implements java.util.concurrent.Callable<Integer> {
         (e, args) -> {
           CommandLine cmd = e.getCommandLine();
           String message = e.getMessage() == null ? "bad usage" : e.getMessage();
+          if (e instanceof CommandLine.UnmatchedArgumentException
+              && cmd.getCommandSpec().parent() == null
+              && args.length > 0
+              && !args[0].startsWith("-")) {
+            // the first argument is no command: name it and the nearest one
+            message = NearestCommand.message(args[0], cmd.getSubcommands().keySet());
+          }
           cmd.getErr()
               .println(
                   cmd.getCommandSpec().qualifiedName()

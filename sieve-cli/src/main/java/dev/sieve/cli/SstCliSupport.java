@@ -45,12 +45,15 @@ final class SstCliSupport {
     } else if (e instanceof java.nio.file.NoSuchFileException) {
       // name the file that is missing where it is not the one given (a MANIFEST CURRENT names)
       java.nio.file.NoSuchFileException missing = (java.nio.file.NoSuchFileException) e;
+      String reason = missing.getReason();
       what =
-          missing.getFile() == null || missing.getFile().equals(file)
-              ? "no such file"
-              : "no such file: "
-                  + missing.getFile()
-                  + (missing.getReason() == null ? "" : " (" + missing.getReason() + ")");
+          reason != null && reason.startsWith("no such directory")
+              ? "no such directory: " + missing.getFile()
+              : missing.getFile() == null || missing.getFile().equals(file)
+                  ? "no such file"
+                  : "no such file: "
+                      + missing.getFile()
+                      + (reason == null ? "" : " (" + reason + ")");
     } else if (e instanceof IOException) {
       what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     } else {

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code sieve build}: its input and output files (issue 15 items 5 and 6). */
+/** {@code sieve build}: its input and output files. */
 class BuildCommandTest {
   @TempDir Path dir;
 
@@ -31,7 +31,7 @@ class BuildCommandTest {
     assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
   }
 
-  /** Item 5: {@code --keys k -o k} replaced the keys with the filter and exited 0. */
+  /** {@code --keys k -o k} is refused: it would replace the keys with the filter. */
   @Test
   void refusesToOverwriteItsInput() throws IOException {
     Path keys = dir.resolve("k.keys");
@@ -54,7 +54,7 @@ class BuildCommandTest {
     assertEquals(2, viaLink.status(), viaLink.err());
   }
 
-  /** Item 5: the output is renamed into place whole; a failed write leaves no temporary file. */
+  /** The output is renamed into place whole; a failed write leaves no temporary file. */
   @Test
   void writesTheOutputWholeAndCleansUp() throws IOException {
     Path keys = dir.resolve("k.keys");
@@ -98,7 +98,7 @@ class BuildCommandTest {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Item 6: a non-UTF-8 line gave "MalformedInputException: Input length = 1". */
+  /** A non-UTF-8 line is named by its line number, not by a decoder's exception. */
   @Test
   void aLineThatIsNotUtf8IsNamedWithItsLine() throws IOException {
     Path keys = dir.resolve("bin.keys");
@@ -118,7 +118,7 @@ class BuildCommandTest {
     assertTrue(blank.err().contains("line 2 is empty"), blank.err());
   }
 
-  /** Item 6: an empty line was silently the empty key. */
+  /** An empty line is an error unless --allow-empty-key makes it the empty key. */
   @Test
   void anEmptyLineIsAnErrorUnlessAllowed() throws IOException {
     Path keys = dir.resolve("e.keys");

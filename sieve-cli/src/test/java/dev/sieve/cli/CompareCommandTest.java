@@ -62,8 +62,8 @@ class CompareCommandTest {
   }
 
   /**
-   * Issue 21 item 8: the {@code set} column printed NaN for the types without a size setting, and
-   * the 17-character name split-block-bloom pushed its rows' columns one place right.
+   * The {@code set} column shows "-" (not NaN) for the types without a size setting, and the
+   * 17-character name split-block-bloom keeps its rows' columns under the header.
    */
   @Test
   void theTableHasNoNaNAndEveryRowLinesUpWithTheHeader() {

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21 item 10, the CLI's part: {@code build} wrote RocksDB blocks only, so the CLI could not
- * write the {@code .sieve} container its own {@code inspect} and {@code query} read; {@code
- * inspect} refused the directory {@code build --partition-size} writes; and {@code ./sieve --help}
- * cut {@code inspect}'s line at "reports its filter:" and named SST files only.
+ * {@code build} writes the {@code .sieve} container its own {@code inspect} and {@code query} read,
+ * for every registry type; {@code inspect} reads the directory {@code build --partition-size}
+ * writes; and {@code ./sieve --help} gives {@code inspect}'s whole line, naming every input it
+ * reads.
  */
 class ContainerBuildAndInputsTest {
   @TempDir Path dir;

@@ -34,10 +34,10 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.WriteOptions;
 
 /**
- * Issue 21 items 3, 6 and 7 on real databases written by rocksdbjni: a MANIFEST cut short is
- * refused as RocksDB refuses it, at every truncation length; a CURRENT naming a missing MANIFEST
- * names it; and a column family whose only filter is a 1-key flush gets its what-if bits/key from
- * the OPTIONS file, not the 512 bits of that filter's one cache line.
+ * MANIFEST reading on real databases written by rocksdbjni: a MANIFEST cut short is refused as
+ * RocksDB refuses it, at every truncation length; a CURRENT naming a missing MANIFEST names it; and
+ * a column family whose only filter is a 1-key flush gets its what-if bits/key from the OPTIONS
+ * file, not the 512 bits of that filter's one cache line.
  */
 class DbManifestHardeningTest {
   static final String[] CFS = {"default", "users", "events"};
@@ -127,7 +127,7 @@ class DbManifestHardeningTest {
         .collect(Collectors.toCollection(TreeSet::new));
   }
 
-  /** Item 3: the MANIFEST cut after its first record is refused, by the library and the CLI. */
+  /** The MANIFEST cut after its first record is refused, by the library and the CLI. */
   @Test
   void aManifestCutAfterItsFirstRecordIsRefused(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("db");
@@ -163,9 +163,9 @@ class DbManifestHardeningTest {
   }
 
   /**
-   * Item 3: every truncation length of a MANIFEST (RocksDB's fresh one after a reopen: the snapshot
-   * of the live files, then the edit with the required entries) reads the full live set or is
-   * refused with a typed error; none reads as a smaller or empty database.
+   * Every truncation length of a MANIFEST (RocksDB's fresh one after a reopen: the snapshot of the
+   * live files, then the edit with the required entries) reads the full live set or is refused with
+   * a typed error; none reads as a smaller or empty database.
    */
   @Test
   void everyTruncationReadsTheFullLiveSetOrIsRefused(@TempDir Path tmp) throws Exception {
@@ -189,7 +189,7 @@ class DbManifestHardeningTest {
     assertTrue(refused > 0, "some truncation must be refused");
   }
 
-  /** Item 7: a CURRENT naming a missing MANIFEST names that MANIFEST. */
+  /** A CURRENT naming a missing MANIFEST names that MANIFEST. */
   @Test
   void aMissingManifestIsNamed(@TempDir Path tmp) throws Exception {
     Path dir = tmp.resolve("db");
@@ -204,9 +204,9 @@ class DbManifestHardeningTest {
   }
 
   /**
-   * Item 6: one key put and flushed per column family. Each filter is one 64-byte line for one key
-   * (512 bits/key); the what-if takes the bits/key from the OPTIONS file's filter policy (10, 16
-   * and 10) instead.
+   * One key put and flushed per column family. Each filter is one 64-byte line for one key (512
+   * bits/key); the what-if takes the bits/key from the OPTIONS file's filter policy (10, 16 and 10)
+   * instead.
    */
   @Test
   void aOneKeyFlushDoesNotSetTheWhatIfBitsPerKey(@TempDir Path tmp) throws Exception {
@@ -229,7 +229,7 @@ class DbManifestHardeningTest {
   }
 
   /**
-   * Item 6 without an OPTIONS file: the what-if then weighs the Bloom filters by their keys (a
+   * The same without an OPTIONS file: the what-if then weighs the Bloom filters by their keys (a
    * 2,000-key flush and a 1-key flush give about the setting, not the mean of 10 and 512 per file)
    * and RocksDB's clamp caps a column family whose only filter is a 1-key flush at 100 bits/key.
    */

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue 21 item 11: the plain form {@code sieve query FILE KEY...} runs without picocli ({@link
- * FastQuery}). It must print the same bytes on stdout and stderr and exit with the same status as
- * picocli's {@link QueryCommand} for the same arguments, decline (printing nothing) whatever it
- * does not parse exactly, and load no picocli class.
+ * The plain form {@code sieve query FILE KEY...} runs without picocli ({@link FastQuery}). It must
+ * print the same bytes on stdout and stderr and exit with the same status as picocli's {@link
+ * QueryCommand} for the same arguments, decline (printing nothing) whatever it does not parse
+ * exactly, and load no picocli class.
  */
 class FastQueryTest {
   @TempDir Path tmp;

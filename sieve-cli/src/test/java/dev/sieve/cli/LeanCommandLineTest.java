@@ -13,9 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue 21 item 11: {@link SieveCli#execute} registers only the subcommand its first argument names
- * ({@link SieveCli#commandLine(String)}), to spare picocli the model of the others at start-up.
- * That must not change a byte of what a run prints or its exit status.
+ * {@link SieveCli#execute} registers only the subcommand its first argument names ({@link
+ * SieveCli#commandLine(String)}), to spare picocli the model of the others at start-up. That must
+ * not change a byte of what a run prints or its exit status.
  */
 class LeanCommandLineTest {
   @TempDir Path tmp;

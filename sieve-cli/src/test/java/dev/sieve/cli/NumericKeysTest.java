@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21 item 5: {@code sieve query FILE.sieve 42} on a container built over {@code long} keys
- * hashed the two-byte text "42" and answered {@code 42 absent} for a key that was added, with no
- * word of warning, which a user reads as a false negative. Now {@code --long} and {@code --int}
- * give keys as numbers (the bytes {@code Filter.mayContain(long)} and {@code mayContainInt} hash),
- * a container that records a long-key scheme (MIX64, IDENTITY: flags 1 and 2) is asked with it by
- * itself, and a numeric-looking text key that answers absent gets a one-line note on stderr.
+ * Numbers as keys: {@code sieve query FILE.sieve 42} as text asks the two-byte text "42", which a
+ * user of a filter built over {@code long} keys would read as a false negative. {@code --long} and
+ * {@code --int} give keys as numbers (the bytes {@code Filter.mayContain(long)} and {@code
+ * mayContainInt} hash), a container that records a long-key scheme (MIX64, IDENTITY: flags 1 and 2)
+ * is asked with it by itself, and a numeric-looking text key that answers absent gets a one-line
+ * note on stderr.
  */
 class NumericKeysTest {
   @TempDir Path dir;

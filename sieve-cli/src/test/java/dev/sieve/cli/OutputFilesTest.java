@@ -25,12 +25,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21 item 1: {@code sieve build -o} renamed its temporary file over whatever the path named,
- * so a device node became a regular file (as root, {@code -o} naming the "full" device turned it
- * into a 69-byte file) and a named pipe's reader got nothing; {@code -o -} and {@code -o
- * /dev/stdout} were "no such file". Only a regular file or nothing is replaced now; a device or a
- * pipe is written in place, and {@code -}, {@code /dev/stdout} and {@code /proc/self/fd/1} are
- * standard output.
+ * {@code sieve build -o}: only a regular file or nothing is replaced (renaming a temporary file
+ * over a device node would turn it into a regular file, and a named pipe's reader would get
+ * nothing); a device or a pipe is written in place, and {@code -}, {@code /dev/stdout} and {@code
+ * /proc/self/fd/1} are standard output.
  */
 class OutputFilesTest {
   @TempDir Path dir;

@@ -220,8 +220,8 @@ class ParquetCommandsTest {
   }
 
   /**
-   * Issue 21 item 10: a column without a Bloom filter answered {@code maybe} for every row group
-   * without saying that it has no filter to ask.
+   * A column without a Bloom filter answers {@code maybe} for every row group and says that it has
+   * no filter to ask.
    */
   @Test
   void aColumnWithoutABloomFilterSaysSo() {

@@ -10,10 +10,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 21 item 9: a size setting on {@code scalable-bloom} and {@code sharded} said "(its
- * fingerprints are fixed)": the growable Bloom filter has no fingerprints, and the sharded filter's
- * size is its shards'. Each type without a size setting says why. (The setting left the registry in
- * issue 22, whose one knob is {@code fpRate}; the CLI's {@code --setting} is {@link SizeSettings}.)
+ * A size setting on a type without one says why, in that type's terms: the growable Bloom filter
+ * ({@code scalable-bloom}) has no fingerprints, and the sharded filter's size is its shards'. (The
+ * registry's one knob is {@code fpRate}; the CLI's {@code --setting} is {@link SizeSettings}.)
  */
 class SizeSettingMessageTest {
 

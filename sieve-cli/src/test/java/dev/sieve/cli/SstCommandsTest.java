@@ -243,8 +243,8 @@ class SstCommandsTest {
   }
 
   /**
-   * Issue 15 item 6 on stdin: a non-UTF-8 line was decoded with replacement characters, so query
-   * answered for another key; an empty line was silently the empty key.
+   * On stdin, a non-UTF-8 line is an error (decoded with replacement characters, query would answer
+   * for another key), and so is an empty line unless --allow-empty-key.
    */
   @Test
   void queryStdinIsReadStrictly() {

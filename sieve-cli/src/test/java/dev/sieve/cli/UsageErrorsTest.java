@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 15 item 7: each usage error exits 2 with one line on stderr and nothing else. */
+/** Each usage error exits 2 with one line on stderr and nothing else. */
 class UsageErrorsTest {
   @TempDir Path dir;
 

@@ -23,13 +23,12 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 item 4: the {@code ./sieve} wrapper, run for real (bash, flock, offline Maven, java) on
- * a fresh copy of the repository's sources. Four concurrent first runs used to fail (shade errors,
- * a compile error, "Unable to access jarfile", pages of Maven output); now one builds under the
- * lock, the others wait and re-check, and all four run the CLI. The copy's Maven repository is the
- * local one without rocksdbjni, JUnit, jqwik and Jazzer, which proves that building the CLI does
- * not resolve test-only dependencies. About 15-40 s (one real build and one failing build); skipped
- * where bash, flock or mvn is missing.
+ * The {@code ./sieve} wrapper, run for real (bash, flock, offline Maven, java) on a fresh copy of
+ * the repository's sources. Of four concurrent first runs, one builds under the lock, the others
+ * wait and re-check, and all four run the CLI. The copy's Maven repository is the local one without
+ * rocksdbjni, JUnit, jqwik and Jazzer, which proves that building the CLI does not resolve
+ * test-only dependencies. About 15-40 s (one real build and two failing builds); skipped where
+ * bash, flock or mvn is missing.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WrapperScriptTest {
@@ -146,7 +145,7 @@ class WrapperScriptTest {
     return pb.start();
   }
 
-  /** The class-data-sharing archives the wrapper made (issue 21 item 11). */
+  /** The class-data-sharing archives the wrapper made. */
   private static List<Path> archives() throws IOException {
     Path dir = clone.resolve("sieve-cli/target/cds");
     if (!Files.isDirectory(dir)) {
@@ -223,16 +222,16 @@ class WrapperScriptTest {
     }
     assertEquals(1, builds, "exactly one process builds");
     assertTrue(Files.isRegularFile(clone.resolve("sieve-cli/target/.sieve-build-stamp")));
-    // and right after the build, under the same lock, one class-data-sharing archive (item 11)
+    // and right after the build, under the same lock, one class-data-sharing archive
     assertEquals(1, archives().size(), "one archive made on first use: " + archives());
   }
 
   /**
-   * Issue 21 item 11: the archive made on first use serves the next run (its classes come from the
-   * archive's top layer, and {@code -Xshare:on} maps it); a jar that changed (as a rebuild changes
-   * it) gets a new archive, because the JVM refuses the old one; an archive the JVM refuses changes
-   * nothing a command prints; and where the training run cannot make an archive, the CLI runs
-   * without one, and the wrapper does not try again for that jar and java.
+   * The archive made on first use serves the next run (its classes come from the archive's top
+   * layer, and {@code -Xshare:on} maps it); a jar that changed (as a rebuild changes it) gets a new
+   * archive, because the JVM refuses the old one; an archive the JVM refuses changes nothing a
+   * command prints; and where the training run cannot make an archive, the CLI runs without one,
+   * and the wrapper does not try again for that jar and java.
    */
   @Test
   @Order(2)
@@ -400,5 +399,38 @@ class WrapperScriptTest {
     } finally {
       Files.writeString(pom, good);
     }
+  }
+
+  /**
+   * A jar Maven built itself after the last source change ({@code mvn install}) is used as it is,
+   * with or without the wrapper's stamp; a source newer than the jar still rebuilds. Maven is given
+   * an option it does not know, so a rebuild shows as one failed build at once instead of a build.
+   */
+  @Test
+  @Order(5)
+  void aJarMavenBuiltAfterTheSourcesCountsAsFresh() throws Exception {
+    Path jar = clone.resolve("sieve-cli/target/sieve-cli-all.jar");
+    Path stamp = clone.resolve("sieve-cli/target/.sieve-build-stamp");
+    Path source = clone.resolve("sieve-cli/src/main/java/dev/sieve/cli/Main.java");
+    Map<String, String> env = Map.of("SIEVE_MVN_ARGS", "--no-such-maven-option", "SIEVE_CDS", "0");
+    long now = System.currentTimeMillis();
+    // an edit after the wrapper's last build, then Maven's build of the jar: the jar is newest
+    Files.setLastModifiedTime(source, FileTime.fromMillis(now + 5_000));
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(now + 10_000));
+    Run r = finish(start(env, null, clone.resolve("sieve"), "--version"));
+    assertEquals(0, r.status(), r.toString());
+    assertEquals("sieve 1.0.0", r.out().strip(), r.toString());
+    assertEquals(0, buildLines(r), "no rebuild of a jar newer than the sources: " + r.err());
+    // a checkout where only Maven ever built: no stamp at all
+    Files.deleteIfExists(stamp);
+    Run noStamp = finish(start(env, null, clone.resolve("sieve"), "--version"));
+    assertEquals(0, noStamp.status(), noStamp.toString());
+    assertEquals(0, buildLines(noStamp), "no rebuild without a stamp: " + noStamp.err());
+    // a source newer than the jar is a change: the wrapper builds (and here fails at once)
+    Files.setLastModifiedTime(source, FileTime.fromMillis(now + 15_000));
+    Run stale = finish(start(env, null, clone.resolve("sieve"), "--version"));
+    assertEquals(1, stale.status(), stale.toString());
+    assertTrue(stale.err().startsWith("sieve: building sieve-cli (first use"), stale.err());
+    assertTrue(stale.err().contains("sieve: building sieve-cli failed"), stale.err());
   }
 }

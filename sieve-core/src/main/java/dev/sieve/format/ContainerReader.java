@@ -144,7 +144,7 @@ final class ContainerReader {
    */
   static Filter withFlags(ContainerHeader header, Filter f) {
     for (KeyScheme scheme : KeyScheme.values()) {
-      if (header.flags() == scheme.containerFlag()) {
+      if ((header.flags() & ~SieveFormat.FLAG_LONG_KEYS) == scheme.containerFlag()) {
         try {
           return Schemes.apply(f, scheme);
         } catch (IllegalArgumentException e) {

@@ -46,10 +46,16 @@ final class ContainerWriter {
     return out;
   }
 
-  /** {@link SieveFormat#write(Filter, WritableByteChannel)}. */
-  static void write(Filter outer, WritableByteChannel out) throws IOException {
+  /** {@link SieveFormat#write(Filter, WritableByteChannel, boolean)}. */
+  static void write(Filter outer, WritableByteChannel out, boolean longKeys) throws IOException {
     Objects.requireNonNull(out, "out");
-    int flags = flagsOf(Objects.requireNonNull(outer, "filter"));
+    int scheme = flagsOf(Objects.requireNonNull(outer, "filter"));
+    if (longKeys && scheme != 0) {
+      throw new IllegalArgumentException(
+          "the long-keys flag goes with the default key scheme only; this filter's is "
+              + outer.keyScheme());
+    }
+    int flags = longKeys ? scheme | SieveFormat.FLAG_LONG_KEYS : scheme;
     Filter filter = inner(outer);
     FilterType type = FilterType.of(filter);
     // header and payload from one moment, even while other threads add

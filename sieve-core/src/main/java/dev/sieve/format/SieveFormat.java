@@ -27,7 +27,8 @@ import java.util.Objects;
  *     10     2  filter type id ({@link FilterType})
  *     12     4  flags, the key scheme (at most one bit): bit 0 = MIX64 long keys, bit 1 =
  *               IDENTITY long keys, bit 2 = PARQUET_XXH64, bit 8 =
- *               ORC_MURMUR3; none = XXPH3 (KeyScheme)
+ *               ORC_MURMUR3; none = XXPH3 (KeyScheme); and bit 16 (XXPH3 only):
+ *               the keys were added as longs (their 8 big-endian bytes)
  *     16     8  key count
  *     24     8  payload length L
  *     32     4  parameter A (probes, fingerprint bits)
@@ -106,12 +107,25 @@ public final class SieveFormat {
    */
   public static final int FLAG_ORC_MURMUR3_KEYS = 1 << 8;
 
-  /** Every flag this version defines (at most one of them is set). */
-  static final int KNOWN_FLAGS =
+  /**
+   * Flag bit 16, beside no key-scheme bit (the default scheme, {@link KeyScheme#XXPH3}): the keys
+   * were added as {@code long}s, each hashed as its 8 big-endian bytes, as {@code
+   * Filter.mayContain(long)} asks. The filter is the same either way; the flag tells a reader (the
+   * CLI's {@code query}) to take keys as numbers, since the bytes of the text "42" are not the key
+   * 42. Written by {@link #write(Filter, WritableByteChannel, boolean)}; a reader from before this
+   * flag refuses it as unknown, while a file without it reads as it always did.
+   */
+  public static final int FLAG_LONG_KEYS = 1 << 16;
+
+  /** The key-scheme flags (at most one of them is set). */
+  static final int SCHEME_FLAGS =
       FLAG_MIX64_LONG_KEYS
           | FLAG_IDENTITY_LONG_KEYS
           | FLAG_PARQUET_XXH64_KEYS
           | FLAG_ORC_MURMUR3_KEYS;
+
+  /** Every flag this version defines. */
+  static final int KNOWN_FLAGS = SCHEME_FLAGS | FLAG_LONG_KEYS;
 
   /** The largest payload held in one Java array or one buffer. */
   static final long MAX_ARRAY_PAYLOAD = Integer.MAX_VALUE - 8 - HEADER_BYTES - CHECKSUM_BYTES;
@@ -152,7 +166,22 @@ public final class SieveFormat {
    * @param out where the container goes; not closed
    */
   public static void write(Filter outer, WritableByteChannel out) throws IOException {
-    ContainerWriter.write(outer, out);
+    ContainerWriter.write(outer, out, false);
+  }
+
+  /**
+   * {@link #write(Filter, WritableByteChannel)}, recording with {@link #FLAG_LONG_KEYS} that the
+   * keys were added as {@code long}s when {@code longKeys} is set.
+   *
+   * @param outer the filter
+   * @param out where the container goes; not closed
+   * @param longKeys whether the keys were added as {@code long}s (their 8 big-endian bytes)
+   * @throws IllegalArgumentException if {@code longKeys} is set and the filter's key scheme is not
+   *     the default (a scheme of its own already says how its keys are hashed)
+   */
+  public static void write(Filter outer, WritableByteChannel out, boolean longKeys)
+      throws IOException {
+    ContainerWriter.write(outer, out, longKeys);
   }
 
   /**

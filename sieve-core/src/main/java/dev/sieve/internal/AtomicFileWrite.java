@@ -144,6 +144,13 @@ public final class AtomicFileWrite {
         break;
       } catch (FileAlreadyExistsException e) {
         // a leftover of a crashed writer with the same pid: take the next name
+      } catch (NoSuchFileException e) {
+        if (!Files.isDirectory(dir)) {
+          // the temporary file is ours, not the caller's: name what is missing, the directory
+          throw new NoSuchFileException(
+              dir.toString(), null, "no such directory to write " + name + " in");
+        }
+        throw e;
       }
     }
     boolean done = false;

@@ -37,8 +37,8 @@ public final class DbFilterReport {
 
   /**
    * Blocked Bloom (FastLocalBloom) single lookup of an absent key, ns, at n = 10^6 (JMH
-   * QueryBenchmark, docs/notes.md section 6 "Where the targets stand", measured 2026-12-02/03 on a
-   * shared 2-vCPU AMD EPYC: noisy).
+   * QueryBenchmark, docs/notes.md section 6): a price for comparing policies, not a promise of any
+   * machine's timing; {@code ./sieve report} measures the machine at hand.
    */
   public static final double BLOOM_NS_PER_PROBE = 11.0;
 
@@ -50,7 +50,7 @@ public final class DbFilterReport {
   /** Where the two per-probe figures come from, printed with every what-if. */
   public static final String CPU_SOURCE =
       "Sieve's JMH QueryBenchmark, n=10^6, absent keys: blocked Bloom 11.0 ns, Ribbon 34.0 ns"
-          + " (ratio 3.09; docs/notes.md section 6, measured 2026-12-02/03, shared machine)";
+          + " per probe (ratio 3.09), for comparing policies, not a timing of this machine";
 
   /**
    * The CPU price of one filter probe of an absent key, per filter kind, and where the figures come

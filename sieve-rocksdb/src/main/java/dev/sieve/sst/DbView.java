@@ -25,7 +25,10 @@ import java.util.stream.Stream;
  *
  * <p>A file that cannot be read (missing, truncated, corrupt) does not stop the others: its {@link
  * Table#error()} holds the message and it is left out of every figure. A file whose size differs
- * from the size the MANIFEST records is not read: shorter, it is called truncated.
+ * from the size the MANIFEST records is not read: shorter, it is called truncated. A point lookup
+ * still probes such a file ({@link #probeOrder}) and its answer is "maybe" ({@link
+ * Table#mayContain}): its keys are unknown, and RocksDB itself would read its data (or fail the
+ * read) rather than skip it, so calling its keys absent would be a false negative.
  */
 public final class DbView {
   /** Where the list of files came from. */
@@ -71,6 +74,19 @@ public final class DbView {
     /** The file name. */
     public String fileName() {
       return path.getFileName().toString();
+    }
+
+    /** Whether the file was read ({@link #sst()} is not {@code null}). */
+    public boolean readable() {
+      return sst != null;
+    }
+
+    /**
+     * Whether the file's filter lets {@code userKey} through, as a point lookup asks it; {@code
+     * true} for a file that could not be read ({@link #error()} says why), whose keys are unknown.
+     */
+    public boolean mayContain(byte[] userKey) {
+      return sst == null || sst.filter().mayContain(userKey);
     }
   }
 
@@ -237,13 +253,11 @@ public final class DbView {
    * holds the key. Key ranges are compared in the table's comparator order when it is bytewise or
    * reverse bytewise without timestamps; otherwise every file of the level is returned. As RocksDB,
    * L0 files are range-checked only when more than one level is non-empty or L0 has more than three
-   * files. Files that could not be read are left out.
+   * files. Files that could not be read are included (ranged by the MANIFEST's keys and the column
+   * family's comparator where known): their {@link Table#mayContain} answers "maybe".
    */
   public List<Table> probeOrder(int columnFamily, byte[] userKey) {
-    List<Table> cf =
-        tables.stream()
-            .filter(t -> t.columnFamily().id() == columnFamily && t.sst() != null)
-            .toList();
+    List<Table> cf = tables.stream().filter(t -> t.columnFamily().id() == columnFamily).toList();
     int maxLevel = cf.stream().mapToInt(Table::level).max().orElse(-1);
     long nonEmptyLevels = cf.stream().mapToInt(Table::level).distinct().count();
     List<Table> out = new ArrayList<>();
@@ -282,7 +296,12 @@ public final class DbView {
     if (t.meta() == null) {
       return true;
     }
-    KeyComparator cmp = KeyComparator.parse(t.sst().properties().comparator());
+    String comparator =
+        t.sst() != null ? t.sst().properties().comparator() : t.columnFamily().comparator();
+    if (comparator == null) {
+      return true; // an unreadable file of a column family whose comparator is not recorded
+    }
+    KeyComparator cmp = KeyComparator.parse(comparator);
     if (!cmp.known() || cmp.timestampBytes() != 0) {
       return true;
     }

@@ -163,6 +163,19 @@ public record Footer(
     return new Footer(fv, type, meta, index, 0, footerOffset);
   }
 
+  /**
+   * Whether {@code magic}, a file's last 8 bytes read little-endian, is the magic of one of
+   * RocksDB's table formats (block-based, legacy block-based, plain, legacy plain, cuckoo): the
+   * file is then some SST, and {@link #decode} says what it is if not one Sieve reads.
+   */
+  public static boolean isTableMagic(long magic) {
+    return magic == BLOCK_BASED_MAGIC
+        || magic == LEGACY_BLOCK_BASED_MAGIC
+        || magic == PLAIN_MAGIC
+        || magic == LEGACY_PLAIN_MAGIC
+        || magic == CUCKOO_MAGIC;
+  }
+
   private static String describeForeignMagic(long magic) {
     if (magic == LEGACY_BLOCK_BASED_MAGIC) {
       return "legacy block-based table (format_version 0/1) is no longer supported by RocksDB or"

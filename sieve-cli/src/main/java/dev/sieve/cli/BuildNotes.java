@@ -3,8 +3,8 @@ package dev.sieve.cli;
 import dev.sieve.registry.FilterType;
 
 /**
- * The word {@code build} adds after its summary line where the summary's "modelled FPR" alone
- * would mislead: a size the rate did not choose, or a rate that is not a range query's.
+ * The word {@code build} adds after its summary line where the summary's "modelled FPR" alone would
+ * mislead: a size the rate did not choose, or a rate that is not a range query's.
  */
 final class BuildNotes {
   private BuildNotes() {}

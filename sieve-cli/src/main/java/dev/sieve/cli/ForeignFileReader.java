@@ -25,8 +25,8 @@ final class ForeignFileReader {
   /**
    * {@code file} read as {@code form}, at most {@link ForeignFormat#maxBytes()} bytes of it.
    *
-   * @throws SieveFormatException naming the limit when the file is larger than the form allows,
-   *     or the form's own typed error
+   * @throws SieveFormatException naming the limit when the file is larger than the form allows, or
+   *     the form's own typed error
    */
   static ForeignBloomFilter read(Path file, ForeignFormat form) throws IOException {
     long limit = form.maxBytes();

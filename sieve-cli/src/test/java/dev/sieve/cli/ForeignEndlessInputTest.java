@@ -52,6 +52,7 @@ class ForeignEndlessInputTest {
     assertEquals(1, err.lines().count(), err);
     assertTrue(err.startsWith("sieve "), err);
     assertTrue(!err.contains("Exception") && !err.contains("Error"), err);
+    assertTrue(err.contains(ZERO.toString()), "names the file: " + err);
   }
 
   @ParameterizedTest
@@ -65,7 +66,8 @@ class ForeignEndlessInputTest {
   void convertOfDevZeroStopsWithOneLine() throws Exception {
     Assumptions.assumeTrue(Files.exists(ZERO), "no /dev/zero here");
     Path out = dir.resolve("out.sieve");
-    assertOneLineRefusal(cli("convert", "--format=guava", ZERO.toString(), out.toString()));
+    assertOneLineRefusal(
+        cli("convert", "--format=guava", "--to=sieve", ZERO.toString(), out.toString()));
     assertTrue(Files.notExists(out), "nothing written");
   }
 

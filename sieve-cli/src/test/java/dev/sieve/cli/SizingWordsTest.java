@@ -30,7 +30,8 @@ class SizingWordsTest {
   private Path keys(int n) throws IOException {
     Path p = dir.resolve("keys.txt");
     Files.writeString(
-        p, IntStream.range(0, n).mapToObj(i -> "key" + i).collect(Collectors.joining("\n", "", "\n")));
+        p,
+        IntStream.range(0, n).mapToObj(i -> "key" + i).collect(Collectors.joining("\n", "", "\n")));
     return p;
   }
 
@@ -44,8 +45,15 @@ class SizingWordsTest {
   void splitBlockAtAnFpRateSaysItsSizeIsAPowerOfTwo() throws IOException {
     CliRun r =
         CliRun.of(
-            "build", "--keys", keys(10_000).toString(), "--type", "split-block-bloom",
-            "--fp-rate", "0.01", "-o", dir.resolve("f.sieve").toString());
+            "build",
+            "--keys",
+            keys(10_000).toString(),
+            "--type",
+            "split-block-bloom",
+            "--fp-rate",
+            "0.01",
+            "-o",
+            dir.resolve("f.sieve").toString());
     assertEquals(0, r.status(), r.err());
     String all = r.out() + r.err();
     assertTrue(all.contains("rounded up to a power of two"), all);
@@ -57,8 +65,13 @@ class SizingWordsTest {
   void prefixBloomRangeBuildSaysItsRateIsAPointProbes() throws IOException {
     CliRun r =
         CliRun.of(
-            "build", "--keys", keys(2_000).toString(), "--type", "prefix-bloom-range",
-            "-o", dir.resolve("r.sieve").toString());
+            "build",
+            "--keys",
+            keys(2_000).toString(),
+            "--type",
+            "prefix-bloom-range",
+            "-o",
+            dir.resolve("r.sieve").toString());
     assertEquals(0, r.status(), r.err());
     String all = r.out() + r.err();
     assertTrue(all.contains("one prefix probe's, not a range query's"), all);
@@ -92,7 +105,8 @@ class SizingWordsTest {
     }
     for (Path p : new Path[] {guava, spark}) {
       // both were sized for 1,000 keys at 1%; k = 7 alone says 949
-      double asked = designedKeys(CliRun.of("inspect", "--json", "--fp-rate", "0.01", p.toString()));
+      double asked =
+          designedKeys(CliRun.of("inspect", "--json", "--fp-rate", "0.01", p.toString()));
       assertTrue(asked >= 1000 && asked <= 1005, p + ": " + asked);
       double tenth =
           designedKeys(CliRun.of("inspect", "--json", "--fp-rate", "0.001", p.toString()));

@@ -52,9 +52,9 @@ import java.nio.ByteOrder;
  *
  * Cassandra's own classes ({@code cassandra-all}) are not a test dependency: the artifact brings
  * about eighty dependencies and its off-heap bit set needs the server's memory allocator. Instead
- * the tests read {@code Filter.db} files that Cassandra 3.11, 4.1 and 5.0 wrote themselves
- * ({@code scripts/cassandra-golden/generate.sh}), with Cassandra's answers for absent keys, and
- * check this class against a second, bit-by-bit implementation and the reference MurmurHash3.
+ * the tests read {@code Filter.db} files that Cassandra 3.11, 4.1 and 5.0 wrote themselves ({@code
+ * scripts/cassandra-golden/generate.sh}), with Cassandra's answers for absent keys, and check this
+ * class against a second, bit-by-bit implementation and the reference MurmurHash3.
  *
  * <h2>Limits</h2>
  *

@@ -48,9 +48,9 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
 
   /**
    * The count of bits set as DataSketches keeps it: -1 ("dirty") once a bit was set after the last
-   * count (every update sets it so), else the count read or started with. Written as -1, or as
-   * the words' own count: a stale count read from a file (0 while bits are set would make the
-   * writer choose the empty form and drop every key) is never written back.
+   * count (every update sets it so), else the count read or started with. Written as -1, or as the
+   * words' own count: a stale count read from a file (0 while bits are set would make the writer
+   * choose the empty form and drop every key) is never written back.
    */
   private long recordedBitsSet;
 

@@ -8,8 +8,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code fpRate} sizes a split-block filter as parquet-java's writer does: the bytes rounded up to
- * a power of two, so the rate is met, often far below the target, and {@code bitsPerKey} is the
- * way to an exact size.
+ * a power of two, so the rate is met, often far below the target, and {@code bitsPerKey} is the way
+ * to an exact size.
  */
 class SplitBlockFpRateSizingTest {
 
@@ -19,7 +19,7 @@ class SplitBlockFpRateSizingTest {
     SplitBlockBloomFilter f =
         SplitBlockBloomFilter.builder().expectedKeys(keys).fpRate(rate).create();
     int bytes = (int) f.sizeInBytes();
-    assertEquals(Integer.bitCount(bytes), 1, bytes + " bytes");
+    assertEquals(1, Integer.bitCount(bytes), bytes + " bytes: a power of two");
     assertEquals(SplitBlockBloomFilter.parquetNumBytes(keys, rate), bytes);
     double bitsPerKey = 8.0 * bytes / keys;
     double achieved = dev.sieve.math.BloomMath.splitBlockFpRate(bitsPerKey);

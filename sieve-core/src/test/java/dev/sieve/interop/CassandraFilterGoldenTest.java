@@ -74,7 +74,8 @@ class CassandraFilterGoldenTest {
   }
 
   private static byte[] resource(String name) throws IOException {
-    try (InputStream in = CassandraFilterGoldenTest.class.getResourceAsStream("cassandra/" + name)) {
+    try (InputStream in =
+        CassandraFilterGoldenTest.class.getResourceAsStream("cassandra/" + name)) {
       assertNotNull(in, "golden file " + name);
       return in.readAllBytes();
     }

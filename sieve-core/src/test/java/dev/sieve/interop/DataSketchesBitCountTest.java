@@ -14,9 +14,9 @@ import org.apache.datasketches.memory.Memory;
 import org.junit.jupiter.api.Test;
 
 /**
- * A DataSketches file whose "bits set" field disagrees with its words (0, or any other stale
- * count) still holds every key: written back, in DataSketches' form or in a Sieve container, it
- * must hold them too. Checked against datasketches-java itself where it runs.
+ * A DataSketches file whose "bits set" field disagrees with its words (0, or any other stale count)
+ * still holds every key: written back, in DataSketches' form or in a Sieve container, it must hold
+ * them too. Checked against datasketches-java itself where it runs.
  */
 class DataSketchesBitCountTest {
 

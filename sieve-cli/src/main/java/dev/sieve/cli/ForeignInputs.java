@@ -87,15 +87,29 @@ final class ForeignInputs {
 
   /**
    * The key count the filter was sized for. Guava, Spark and DataSketches size {@code m = -n ln p /
-   * (ln 2)^2}: under {@code --fp-rate p} that is solved for {@code n}; otherwise (and for
-   * Cassandra, whose table gives no closed form) {@code n = m ln 2 / k}, from the probe count
+   * (ln 2)^2}: under {@code --fp-rate p} that is solved for {@code n}. Cassandra sizes {@code m =
+   * n·b + 20} with {@code b} its table's bits per key for {@code p}: solved for {@code n}.
+   * Otherwise (no rate, or one Cassandra refuses) {@code n = m ln 2 / k}, from the probe count
    * chosen as {@code round(ln 2 · m/n)}.
    */
   static double designedKeys(ForeignBloomFilter f, double askedFpRate) {
     if (askedFpRate > 0 && !(f instanceof CassandraBloomFilter)) {
       return f.sizeInBits() * BloomMath.LN2 * BloomMath.LN2 / -Math.log(askedFpRate);
     }
-    return f.sizeInBits() * BloomMath.LN2 / f.numProbes();
+    int b = askedFpRate > 0 ? cassandraBitsPerKey(askedFpRate) : 0;
+    return b > 0 ? (f.sizeInBits() - 20.0) / b : f.sizeInBits() * BloomMath.LN2 / f.numProbes();
+  }
+
+  /**
+   * Cassandra's bits per key for {@code rate}, or 0 if it refuses the rate: a filter for 64 keys
+   * has {@code 64·b + 20} bits rounded up to whole words, {@code 64·(b + 1)}.
+   */
+  private static int cassandraBitsPerKey(double rate) {
+    try {
+      return (int) (CassandraBloomFilter.create(64, rate).sizeInBits() / 64 - 1);
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
   }
 
   /**

@@ -116,6 +116,22 @@ class SizingWordsTest {
     }
   }
 
+  @Test
+  void inspectOfCassandraSolvesDesignedKeysAtTheAskedRate() throws IOException {
+    dev.sieve.interop.CassandraBloomFilter c =
+        dev.sieve.interop.CassandraBloomFilter.create(1000, 0.01);
+    for (int i = 0; i < 1000; i++) {
+      c.put("user:" + i);
+    }
+    Path p = dir.resolve("nb-1-big-Filter.db");
+    Files.write(p, c.toByteArray());
+    // Cassandra: 0.01 is 10 bits per key, m = 1000 * 10 + 20 rounded up to 10,048 bits
+    double asked = designedKeys(CliRun.of("inspect", "--json", "--fp-rate", "0.01", p.toString()));
+    assertEquals(1003, asked, 0.5);
+    double unasked = designedKeys(CliRun.of("inspect", "--json", p.toString()));
+    assertEquals(Math.rint(10_048 * Math.log(2) / c.numProbes()), unasked, 0.5);
+  }
+
   private static double designedKeys(CliRun r) {
     assertEquals(0, r.status(), r.err());
     Matcher m = Pattern.compile("\"designed_keys\": ?([0-9.eE+-]+)").matcher(r.out());

@@ -138,7 +138,8 @@ public final class BuildCommand implements Callable<Integer> {
       paramLabel = "NAME",
       completionCandidates = TypeNames.class,
       description =
-          "Sieve format: the filter type (default blocked-bloom): ${COMPLETION-CANDIDATES}")
+          "Sieve format: the filter type (default blocked-bloom): ${COMPLETION-CANDIDATES}; "
+              + BuildNotes.PREFIX_BLOOM_RANGE_HELP)
   String type;
 
   /** The registry's type names, for the help text. */
@@ -512,6 +513,10 @@ public final class BuildCommand implements Callable<Integer> {
                 Figures.percent(filter.modelledFpRate()),
                 form == KeyForm.TEXT ? "" : ", keys " + form.option(),
                 output));
+    String note = BuildNotes.note(t, fpRate);
+    if (note != null) {
+      summary().println(note);
+    }
     summary().flush();
     return 0;
   }

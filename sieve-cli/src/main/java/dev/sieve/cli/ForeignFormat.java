@@ -9,6 +9,7 @@ import dev.sieve.interop.SparkBloomFilter;
 import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,6 +40,11 @@ enum ForeignFormat {
     ForeignBloomFilter read(byte[] bytes) {
       return GuavaBloomFilter.readFrom(bytes);
     }
+
+    @Override
+    long claimedBytes(ByteBuffer head) {
+      return head.limit() < 6 ? -1 : 6 + 8L * head.getInt(2);
+    }
   },
   /** Spark's sketch {@code BloomFilter.writeTo}, V1 or V2 (also {@code bloom_filter_agg}). */
   SPARK("spark", FilterType.SPARK_BLOOM) {
@@ -64,6 +70,15 @@ enum ForeignFormat {
     ForeignBloomFilter read(byte[] bytes) {
       return SparkBloomFilter.readFrom(bytes);
     }
+
+    @Override
+    long claimedBytes(ByteBuffer head) {
+      int version = head.limit() < 4 ? 0 : head.getInt(0);
+      if (version == 1 && head.limit() >= 12) {
+        return 12 + 8L * head.getInt(8);
+      }
+      return version == 2 && head.limit() >= 16 ? 16 + 8L * head.getInt(12) : -1;
+    }
   },
   /** DataSketches' {@code BloomFilter.toByteArray}: little-endian, family id 21. */
   DATASKETCHES("datasketches", FilterType.DATASKETCHES_BLOOM) {
@@ -79,6 +94,20 @@ enum ForeignFormat {
     @Override
     ForeignBloomFilter read(byte[] bytes) {
       return DataSketchesBloomFilter.readFrom(bytes);
+    }
+
+    @Override
+    long claimedBytes(ByteBuffer head) {
+      if (head.limit() < 20) {
+        return -1;
+      }
+      boolean empty = (head.get(3) & 4) != 0;
+      return empty ? 24 : 32 + 8L * head.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(16);
+    }
+
+    @Override
+    long maxBytes() {
+      return 32 + 8L * DataSketchesBloomFilter.MAX_WORDS;
     }
   },
   /**
@@ -106,6 +135,11 @@ enum ForeignFormat {
     }
 
     @Override
+    long claimedBytes(ByteBuffer head) {
+      return cassandraClaimedBytes(head);
+    }
+
+    @Override
     byte[] write(ForeignBloomFilter f) {
       return ((CassandraBloomFilter) f).toByteArray(CassandraBloomFilter.Layout.CURRENT);
     }
@@ -126,6 +160,11 @@ enum ForeignFormat {
     @Override
     ForeignBloomFilter read(byte[] bytes) {
       return CassandraBloomFilter.readFrom(bytes, CassandraBloomFilter.Layout.LEGACY);
+    }
+
+    @Override
+    long claimedBytes(ByteBuffer head) {
+      return cassandraClaimedBytes(head);
     }
 
     @Override
@@ -153,6 +192,21 @@ enum ForeignFormat {
 
   /** Reads the form (bounded: a typed error naming the field and its limit). */
   abstract ForeignBloomFilter read(byte[] bytes);
+
+  /**
+   * The length of the whole filter as the header in {@code head} (the first bytes, big-endian)
+   * gives it, or -1 when {@code head} is too short to say. Unchecked: the reader judges the fields.
+   */
+  abstract long claimedBytes(ByteBuffer head);
+
+  /** The largest file of this form Sieve reads: the form's own limit, within one Java array. */
+  long maxBytes() {
+    return MAX_BYTES;
+  }
+
+  private static long cassandraClaimedBytes(ByteBuffer head) {
+    return head.limit() < 8 ? -1 : 8 + 8L * head.getInt(4);
+  }
 
   /** The form's bytes of {@code f}, a filter of this form's family ({@link #type()}). */
   byte[] write(ForeignBloomFilter f) {
@@ -264,15 +318,9 @@ enum ForeignFormat {
         && s.charAt(1) <= 'z';
   }
 
-  /** Reads {@code file} as this form, its size bounded first. */
+  /** Reads {@code file} as this form, the read bounded by {@link #maxBytes()}. */
   ForeignBloomFilter readFile(Path file) throws IOException {
-    long size = Files.size(file);
-    if (size > MAX_BYTES) {
-      throw new dev.sieve.SieveFormatException(
-          0,
-          "a " + cliName + " filter file of " + size + " bytes is over the limit of " + MAX_BYTES);
-    }
-    return read(Files.readAllBytes(file));
+    return ForeignFileReader.read(file, this);
   }
 
   /** The form of a filter read from a container, or {@code null} if it is not foreign. */

@@ -73,9 +73,7 @@ final class ForeignInputs {
     m.put("sized_for_fpr", SstCliSupport.jsonNumber(sizedFor));
     m.put("sized_for_source", SstCliSupport.jsonString(source));
     if (n >= 1 && Double.isFinite(n)) {
-      m.put(
-          "designed_keys",
-          SstCliSupport.jsonNumber(Math.rint(f.sizeInBits() * BloomMath.LN2 / f.numProbes())));
+      m.put("designed_keys", SstCliSupport.jsonNumber(Math.rint(designedKeys(f, askedFpRate))));
       long keys = Math.max(1, Math.round(n));
       long sieveBytes = sieveBloomBytes(keys, sizedFor);
       m.put("sieve_standard_bloom_bytes", Long.toString(sieveBytes));
@@ -85,6 +83,33 @@ final class ForeignInputs {
           SstCliSupport.jsonString(advice(atFill, sizedFor, keys, sieveBytes, fileBytes)));
     }
     return m;
+  }
+
+  /**
+   * The key count the filter was sized for. Guava, Spark and DataSketches size {@code m = -n ln p /
+   * (ln 2)^2}: under {@code --fp-rate p} that is solved for {@code n}. Cassandra sizes {@code m =
+   * n·b + 20} with {@code b} its table's bits per key for {@code p}: solved for {@code n}.
+   * Otherwise (no rate, or one Cassandra refuses) {@code n = m ln 2 / k}, from the probe count
+   * chosen as {@code round(ln 2 · m/n)}.
+   */
+  static double designedKeys(ForeignBloomFilter f, double askedFpRate) {
+    if (askedFpRate > 0 && !(f instanceof CassandraBloomFilter)) {
+      return f.sizeInBits() * BloomMath.LN2 * BloomMath.LN2 / -Math.log(askedFpRate);
+    }
+    int b = askedFpRate > 0 ? cassandraBitsPerKey(askedFpRate) : 0;
+    return b > 0 ? (f.sizeInBits() - 20.0) / b : f.sizeInBits() * BloomMath.LN2 / f.numProbes();
+  }
+
+  /**
+   * Cassandra's bits per key for {@code rate}, or 0 if it refuses the rate: a filter for 64 keys
+   * has {@code 64·b + 20} bits rounded up to whole words, {@code 64·(b + 1)}.
+   */
+  private static int cassandraBitsPerKey(double rate) {
+    try {
+      return (int) (CassandraBloomFilter.create(64, rate).sizeInBits() / 64 - 1);
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
   }
 
   /**

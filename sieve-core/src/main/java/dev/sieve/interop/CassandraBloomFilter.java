@@ -50,11 +50,11 @@ import java.nio.ByteOrder;
  *
  * <h2>Verification</h2>
  *
- * Cassandra's own classes ({@code cassandra-all}) are not used in the tests: the artifact brings
- * about eighty dependencies (Netty, Chronicle, Lucene, Sigar, …) and its off-heap bit set needs the
- * server's memory allocator. The tests check this class against a second, bit-by-bit implementation
- * written from the description above and against the reference MurmurHash3 (Guava) where the two
- * hashes must agree.
+ * Cassandra's own classes ({@code cassandra-all}) are not a test dependency: the artifact brings
+ * about eighty dependencies and its off-heap bit set needs the server's memory allocator. Instead
+ * the tests read {@code Filter.db} files that Cassandra 3.11, 4.1 and 5.0 wrote themselves ({@code
+ * scripts/cassandra-golden/generate.sh}), with Cassandra's answers for absent keys, and check this
+ * class against a second, bit-by-bit implementation and the reference MurmurHash3.
  *
  * <h2>Limits</h2>
  *

@@ -48,7 +48,9 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
 
   /**
    * The count of bits set as DataSketches keeps it: -1 ("dirty") once a bit was set after the last
-   * count (every update sets it so), else the count read or started with. Written as is.
+   * count (every update sets it so), else the count read or started with. Written as -1, or as the
+   * words' own count: a stale count read from a file (0 while bits are set would make the writer
+   * choose the empty form and drop every key) is never written back.
    */
   private long recordedBitsSet;
 
@@ -159,7 +161,8 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
 
   @Override
   public byte[] toByteArray() {
-    boolean empty = recordedBitsSet == 0;
+    long count = recordedBitsSet < 0 ? -1 : bitsSet();
+    boolean empty = count == 0;
     ByteBuffer out =
         ByteBuffer.allocate(empty ? 24 : 32 + words.length * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
@@ -167,7 +170,7 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
     out.putShort((short) numProbes).putShort((short) 0).putLong(seed);
     out.putInt(words.length).putInt(0);
     if (!empty) {
-      out.putLong(recordedBitsSet);
+      out.putLong(count);
       for (long w : words) {
         out.putLong(w);
       }

@@ -182,7 +182,10 @@ public final class PrefixBloomRangeFilter extends RangeFilterBase {
     return bloom.sizeInBits();
   }
 
-  /** The point (level-0 probe) rate: the Bloom filter's modelled rate at its entries. */
+  /**
+   * The point (level-0 probe) rate: the Bloom filter's modelled rate at its entries. A range query
+   * meets many prefixes, so its rate is far higher (see the class comment).
+   */
   @Override
   public double modelledFpRate() {
     return numKeys == 0 ? 0.0 : bloom.modelledFpRate();

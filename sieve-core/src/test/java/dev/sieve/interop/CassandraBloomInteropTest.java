@@ -23,10 +23,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * {@link CassandraBloomFilter} against an independent model of Cassandra's {@code Filter.db}.
  *
- * <p>Cassandra's own library is <b>not</b> used: {@code org.apache.cassandra:cassandra-all} 5.0.x
- * declares about eighty dependencies (Netty, Chronicle, Lucene, Sigar, ECJ, …) and its {@code
- * OffHeapBitSet} allocates through the server's native memory layer, so it was not added as a test
- * dependency. Instead:
+ * <p>Cassandra's own library is not a test dependency: {@code org.apache.cassandra:cassandra-all}
+ * 5.0.x declares about eighty dependencies (Netty, Chronicle, Lucene, Sigar, ECJ, …) and its {@code
+ * OffHeapBitSet} allocates through the server's native memory layer. Files written by Cassandra
+ * itself are checked in {@link CassandraFilterGoldenTest}; here:
  *
  * <ul>
  *   <li>{@link Naive}: a second implementation written from the algorithm's description, bit by

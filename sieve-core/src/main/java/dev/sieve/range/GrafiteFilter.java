@@ -53,11 +53,13 @@ import java.util.Objects;
  * Bloom filter's false positives pile up. A payload wrapped or mapped ({@code
  * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy.
  *
- * <p>Keys are 64-bit values in unsigned order; the range methods compare against the values the
- * filter was built from: the keys themselves when built by {@link
- * GrafiteFilterBuilder#buildFromKeys} (or under {@link KeyScheme#IDENTITY}), their hashes when
- * built through the generic {@code build} methods under a hashing scheme (then the filter is a
- * point filter only: {@link #mayContainHash}).
+ * <p>Keys are 64-bit values in unsigned order, stored as they are: the builder's scheme is {@link
+ * KeyScheme#IDENTITY} unless set, so {@code builder().build(long[])}, {@link
+ * GrafiteFilterBuilder#buildFromKeys} and {@link GrafiteFilterBuilder#buildFromByteKeys} all build
+ * a range filter, whose point queries ({@code mayContain(long)}) are the ranges {@code [x, x]}. A
+ * filter built under a hashing scheme ({@code keyScheme(KeyScheme.XXPH3)}, or read from a container
+ * that records one) stores key hashes: it answers {@code mayContain} and {@link #mayContainHash},
+ * and refuses every range query with a {@code KeySchemeException} rather than miss keys.
  *
  * <p>Reference: M. Costa, P. Ferragina, G. Vinciguerra, "Grafite: Taming Adversarial Queries with
  * Optimal Range Filters", SIGMOD 2024 (arXiv 2311.15380).
@@ -169,6 +171,7 @@ public final class GrafiteFilter extends RangeFilterBase {
   @Override
   public boolean mayContainRange(long lo, long hi) {
     RangeFilter.checkRange(lo, hi);
+    checkRangeQueries();
     if (codes.n == 0) {
       return false;
     }
@@ -229,6 +232,7 @@ public final class GrafiteFilter extends RangeFilterBase {
     Objects.checkFromIndexSize(off, len, lo.length);
     Objects.checkFromIndexSize(off, len, hi.length);
     Objects.checkFromIndexSize(0, (len + 63) >>> 6, resultBits.length);
+    checkRangeQueries();
     java.util.Arrays.fill(resultBits, 0, (len + 63) >>> 6, 0L);
     EliasFano ef = codes;
     int k = blockShift;
@@ -323,6 +327,7 @@ public final class GrafiteFilter extends RangeFilterBase {
 
   @Override
   public boolean mayContainPoint(long x) {
+    checkRangeQueries();
     return mayContainHash(x);
   }
 

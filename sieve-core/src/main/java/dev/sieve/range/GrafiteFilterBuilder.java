@@ -11,8 +11,8 @@ import java.util.Objects;
  * n·L/ε}), or {@link #bitsPerKey(double)} {@code B} ({@code r = n·2^(B−2)}, so {@code FPP ≤
  * ℓ/2^(B−2)}); the last of the two set wins. Defaults: {@code L = 2^10}, {@code ε = 0.01}.
  *
- * <p>The scheme is {@link KeyScheme#IDENTITY} unless set: {@code build(long[])} builds over the keys
- * themselves, as {@link #buildFromKeys} does, for range queries; byte and text keys go through
+ * <p>The scheme is {@link KeyScheme#IDENTITY} unless set: {@code build(long[])} builds over the
+ * keys themselves, as {@link #buildFromKeys} does, for range queries; byte and text keys go through
  * {@link #buildFromByteKeys} (the generic {@code build} refuses them under this scheme). A hashing
  * scheme set with {@link #keyScheme} builds a point filter over key hashes, whose range queries
  * throw {@code KeySchemeException}.

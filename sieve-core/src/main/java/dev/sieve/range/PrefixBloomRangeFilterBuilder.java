@@ -12,8 +12,8 @@ import java.util.Objects;
  * per prefix a blocked Bloom filter needs for it). The last of the two set wins. Defaults: {@code L
  * = 2^10}, 16 bits per key.
  *
- * <p>The scheme is {@link KeyScheme#IDENTITY} unless set: {@code build(long[])} builds over the keys
- * themselves, as {@link #buildFromKeys} does, for range queries; byte and text keys go through
+ * <p>The scheme is {@link KeyScheme#IDENTITY} unless set: {@code build(long[])} builds over the
+ * keys themselves, as {@link #buildFromKeys} does, for range queries; byte and text keys go through
  * {@link #buildFromByteKeys} (the generic {@code build} refuses them under this scheme). A hashing
  * scheme set with {@link #keyScheme} builds a point filter over key hashes, whose range queries
  * throw {@code KeySchemeException}.

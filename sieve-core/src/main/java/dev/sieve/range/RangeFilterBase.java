@@ -9,9 +9,10 @@ import dev.sieve.internal.SeededFinalizer;
  * The range filters' common supertype: each mixes its keys itself (Grafite's block hash, the prefix
  * Bloom filter's prefix hash), so keys are given as their own hashes ({@code KeyScheme.IDENTITY}),
  * the scheme under which the stored values are the keys themselves and a range of keys is a range
- * of stored values. Under any other scheme the stored values are key hashes, whose order has nothing
- * to do with the keys' order: such a filter answers point queries only, and every range query on it
- * is refused ({@link #checkRangeQueries()}) rather than answered, since an answer would miss keys.
+ * of stored values. Under any other scheme the stored values are key hashes, whose order has
+ * nothing to do with the keys' order: such a filter answers point queries only, and every range
+ * query on it is refused ({@link #checkRangeQueries()}) rather than answered, since an answer would
+ * miss keys.
  */
 abstract class RangeFilterBase implements Filter, RangeFilter, SeededFinalizer {
 

@@ -71,8 +71,7 @@ class RangeBuilderKeysTest {
   }
 
   @Test
-  void rangeFiltersSavedAndReadBackAnswerRangesOverTheirKeys(@TempDir Path dir)
-      throws IOException {
+  void rangeFiltersSavedAndReadBackAnswerRangesOverTheirKeys(@TempDir Path dir) throws IOException {
     long[] keys = keys(3);
     Filter[] built = {
       GrafiteFilter.builder().bitsPerKey(16).build(keys),
@@ -109,8 +108,7 @@ class RangeBuilderKeysTest {
           KeySchemeException.class,
           () -> r.mayContainRanges(new long[] {k - 3}, new long[] {k + 3}, 0, 1, new long[1]));
       assertThrows(
-          KeySchemeException.class,
-          () -> r.mayContainRange(new byte[] {1}, new byte[] {2}));
+          KeySchemeException.class, () -> r.mayContainRange(new byte[] {1}, new byte[] {2}));
       for (long key : keys) {
         assertTrue(f.mayContain(key), "point query of a hashed key");
       }

@@ -741,6 +741,17 @@ final class ExpandableForm {
       return f.legacySizeInBits != 0 ? f.legacySizeInBits : f.sizeInBits();
     }
 
+    /**
+     * Width, log2 of the slots and key count from the payload's header, checked with its exact
+     * length ({@code shape}); a payload of version 1 or 2 is converted on read, its width with it,
+     * so only version 3 answers.
+     */
+    @Override
+    public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
+      Shape h = shape(head, payloadLength);
+      return h.version() == VERSION ? new HeaderFields(h.width(), h.log(), h.numKeys()) : null;
+    }
+
     @Override
     public ExpandableFilter read(byte[] payload, long numKeys) {
       return ExpandableForm.read(ByteBuffer.wrap(payload), false);

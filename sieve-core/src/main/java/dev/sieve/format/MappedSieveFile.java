@@ -132,6 +132,7 @@ public final class MappedSieveFile implements AutoCloseable {
         headerView = ch.map(FileChannel.MapMode.READ_ONLY, 0, SieveFormat.HEADER_BYTES);
         payload =
             ChannelReads.mapSegments(ch, SieveFormat.HEADER_BYTES, h.payloadLength(), segmentShift);
+        ContainerReader.checkPayloadHead(h, payload[0]);
         checksumView =
             ch.map(FileChannel.MapMode.READ_ONLY, payloadEnd, SieveFormat.CHECKSUM_BYTES);
         if (verifyChecksum) {

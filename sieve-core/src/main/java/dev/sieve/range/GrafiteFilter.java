@@ -51,15 +51,18 @@ import java.util.Objects;
  * Against a prefix-Bloom filter ({@link PrefixBloomRangeFilter}) Grafite pays for ranges up to
  * {@code L} at every length equally and keeps its bound on correlated workloads, where the prefix
  * Bloom filter's false positives pile up. A payload wrapped or mapped ({@code
- * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy.
+ * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy; if the
+ * mapped file is overwritten in place afterwards, a query may answer from the new bytes or, where
+ * they send it past the data's end, throw {@code SieveFormatException}.
  *
- * <p>Keys are 64-bit values in unsigned order, stored as they are: the builder's scheme is {@link
- * KeyScheme#IDENTITY} unless set, so {@code builder().build(long[])}, {@link
- * GrafiteFilterBuilder#buildFromKeys} and {@link GrafiteFilterBuilder#buildFromByteKeys} all build
- * a range filter, whose point queries ({@code mayContain(long)}) are the ranges {@code [x, x]}. A
- * filter built under a hashing scheme ({@code keyScheme(KeyScheme.XXPH3)}, or read from a container
- * that records one) stores key hashes: it answers {@code mayContain} and {@link #mayContainHash},
- * and refuses every range query with a {@code KeySchemeException} rather than miss keys.
+ * <p>Keys are 64-bit values in unsigned order, stored as they are: {@code builder().build(long[])}
+ * (with no key scheme set), {@link GrafiteFilterBuilder#buildFromKeys} and {@link
+ * GrafiteFilterBuilder#buildFromByteKeys} build a range filter ({@link KeyScheme#IDENTITY}), whose
+ * point queries ({@code mayContain(long)}) are the ranges {@code [x, x]}. A filter of byte or text
+ * keys through the generic {@code build}, or built under a scheme set on the builder, or read from
+ * a container that records a hashing scheme, stores key hashes: it answers {@code mayContain} and
+ * {@link #mayContainHash}, and refuses every range query with a {@code KeySchemeException} rather
+ * than miss keys.
  *
  * <p>Reference: M. Costa, P. Ferragina, G. Vinciguerra, "Grafite: Taming Adversarial Queries with
  * Optimal Range Filters", SIGMOD 2024 (arXiv 2311.15380).

@@ -33,9 +33,10 @@ import dev.sieve.internal.Schemes;
  * false negative).
  *
  * <p>Keys are 64-bit values in unsigned order, stored as they are, as for {@link GrafiteFilter}:
- * the builder's scheme is {@code KeyScheme.IDENTITY} unless set, so {@code builder().build(long[])}
- * builds a range filter; under a hashing scheme the filter stores key hashes, answers point queries
- * only and refuses range queries with a {@code KeySchemeException}.
+ * {@code builder().build(long[])} with no key scheme set builds a range filter ({@code
+ * KeyScheme.IDENTITY}); byte or text keys through the generic {@code build}, or any keys under a
+ * scheme set on the builder, give a filter of key hashes, which answers point queries only and
+ * refuses range queries with a {@code KeySchemeException}.
  *
  * <p>Reference: S. Luo, S. Chatterjee, R. Ketsetsidis, N. Dayan, W. Qin, S. Idreos, "Rosetta: A
  * Robust Space-Time Optimized Range Filter for Key-Value Stores", SIGMOD 2020.

@@ -7,19 +7,35 @@ import dev.sieve.internal.SeededFinalizer;
 
 /**
  * The range filters' builders' common supertype. A range filter is a filter over the keys' order,
- * so its builder's scheme is {@link KeyScheme#IDENTITY} unless set: the generic {@code
- * build(long[])} then stores the keys themselves and the filter answers range queries and point
- * queries alike. Byte and text keys have no {@code long} value under that scheme and are refused
- * ({@code KeySchemeException}); {@code buildFromByteKeys} maps them to their order-preserving
- * prefixes instead. Setting a hashing scheme ({@code keyScheme(KeyScheme.XXPH3)}) builds a point
- * filter over key hashes, whose range queries throw.
+ * so the generic {@code build(long[])} builds over the keys themselves ({@link KeyScheme#IDENTITY},
+ * as {@code buildFromKeys} does) unless a scheme was set: the filter then answers range queries and
+ * point queries alike. Byte and text keys through the generic {@code build} methods are hashed by
+ * the scheme (XXPH3 unless set), and so is every key once a scheme is set: that gives a point
+ * filter over key hashes, whose range queries throw ({@code RangeFilterBase}); {@code
+ * buildFromByteKeys} builds a range filter over byte keys' order-preserving prefixes.
  *
  * @param <F> the filter class
  */
 abstract class RangeBuilderBase<F extends Filter> extends FilterBuilder<F>
     implements SeededFinalizer {
 
-  RangeBuilderBase() {
-    super.keyScheme(KeyScheme.IDENTITY);
+  /** Whether {@link #keyScheme(KeyScheme)} was called: then long keys are hashed by the scheme. */
+  private boolean schemeSet;
+
+  RangeBuilderBase() {}
+
+  @Override
+  public FilterBuilder<F> keyScheme(KeyScheme scheme) {
+    super.keyScheme(scheme);
+    schemeSet = true;
+    return this;
   }
+
+  @Override
+  protected final F buildFromLongKeys(long[] keys) {
+    return schemeSet ? null : buildOverKeys(keys.clone());
+  }
+
+  /** The filter over {@code keys} themselves (scheme IDENTITY); the array may be reordered. */
+  abstract F buildOverKeys(long[] keys);
 }

@@ -31,8 +31,8 @@ abstract class RangeFilterBase implements Filter, RangeFilter, SeededFinalizer {
               + s
               + ", so it answers point queries (mayContain) only: a range of keys says nothing"
               + " about their hashes. For range queries build it over the keys themselves:"
-              + " builder().build(long[]) under its default scheme IDENTITY, buildFromKeys(long[])"
-              + " or buildFromByteKeys(byte[][])");
+              + " builder().build(long[]) with no key scheme set, buildFromKeys(long[]) or"
+              + " buildFromByteKeys(byte[][])");
     }
   }
 }

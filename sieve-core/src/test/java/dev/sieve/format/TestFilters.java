@@ -64,8 +64,8 @@ final class TestFilters {
         return CuckooFilter.builder().fingerprintBits(12);
       case GRAFITE:
       case PREFIX_BLOOM_RANGE:
-        // keys hashed by XXPH3, a point filter over hashes (the range builders' scheme unless set
-        // is the keys themselves, which takes long keys only), as their golden files were written
+        // keys hashed by XXPH3 (a scheme set: a point filter over hashes, for keys of every form;
+        // with none set, long keys build over themselves), as their golden files were written
         return type.builder().seed(7).keyScheme(KeyScheme.XXPH3);
       case EXPANDABLE:
         // from the smallest table, so that adds double it

@@ -116,10 +116,20 @@ class RangeBuilderKeysTest {
   }
 
   @Test
-  void byteKeysThroughTheGenericBuildAreRefusedUnderTheKeysOwnScheme() {
+  void byteKeysThroughTheGenericBuildGiveAPointFilterThatRefusesRanges() {
     byte[][] keys = {{1, 2}, {3}};
-    assertThrows(KeySchemeException.class, () -> GrafiteFilter.builder().build(keys));
-    assertThrows(KeySchemeException.class, () -> PrefixBloomRangeFilter.builder().build(keys));
+    Filter[] hashed = {
+      GrafiteFilter.builder().build(keys), PrefixBloomRangeFilter.builder().build(keys)
+    };
+    for (Filter f : hashed) {
+      assertEquals(KeyScheme.XXPH3, f.keyScheme());
+      assertTrue(f.mayContain(keys[0]) && f.mayContain(keys[1]));
+      KeySchemeException e =
+          assertThrows(
+              KeySchemeException.class,
+              () -> ((RangeFilter) f).mayContainRange(new byte[] {1}, new byte[] {3}));
+      assertTrue(e.getMessage().contains("buildFromByteKeys"), e.getMessage());
+    }
     GrafiteFilter f = GrafiteFilter.builder().buildFromByteKeys(keys);
     assertTrue(f.mayContainRange(new byte[] {1}, new byte[] {1, 3}));
     assertEquals(2, f.numKeys());

@@ -57,8 +57,8 @@ class RangeBuilderKeysTest {
   void grafiteBuiltThroughTheGenericBuildAnswersRangesOverItsKeys() {
     long[] keys = keys(1);
     GrafiteFilter f = GrafiteFilter.builder().bitsPerKey(16).build(keys);
-    assertEquals(KeyScheme.IDENTITY, f.keyScheme());
     assertHoldsEveryKey(f, keys, "grafite");
+    assertEquals(KeyScheme.IDENTITY, f.keyScheme());
     assertEquals(GrafiteFilter.builder().bitsPerKey(16).buildFromKeys(keys), f);
   }
 
@@ -66,8 +66,8 @@ class RangeBuilderKeysTest {
   void prefixBloomBuiltThroughTheGenericBuildAnswersRangesOverItsKeys() {
     long[] keys = keys(2);
     PrefixBloomRangeFilter f = PrefixBloomRangeFilter.builder().bitsPerKey(16).build(keys);
-    assertEquals(KeyScheme.IDENTITY, f.keyScheme());
     assertHoldsEveryKey(f, keys, "prefix bloom");
+    assertEquals(KeyScheme.IDENTITY, f.keyScheme());
   }
 
   @Test
@@ -82,8 +82,8 @@ class RangeBuilderKeysTest {
       Path file = dir.resolve(name + ".sieve");
       SieveFormat.write(f, file);
       Filter read = SieveFormat.read(java.nio.file.Files.readAllBytes(file));
-      assertEquals(KeyScheme.IDENTITY, read.keyScheme(), name);
       assertHoldsEveryKey(read, keys, name + " read");
+      assertEquals(KeyScheme.IDENTITY, read.keyScheme(), name);
       Filter mapped = SieveFormat.map(file);
       assertHoldsEveryKey(mapped, keys, name + " mapped");
     }

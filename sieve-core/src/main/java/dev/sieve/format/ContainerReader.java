@@ -181,7 +181,7 @@ final class ContainerReader {
    */
   static void checkPayloadHead(ContainerHeader header, ByteBuffer payload) {
     ByteBuffer head = payload.duplicate();
-    head.limit(head.position() + (int) Math.min(head.remaining(), PAYLOAD_HEAD_BYTES));
+    head.limit(head.position() + Math.min(head.remaining(), PAYLOAD_HEAD_BYTES));
     PayloadForm.HeaderFields p;
     try {
       p =

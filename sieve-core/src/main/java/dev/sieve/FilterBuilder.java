@@ -39,7 +39,9 @@ import java.util.stream.Stream;
  * KeyHash} by default), so a subclass implements one build method, {@link #buildFromHashes(long[],
  * int)}, and the filter it returns is given the scheme here. The same keys give the same filter
  * bytes whichever input form carries them ({@code "a"} as a {@code String}, as its UTF-8 {@code
- * byte[]} or through an encoder writing those bytes).
+ * byte[]} or through an encoder writing those bytes), except for the range filters' {@code long}
+ * keys, which their builders take as they are while no scheme is set ({@link #buildFromLongKeys}: a
+ * range filter's keys are values in order).
  *
  * <p>Duplicate keys are always accepted. Builders are not thread-safe; the filters they build are.
  *

@@ -742,14 +742,18 @@ final class ExpandableForm {
     }
 
     /**
-     * Width, log2 of the slots and key count from the payload's header, checked with its exact
-     * length ({@code shape}); a payload of version 1 or 2 is converted on read, its width with it,
-     * so only version 3 answers.
+     * Width, log2 of the slots, table size and key count from the payload's header, checked with
+     * its exact length ({@code shape}); a payload of version 1 or 2 is converted on read, its width
+     * and size with it, so only version 3 answers.
      */
     @Override
     public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
       Shape h = shape(head, payloadLength);
-      return h.version() == VERSION ? new HeaderFields(h.width(), h.log(), h.numKeys()) : null;
+      if (h.version() != VERSION) {
+        return null;
+      }
+      long bits = ExpandableSlots.tableBits(h.slots(), h.width());
+      return new HeaderFields(h.width(), h.log(), bits, h.numKeys());
     }
 
     @Override

@@ -191,11 +191,12 @@ final class ContainerReader {
       return;
     }
     if (p != null) {
-      checkFields(header, p.parameterA(), p.parameterB(), p.numKeys());
+      checkFields(header, p.parameterA(), p.parameterB(), p.sizeInBits(), p.numKeys());
     }
   }
 
-  private static void checkFields(ContainerHeader header, int a, int b, long numKeys) {
+  private static void checkFields(
+      ContainerHeader header, int a, int b, long sizeInBits, long numKeys) {
     if (a != header.parameterA()) {
       throw new SieveFormatException(
           PARAM_A_OFFSET, "header parameter A " + header.parameterA() + ", payload says " + a);
@@ -203,6 +204,10 @@ final class ContainerReader {
     if (b != header.parameterB()) {
       throw new SieveFormatException(
           PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
+    }
+    if (sizeInBits != header.sizeInBits()) {
+      throw new SieveFormatException(
+          SIZE_OFFSET, "header size " + header.sizeInBits() + " bits, payload holds " + sizeInBits);
     }
     if (numKeys != header.numKeys()) {
       throw new SieveFormatException(
@@ -213,25 +218,8 @@ final class ContainerReader {
   /** Checks that the decoded filter has the header's parameters, size and key count. */
   static void checkAgainstHeader(ContainerHeader header, Filter f) {
     PayloadForm<Filter> codec = TypeForms.of(header.type());
-    int a = codec.parameterA(f);
-    if (a != header.parameterA()) {
-      throw new SieveFormatException(
-          PARAM_A_OFFSET, "header parameter A " + header.parameterA() + ", payload says " + a);
-    }
-    int b = codec.parameterB(f);
-    if (b != header.parameterB()) {
-      throw new SieveFormatException(
-          PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
-    }
-    long size = codec.recordedSizeInBits(f);
-    if (size != header.sizeInBits()) {
-      throw new SieveFormatException(
-          SIZE_OFFSET, "header size " + header.sizeInBits() + " bits, payload holds " + size);
-    }
-    if (f.numKeys() != header.numKeys()) {
-      throw new SieveFormatException(
-          KEYS_OFFSET, "header key count " + header.numKeys() + ", payload holds " + f.numKeys());
-    }
+    checkFields(
+        header, codec.parameterA(f), codec.parameterB(f), codec.recordedSizeInBits(f), f.numKeys());
   }
 
   /** The filter as {@code expected}, or the exception naming what the container holds. */

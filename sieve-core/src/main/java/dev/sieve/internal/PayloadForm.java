@@ -114,11 +114,11 @@ public abstract class PayloadForm<F extends Filter> {
   public abstract int parameterB(F filter);
 
   /**
-   * The container header's parameters and key count as the payload's own header records them, read
-   * from its first bytes alone, so that the container reader compares them with its header before
-   * any pass over the payload (its checksum, its decoding): a header that disagrees with a large
-   * payload is refused at once, not after the table is decoded. The default reads nothing ({@code
-   * null}: the fields are compared after decoding only).
+   * The container header's parameters, size and key count as the payload's own header records them,
+   * read from its first bytes alone, so that the container reader compares them with its header
+   * before any pass over the payload (its checksum, its decoding): a header that disagrees with a
+   * large payload is refused at once, not after the table is decoded. The default reads nothing
+   * ({@code null}: the fields are compared after decoding only).
    *
    * @param head the payload's first bytes, little-endian (up to 64; fewer if the payload is
    *     shorter)
@@ -135,9 +135,10 @@ public abstract class PayloadForm<F extends Filter> {
    *
    * @param parameterA the first type parameter
    * @param parameterB the second type parameter
+   * @param sizeInBits the size in bits ({@link #recordedSizeInBits})
    * @param numKeys the key count
    */
-  public record HeaderFields(int parameterA, int parameterB, long numKeys) {}
+  public record HeaderFields(int parameterA, int parameterB, long sizeInBits, long numKeys) {}
 
   /**
    * Reads a payload into a filter on the heap.

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An expandable container whose header's key count or parameter A or B disagrees with the payload's
- * own header is refused from the headers alone, before the table is decoded: shown on a table of
- * garbage, which decoding refuses for what it is, while the header check refuses it first, naming
- * the header field; through every reader (bytes, stream, wrapped buffer, mapped file in one buffer
- * and in segments).
+ * An expandable container whose header's key count, size or parameter A or B disagrees with the
+ * payload's own header is refused from the headers alone, before the table is decoded: shown on a
+ * table of garbage, which decoding refuses for what it is, while the header check refuses it first,
+ * naming the header field; through every reader (bytes, stream, wrapped buffer, mapped file in one
+ * buffer and in segments).
  */
 class ExpandableHeaderCheckTest {
 
@@ -97,11 +97,15 @@ class ExpandableHeaderCheckTest {
   }
 
   @Test
-  void wrongParametersAreRefusedBeforeTheTableIsDecoded(@TempDir Path dir) throws IOException {
+  void wrongParametersOrSizeAreRefusedBeforeTheTableIsDecoded(@TempDir Path dir)
+      throws IOException {
     byte[] garbage = garbageTable();
     assertAllContain(
         refusals(withIntField(garbage, SieveFormat.PARAM_A_OFFSET, 1), dir), "header parameter A");
     assertAllContain(
         refusals(withIntField(garbage, SieveFormat.PARAM_B_OFFSET, -1), dir), "header parameter B");
+    ByteBuffer b = ByteBuffer.wrap(garbage.clone()).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(SieveFormat.SIZE_OFFSET, b.getLong(SieveFormat.SIZE_OFFSET) + 64);
+    assertAllContain(refusals(TestFilters.fixChecksums(b.array()), dir), "header size");
   }
 }

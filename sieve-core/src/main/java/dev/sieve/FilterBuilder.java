@@ -39,7 +39,9 @@ import java.util.stream.Stream;
  * KeyHash} by default), so a subclass implements one build method, {@link #buildFromHashes(long[],
  * int)}, and the filter it returns is given the scheme here. The same keys give the same filter
  * bytes whichever input form carries them ({@code "a"} as a {@code String}, as its UTF-8 {@code
- * byte[]} or through an encoder writing those bytes).
+ * byte[]} or through an encoder writing those bytes), except for the range filters' {@code long}
+ * keys, which their builders take as they are while no scheme is set ({@link #buildFromLongKeys}: a
+ * range filter's keys are values in order).
  *
  * <p>Duplicate keys are always accepted. Builders are not thread-safe; the filters they build are.
  *
@@ -153,16 +155,34 @@ public abstract class FilterBuilder<F extends Filter> {
 
   /**
    * Builds the filter from {@code long} keys, each hashed by the scheme (by default as its eight
-   * big-endian bytes).
+   * big-endian bytes); a type whose {@code long} keys are values in order (the range filters)
+   * builds over them as they are instead, unless a scheme was set ({@link #buildFromLongKeys}).
    *
    * @param keys the keys
    * @return the filter
    */
   public final F build(long[] keys) {
     Objects.requireNonNull(keys, "keys");
+    F own = buildFromLongKeys(keys);
+    if (own != null) {
+      return own;
+    }
     long[] hashes = new long[keys.length];
     keyScheme.hash(keys, 0, keys.length, hashes, 0);
     return schemed(buildFromHashes(hashes, hashes.length));
+  }
+
+  /**
+   * Builds the filter from {@code long} keys as they are, for a type whose keys are values in
+   * order, so that {@link #build(long[])} gives the filter its name promises (a range filter over
+   * the keys, not a point filter over their hashes); {@code null}, the default, hashes them by the
+   * scheme. The array is not modified.
+   *
+   * @param keys the keys
+   * @return the filter, carrying its own scheme, or {@code null}
+   */
+  protected F buildFromLongKeys(long[] keys) {
+    return null;
   }
 
   /**

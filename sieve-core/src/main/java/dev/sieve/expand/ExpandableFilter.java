@@ -98,15 +98,20 @@ import java.util.concurrent.locks.StampedLock;
  * <h2>Deletes, duplicates and union</h2>
  *
  * Every add stores an entry (a multiset, as the Cuckoo filter): a key added twice stays present
- * until removed twice. {@link #removeHash} deletes, in the key's run, the matching entry with the
- * longest fingerprint: any other key that entry matches is also matched by every shorter matching
- * entry, so no other present key loses its last match. A remove that finds no matching entry
- * returns {@code false} and changes nothing: that is how a never-added key is detected, except when
- * it is a false positive (probability about {@link #modelledFpRate()}): then it deletes another
- * key's entry, which may make that key answer "absent" — no filter can tell, so remove only keys
- * that were added. Removing a void entry removes the copy in the key's run; the copies in the other
- * runs stay (never a false negative; they take slots until the filter is rebuilt). {@link #union}
- * adds another filter's entries; its comment has what that does to the rate.
+ * until removed twice. A run keeps at most {@code ExpandableDuplicates.MAX_COPIES} (8) copies of
+ * one entry, so that equal keys cost a bounded run instead of one as long as their adds: an add
+ * past the bound stores nothing and a remove of such a saturated entry leaves it; both count in
+ * {@link #numKeys()}, which so may exceed the entries stored (the key may answer "maybe" after its
+ * last remove, never "absent" before it). {@link #removeHash} deletes, in the key's run, the
+ * matching entry with the longest fingerprint: any other key that entry matches is also matched by
+ * every shorter matching entry, so no other present key loses its last match. A remove that finds
+ * no matching entry returns {@code false} and changes nothing: that is how a never-added key is
+ * detected, except when it is a false positive (probability about {@link #modelledFpRate()}): then
+ * it deletes another key's entry, which may make that key answer "absent" — no filter can tell, so
+ * remove only keys that were added. Removing a void entry removes the copy in the key's run; the
+ * copies in the other runs stay (never a false negative; they take slots until the filter is
+ * rebuilt). {@link #union} adds another filter's entries; its comment has what that does to the
+ * rate.
  *
  * <h2>Serialized form</h2>
  *
@@ -135,7 +140,7 @@ import java.util.concurrent.locks.StampedLock;
  */
 public final class ExpandableFilter implements MutableFilter {
 
-  // Anatomy (issue 22): API, shape, counts here; Kernel (loops), Growth (doubling, union), Form.
+  // Anatomy: API, shape, counts here; Kernel (loops), Growth (doubling, union), Form.
 
   static {
     PayloadForms.register(new ExpandableForm.Payload()); // the container's form of type id 13
@@ -292,7 +297,7 @@ public final class ExpandableFilter implements MutableFilter {
           return found;
         }
       } catch (RuntimeException torn) {
-        // half-written metadata read optimistically (issue 23): asked again under the lock;
+        // half-written metadata read optimistically: asked again under the lock;
         // an exception of a table no writer touched meanwhile is the kernel's own
         if (lock.validate(stamp)) {
           throw torn;
@@ -334,7 +339,7 @@ public final class ExpandableFilter implements MutableFilter {
           return found;
         }
       } catch (RuntimeException torn) {
-        // half-written metadata read optimistically (issue 23): asked again under the lock;
+        // half-written metadata read optimistically: asked again under the lock;
         // an exception of a table no writer touched meanwhile is the kernel's own
         if (lock.validate(stamp)) {
           throw torn;
@@ -387,6 +392,10 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   private void addLocked(long hash64) {
+    if (ExpandableDuplicates.absorbs(this, hash64)) { // before a growth this add does not need
+      numKeys++; // the key is present already: counted, not stored
+      return;
+    }
     ExpandableGrowth.ensureRoom(this, 1);
     ExpandableKernel.insert(
         heap,
@@ -409,6 +418,10 @@ public final class ExpandableFilter implements MutableFilter {
     checkMutable();
     long stamp = lock.writeLock();
     try {
+      if (ExpandableDuplicates.removeKeeps(heap, slots, width, hash64)) {
+        numKeys = Math.max(0, numKeys - 1); // a saturated entry stays (ExpandableDuplicates)
+        return true;
+      }
       int r = ExpandableKernel.remove(heap, slots, width, hash64);
       if (r < 0) {
         return false;
@@ -570,11 +583,12 @@ public final class ExpandableFilter implements MutableFilter {
 
   /**
    * Runs {@code action} on this filter held still (the container writer's one moment for header and
-   * payload, issue 23): under the read lock, so writers wait, on a view that shares the table but
-   * has its own lock and its own copy of the counts (the key count, the size, the slot width read
-   * by the header), so the form's methods on it do not take this filter's lock again (a {@link
-   * StampedLock} is not reentrant: a second read lock behind a queued writer would wait forever).
-   * The view must not outlive the call. A wrapped filter is read-only: it is its own snapshot.
+   * payload, so that the header matches it): under the read lock, so writers wait, on a view that
+   * shares the table but has its own lock and its own copy of the counts (the key count, the size,
+   * the slot width read by the header), so the form's methods on it do not take this filter's lock
+   * again (a {@link StampedLock} is not reentrant: a second read lock behind a queued writer would
+   * wait forever). The view must not outlive the call. A wrapped filter is read-only: it is its own
+   * snapshot.
    */
   <R, X extends Exception> R holdStill(
       PayloadForm.HeldAction<? super ExpandableFilter, R, X> action) throws X {

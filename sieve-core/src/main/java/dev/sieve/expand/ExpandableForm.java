@@ -30,21 +30,21 @@ import java.util.function.LongUnaryOperator;
  *   7   1  reserved, 0
  *   8   8  target rate f (IEEE double): in (0, 0.25], F = baseFingerprintBits(f) ≤ 28
  *   16  8  entries stored (void copies each), [0, floor(0.85 · slots)]
- *   24  8  keys (adds minus removes), [0, entries]
+ *   24  8  keys (adds minus removes), at least 0
  *   32  .  ceil(blocks · (64 · width + 16) / 64) words: blocks of 64 slots (ExpandableSlots: offset,
  *          occupieds, runends, values), bits past the last block 0 (versions 1 and 2:
  *          ceil(slots · width / 64) words of slots packed one after another)
  * </pre>
  *
- * <p>Version 2 (issue 23) added bytes 5 and 6: a table sized from a key-count hint need not have a
- * power of two of slots, and the fingerprint length of new entries is the budget policy's choice at
- * the last doubling, which the entries present do not determine after removes. A version-1 payload
- * is a version-2 one with mant 0 and the fixed schedule's length. Version 3 (issue 23, the query in
- * O(1)) stores the table in RSQF blocks instead of slots with occupied and continuation bits.
- * Versions 1 and 2 are validated in their own layout, then converted on read: the table is laid out
- * again in blocks on the heap (a wrap of an old version copies, and the filter is mutable), and
- * written back as version 3. A payload of a version above 3 is refused with a {@link
- * SieveFormatException} naming the version.
+ * <p>Version 2 added bytes 5 and 6: a table sized from a key-count hint need not have a power of
+ * two of slots, and the fingerprint length of new entries is the budget policy's choice at the last
+ * doubling, which the entries present do not determine after removes. A version-1 payload is a
+ * version-2 one with mant 0 and the fixed schedule's length. Version 3 (for a query in O(1)) stores
+ * the table in RSQF blocks instead of slots with occupied and continuation bits. Versions 1 and 2
+ * are validated in their own layout, then converted on read: the table is laid out again in blocks
+ * on the heap (a wrap of an old version copies, and the filter is mutable), and written back as
+ * version 3. A payload of a version above 3 is refused with a {@link SieveFormatException} naming
+ * the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
  * exact length (before anything is allocated), the zero padding, and the slots decoded: an empty
@@ -443,8 +443,10 @@ final class ExpandableForm {
           16, "entries " + used + " outside [0, " + maxEntries + "] (load 0.85 of " + slots + ")");
     }
     long numKeys = in.getLong(24);
-    if (numKeys < 0 || numKeys > used) {
-      throw new SieveFormatException(24, "keys " + numKeys + " outside [0, " + used + "]");
+    // adds past a run's bound on equal entries are counted but not stored (ExpandableDuplicates),
+    // so the count has no upper bound in the entries
+    if (numKeys < 0) {
+      throw new SieveFormatException(24, "negative key count " + numKeys);
     }
     long numWords =
         version == VERSION
@@ -737,6 +739,21 @@ final class ExpandableForm {
     @Override
     public long recordedSizeInBits(ExpandableFilter f) {
       return f.legacySizeInBits != 0 ? f.legacySizeInBits : f.sizeInBits();
+    }
+
+    /**
+     * Width, log2 of the slots, table size and key count from the payload's header, checked with
+     * its exact length ({@code shape}); a payload of version 1 or 2 is converted on read, its width
+     * and size with it, so only version 3 answers.
+     */
+    @Override
+    public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
+      Shape h = shape(head, payloadLength);
+      if (h.version() != VERSION) {
+        return null;
+      }
+      long bits = ExpandableSlots.tableBits(h.slots(), h.width());
+      return new HeaderFields(h.width(), h.log(), bits, h.numKeys());
     }
 
     @Override

@@ -224,6 +224,9 @@ final class ExpandableGrowth {
   }
 
   private static void insertEntry(ExpandableFilter f, long q, long value) {
+    if (ExpandableDuplicates.saturated(f.heap, f.slots, f.width, q, value)) {
+      return; // the run keeps a bounded number of copies of one entry
+    }
     ExpandableKernel.insert(f.heap, f.slots, f.width, q, value);
     f.used++;
     f.entriesByKnownBits[f.log + ExpandableKernel.length(value)]++;

@@ -184,8 +184,8 @@ final class ExpandableKernel {
    * optimistically (a seqlock, {@link ExpandableFilter}'s "Threads") may see metadata half written
    * (a run end not yet set, an offset from another state); then there may be fewer than {@code k}
    * run ends, and the loop stops after that many words and returns {@code from}: any slot of the
-   * table, so the query ends, its validation fails and it is asked again under the lock (issue 23).
-   * The same for a run end read past the last slot.
+   * table, so the query ends, its validation fails and it is asked again under the lock. The same
+   * for a run end read past the last slot.
    */
   static long selectRunend(Words t, long n, int width, long from, long k) {
     long i = from;

@@ -40,6 +40,7 @@ final class ContainerReader {
     ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(bytes), bytes.length);
     header.checkTotal(bytes.length);
     ByteBuffer payload = ByteBuffer.wrap(bytes, HEADER_BYTES, (int) header.payloadLength());
+    checkPayloadHead(header, payload.slice());
     verifyPayload(header, payload.slice(), storedPayloadCrc(ByteBuffer.wrap(bytes), header));
     byte[] copy =
         Arrays.copyOfRange(bytes, HEADER_BYTES, HEADER_BYTES + (int) header.payloadLength());
@@ -60,7 +61,7 @@ final class ContainerReader {
               + " bytes); map the file instead");
     }
     int length = (int) header.payloadLength();
-    byte[] payload = readBounded(in, length);
+    byte[] payload = readBounded(in, length, header);
     byte[] crc = in.readNBytes(CHECKSUM_BYTES);
     if (crc.length < CHECKSUM_BYTES) {
       throw new SieveFormatException(
@@ -72,10 +73,16 @@ final class ContainerReader {
     return decode(header, () -> TypeForms.of(header.type()).read(payload, header.numKeys()));
   }
 
-  /** Reads {@code length} bytes in chunks that grow as data arrives, never trusting the length. */
-  private static byte[] readBounded(InputStream in, int length) throws IOException {
+  /**
+   * Reads {@code length} bytes in chunks that grow as data arrives, never trusting the length; the
+   * payload's own header is checked against {@code header} as soon as its bytes are in.
+   */
+  private static byte[] readBounded(InputStream in, int length, ContainerHeader header)
+      throws IOException {
     byte[] buf = new byte[Math.min(length, FIRST_CHUNK)];
     int filled = 0;
+    int head = Math.min(length, PAYLOAD_HEAD_BYTES);
+    boolean checked = false;
     while (filled < length) {
       if (filled == buf.length) {
         buf = Arrays.copyOf(buf, (int) Math.min(length, 2L * buf.length));
@@ -91,6 +98,10 @@ final class ContainerReader {
                 + " payload bytes the header claims (truncated)");
       }
       filled += n;
+      if (!checked && filled >= head) {
+        checkPayloadHead(header, ByteBuffer.wrap(buf, 0, head).slice());
+        checked = true;
+      }
     }
     return buf;
   }
@@ -104,6 +115,7 @@ final class ContainerReader {
     ByteBuffer payload = in.duplicate().position(HEADER_BYTES);
     payload.limit(HEADER_BYTES + (int) header.payloadLength());
     payload = payload.slice();
+    checkPayloadHead(header, payload.duplicate());
     if (verifyChecksum) {
       verifyPayload(header, payload.duplicate(), storedPayloadCrc(in, header));
     }
@@ -156,28 +168,58 @@ final class ContainerReader {
         FLAGS_OFFSET, "flags 0x" + Integer.toHexString(header.flags()) + " name no key scheme");
   }
 
-  /** Checks that the decoded filter has the header's parameters, size and key count. */
-  static void checkAgainstHeader(ContainerHeader header, Filter f) {
-    PayloadForm<Filter> codec = TypeForms.of(header.type());
-    int a = codec.parameterA(f);
+  /** The payload bytes a form's {@link PayloadForm#headerFields} is given, at most. */
+  private static final int PAYLOAD_HEAD_BYTES = 64;
+
+  /**
+   * Compares the header's parameters and key count with those the payload's own header records
+   * ({@link PayloadForm#headerFields}), before any pass over the payload. A payload whose own
+   * header is invalid is left to its decoding, which reads that header first and names what is
+   * wrong.
+   *
+   * @param payload the payload's bytes from its first (at least its first 64, or all of it)
+   */
+  static void checkPayloadHead(ContainerHeader header, ByteBuffer payload) {
+    ByteBuffer head = payload.duplicate();
+    head.limit(head.position() + Math.min(head.remaining(), PAYLOAD_HEAD_BYTES));
+    PayloadForm.HeaderFields p;
+    try {
+      p =
+          TypeForms.of(header.type())
+              .headerFields(head.slice().order(ByteOrder.LITTLE_ENDIAN), header.payloadLength());
+    } catch (SieveFormatException e) {
+      return;
+    }
+    if (p != null) {
+      checkFields(header, p.parameterA(), p.parameterB(), p.sizeInBits(), p.numKeys());
+    }
+  }
+
+  private static void checkFields(
+      ContainerHeader header, int a, int b, long sizeInBits, long numKeys) {
     if (a != header.parameterA()) {
       throw new SieveFormatException(
           PARAM_A_OFFSET, "header parameter A " + header.parameterA() + ", payload says " + a);
     }
-    int b = codec.parameterB(f);
     if (b != header.parameterB()) {
       throw new SieveFormatException(
           PARAM_B_OFFSET, "header parameter B " + header.parameterB() + ", payload says " + b);
     }
-    long size = codec.recordedSizeInBits(f);
-    if (size != header.sizeInBits()) {
+    if (sizeInBits != header.sizeInBits()) {
       throw new SieveFormatException(
-          SIZE_OFFSET, "header size " + header.sizeInBits() + " bits, payload holds " + size);
+          SIZE_OFFSET, "header size " + header.sizeInBits() + " bits, payload holds " + sizeInBits);
     }
-    if (f.numKeys() != header.numKeys()) {
+    if (numKeys != header.numKeys()) {
       throw new SieveFormatException(
-          KEYS_OFFSET, "header key count " + header.numKeys() + ", payload holds " + f.numKeys());
+          KEYS_OFFSET, "header key count " + header.numKeys() + ", payload holds " + numKeys);
     }
+  }
+
+  /** Checks that the decoded filter has the header's parameters, size and key count. */
+  static void checkAgainstHeader(ContainerHeader header, Filter f) {
+    PayloadForm<Filter> codec = TypeForms.of(header.type());
+    checkFields(
+        header, codec.parameterA(f), codec.parameterB(f), codec.recordedSizeInBits(f), f.numKeys());
   }
 
   /** The filter as {@code expected}, or the exception naming what the container holds. */

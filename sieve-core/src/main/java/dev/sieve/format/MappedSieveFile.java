@@ -25,7 +25,9 @@ import java.util.zip.CRC32C;
  * <ul>
  *   <li><b>Overwritten in place</b> (bytes rewritten, or zero-filled): the filter answers from the
  *       new bytes without noticing. Zeroed or changed data makes it answer "absent" for keys it was
- *       built with: silent false negatives.
+ *       built with: silent false negatives. Where the changed bytes send a query's walk past the
+ *       data's end (a Grafite filter's Elias–Fano index), the query throws {@link
+ *       dev.sieve.SieveFormatException} instead.
  *   <li><b>Truncated</b>: a query that touches a page past the new end of file gets {@code SIGBUS},
  *       which the JVM turns into {@link InternalError} (an {@link Error}, not a Sieve exception);
  *       Java cannot prevent this without a file-size check per query.
@@ -132,6 +134,7 @@ public final class MappedSieveFile implements AutoCloseable {
         headerView = ch.map(FileChannel.MapMode.READ_ONLY, 0, SieveFormat.HEADER_BYTES);
         payload =
             ChannelReads.mapSegments(ch, SieveFormat.HEADER_BYTES, h.payloadLength(), segmentShift);
+        ContainerReader.checkPayloadHead(h, payload[0]);
         checksumView =
             ch.map(FileChannel.MapMode.READ_ONLY, payloadEnd, SieveFormat.CHECKSUM_BYTES);
         if (verifyChecksum) {

@@ -320,13 +320,14 @@ public final class SieveFormat {
    *
    * <p><b>The file must not change while the filter is in use.</b> The checks are made once, here;
    * the filter then reads whatever the file holds. A file overwritten in place (zero-filled, say)
-   * makes the filter answer "absent" for keys it was built with, silently; a file truncated under
-   * the mapping makes queries throw {@link InternalError} (the JVM's report of {@code SIGBUS}, an
-   * {@link Error}, not a Sieve exception; preventing it would cost a size check per query). Replace
-   * container files by writing a new file and renaming it over the old one ({@link #write(Filter,
-   * Path)} does): the mapping keeps the old file's pages. Where in-place changes cannot be ruled
-   * out, open the file with {@link MappedSieveFile#open(Path)} instead, whose {@link
-   * MappedSieveFile#verify()} recomputes the payload checksum of the mapping on demand.
+   * makes the filter answer "absent" for keys it was built with, silently (or, where the changed
+   * bytes send a query past the data's end, throw {@link SieveFormatException}); a file truncated
+   * under the mapping makes queries throw {@link InternalError} (the JVM's report of {@code
+   * SIGBUS}, an {@link Error}, not a Sieve exception; preventing it would cost a size check per
+   * query). Replace container files by writing a new file and renaming it over the old one ({@link
+   * #write(Filter, Path)} does): the mapping keeps the old file's pages. Where in-place changes
+   * cannot be ruled out, open the file with {@link MappedSieveFile#open(Path)} instead, whose
+   * {@link MappedSieveFile#verify()} recomputes the payload checksum of the mapping on demand.
    *
    * @param file the container file
    * @return the filter, reading the mapped file in place

@@ -114,6 +114,33 @@ public abstract class PayloadForm<F extends Filter> {
   public abstract int parameterB(F filter);
 
   /**
+   * The container header's parameters, size and key count as the payload's own header records them,
+   * read from its first bytes alone, so that the container reader compares them with its header
+   * before any pass over the payload (its checksum, its decoding): a header that disagrees with a
+   * large payload is refused at once, not after the table is decoded. The default reads nothing
+   * ({@code null}: the fields are compared after decoding only).
+   *
+   * @param head the payload's first bytes, little-endian (up to 64; fewer if the payload is
+   *     shorter)
+   * @param payloadLength the payload's length in bytes
+   * @return the fields, or {@code null} where the form cannot tell them from its header
+   * @throws SieveFormatException with a payload offset if the payload's header is itself invalid
+   */
+  public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
+    return null;
+  }
+
+  /**
+   * The container header's fields that a payload's own header records ({@link #headerFields}).
+   *
+   * @param parameterA the first type parameter
+   * @param parameterB the second type parameter
+   * @param sizeInBits the size in bits ({@link #recordedSizeInBits})
+   * @param numKeys the key count
+   */
+  public record HeaderFields(int parameterA, int parameterB, long sizeInBits, long numKeys) {}
+
+  /**
    * Reads a payload into a filter on the heap.
    *
    * @param numKeys the header's key count, for formats that do not store it

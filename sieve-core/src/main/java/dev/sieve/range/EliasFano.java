@@ -328,10 +328,30 @@ final class EliasFano {
 
   // ---------------------------------------------------------------- the kernel
 
-  /** Data word {@code i}: the one branch on the storage, on a final field. */
+  /**
+   * Data word {@code i}: the one branch on the storage, on a final field. Data read in place was
+   * checked when wrapped, but a mapped file overwritten in place since (zero-filled, say) can send
+   * a walk over the upper bits or the line headers past the data's end: that read is reported as
+   * the typed error it is, not as the buffer's {@code IndexOutOfBoundsException}.
+   */
   private long word(int i) {
     long[] h = heap;
-    return h != null ? h[i] : wrapped.getLong(i << 3);
+    if (h != null) {
+      return h[i];
+    }
+    try {
+      return wrapped.getLong(i << 3);
+    } catch (IndexOutOfBoundsException e) {
+      throw new SieveFormatException(
+          (long) i << 3,
+          "the Elias-Fano data read in place asks for word "
+              + i
+              + " of "
+              + dataWords
+              + ": its bytes changed after they were checked (a mapped file overwritten in place;"
+              + " MappedSieveFile.verify() detects it)",
+          e);
+    }
   }
 
   private boolean bit(long pos) {

@@ -51,13 +51,18 @@ import java.util.Objects;
  * Against a prefix-Bloom filter ({@link PrefixBloomRangeFilter}) Grafite pays for ranges up to
  * {@code L} at every length equally and keeps its bound on correlated workloads, where the prefix
  * Bloom filter's false positives pile up. A payload wrapped or mapped ({@code
- * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy.
+ * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy; if the
+ * mapped file is overwritten in place afterwards, a query may answer from the new bytes or, where
+ * they send it past the data's end, throw {@code SieveFormatException}.
  *
- * <p>Keys are 64-bit values in unsigned order; the range methods compare against the values the
- * filter was built from: the keys themselves when built by {@link
- * GrafiteFilterBuilder#buildFromKeys} (or under {@link KeyScheme#IDENTITY}), their hashes when
- * built through the generic {@code build} methods under a hashing scheme (then the filter is a
- * point filter only: {@link #mayContainHash}).
+ * <p>Keys are 64-bit values in unsigned order, stored as they are: {@code builder().build(long[])}
+ * (with no key scheme set), {@link GrafiteFilterBuilder#buildFromKeys} and {@link
+ * GrafiteFilterBuilder#buildFromByteKeys} build a range filter ({@link KeyScheme#IDENTITY}), whose
+ * point queries ({@code mayContain(long)}) are the ranges {@code [x, x]}. A filter of byte or text
+ * keys through the generic {@code build}, or built under a scheme set on the builder, or read from
+ * a container that records a hashing scheme, stores key hashes: it answers {@code mayContain} and
+ * {@link #mayContainHash}, and refuses every range query with a {@code KeySchemeException} rather
+ * than miss keys.
  *
  * <p>Reference: M. Costa, P. Ferragina, G. Vinciguerra, "Grafite: Taming Adversarial Queries with
  * Optimal Range Filters", SIGMOD 2024 (arXiv 2311.15380).
@@ -169,6 +174,7 @@ public final class GrafiteFilter extends RangeFilterBase {
   @Override
   public boolean mayContainRange(long lo, long hi) {
     RangeFilter.checkRange(lo, hi);
+    checkRangeQueries();
     if (codes.n == 0) {
       return false;
     }
@@ -229,6 +235,7 @@ public final class GrafiteFilter extends RangeFilterBase {
     Objects.checkFromIndexSize(off, len, lo.length);
     Objects.checkFromIndexSize(off, len, hi.length);
     Objects.checkFromIndexSize(0, (len + 63) >>> 6, resultBits.length);
+    checkRangeQueries();
     java.util.Arrays.fill(resultBits, 0, (len + 63) >>> 6, 0L);
     EliasFano ef = codes;
     int k = blockShift;
@@ -323,6 +330,7 @@ public final class GrafiteFilter extends RangeFilterBase {
 
   @Override
   public boolean mayContainPoint(long x) {
+    checkRangeQueries();
     return mayContainHash(x);
   }
 

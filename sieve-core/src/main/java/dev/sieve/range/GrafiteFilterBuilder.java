@@ -10,6 +10,12 @@ import java.util.Objects;
  * #fpRate(double)} {@code ε}, the false-positive bound for ranges of length {@code L} ({@code r =
  * n·L/ε}), or {@link #bitsPerKey(double)} {@code B} ({@code r = n·2^(B−2)}, so {@code FPP ≤
  * ℓ/2^(B−2)}); the last of the two set wins. Defaults: {@code L = 2^10}, {@code ε = 0.01}.
+ *
+ * <p>{@code build(long[])} builds over the keys themselves, as {@link #buildFromKeys} does, for
+ * range queries, unless a scheme is set with {@link #keyScheme}; byte and text keys through the
+ * generic {@code build} methods, and every key once a scheme is set, are hashed by the scheme: a
+ * point filter over key hashes, whose range queries throw {@code KeySchemeException}. {@link
+ * #buildFromByteKeys} builds a range filter over byte keys.
  */
 public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> {
   private long maxRangeLength = 1L << 10;
@@ -88,7 +94,12 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
    */
   public GrafiteFilter buildFromKeys(long[] keys) {
     Objects.requireNonNull(keys, "keys");
-    return build(keys.clone(), keys.length, KeyScheme.IDENTITY);
+    return buildOverKeys(keys.clone());
+  }
+
+  @Override
+  GrafiteFilter buildOverKeys(long[] keys) {
+    return build(keys, keys.length, KeyScheme.IDENTITY);
   }
 
   /**

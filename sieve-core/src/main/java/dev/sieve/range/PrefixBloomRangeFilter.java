@@ -32,8 +32,11 @@ import dev.sieve.internal.Schemes;
  * 64·2^T} is answered "maybe" unprobed; past the budget the answer is "maybe" (one-sided, never a
  * false negative).
  *
- * <p>Keys are 64-bit values in unsigned order, as for {@link GrafiteFilter} (the generic {@code
- * build} methods under a hashing scheme make it a point filter over hashes).
+ * <p>Keys are 64-bit values in unsigned order, stored as they are, as for {@link GrafiteFilter}:
+ * {@code builder().build(long[])} with no key scheme set builds a range filter ({@code
+ * KeyScheme.IDENTITY}); byte or text keys through the generic {@code build}, or any keys under a
+ * scheme set on the builder, give a filter of key hashes, which answers point queries only and
+ * refuses range queries with a {@code KeySchemeException}.
  *
  * <p>Reference: S. Luo, S. Chatterjee, R. Ketsetsidis, N. Dayan, W. Qin, S. Idreos, "Rosetta: A
  * Robust Space-Time Optimized Range Filter for Key-Value Stores", SIGMOD 2020.
@@ -93,9 +96,15 @@ public final class PrefixBloomRangeFilter extends RangeFilterBase {
     return bloom.mayContainHash(entryHash(levelSalt, seed, level, prefix));
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws dev.sieve.KeySchemeException if the filter's keys were hashed (see the class comment)
+   */
   @Override
   public boolean mayContainRange(long lo, long hi) {
     RangeFilter.checkRange(lo, hi);
+    checkRangeQueries();
     if (numKeys == 0) {
       return false;
     }
@@ -143,8 +152,14 @@ public final class PrefixBloomRangeFilter extends RangeFilterBase {
     return numKeys != 0 && probe(0, hash64);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws dev.sieve.KeySchemeException if the filter's keys were hashed (see the class comment)
+   */
   @Override
   public boolean mayContainPoint(long x) {
+    checkRangeQueries();
     return mayContainHash(x);
   }
 

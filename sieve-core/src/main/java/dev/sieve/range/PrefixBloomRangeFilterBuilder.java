@@ -11,6 +11,12 @@ import java.util.Objects;
  * all levels, or {@link #fpRate(double)}, the rate of each Bloom probe (every level gets the bits
  * per prefix a blocked Bloom filter needs for it). The last of the two set wins. Defaults: {@code L
  * = 2^10}, 16 bits per key.
+ *
+ * <p>{@code build(long[])} builds over the keys themselves, as {@link #buildFromKeys} does, for
+ * range queries, unless a scheme is set with {@link #keyScheme}; byte and text keys through the
+ * generic {@code build} methods, and every key once a scheme is set, are hashed by the scheme: a
+ * point filter over key hashes, whose range queries throw {@code KeySchemeException}. {@link
+ * #buildFromByteKeys} builds a range filter over byte keys.
  */
 public final class PrefixBloomRangeFilterBuilder extends RangeBuilderBase<PrefixBloomRangeFilter> {
   private long maxRangeLength = 1L << 10;
@@ -85,7 +91,12 @@ public final class PrefixBloomRangeFilterBuilder extends RangeBuilderBase<Prefix
    */
   public PrefixBloomRangeFilter buildFromKeys(long[] keys) {
     Objects.requireNonNull(keys, "keys");
-    return build(keys.clone(), keys.length, KeyScheme.IDENTITY);
+    return buildOverKeys(keys.clone());
+  }
+
+  @Override
+  PrefixBloomRangeFilter buildOverKeys(long[] keys) {
+    return build(keys, keys.length, KeyScheme.IDENTITY);
   }
 
   /**

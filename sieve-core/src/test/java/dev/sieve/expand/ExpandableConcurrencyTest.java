@@ -113,11 +113,11 @@ class ExpandableConcurrencyTest {
   }
 
   /**
-   * Issue 23: a save while another thread adds (through doublings) gives one moment's header and
-   * payload: every save, to bytes and streamed to a file, reads back (header checked against the
-   * payload, checksum verified) and holds every key whose add returned before the save began.
-   * Before the fix the header's key count and size were read outside the lock: the reader refused
-   * the file ("header key count …") or the streamed write threw "wrote X, announced Y".
+   * A save while another thread adds (through doublings) gives one moment's header and payload:
+   * every save, to bytes and streamed to a file, reads back (header checked against the payload,
+   * checksum verified) and holds every key whose add returned before the save began. Read outside
+   * the lock, the header's key count and size could disagree with the payload: the reader would
+   * refuse the file ("header key count …") or the streamed write throw "wrote X, announced Y".
    */
   @Test
   void saveWhileAnotherThreadAddsReadsBackWithEveryEarlierKey(@TempDir Path dir) throws Exception {

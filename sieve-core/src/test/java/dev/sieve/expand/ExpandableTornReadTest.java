@@ -9,13 +9,13 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 23: a query that reads the table optimistically (a seqlock) may see metadata half written;
- * the probe and the batch probe must still end (bounded by the table, not by what the metadata
- * says), so that the seqlock validation fails and the query is asked again under the lock. Tables
- * crafted inconsistent on purpose: run ends missing, offsets pointing past the table's end, random
- * words. Every probe must return within a generous bound; the only exception allowed is the
- * kernel's own check of a table whose every block offset is saturated ({@link
- * IllegalStateException}), which the filter's optimistic path also treats as a torn read.
+ * A query that reads the table optimistically (a seqlock) may see metadata half written; the probe
+ * and the batch probe must still end (bounded by the table, not by what the metadata says), so that
+ * the seqlock validation fails and the query is asked again under the lock. Tables crafted
+ * inconsistent on purpose: run ends missing, offsets pointing past the table's end, random words.
+ * Every probe must return within a generous bound; the only exception allowed is the kernel's own
+ * check of a table whose every block offset is saturated ({@link IllegalStateException}), which the
+ * filter's optimistic path also treats as a torn read.
  */
 class ExpandableTornReadTest {
   private static final Duration BOUND = Duration.ofSeconds(20);

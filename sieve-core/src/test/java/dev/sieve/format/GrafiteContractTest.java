@@ -2,6 +2,7 @@ package dev.sieve.format;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.range.GrafiteFilter;
 import dev.sieve.registry.FilterType;
 
@@ -19,7 +20,13 @@ class GrafiteContractTest extends FilterContract {
   /** Ranges up to 16 at 16%: points at 1%, where the false-positive check has power. */
   @Override
   protected FilterBuilder<? extends Filter> builder() {
-    return GrafiteFilter.builder().maxRangeLength(16).fpRate(0.16).seed(7);
+    // the contract asks keys of every form and their XXPH3 hashes: the point filter over hashes
+    // (the range builders' own scheme, the keys themselves, is checked in dev.sieve.range)
+    return GrafiteFilter.builder()
+        .maxRangeLength(16)
+        .fpRate(0.16)
+        .seed(7)
+        .keyScheme(KeyScheme.XXPH3);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.sieve.range;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
@@ -164,10 +165,12 @@ class GrafiteKernelDifferentialTest {
       assertEquals(now.codes.length, built.codes.n);
       byte[] payload = GrafiteForm.write(built);
       GrafiteFilter wrapped =
-          GrafiteForm.read(ByteBuffer.allocateDirect(payload.length).put(payload).flip(), true);
+          GrafiteForm.read(ByteBuffer.allocateDirect(payload.length).put(payload).flip(), true)
+              .withKeyScheme(KeyScheme.IDENTITY); // a bare payload records no scheme
       assertTrue(wrapped.isWrapped());
       byte[] v1 = versionOnePayload(keys, maxLen, r, seed);
-      GrafiteFilter fromV1 = GrafiteForm.read(ByteBuffer.wrap(v1));
+      GrafiteFilter fromV1 =
+          GrafiteForm.read(ByteBuffer.wrap(v1)).withKeyScheme(KeyScheme.IDENTITY);
       Model then = model(keys, GrafiteFilter.blockShiftFor(maxLen), seed, r);
       EliasFanoV1 oldEf = EliasFanoV1.encode(then.codes.clone(), then.codes.length, r);
       assertEquals(then.k, fromV1.blockShift);

@@ -4,6 +4,7 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.policy.FilterPolicy;
+import dev.sieve.range.RangeFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.sst.RocksDbOptions;
 import dev.sieve.sst.RocksDbTableFilter;
@@ -459,7 +460,12 @@ public final class BuildCommand implements Callable<Integer> {
     }
     Filter filter;
     try {
-      filter = builder.build(keys);
+      // a range filter of --long keys is built over the numbers themselves, so that it answers
+      // range queries; over their bytes' hashes it would answer points only
+      filter =
+          form == KeyForm.LONG && RangeFilter.class.isAssignableFrom(t.filterClass())
+              ? builder.build(KeyFile.asLongs(keys))
+              : builder.build(keys);
     } catch (IllegalArgumentException | IllegalStateException e) {
       spec.commandLine()
           .getErr()

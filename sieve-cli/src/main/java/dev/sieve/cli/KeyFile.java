@@ -3,6 +3,7 @@ package dev.sieve.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,5 +60,14 @@ final class KeyFile {
       keys = distinct;
     }
     return keys;
+  }
+
+  /** The {@code long} each key of {@code --long} stands for (its 8 big-endian bytes). */
+  static long[] asLongs(List<byte[]> keys) {
+    long[] out = new long[keys.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = ByteBuffer.wrap(keys.get(i)).getLong();
+    }
+    return out;
   }
 }

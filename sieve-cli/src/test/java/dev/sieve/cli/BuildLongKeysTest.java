@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.range.GrafiteFilter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,5 +70,36 @@ class BuildLongKeysTest {
     assertEquals(0, CliRun.of("build", "--keys", keys.toString(), "-o", out.toString()).status());
     CliRun q = CliRun.of("query", out.toString(), "42");
     assertEquals("42\tmaybe", q.out().strip(), q.err());
+  }
+
+  @Test
+  void aRangeFilterOfLongKeysAnswersRangesOverTheNumbers() throws IOException {
+    List<String> lines = new ArrayList<>();
+    long[] written = new long[2000];
+    for (int i = 0; i < written.length; i++) {
+      written[i] = i * 104_729L - 50_000_000L; // negatives too: their bytes sort after positives
+      lines.add(Long.toString(written[i]));
+    }
+    Path keys = dir.resolve("range.keys");
+    Files.write(keys, lines);
+    Path out = dir.resolve("r.sieve");
+    CliRun b =
+        CliRun.of(
+            "build",
+            "--long",
+            "--type",
+            "grafite",
+            "--keys",
+            keys.toString(),
+            "-o",
+            out.toString());
+    assertEquals(0, b.status(), b.err());
+    GrafiteFilter read = SieveFormat.read(Files.readAllBytes(out), GrafiteFilter.class);
+    for (long k : written) {
+      assertTrue(read.mayContainRange(k - 3, k + 3), "the range around " + k + " holds it");
+      assertTrue(read.mayContain(k));
+    }
+    CliRun q = CliRun.of("query", out.toString(), Long.toString(written[7]));
+    assertEquals(written[7] + "\tmaybe", q.out().strip(), q.err());
   }
 }

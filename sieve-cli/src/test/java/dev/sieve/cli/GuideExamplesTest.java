@@ -38,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code java.nio.file} and {@code java.util} are imported in every block). A block with a line
  * that starts with {@code static } (at column 0) declares methods: it is compiled as the members of
  * a class and not run (for code that needs a file of the reader's own). Any other block is the body
- * of a method that is run; it may throw {@link AssertionError} to prove what the prose says. A block
- * that does not compile, or throws, fails this test naming the file and the line.
+ * of a method that is run; it may throw {@link AssertionError} to prove what the prose says. A
+ * block that does not compile, or throws, fails this test naming the file and the line.
  */
 class GuideExamplesTest {
 
@@ -192,7 +192,8 @@ class GuideExamplesTest {
       int i = Integer.parseInt(m.group(1));
       List<Integer> map = lineMaps.get(i);
       int srcLine = (int) d.getLineNumber();
-      int docLine = srcLine >= 1 && srcLine <= map.size() ? map.get(srcLine - 1) : blocks.get(i).line();
+      int docLine =
+          srcLine >= 1 && srcLine <= map.size() ? map.get(srcLine - 1) : blocks.get(i).line();
       failures.add(
           blocks.get(i).file()
               + ":"
@@ -223,7 +224,9 @@ class GuideExamplesTest {
                   .findFirst()
                   .orElse(null);
           int docLine =
-              line == null || line.getLineNumber() < 1 || line.getLineNumber() > lineMaps.get(i).size()
+              line == null
+                      || line.getLineNumber() < 1
+                      || line.getLineNumber() > lineMaps.get(i).size()
                   ? b.line()
                   : lineMaps.get(i).get(line.getLineNumber() - 1);
           failures.add(b.file() + ":" + docLine + ": throws " + t);

@@ -28,10 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's quick start is real code (tested here, in a module without a module-info, so javac
  * is at hand): each {@code java} block after the marker {@value #MARKER} is compiled against this
- * build (its import lines as imports, the rest as a method body) and run. {@link
- * GuideExamplesTest} compiles every other block of the README and the guides. The claims of the
- * README and the guides that a test can check are checked here too: the registry's names, the
- * Cuckoo {@code remove} caveat with its figures, {@code fpRate} on the fixed-width Xor filters.
+ * build (its import lines as imports, the rest as a method body) and run. {@link GuideExamplesTest}
+ * compiles every other block of the README and the guides. The claims of the README and the guides
+ * that a test can check are checked here too: the registry's names, the Cuckoo {@code remove}
+ * caveat with its figures, {@code fpRate} on the fixed-width Xor filters.
  */
 class ReadmeExampleTest {
 

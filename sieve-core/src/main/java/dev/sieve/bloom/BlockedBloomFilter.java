@@ -17,6 +17,7 @@ import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;

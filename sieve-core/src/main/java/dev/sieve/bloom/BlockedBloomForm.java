@@ -7,6 +7,7 @@ import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;

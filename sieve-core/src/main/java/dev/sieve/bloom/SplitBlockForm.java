@@ -8,6 +8,7 @@ import static dev.sieve.bloom.SplitBlockBloomFilter.MIN_BYTES;
 import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.BloomMath;

@@ -2,6 +2,7 @@ package dev.sieve.bloom;
 
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.math.BloomMath;
 

@@ -6,6 +6,7 @@ import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.PayloadForms;

@@ -5,6 +5,7 @@ import static dev.sieve.bloom.StandardBloomFilter.MAX_BITS;
 import static dev.sieve.bloom.StandardBloomFilter.MAX_PROBES;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;

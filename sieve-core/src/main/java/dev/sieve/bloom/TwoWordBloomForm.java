@@ -5,6 +5,7 @@ import static dev.sieve.bloom.TwoWordBloomFilter.MAX_DATA_BYTES;
 import static dev.sieve.bloom.TwoWordBloomFilter.TRAILER_BYTES;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.BloomMath;

@@ -423,12 +423,12 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
   public boolean equals(Object o) {
     return o instanceof CassandraBloomFilter c
         && c.numProbes == numProbes
-        && java.util.Arrays.equals(c.words, words);
+        && c.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Arrays.hashCode(words) * 31 + numProbes;
+    return data.wordsHash() * 31 + numProbes;
   }
 
   @Override

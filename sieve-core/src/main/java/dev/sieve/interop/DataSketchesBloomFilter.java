@@ -6,7 +6,6 @@ import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * Apache DataSketches' {@code org.apache.datasketches.filters.bloomfilter.BloomFilter}, read and
@@ -238,12 +237,12 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
     return o instanceof DataSketchesBloomFilter d
         && d.seed == seed
         && d.numProbes == numProbes
-        && Arrays.equals(d.words, words);
+        && d.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(words) * 31 + numProbes;
+    return data.wordsHash() * 31 + numProbes;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.sieve.interop;
 import dev.sieve.Filter;
 import dev.sieve.hash.KeyBytes;
 import dev.sieve.hash.KeyEncoder;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -16,25 +17,34 @@ import java.util.Arrays;
  * method goes to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here
  * (the format's hash is not Sieve's 64-bit key hash) and refuses.
  *
+ * <p>The bits are held in {@link BloomWords}, the bit array of Sieve's own Bloom filters (the same
+ * word and bit order); the owner's probe loops read the heap array directly.
+ *
  * <p>The figures the owners do not print come from the bits: {@link #expectedFpRate()} is {@code
  * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter read
  * from bytes reports that estimate as its key count, since none of these forms stores one.
  */
 public abstract class ForeignBloomFilter implements Filter {
-  /** The bits, little-endian within each word. */
+  /** The bits and the key count. */
+  final BloomWords data;
+
+  /**
+   * {@link #data}'s heap array, for the probe loops: bit {@code i & 63} of word {@code i >>> 6}.
+   */
   final long[] words;
 
   final long numBits;
   final int numProbes;
 
-  /** The key count: the puts that changed the filter, or the estimate of a filter read. */
-  private long numKeys;
-
+  /**
+   * A filter over {@code words} (the array itself); {@code numKeys}: the puts that changed it, or
+   * the estimate of a filter read.
+   */
   ForeignBloomFilter(long[] words, int numProbes, long numKeys) { // subclasses: this package only
+    this.data = BloomWords.onHeap(words, numKeys);
     this.words = words;
     this.numBits = (long) words.length * Long.SIZE;
     this.numProbes = numProbes;
-    this.numKeys = numKeys;
   }
 
   /** The estimate of the key count from the set bits, for a filter read from bytes. */
@@ -62,7 +72,7 @@ public abstract class ForeignBloomFilter implements Filter {
   /** Counts a put that changed a bit. */
   final boolean counted(boolean changed) {
     if (changed) {
-      numKeys++;
+      data.countKey();
     }
     return changed;
   }
@@ -201,7 +211,7 @@ public abstract class ForeignBloomFilter implements Filter {
 
   @Override
   public final long numKeys() {
-    return numKeys;
+    return data.numKeys();
   }
 
   @Override
@@ -216,11 +226,7 @@ public abstract class ForeignBloomFilter implements Filter {
 
   /** {@return the number of set bits} */
   public final long bitsSet() {
-    long set = 0;
-    for (long w : words) {
-      set += Long.bitCount(w);
-    }
-    return set;
+    return data.bitCount();
   }
 
   /** {@return the fraction of the bits that are set} */
@@ -230,7 +236,7 @@ public abstract class ForeignBloomFilter implements Filter {
 
   @Override
   public final double modelledFpRate() {
-    return BloomMath.standardBloomFpRate(numKeys, numBits, numProbes);
+    return BloomMath.standardBloomFpRate(numKeys(), numBits, numProbes);
   }
 
   /** The false-positive rate at the actual fill: {@code (bits set / m)^k}. */

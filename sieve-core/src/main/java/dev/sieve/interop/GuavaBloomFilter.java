@@ -266,12 +266,12 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
     return o instanceof GuavaBloomFilter g
         && g.strategy == strategy
         && g.numProbes == numProbes
-        && java.util.Arrays.equals(g.words, words);
+        && g.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Arrays.hashCode(words) * 31 + numProbes;
+    return data.wordsHash() * 31 + numProbes;
   }
 
   @Override

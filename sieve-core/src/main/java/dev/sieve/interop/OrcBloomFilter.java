@@ -4,13 +4,13 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
+import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -44,7 +44,8 @@ import java.util.Objects;
  *
  * ORC stores the words as a repeated fixed64 field ({@code BLOOM_FILTER}) or as their little-endian
  * bytes ({@code BLOOM_FILTER_UTF8}); {@link #bitset()} and {@link #utf8Bitset()} give both, which
- * ORC's {@code BloomFilterIO.deserialize} reads back as the same filter.
+ * ORC's {@code BloomFilterIO.deserialize} reads back as the same filter. The words are held in
+ * {@link BloomWords}, the bit array of Sieve's own Bloom filters (the same bit order).
  */
 public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
 
@@ -54,21 +55,30 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
   /** The most probes accepted (ORC's own sizing gives 1 to about 45 for rates down to 10^-13). */
   public static final int MAX_PROBES = 1024;
 
+  /** The words and the key count. */
+  private final BloomWords data;
+
+  /** {@link #data}'s heap array, for the probe loops. */
   private final long[] words;
+
   private final int numBits;
   private final int numProbes;
   private final KeyScheme keyScheme;
-  private long numKeys;
 
   static {
     PayloadForms.register(new OrcBloomForm.Payload()); // the container's form of type id 18
   }
 
   OrcBloomFilter(long[] words, int numProbes, long numKeys, KeyScheme keyScheme) {
-    this.words = words;
+    this(BloomWords.onHeap(words, numKeys), numProbes, keyScheme);
+  }
+
+  /** A filter over {@code data}, shared (another key scheme's view of the same words). */
+  private OrcBloomFilter(BloomWords data, int numProbes, KeyScheme keyScheme) {
+    this.data = data;
+    this.words = data.heapOrNull();
     this.numBits = words.length * Long.SIZE;
     this.numProbes = numProbes;
-    this.numKeys = numKeys;
     this.keyScheme = keyScheme;
   }
 
@@ -222,7 +232,7 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
   @Override
   public OrcBloomFilter withKeyScheme(KeyScheme scheme) {
     Schemes.check(this, scheme);
-    return scheme == keyScheme ? this : new OrcBloomFilter(words, numProbes, numKeys, scheme);
+    return scheme == keyScheme ? this : new OrcBloomFilter(data, numProbes, scheme);
   }
 
   @Override
@@ -234,7 +244,7 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
   public boolean addHash(long hash64) {
     boolean changed = OrcBloomKernel.add(words, numBits, numProbes, hash64);
     if (changed) {
-      numKeys++;
+      data.countKey();
     }
     return changed;
   }
@@ -254,20 +264,17 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
               + other.numProbes
               + " probes");
     }
-    for (int i = 0; i < words.length; i++) {
-      words[i] |= other.words[i];
-    }
-    numKeys = Math.max(Math.round(approximateElementCount()), Math.max(numKeys, other.numKeys));
+    data.union(other.data, this::approximateElementCount);
   }
 
   @Override
   public OrcBloomFilter copy() {
-    return new OrcBloomFilter(words.clone(), numProbes, numKeys, keyScheme);
+    return new OrcBloomFilter(data.copy(), numProbes, keyScheme);
   }
 
   @Override
   public long numKeys() {
-    return numKeys;
+    return data.numKeys();
   }
 
   @Override
@@ -277,7 +284,7 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
 
   @Override
   public double modelledFpRate() {
-    return BloomMath.standardBloomFpRate(numKeys, numBits, numProbes);
+    return BloomMath.standardBloomFpRate(numKeys(), numBits, numProbes);
   }
 
   /** {@return the fraction of bits set, the saturation} */
@@ -286,11 +293,7 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
   }
 
   private long bitsSet() {
-    long set = 0;
-    for (long w : words) {
-      set += Long.bitCount(w);
-    }
-    return set;
+    return data.bitCount();
   }
 
   @Override
@@ -308,17 +311,17 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
     return o instanceof OrcBloomFilter other
         && other.numProbes == numProbes
         && other.keyScheme == keyScheme
-        && Arrays.equals(other.words, words);
+        && other.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(words) * 31 + numProbes;
+    return data.wordsHash() * 31 + numProbes;
   }
 
   @Override
   public String toString() {
-    return "OrcBloomFilter{bits=" + numBits + ", probes=" + numProbes + ", keys=" + numKeys + "}";
+    return "OrcBloomFilter{bits=" + numBits + ", probes=" + numProbes + ", keys=" + numKeys() + "}";
   }
 
   /**
@@ -361,7 +364,7 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
       for (int i = 0; i < count; i++) {
         OrcBloomKernel.add(f.words, f.numBits, f.numProbes, hashes[i]);
       }
-      f.numKeys = count;
+      f.data.countKeys(count);
       return f;
     }
   }

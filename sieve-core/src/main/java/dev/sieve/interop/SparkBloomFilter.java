@@ -5,7 +5,6 @@ import dev.sieve.hash.Murmur3;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * Spark's sketch Bloom filter ({@code org.apache.spark.util.sketch.BloomFilter}), versions 1 and 2,
@@ -273,12 +272,12 @@ public final class SparkBloomFilter extends ForeignBloomFilter {
         && s.version == version
         && s.seed == seed
         && s.numProbes == numProbes
-        && Arrays.equals(s.words, words);
+        && s.data.sameWords(data);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(words) * 31 + numProbes;
+    return data.wordsHash() * 31 + numProbes;
   }
 
   @Override

@@ -1,8 +1,5 @@
-package dev.sieve.bloom;
+package dev.sieve.internal;
 
-import dev.sieve.internal.AtomicBits;
-import dev.sieve.internal.ChannelWrites;
-import dev.sieve.internal.LongSegments;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,12 +8,17 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 
 /**
- * The storage half of the Bloom filters ({@link BlockedBloomFilter}, {@link SplitBlockBloomFilter},
- * {@link StandardBloomFilter}): their 64-bit words, either on the heap (a {@code long[]} that adds
- * write through {@link AtomicBits}) or read in place from (possibly memory-mapped) buffers ({@link
- * LongSegments}: read-only, and as long as the file, past one buffer's 2 GiB), with the key count
- * and the cold operations over either: {@link #word}, snapshot and copy, union, equality and hash,
- * set-bit counts, and the little-endian bytes for writing.
+ * The one bit array of every Bloom filter Sieve holds: its own ({@code BlockedBloomFilter}, {@code
+ * SplitBlockBloomFilter}, {@code StandardBloomFilter}, {@code TwoWordBloomFilter} in {@code
+ * dev.sieve.bloom}) and the other systems' ({@code dev.sieve.interop}: ORC's, Guava's, Spark's,
+ * DataSketches' and Cassandra's, which all number bit {@code i} as bit {@code i & 63} of word
+ * {@code i >>> 6}). Their 64-bit words, either on the heap (a {@code long[]}; the mutable Bloom
+ * filters add through {@link AtomicBits}) or read in place from (possibly memory-mapped) buffers
+ * ({@link LongSegments}: read-only, and as long as the file, past one buffer's 2 GiB), with the key
+ * count and the cold operations over either: {@link #word}, snapshot and copy, union, equality and
+ * hash, set-bit counts, and the little-endian bytes for writing. A format whose bytes are not the
+ * words' little-endian bytes (Guava's and Spark's big-endian words) writes them itself from the
+ * heap array.
  *
  * <p>The hot path never comes here. A filter keeps the raw {@code long[]} ({@link #heapOrNull()})
  * or {@link LongSegments} ({@link #wrappedOrNull()}) in its own final fields, and its kernel loops
@@ -24,7 +26,7 @@ import java.util.function.DoubleSupplier;
  * on heap queries. Every method here branches on the storage once per word or per call, which only
  * the cold operations can afford.
  */
-final class BloomWords {
+public final class BloomWords {
 
   /** The words on the heap; {@code null} when wrapped. */
   private final long[] heap;
@@ -45,17 +47,17 @@ final class BloomWords {
   }
 
   /** Words on the heap, the array itself (not a copy). */
-  static BloomWords onHeap(long[] words, long numKeys) {
+  public static BloomWords onHeap(long[] words, long numKeys) {
     return new BloomWords(words, null, numKeys);
   }
 
   /** Words read in place, read-only. */
-  static BloomWords wrap(LongSegments words, long numKeys) {
+  public static BloomWords wrap(LongSegments words, long numKeys) {
     return new BloomWords(null, words, numKeys);
   }
 
   /** {@code numWords} little-endian words from {@code buffer}'s position, read in place. */
-  static BloomWords wrap(ByteBuffer buffer, long numWords, long numKeys) {
+  public static BloomWords wrap(ByteBuffer buffer, long numWords, long numKeys) {
     return wrap(LongSegments.of(buffer, numWords), numKeys);
   }
 
@@ -63,12 +65,13 @@ final class BloomWords {
    * {@code numWords} little-endian words split over buffers of {@code 2^segmentShift} bytes (the
    * last holding the rest), read in place: a mapping past 2 GiB.
    */
-  static BloomWords wrap(ByteBuffer[] segments, int segmentShift, long numWords, long numKeys) {
+  public static BloomWords wrap(
+      ByteBuffer[] segments, int segmentShift, long numWords, long numKeys) {
     return wrap(LongSegments.of(segments, segmentShift, numWords), numKeys);
   }
 
   /** {@code length} bytes from {@code offset} as little-endian words, copied onto the heap. */
-  static BloomWords copyOf(byte[] bytes, int offset, int length, long numKeys) {
+  public static BloomWords copyOf(byte[] bytes, int offset, int length, long numKeys) {
     long[] words = new long[length / Long.BYTES];
     ByteBuffer.wrap(bytes, offset, length).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
     return onHeap(words, numKeys);
@@ -77,35 +80,35 @@ final class BloomWords {
   // ---------------------------------------------------------------- the storage
 
   /** {@return the heap array itself, or {@code null} when wrapped; for the hot path} */
-  long[] heapOrNull() {
+  public long[] heapOrNull() {
     return heap;
   }
 
   /** {@return the wrapped words, or {@code null} on the heap; for the hot path} */
-  LongSegments wrappedOrNull() {
+  public LongSegments wrappedOrNull() {
     return wrapped;
   }
 
-  boolean isWrapped() {
+  public boolean isWrapped() {
     return heap == null;
   }
 
-  long numWords() {
+  public long numWords() {
     return heap != null ? heap.length : wrapped.numWords();
   }
 
   /** Word {@code index}, read with volatile semantics on the heap (adds may run meanwhile). */
-  long word(long index) {
+  public long word(long index) {
     return heap != null ? AtomicBits.getVolatile(heap, (int) index) : wrapped.get(index);
   }
 
   /** A snapshot of the words as a fresh heap array (at most {@code Integer.MAX_VALUE - 8}). */
-  long[] snapshot() {
+  public long[] snapshot() {
     return heap != null ? AtomicBits.snapshot(heap) : wrapped.toArray();
   }
 
   /** An independent, mutable copy on the heap, with the same key count. */
-  BloomWords copy() {
+  public BloomWords copy() {
     return onHeap(snapshot(), numKeys());
   }
 
@@ -113,14 +116,15 @@ final class BloomWords {
    * Refuses a union of filters of different shapes ({@code same} false): "{@code what}{@code
    * thisShape} vs {@code otherShape}".
    */
-  static void checkSameShape(boolean same, String what, String thisShape, String otherShape) {
+  public static void checkSameShape(
+      boolean same, String what, String thisShape, String otherShape) {
     if (!same) {
       throw new IllegalArgumentException(what + thisShape + " vs " + otherShape);
     }
   }
 
   /** Refuses to change wrapped words. */
-  void checkMutable() {
+  public void checkMutable() {
     if (heap == null) {
       throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
     }
@@ -128,17 +132,17 @@ final class BloomWords {
 
   // ---------------------------------------------------------------- the key count
 
-  long numKeys() {
+  public long numKeys() {
     return numKeys.sum();
   }
 
   /** Counts one add that changed the words. */
-  void countKey() {
+  public void countKey() {
     numKeys.increment();
   }
 
   /** Counts {@code n} more keys (a builder's). */
-  void countKeys(long n) {
+  public void countKeys(long n) {
     numKeys.add(n);
   }
 
@@ -154,7 +158,7 @@ final class BloomWords {
    *
    * @param estimate the filter's estimate of its distinct keys from its bits
    */
-  void union(BloomWords other, DoubleSupplier estimate) {
+  public void union(BloomWords other, DoubleSupplier estimate) {
     checkMutable();
     long otherKeys = other.numKeys();
     for (int i = 0; i < heap.length; i++) {
@@ -169,7 +173,7 @@ final class BloomWords {
    * Folds blocks of {@code wordsPerBlock} words in pairs: block {@code j} of the result is the OR
    * of blocks {@code 2j} and {@code 2j + 1} (an odd last block is dropped).
    */
-  long[] foldPairs(int wordsPerBlock) {
+  public long[] foldPairs(int wordsPerBlock) {
     int pairs = (int) (numWords() / wordsPerBlock / 2);
     long[] out = new long[pairs * wordsPerBlock];
     for (int j = 0; j < pairs; j++) {
@@ -183,7 +187,7 @@ final class BloomWords {
   }
 
   /** The number of set bits in words {@code from} (inclusive) to {@code to} (exclusive). */
-  long bitCount(long from, long to) {
+  public long bitCount(long from, long to) {
     long set = 0;
     for (long i = from; i < to; i++) {
       set += Long.bitCount(word(i));
@@ -192,12 +196,12 @@ final class BloomWords {
   }
 
   /** The number of set bits in all words. */
-  long bitCount() {
+  public long bitCount() {
     return bitCount(0, numWords());
   }
 
   /** Whether the two hold the same words (the key counts are not compared). */
-  boolean sameWords(BloomWords other) {
+  public boolean sameWords(BloomWords other) {
     long n = numWords();
     if (other.numWords() != n) {
       return false;
@@ -211,7 +215,7 @@ final class BloomWords {
   }
 
   /** {@return {@link java.util.Arrays#hashCode(long[])} of the words} */
-  int wordsHash() {
+  public int wordsHash() {
     int h = 1;
     long n = numWords();
     for (long i = 0; i < n; i++) {
@@ -221,7 +225,7 @@ final class BloomWords {
   }
 
   /** {@return {@code seed} then every word folded in as {@code h = 31 h + word}} */
-  long wordsHash(long seed) {
+  public long wordsHash(long seed) {
     long h = seed;
     long n = numWords();
     for (long i = 0; i < n; i++) {
@@ -237,7 +241,7 @@ final class BloomWords {
    * after} zero bytes, for the caller to fill in its header or trailer. The caller checks that the
    * length fits.
    */
-  byte[] toBytes(int before, int after) {
+  public byte[] toBytes(int before, int after) {
     long n = numWords();
     byte[] out = new byte[(int) (before + n * Long.BYTES + after)];
     ByteBuffer buf = ByteBuffer.wrap(out).order(ByteOrder.LITTLE_ENDIAN).position(before);
@@ -251,7 +255,7 @@ final class BloomWords {
    * Writes the words' little-endian bytes, then {@code trailer}, to {@code out} in 64 KiB chunks:
    * any length, without an in-memory copy. The channel is not closed.
    */
-  void writeTo(WritableByteChannel out, byte[] trailer) throws IOException {
+  public void writeTo(WritableByteChannel out, byte[] trailer) throws IOException {
     ChannelWrites.writeWords(out, numWords(), this::word, trailer);
   }
 }

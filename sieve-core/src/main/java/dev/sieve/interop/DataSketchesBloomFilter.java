@@ -47,9 +47,10 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
 
   /**
    * The count of bits set as DataSketches keeps it: -1 ("dirty") once a bit was set after the last
-   * count (every update sets it so), else the count read or started with. Written as -1, or as the
-   * words' own count: a stale count read from a file (0 while bits are set would make the writer
-   * choose the empty form and drop every key) is never written back.
+   * count (every update sets it so), else the count read or started with. Written as is, as
+   * DataSketches writes it, except a recorded 0 over words that hold bits: the writer chooses the
+   * empty form (no words) by a count of 0, so that count is replaced by the words' own count rather
+   * than drop every key.
    */
   private long recordedBitsSet;
 
@@ -160,7 +161,7 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
 
   @Override
   public byte[] toByteArray() {
-    long count = recordedBitsSet < 0 ? -1 : bitsSet();
+    long count = recordedBitsSet == 0 ? bitsSet() : recordedBitsSet;
     boolean empty = count == 0;
     ByteBuffer out =
         ByteBuffer.allocate(empty ? 24 : 32 + words.length * Long.BYTES)

@@ -10,6 +10,8 @@ import com.google.common.hash.Funnels;
 import dev.sieve.SieveFormatException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.Function;
 import org.apache.datasketches.memory.Memory;
@@ -135,7 +137,19 @@ class ForeignFormFuzzTest {
       // where the owner cannot run (DataSketchesOracle), Sieve's reader alone is checked
       org.apache.datasketches.filters.bloomfilter.BloomFilter ds =
           org.apache.datasketches.filters.bloomfilter.BloomFilter.heapify(Memory.wrap(data));
-      assertArrayEquals(ds.toByteArray(), f.toByteArray());
+      byte[] owners = ds.toByteArray();
+      if (owners.length == 24 && f.bitsSet() > 0) {
+        // a recorded count of 0 over set bits: the owner writes the empty form and drops every
+        // key; Sieve writes the non-empty form, the words with their own count, same parameters
+        byte[] sieves = f.toByteArray();
+        assertEquals(32 + f.sizeInBits() / 8, sieves.length, "the non-empty form");
+        assertArrayEquals(
+            Arrays.copyOfRange(owners, 4, 24), Arrays.copyOfRange(sieves, 4, 24), "parameters");
+        assertEquals(
+            f.bitsSet(), ByteBuffer.wrap(sieves).order(ByteOrder.LITTLE_ENDIAN).getLong(24));
+      } else {
+        assertArrayEquals(owners, f.toByteArray());
+      }
       for (int i = 0; i < 16; i++) {
         byte[] key = {(byte) i, (byte) data.length, (byte) (data.length >>> 8)};
         assertEquals(ds.query(key), f.mayContain(key));

@@ -194,8 +194,8 @@ public interface Filter extends KeyFilter {
    * answers are exactly those of {@link #mayContainHash(long)} for each hash.
    *
    * <p>A batch is faster than a loop of single lookups where the filter can overlap the memory
-   * reads of independent keys and keep its per-key work off the critical path (the figures per
-   * filter are in {@code docs/notes.md}). It allocates nothing.
+   * reads of independent keys and keep its per-key work off the critical path (what each filter
+   * gains is measured by the report, docs/report.md). It allocates nothing.
    *
    * @param resultBits at least {@code ceil(len / 64)} words
    * @return the number of hashes that may be present

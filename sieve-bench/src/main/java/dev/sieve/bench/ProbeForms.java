@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * The single-key probe forms of the blocked Bloom filter (RocksDB's FastLocalBloom), measured
  * against each other: the experiment behind the form {@link BlockedBloomFilter} ships (branch-free
- * up to 4 MiB of data, the early exit above; docs/notes.md, section 6). Each row queries the words
+ * up to 4 MiB of data, the early exit above; docs/journal.md). Each row queries the words
  * of a real Sieve filter, copied from its RocksDB block, with Sieve's key hash, so only the probe
  * loop differs from the {@code sieve-blocked-bloom} row:
  *

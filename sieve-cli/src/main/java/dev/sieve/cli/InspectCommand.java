@@ -89,7 +89,7 @@ public final class InspectCommand implements Callable<Integer> {
       description =
           "database: price the what-if's probes with the absent-key lookup times of"
               + " sieve-blocked-bloom and sieve-ribbon in a ./sieve report results.json (default:"
-              + " the figures of docs/notes.md section 6)")
+              + " the figures of docs/journal.md)")
   Path cpuFrom;
 
   @Option(

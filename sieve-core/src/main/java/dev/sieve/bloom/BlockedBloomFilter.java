@@ -208,7 +208,7 @@ public final class BlockedBloomFilter
    * {@return whether heap queries take the SIMD line test once it is warm} True when the JVM runs
    * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors. Until its
    * warm-up thread has seen the vector code compiled, queries run the scalar probe ({@code
-   * VectorGate} describes the warm-up). The answers are the same either way (docs/notes.md, 6).
+   * VectorGate} describes the warm-up). The answers are the same either way (docs/journal.md).
    */
   public static boolean usesVectorProbe() {
     return VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.supported();
@@ -237,7 +237,7 @@ public final class BlockedBloomFilter
       return wrappedOrEmptyMayContain(hash64);
     }
     // heap and wrapped storage keep separate loops: one loop over a storage interface measured
-    // 5-60% slower on heap queries (docs/notes.md)
+    // slower on heap queries (docs/journal.md)
     int base = blockBase(hash64, numBlocks);
     int h = (int) (hash64 >>> 32);
     if (VECTOR_PROBE) {

@@ -58,11 +58,11 @@ import dev.sieve.math.BloomMath;
  * #earlyLoop} above, where the early exit lets the core run ahead into the next lookups past a few
  * MiB (TLB misses, L3); {@link #upTo8} (straight-line) is the scalar side of the SIMD gate, and the
  * SIMD line test itself is {@link VectorLineProbe}. These are the measured winners of
- * docs/notes.md, section 6; the other forms measured there (a hybrid that branches on the first
- * probe only, the plain loop at every size) live in sieve-bench ({@code
- * dev.sieve.bench.ProbeForms}, script {@code probe-forms.sh}). Wrapped storage has one form, {@link
- * #earlyLoop(LongSegments, int, int, int)}: one loop over a storage interface was measurably slower
- * on heap queries, so each storage keeps its own loop.
+ * docs/journal.md; the other forms measured there (a hybrid that branches on the first probe only,
+ * the plain loop at every size) live in sieve-bench ({@code dev.sieve.bench.ProbeForms}, script
+ * {@code probe-forms.sh}). Wrapped storage has one form, {@link #earlyLoop(LongSegments, int, int,
+ * int)}: one loop over a storage interface was measurably slower on heap queries, so each storage
+ * keeps its own loop.
  *
  * <h2>Folding ({@link BlockedBloomFilter#fold()})</h2>
  *
@@ -210,7 +210,8 @@ final class BlockedBloomKernel {
    * caller's loop is compiled with this beside the vector test once the gate has opened (both sides
    * were taken in its profile), and an inner loop there (the {@code allProbes} or {@code earlyLoop}
    * loop) or a call made the caller's loop a non-innermost loop or one with a call, which C2
-   * optimizes less: single lookups 8.3-9.1 ns at 10^6 keys against 5.5 without the gate.
+   * optimizes less: single lookups measured markedly slower than without the gate
+   * (docs/journal.md).
    */
   static boolean upTo8(long[] w, int base, int h, int numProbes) {
     int h1 = h * GOLDEN32;

@@ -54,7 +54,7 @@ import java.nio.channels.WritableByteChannel;
  *       probe for an absent key. The defaults ({@code s = 2}, {@code r = 0.9}) had the lowest mean
  *       and worst-case memory over 10^3..10^9 keys from a guess of 10^3 among {@code s ∈ {1.5, 2,
  *       3, 4}}, {@code r ∈ {0.5 .. 0.95}} in the model, without the 33 stages {@code s = 1.5} needs
- *       (README, "Filters that grow", for the measured figures).
+ *       (docs/growing.md; {@code ./sieve report --growth-max-n N} measures them).
  * </ul>
  *
  * <h2>Queries: newest stage first</h2>
@@ -66,9 +66,9 @@ import java.nio.channels.WritableByteChannel;
  * (it stops early only on a false positive); newest first also issues the likely cache misses of
  * the large stages first, so the small stages, in cache, are tested while those loads are in
  * flight. Each stage is asked by its own lookup ({@link #mayContainHash}); a two-pass form and a
- * branch-free one were measured slower. At 10^8 keys (17 stages) this loop costs 9.5× the time of a
- * blocked Bloom filter sized right for the keys for absent keys and 5.8× for present ones: a lookup
- * per stage is the price of the chain (README, "Filters that grow").
+ * branch-free one were measured slower. A lookup per stage is the price of the chain: grown from a
+ * guess of 10^3 to 10^8 keys it has 17 stages, and the growth section of the report measures its
+ * lookups against a blocked Bloom filter sized right for the keys.
  *
  * <h2>Adds, key counts and concurrency</h2>
  *

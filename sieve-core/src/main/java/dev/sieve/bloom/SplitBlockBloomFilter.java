@@ -102,7 +102,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   private final BloomWords data;
 
   // heap and wrapped storage keep separate probes (one path over a storage interface measured
-  // 5-60% slower on heap queries, docs/notes.md): the probes read these raw fields, data's storage
+  // slower on heap queries, docs/journal.md): the probes read these raw fields, data's storage
   /** The bitset on the heap; {@code null} when the filter wraps a buffer. */
   private final long[] words;
 
@@ -247,7 +247,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /**
    * Tests the block's four longs: without a branch up to {@link
    * BlockedBloomKernel#BRANCH_FREE_MAX_BYTES} (in cache), else exiting at the first miss, which
-   * lets the core run ahead out of cache (docs/notes.md, section 6). The answers are the same.
+   * lets the core run ahead out of cache (docs/journal.md). The answers are the same.
    */
   @Override
   public boolean mayContainHash(long hash64) {
@@ -264,14 +264,14 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
       return SplitBlockKernel.mayContain(wrapped, base, key);
     }
     // heap and wrapped storage keep separate reads: one path over a storage interface measured
-    // 5-60% slower on heap queries (docs/notes.md)
+    // slower on heap queries (docs/journal.md)
     return SplitBlockKernel.mayContain(w, base, key, branchFreeQueries);
   }
 
   /**
    * Two passes per 64-hash chunk on the heap: load every block's first and last word, then test
-   * each block in cache, overlapping many more misses than single lookups (docs/notes.md, section
-   * 6); the SIMD path when open; a wrapped filter answers key by key.
+   * each block in cache, overlapping many more misses than single lookups (docs/journal.md); the
+   * SIMD path when open; a wrapped filter answers key by key.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {

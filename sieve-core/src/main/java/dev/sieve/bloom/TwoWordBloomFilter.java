@@ -91,7 +91,7 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
   private final BloomWords data;
 
   // heap and wrapped storage keep separate probes (one path over a storage interface measured
-  // 5-60% slower on heap queries, docs/notes.md): the probes read these raw fields
+  // slower on heap queries, docs/journal.md): the probes read these raw fields
   /** The words on the heap; {@code null} when the filter wraps a buffer. */
   private final long[] words;
 

@@ -13,11 +13,12 @@ import java.util.concurrent.TimeUnit;
  *
  * Code written against {@code jdk.incubator.vector} is fast only once C2 has compiled it, when
  * every vector operation becomes one or two instructions. Interpreted, each operation allocates a
- * vector object and loops over its lanes in Java (about 100 µs per line test measured); compiled by
- * C1 it is still about 5 µs; compiled by C2, 5-15 ns. A JVM that used the SIMD path from its first
- * lookup paid about 190× the scalar path for its first thousand lookups (84 µs against 0.45 µs
- * each). With a gate, the filters run their scalar probe (same answers, bit for bit) until the gate
- * is {@linkplain #isOpen() open}, and the vector probe after.
+ * vector object and loops over its lanes in Java, thousands of times the compiled cost; compiled by
+ * C1 it is still hundreds of times slower; C2 makes each operation one or two instructions. A JVM
+ * that used the SIMD path from its first lookup paid a hundredfold and more over the scalar path
+ * for its first thousand lookups (the report's cold-start section measures it). With a gate, the
+ * filters run their scalar probe (same answers, bit for bit) until the gate is {@linkplain
+ * #isOpen() open}, and the vector probe after.
  *
  * <h2>How it opens</h2>
  *

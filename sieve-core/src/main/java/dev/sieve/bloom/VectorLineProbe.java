@@ -39,10 +39,10 @@ import jdk.incubator.vector.VectorSpecies;
  * BlockedBloomFilter} takes it for heap-resident filters once {@link VectorGate#BLOCKED_BLOOM} is
  * open: after about 2^20 scalar lookups ({@link VectorGate#WARMUP_AFTER}) a daemon thread drives
  * this code ({@link Warmup}) until it measures it compiled, and the scalar loop answers until then
- * (the interpreted vector code cost 190× the scalar loop over a fresh JVM's first thousand
- * lookups). Only that thread and the gated branch touch this class, so without the module no
+ * (the interpreted vector code costs a hundredfold and more of the scalar loop over a fresh JVM's
+ * first lookups). Only that thread and the gated branch touch this class, so without the module no
  * incubator class is loaded. Wrapped (memory-mapped) filters keep the scalar loop. The measured
- * figures are in docs/notes.md, section 6.
+ * figures are in docs/journal.md.
  */
 final class VectorLineProbe {
   private static final VectorSpecies<Integer> INTS = IntVector.SPECIES_256;

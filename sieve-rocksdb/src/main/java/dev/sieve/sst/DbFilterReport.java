@@ -37,7 +37,7 @@ public final class DbFilterReport {
 
   /**
    * Blocked Bloom (FastLocalBloom) single lookup of an absent key, ns, at n = 10^6 (JMH
-   * QueryBenchmark, docs/notes.md section 6): a price for comparing policies, not a promise of any
+   * QueryBenchmark, docs/journal.md): a price for comparing policies, not a promise of any
    * machine's timing; {@code ./sieve report} measures the machine at hand.
    */
   public static final double BLOOM_NS_PER_PROBE = 11.0;

@@ -28,18 +28,13 @@ import java.nio.channels.WritableByteChannel;
  * zero-copy view. The entry's probe count is a second copy of the one in the stage's block trailer
  * and must agree with it, so an edit of a stage's probe count behind recomputed checksums is
  * refused (as the container header's parameter A makes it for a plain blocked Bloom filter) rather
- * than read as a stage that answers "absent" for its keys. Payload version 1 (written before
- * version 2) has 8 zero bytes in place of the probe count: it is still read, without that check,
- * and written back as version 2.
+ * than read as a stage that answers "absent" for its keys. Any other payload version is refused.
  */
 final class ScalableBloomForm {
   private ScalableBloomForm() {}
 
-  /** The payload version this class writes (and reads): stage entries with the probe count. */
+  /** The payload version this class writes and reads: stage entries with the probe count. */
   static final int PAYLOAD_VERSION = 2;
-
-  /** The payload version written before the stage entries held the probe count; still read. */
-  static final int LEGACY_PAYLOAD_VERSION = 1;
 
   /** The probe counts a FastLocalBloom block trailer holds: 1 to 30. */
   private static final int MAX_STAGE_PROBES = 30;
@@ -257,7 +252,7 @@ final class ScalableBloomForm {
     double growthFactor;
     double tighteningRatio;
 
-    /** The stages' probe counts from their entries; {@code null} for payload version 1. */
+    /** The stages' probe counts from their entries. */
     int[] probes;
 
     /**
@@ -270,7 +265,7 @@ final class ScalableBloomForm {
 
     /** Checks stage {@code i}'s block against the probe count its entry records. */
     void checkProbes(int i, BlockedBloomFilter filter) {
-      if (probes != null && filter.numProbes() != probes[i]) {
+      if (filter.numProbes() != probes[i]) {
         throw new SieveFormatException(
             HEADER_BYTES + STAGE_ENTRY_BYTES * i + 24,
             "stage "
@@ -290,15 +285,14 @@ final class ScalableBloomForm {
       }
       Parameters p = new Parameters();
       int version = in.getInt(0);
-      if (version != PAYLOAD_VERSION && version != LEGACY_PAYLOAD_VERSION) {
+      if (version != PAYLOAD_VERSION) {
         throw new SieveFormatException(
             0,
             "scalable Bloom payload version "
                 + version
-                + ", this reader knows "
-                + LEGACY_PAYLOAD_VERSION
-                + " and "
-                + PAYLOAD_VERSION);
+                + " is not supported (this reader reads "
+                + PAYLOAD_VERSION
+                + ")");
       }
       int m = in.getInt(4);
       if (m < 1 || m > ScalableBloomFilter.MAX_STAGES) {
@@ -306,7 +300,7 @@ final class ScalableBloomForm {
             4, "stage count " + m + " outside 1.." + ScalableBloomFilter.MAX_STAGES);
       }
       p.numStages = m;
-      p.probes = version == LEGACY_PAYLOAD_VERSION ? null : new int[m];
+      p.probes = new int[m];
       p.initialCapacity = in.getLong(8);
       if (p.initialCapacity < 1 || p.initialCapacity > ScalableBloomFilter.MAX_EXPECTED_KEYS) {
         throw new SieveFormatException(
@@ -385,17 +379,13 @@ final class ScalableBloomForm {
                 + ".."
                 + maxBlock);
       }
-      int reservedFrom = entry + 24;
-      if (probes != null) {
-        int n = in.getInt(entry + 24);
-        if (n < 1 || n > MAX_STAGE_PROBES) {
-          throw new SieveFormatException(
-              entry + 24, "stage " + i + " probe count " + n + " outside 1.." + MAX_STAGE_PROBES);
-        }
-        probes[i] = n;
-        reservedFrom = entry + 28;
+      int n = in.getInt(entry + 24);
+      if (n < 1 || n > MAX_STAGE_PROBES) {
+        throw new SieveFormatException(
+            entry + 24, "stage " + i + " probe count " + n + " outside 1.." + MAX_STAGE_PROBES);
       }
-      for (int z = reservedFrom; z < entry + STAGE_ENTRY_BYTES; z++) {
+      probes[i] = n;
+      for (int z = entry + 28; z < entry + STAGE_ENTRY_BYTES; z++) {
         if (in.get(z) != 0) {
           throw new SieveFormatException(z, "reserved byte of stage " + i + " is not zero");
         }

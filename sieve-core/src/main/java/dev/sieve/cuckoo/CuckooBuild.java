@@ -58,8 +58,7 @@ final class CuckooBuild {
         null,
         numBuckets,
         fingerprintBits,
-        0,
-        CuckooFilter.PAYLOAD_VERSION);
+        0);
   }
 
   /** Refuses a fingerprint width outside [4, 16]. */

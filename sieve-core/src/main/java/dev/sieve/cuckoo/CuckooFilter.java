@@ -25,9 +25,8 @@ import java.nio.ByteBuffer;
  * Binary Fuse filters: mutable, but larger (1.3 to 1.7 times the floor against 1.13 to 1.23) and a
  * query reads two buckets. The derivations, the bit-packed layout and the addressing are in the
  * package's {@code CuckooKernel}. The key hash is remixed before addressing, so low-entropy hashes
- * ({@code addHash(0)}, {@code addHash(1)}, ...) keep the capacity; filters serialized before the
- * remix (payload version 0) are still read and keep their addressing, so they answer exactly as
- * before; new filters are version 1. The same operations give the same bytes.
+ * ({@code addHash(0)}, {@code addHash(1)}, ...) keep the capacity. The same operations give the
+ * same bytes.
  *
  * <h2>Sizing</h2>
  *
@@ -106,15 +105,6 @@ public final class CuckooFilter implements MutableFilter {
   /** The most buckets one filter has. */
   public static final int MAX_BUCKETS = 1 << 30;
 
-  /** The payload version this code writes: bucket and fingerprint from the remixed key hash. */
-  static final int PAYLOAD_VERSION = CuckooForm.VERSION;
-
-  /**
-   * The payload version of the filters written before the remix: bucket and fingerprint from the
-   * key hash itself. Still read, and such a filter keeps that addressing for its whole life.
-   */
-  static final int LEGACY_PAYLOAD_VERSION = CuckooForm.LEGACY_VERSION;
-
   // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
   // interface was measurably slower on heap queries; every cold method reads through one accessor
   // instead.
@@ -128,8 +118,6 @@ public final class CuckooFilter implements MutableFilter {
   private final int fingerprintBits;
   private final long laneOnes;
   private final long laneHighs;
-  private final int hashVersion; // PAYLOAD_VERSION or LEGACY_PAYLOAD_VERSION
-  private final boolean remixed; // hashVersion != LEGACY_PAYLOAD_VERSION
   private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
   private final KeyScheme keyScheme;
   private long numKeys;
@@ -138,13 +126,8 @@ public final class CuckooFilter implements MutableFilter {
 
   /** A filter on {@code words}, or on {@code wrapped} (read-only) when {@code words} is null. */
   CuckooFilter(
-      long[] words,
-      ByteBuffer wrapped,
-      int numBuckets,
-      int fingerprintBits,
-      long numKeys,
-      int hashVersion) {
-    this(words, wrapped, numBuckets, fingerprintBits, numKeys, hashVersion, KeyScheme.XXPH3);
+      long[] words, ByteBuffer wrapped, int numBuckets, int fingerprintBits, long numKeys) {
+    this(words, wrapped, numBuckets, fingerprintBits, numKeys, KeyScheme.XXPH3);
   }
 
   private CuckooFilter(
@@ -153,11 +136,8 @@ public final class CuckooFilter implements MutableFilter {
       int numBuckets,
       int fingerprintBits,
       long numKeys,
-      int hashVersion,
       KeyScheme keyScheme) {
     this.keyScheme = keyScheme;
-    this.hashVersion = hashVersion;
-    this.remixed = hashVersion != LEGACY_PAYLOAD_VERSION;
     this.words = words;
     this.wrapped = wrapped;
     this.numBuckets = numBuckets;
@@ -231,10 +211,9 @@ public final class CuckooFilter implements MutableFilter {
   public boolean mayContainHash(long hash64) {
     if (words == null) {
       return CuckooKernel.mayContain(
-          wrapped, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
+          wrapped, numBuckets, fingerprintBits, laneOnes, laneHighs, hash64);
     }
-    return CuckooKernel.mayContain(
-        words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hash64);
+    return CuckooKernel.mayContain(words, numBuckets, fingerprintBits, laneOnes, laneHighs, hash64);
   }
 
   /** Reads both buckets of each key of a 64-hash chunk without a data-dependent branch. */
@@ -248,7 +227,7 @@ public final class CuckooFilter implements MutableFilter {
 
   private long probeChunk(long[] hashes, int at, int chunk) {
     return CuckooKernel.probeChunk(
-        words, numBuckets, fingerprintBits, laneOnes, laneHighs, remixed, hashes, at, chunk);
+        words, numBuckets, fingerprintBits, laneOnes, laneHighs, hashes, at, chunk);
   }
 
   /** {@return whether the filter reads its buckets in place from a buffer; read-only} */
@@ -303,8 +282,7 @@ public final class CuckooFilter implements MutableFilter {
     if (scheme == keyScheme) {
       return this;
     }
-    CuckooFilter f =
-        new CuckooFilter(words, wrapped, numBuckets, fingerprintBits, numKeys, hashVersion, scheme);
+    CuckooFilter f = new CuckooFilter(words, wrapped, numBuckets, fingerprintBits, numKeys, scheme);
     f.failedAdds = failedAdds;
     return f;
   }
@@ -317,7 +295,7 @@ public final class CuckooFilter implements MutableFilter {
   @Override
   public boolean addHash(long hash64) {
     checkMutable();
-    long h = CuckooKernel.derivationHash(hash64, remixed);
+    long h = CuckooKernel.remix(hash64);
     int fp = CuckooKernel.fingerprint(h, fingerprintBits);
     int i1 = CuckooKernel.primaryBucket(h, numBuckets);
     int i2 = CuckooKernel.alternateBucket(i1, fp, numBuckets);
@@ -358,7 +336,7 @@ public final class CuckooFilter implements MutableFilter {
    */
   public boolean removeHash(long hash64) {
     checkMutable();
-    if (CuckooKernel.remove(words, numBuckets, fingerprintBits, remixed, hash64)) {
+    if (CuckooKernel.remove(words, numBuckets, fingerprintBits, hash64)) {
       numKeys--;
       return true;
     }
@@ -411,20 +389,10 @@ public final class CuckooFilter implements MutableFilter {
     return fingerprintBits;
   }
 
-  /**
-   * How bucket and fingerprint are derived from the key hash: {@value #PAYLOAD_VERSION} (remixed)
-   * for every filter this code creates, {@value #LEGACY_PAYLOAD_VERSION} for one read from a form
-   * written before the remix.
-   */
-  int payloadVersion() {
-    return hashVersion;
-  }
-
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public CuckooFilter copy() {
     long[] out = words != null ? words.clone() : CuckooForm.words(wrapped, numWords());
-    return new CuckooFilter(
-        out, null, numBuckets, fingerprintBits, numKeys, hashVersion, keyScheme);
+    return new CuckooFilter(out, null, numBuckets, fingerprintBits, numKeys, keyScheme);
   }
 
   private int numWords() {
@@ -433,7 +401,7 @@ public final class CuckooFilter implements MutableFilter {
 
   /** The serialized form ({@link CuckooForm}): the payload of this filter in the container. */
   byte[] toByteArray() {
-    return CuckooForm.write(fingerprintBits, hashVersion, numBuckets, numKeys, words, wrapped);
+    return CuckooForm.write(fingerprintBits, numBuckets, numKeys, words, wrapped);
   }
 
   @Override
@@ -441,7 +409,6 @@ public final class CuckooFilter implements MutableFilter {
     return o instanceof CuckooFilter f
         && f.keyScheme == keyScheme
         && f.fingerprintBits == fingerprintBits
-        && f.hashVersion == hashVersion
         && f.numBuckets == numBuckets
         && f.numKeys == numKeys
         && CuckooKernel.sameWords(words, wrapped, f.words, f.wrapped, numWords());
@@ -458,8 +425,6 @@ public final class CuckooFilter implements MutableFilter {
         + numBuckets
         + ", fingerprintBits="
         + fingerprintBits
-        + ", payloadVersion="
-        + hashVersion
         + ", keys="
         + numKeys
         + ", load="

@@ -8,8 +8,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The Cuckoo filter's serialized form, both versions; the container's payload for {@link
- * CuckooFilter} ({@link Payload}).
+ * The Cuckoo filter's serialized form; the container's payload for {@link CuckooFilter} ({@link
+ * Payload}).
  *
  * <p>Little-endian: byte 0 the type tag {@code 0x31}, byte 1 the fingerprint bits (4 to 16), byte 2
  * the slots per bucket (4), byte 3 the payload version, bytes 4-7 the number of buckets, bytes 8-15
@@ -17,11 +17,9 @@ import java.nio.ByteOrder;
  * bit-packed buckets (bits past the last bucket are 0; {@link CuckooKernel} has the packing). Not
  * checksummed.
  *
- * <p>Versions: {@value #VERSION}, bucket and fingerprint from the {@linkplain CuckooKernel#remix
- * remixed} key hash, for every filter this code creates; {@value #LEGACY_VERSION}, the filters
- * written before the remix (byte 3 was then a reserved 0), bucket and fingerprint from the key
- * hash's own high and low 32 bits. Both are read, and a version-0 filter keeps its addressing for
- * its whole life (adds, copies, re-serialization as version 0), so it answers exactly as it did.
+ * <p>The version, {@value #VERSION}, fixes the addressing: bucket and fingerprint come from the
+ * {@linkplain CuckooKernel#remix remixed} key hash. Any other version is refused, since its bytes
+ * would be read with an addressing they were not written by.
  *
  * <p>{@link #check} validates a form once, before any filter sees it: every header field, the
  * length, the zero padding and that the stored fingerprint count matches the nonzero slots. Every
@@ -29,11 +27,8 @@ import java.nio.ByteOrder;
  */
 final class CuckooForm {
 
-  /** The version this code writes. */
+  /** The version this code writes and reads. */
   static final int VERSION = 1;
-
-  /** The version of the forms written before the remix; still read. */
-  static final int LEGACY_VERSION = 0;
 
   static final int TYPE_TAG = 0x31;
   static final int HEADER_BYTES = 16;
@@ -45,18 +40,13 @@ final class CuckooForm {
    * wrapped} (little-endian, from its position) when {@code words} is null.
    */
   static byte[] write(
-      int fingerprintBits,
-      int version,
-      int numBuckets,
-      long numKeys,
-      long[] words,
-      ByteBuffer wrapped) {
+      int fingerprintBits, int numBuckets, long numKeys, long[] words, ByteBuffer wrapped) {
     ByteBuffer out =
         ByteBuffer.allocate(
                 HEADER_BYTES + CuckooKernel.wordsFor(numBuckets, fingerprintBits) * Long.BYTES)
             .order(ByteOrder.LITTLE_ENDIAN);
     out.put((byte) TYPE_TAG).put((byte) fingerprintBits).put((byte) SLOTS_PER_BUCKET);
-    out.put((byte) version);
+    out.put((byte) VERSION);
     out.putInt(numBuckets).putLong(numKeys);
     if (words != null) {
       for (long w : words) {
@@ -80,8 +70,7 @@ final class CuckooForm {
         null,
         form.buckets,
         form.bits,
-        form.numKeys,
-        form.version);
+        form.numKeys);
   }
 
   /**
@@ -95,7 +84,7 @@ final class CuckooForm {
    */
   static CuckooFilter wrap(ByteBuffer bytes) {
     Checked form = check(bytes);
-    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys, form.version);
+    return new CuckooFilter(null, form.data, form.buckets, form.bits, form.numKeys);
   }
 
   /** {@return the first {@code count} little-endian words of {@code data}, on the heap} */
@@ -106,7 +95,7 @@ final class CuckooForm {
   }
 
   /** A validated form; {@code data} is a little-endian view of its bucket words. */
-  record Checked(int bits, int buckets, long numKeys, ByteBuffer data, int version) {}
+  record Checked(int bits, int buckets, long numKeys, ByteBuffer data) {}
 
   /**
    * The checks of {@link #read} and {@link #wrap}, on {@code bytes}' remaining bytes, in the order
@@ -124,7 +113,7 @@ final class CuckooForm {
     }
     checkTag(in);
     int bits = fingerprintBits(in);
-    int version = version(in);
+    checkVersion(in);
     long buckets = buckets(in);
     long numKeys = in.getLong(8);
     if (numKeys < 0 || numKeys > buckets * SLOTS_PER_BUCKET) {
@@ -137,7 +126,7 @@ final class CuckooForm {
       throw new SieveFormatException(
           8, "header says " + numKeys + " stored fingerprints, the table holds " + occupied);
     }
-    return new Checked(bits, (int) buckets, numKeys, data, version);
+    return new Checked(bits, (int) buckets, numKeys, data);
   }
 
   private static void checkTag(ByteBuffer in) {
@@ -160,20 +149,17 @@ final class CuckooForm {
     return bits;
   }
 
-  private static int version(ByteBuffer in) {
+  private static void checkVersion(ByteBuffer in) {
     int version = in.get(3) & 0xFF;
-    if (version != LEGACY_VERSION && version != VERSION) {
+    if (version != VERSION) {
       throw new SieveFormatException(
           3,
           "cuckoo payload version "
               + version
               + " is not supported (this reader reads "
-              + LEGACY_VERSION
-              + " and "
               + VERSION
               + ")");
     }
-    return version;
   }
 
   private static long buckets(ByteBuffer in) {

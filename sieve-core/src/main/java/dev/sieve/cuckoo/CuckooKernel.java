@@ -62,10 +62,9 @@ import java.util.Arrays;
  * {@code i1 = floor(hi32(h) · buckets / 2^32)}; {@code H(fp)} is a 32-bit mix of {@code fp} reduced
  * to the bucket range. The remix makes the filter keep its capacity on low-entropy hashes: without
  * it {@code addHash(0)}, {@code addHash(1)}, ... all share one bucket pair and the ninth add fails.
- * Filters of payload version 0 ({@link CuckooForm}) were written before the remix and keep the
- * unmixed addressing ({@code remixed == false} here). A query tests all four slots of a bucket at
- * once with a SWAR zero-lane test. Evictions choose the victim slot from the evicted fingerprint
- * and the kick number, so the filter is deterministic: the same operations give the same bytes.
+ * A query tests all four slots of a bucket at once with a SWAR zero-lane test. Evictions choose the
+ * victim slot from the evicted fingerprint and the kick number, so the filter is deterministic: the
+ * same operations give the same bytes.
  *
  * <h2>Why static, with primitive arguments</h2>
  *
@@ -115,19 +114,11 @@ final class CuckooKernel {
   // ---------------------------------------------------------------- addressing
 
   /**
-   * The hash that bucket and fingerprint are taken from: the key hash {@linkplain #remix remixed}
-   * (payload version 1), or the key hash as it is (version 0, the files written before the remix).
-   * The one place the payload version decides the addressing.
-   */
-  static long derivationHash(long hash64, boolean remixed) {
-    return remixed ? remix(hash64) : hash64;
-  }
-
-  /**
-   * Payload version 1's remix: the key hash plus a constant (so hash 0 does not stay 0) through the
-   * MurmurHash3 64-bit finalizer, a bijection whose every output bit depends on every input bit.
-   * Without it, hashes that differ only in their low bits (sequential {@code addHash(i)}) share
-   * their high 32 bits, hence their bucket pair, and a table of any size refuses the ninth.
+   * The hash that bucket and fingerprint are taken from: the key hash plus a constant (so hash 0
+   * does not stay 0) through the MurmurHash3 64-bit finalizer, a bijection whose every output bit
+   * depends on every input bit. Without it, hashes that differ only in their low bits (sequential
+   * {@code addHash(i)}) share their high 32 bits, hence their bucket pair, and a table of any size
+   * refuses the ninth.
    */
   static long remix(long hash64) {
     long h = hash64 + REMIX_CONSTANT;
@@ -136,12 +127,12 @@ final class CuckooKernel {
     return h ^ (h >>> 33);
   }
 
-  /** The nonzero fingerprint of a {@link #derivationHash derived hash}, in [1, 2^f - 1]. */
+  /** The nonzero fingerprint of a {@link #remix remixed hash}, in [1, 2^f - 1]. */
   static int fingerprint(long h, int fingerprintBits) {
     return 1 + (int) (((h & 0xFFFF_FFFFL) * ((1 << fingerprintBits) - 1)) >>> 32);
   }
 
-  /** The primary bucket of a {@link #derivationHash derived hash}. */
+  /** The primary bucket of a {@link #remix remixed hash}. */
   static int primaryBucket(long h, int numBuckets) {
     return (int) (((h >>> 32) * numBuckets) >>> 32);
   }
@@ -260,9 +251,8 @@ final class CuckooKernel {
       int fingerprintBits,
       long laneOnes,
       long laneHighs,
-      boolean remixed,
       long hash64) {
-    long h = derivationHash(hash64, remixed);
+    long h = remix(hash64);
     int fp = fingerprint(h, fingerprintBits);
     int i1 = primaryBucket(h, numBuckets);
     int bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
@@ -274,16 +264,15 @@ final class CuckooKernel {
             laneHighs);
   }
 
-  /** {@link #mayContain(long[], int, int, long, long, boolean, long)} on wrapped words. */
+  /** {@link #mayContain(long[], int, int, long, long, long)} on wrapped words. */
   static boolean mayContain(
       ByteBuffer data,
       int numBuckets,
       int fingerprintBits,
       long laneOnes,
       long laneHighs,
-      boolean remixed,
       long hash64) {
-    long h = derivationHash(hash64, remixed);
+    long h = remix(hash64);
     int fp = fingerprint(h, fingerprintBits);
     int i1 = primaryBucket(h, numBuckets);
     int bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
@@ -308,14 +297,13 @@ final class CuckooKernel {
       int fingerprintBits,
       long laneOnes,
       long laneHighs,
-      boolean remixed,
       long[] hashes,
       int at,
       int chunk) {
     int bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
     long word = 0;
     for (int i = 0; i < chunk; i++) {
-      long h = derivationHash(hashes[at + i], remixed);
+      long h = remix(hashes[at + i]);
       int fp = fingerprint(h, fingerprintBits);
       int i1 = primaryBucket(h, numBuckets);
       boolean hit =
@@ -366,9 +354,8 @@ final class CuckooKernel {
   }
 
   /** Clears one slot holding the key's fingerprint in either bucket; false if neither holds it. */
-  static boolean remove(
-      long[] words, int numBuckets, int fingerprintBits, boolean remixed, long hash64) {
-    long h = derivationHash(hash64, remixed);
+  static boolean remove(long[] words, int numBuckets, int fingerprintBits, long hash64) {
+    long h = remix(hash64);
     int fp = fingerprint(h, fingerprintBits);
     int i1 = primaryBucket(h, numBuckets);
     return clearOneSlot(words, i1, fp, fingerprintBits)

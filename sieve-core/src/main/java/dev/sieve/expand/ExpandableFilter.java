@@ -67,7 +67,7 @@ import java.util.concurrent.locks.StampedLock;
  * really present: when the filter only grows each generation after the first is about half full at
  * the next doubling, so {@code m_{<j}} is about half the worst case and the lengths grow about
  * every eighth doubling instead of at doublings 1, 3, 7, 15 (the fixed schedule {@code r_j = F +
- * floor(log2(j+1))} of payload version 1, {@link ExpandableMath#fingerprintBits}).
+ * floor(log2(j+1))}, {@link ExpandableMath#fingerprintBits}).
  *
  * <p>The cost in bits per key: the slot is {@value ExpandableMath#SLOT_OVERHEAD_BITS} bits more
  * than the newest generation's fingerprint; growing from 64 slots at 1%, 12-bit slots up to the 2nd
@@ -116,8 +116,7 @@ import java.util.concurrent.locks.StampedLock;
  * <h2>Serialized form</h2>
  *
  * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
- * {@code ExpandableForm}, payload version 3, in blocks of 64 slots; versions 1 and 2 still read,
- * converted into blocks on the heap, so wrapping one copies); a filter wrapped from a buffer
+ * {@code ExpandableForm}, payload version 3, in blocks of 64 slots); a filter wrapped from a buffer
  * queries it in place and is read-only ({@link #copy()} gives a mutable one). A payload past one
  * buffer's 2 GiB is written streamed and mapped in segments, zero-copy (a 64-slot block that lies
  * across two segments is read word by word), up to the largest table one heap array holds (2^31 − 9
@@ -179,12 +178,6 @@ public final class ExpandableFilter implements MutableFilter {
   long numKeys;
 
   /**
-   * For a filter converted on read from payload version 1 or 2: the size in bits those versions
-   * recorded in the container header (the slots alone, no block offsets); otherwise 0.
-   */
-  long legacySizeInBits;
-
-  /**
    * Whether this is a read-only view sharing another filter's heap array, valid only while that
    * filter's read lock is held ({@link #holdStill}).
    */
@@ -237,7 +230,6 @@ public final class ExpandableFilter implements MutableFilter {
     this.used = o.used;
     this.numKeys = o.numKeys;
     this.entriesByKnownBits = o.entriesByKnownBits.clone();
-    this.legacySizeInBits = heldView ? o.legacySizeInBits : 0; // a copy is written anew
     this.heldView = heldView;
   }
 

@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
-import java.util.function.LongUnaryOperator;
 
 /**
  * The expandable filter's serialized form; the container's payload for {@link ExpandableFilter}
@@ -19,32 +18,25 @@ import java.util.function.LongUnaryOperator;
  *
  * <pre>
  *   0   1  type tag 0x45 ('E')
- *   1   1  payload version, 3 (1 and 2 still read, converted)
+ *   1   1  payload version, 3
  *   2   1  log2 of the slots rounded down, [6, 32]
  *   3   1  the same at creation, [6, byte 2]
- *   4   1  slot width in bits: [bits + 3, 57] (version 1: [F + widening(log − start) + 3,
- *          F + widening(log − 6) + 3], ≤ 57)
+ *   4   1  slot width in bits: [bits + 3, 57]
  *   5   1  mant: the slots are 2^log (mant 0) or (256 + mant) · 2^(log − 8) (mant > 0, start ≥ 8)
  *   6   1  bits: the fingerprint length of new entries, [1, min(54, 64 − log)]
- *          (version 1: byte 5 and 6 are 0, bits = F + widening(log − start))
  *   7   1  reserved, 0
  *   8   8  target rate f (IEEE double): in (0, 0.25], F = baseFingerprintBits(f) ≤ 28
  *   16  8  entries stored (void copies each), [0, floor(0.85 · slots)]
  *   24  8  keys (adds minus removes), at least 0
  *   32  .  ceil(blocks · (64 · width + 16) / 64) words: blocks of 64 slots (ExpandableSlots: offset,
- *          occupieds, runends, values), bits past the last block 0 (versions 1 and 2:
- *          ceil(slots · width / 64) words of slots packed one after another)
+ *          occupieds, runends, values), bits past the last block 0
  * </pre>
  *
- * <p>Version 2 added bytes 5 and 6: a table sized from a key-count hint need not have a power of
- * two of slots, and the fingerprint length of new entries is the budget policy's choice at the last
- * doubling, which the entries present do not determine after removes. A version-1 payload is a
- * version-2 one with mant 0 and the fixed schedule's length. Version 3 (for a query in O(1)) stores
- * the table in RSQF blocks instead of slots with occupied and continuation bits. Versions 1 and 2
- * are validated in their own layout, then converted on read: the table is laid out again in blocks
- * on the heap (a wrap of an old version copies, and the filter is mutable), and written back as
- * version 3. A payload of a version above 3 is refused with a {@link SieveFormatException} naming
- * the version.
+ * <p>Bytes 5 and 6 are stored because neither can be derived: a table sized from a key-count hint
+ * need not have a power of two of slots, and the fingerprint length of new entries is the budget
+ * policy's choice at the last doubling, which the entries present do not determine after removes.
+ * The table is in RSQF blocks so that a query takes O(1). A payload of any other version is refused
+ * with a {@link SieveFormatException} naming the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
  * exact length (before anything is allocated), the zero padding, and the slots decoded: an empty
@@ -53,9 +45,8 @@ import java.util.function.LongUnaryOperator;
  * maximal run of non-empty slots) the entry of the k-th run has k occupied bits at or before it and
  * the cluster ends with as many run ends as occupied bits, and every block's offset is the one its
  * runs give (saturated at 65535). The kernel's selects then terminate (at most 85% of the slots are
- * non-empty) and find every run. (Versions 1 and 2: no slot continues a run at the start of a block
- * of non-empty slots, no run starts before its canonical slot, runs equal occupied bits.) Every
- * error is a {@link SieveFormatException} with the offset of the field and the limit it broke.
+ * non-empty) and find every run. Every error is a {@link SieveFormatException} with the offset of
+ * the field and the limit it broke.
  */
 final class ExpandableForm {
 
@@ -64,10 +55,6 @@ final class ExpandableForm {
 
   static final int TYPE_TAG = 0x45;
 
-  /** Versions 1 and 2: a slot's occupied and continuation bits, the value above them. */
-  private static final long LEGACY_OCCUPIED = 1;
-
-  private static final long LEGACY_CONTINUATION = 2;
   static final int HEADER_BYTES = 32;
 
   private ExpandableForm() {}
@@ -161,34 +148,21 @@ final class ExpandableForm {
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     int size = in.remaining();
     Shape h = shape(in, size);
-    int width = h.width();
-    long slots = h.slots();
     ByteBuffer data =
         in.slice(HEADER_BYTES, (int) h.numWords() * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    if (h.version() != VERSION) {
-      checkPadding(h, new ExpandableSlots.Buffer(data));
-      long[] byKnownBits =
-          decodeLegacySlots(i -> legacySlot(data, width, i), slots, h.log(), width, h.used());
-      // converted on read: the table is laid out again in blocks, on the heap (even for a wrap)
-      long[] words = new long[ExpandableGrowth.wordCount(slots, width)];
-      legacyRebuild(i -> legacySlot(data, width, i), slots, words, width);
-      ExpandableFilter converted = filter(h, words, null, byKnownBits);
-      converted.legacySizeInBits = slots * width;
-      return converted;
-    }
     return inBlocks(h, ExpandableSegments.of(data), inPlace);
   }
 
   /**
-   * Maps a version-3 form of {@code length} bytes at {@code offset} of {@code channel} past one
-   * buffer: its header read and checked as {@link #read} checks it, its table mapped read-only in
-   * segments of {@code 2^segmentShift} bytes and decoded in place (every block checked, as {@link
-   * #read} does), then queried in place (read-only). Zero copy: a block that straddles two segments
-   * is read word by word ({@link ExpandableSegments}).
+   * Maps a form of {@code length} bytes at {@code offset} of {@code channel} past one buffer: its
+   * header read and checked as {@link #read} checks it, its table mapped read-only in segments of
+   * {@code 2^segmentShift} bytes and decoded in place (every block checked, as {@link #read} does),
+   * then queried in place (read-only). Zero copy: a block that straddles two segments is read word
+   * by word ({@link ExpandableSegments}).
    *
    * @throws SieveFormatException with file offsets: a bad header field, a length that is not the
-   *     header's, a version-1 or -2 form (converted on the heap, so limited to one array), a table
-   *     past the largest one heap array holds, or a table that breaks its structure
+   *     header's, a table past the largest one heap array holds, or a table that breaks its
+   *     structure
    */
   static ExpandableFilter map(FileChannel channel, long offset, long length, int segmentShift)
       throws IOException {
@@ -255,18 +229,6 @@ final class ExpandableForm {
   private static ExpandableFilter segmented(
       ByteBuffer first, long length, int segmentShift, Segmenter segmenter) throws IOException {
     ByteBuffer head = first.order(ByteOrder.LITTLE_ENDIAN);
-    int version = head.remaining() > 1 ? head.get(1) & 0xFF : 0;
-    if (version >= 1 && version < VERSION && (head.get(0) & 0xFF) == TYPE_TAG) {
-      throw new SieveFormatException(
-          1,
-          "a version-"
-              + version
-              + " payload is converted onto the heap, so it cannot pass one array ("
-              + length
-              + " bytes); only version "
-              + VERSION
-              + " is mapped past 2 GiB");
-    }
     Shape h = shape(head, length);
     if (h.numWords() > Integer.MAX_VALUE - 8) {
       throw new SieveFormatException(
@@ -287,10 +249,7 @@ final class ExpandableForm {
 
   /** Checks that the bits past the table in its last word are 0. */
   private static void checkPadding(Shape h, ExpandableSlots.Words t) {
-    long tableBits =
-        h.version() == VERSION
-            ? ExpandableSlots.tableBits(h.slots(), h.width())
-            : h.slots() * (long) h.width();
+    long tableBits = ExpandableSlots.tableBits(h.slots(), h.width());
     int usedBits = (int) (tableBits & 63);
     if (usedBits != 0 && (t.word((int) (h.numWords() - 1)) >>> usedBits) != 0) {
       throw new SieveFormatException(
@@ -299,10 +258,7 @@ final class ExpandableForm {
     }
   }
 
-  /**
-   * The filter of a version-3 table in {@code table}, checked: read in place, or copied onto the
-   * heap.
-   */
+  /** The filter of a table in {@code table}, checked: read in place, or copied onto the heap. */
   private static ExpandableFilter inBlocks(Shape h, ExpandableSegments table, boolean inPlace) {
     ExpandableSlots.Words t = table.words();
     checkPadding(h, t);
@@ -328,7 +284,6 @@ final class ExpandableForm {
 
   /** The header fields of a form, validated, and its table's size in words. */
   private record Shape(
-      int version,
       int log,
       int startLog,
       int width,
@@ -360,12 +315,12 @@ final class ExpandableForm {
           "not an expandable filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x45");
     }
     int version = in.get(1) & 0xFF;
-    if (version < 1 || version > VERSION) {
+    if (version != VERSION) {
       throw new SieveFormatException(
           1,
           "expandable payload version "
               + version
-              + " is not supported (this reader reads 1 to "
+              + " is not supported (this reader reads "
               + VERSION
               + ")");
     }
@@ -391,10 +346,8 @@ final class ExpandableForm {
               + "], got "
               + startLog);
     }
-    for (int i = version == 1 ? 5 : 7; i < 8; i++) {
-      if (in.get(i) != 0) {
-        throw new SieveFormatException(i, "reserved byte " + i + " must be 0");
-      }
+    if (in.get(7) != 0) {
+      throw new SieveFormatException(7, "reserved byte 7 must be 0");
     }
     double fpRate = in.getDouble(8);
     if (!(fpRate > 0 && fpRate <= ExpandableMath.MAX_FP_RATE)
@@ -409,13 +362,12 @@ final class ExpandableForm {
               + ExpandableMath.MAX_BASE_FINGERPRINT_BITS
               + "-bit fingerprints");
     }
-    int base = ExpandableMath.baseFingerprintBits(fpRate);
     int mant = in.get(5) & 0xFF;
     if (mant != 0 && startLog < 8) {
       throw new SieveFormatException(
           5, "mant " + mant + " needs a starting log2 of at least 8, got " + startLog);
     }
-    int bits = version == 1 ? base + ExpandableMath.widening(log - startLog) : in.get(6) & 0xFF;
+    int bits = in.get(6) & 0xFF;
     int maxBits = Math.min(ExpandableSlots.MAX_WIDTH - ExpandableMath.SLOT_OVERHEAD_BITS, 64 - log);
     if (bits < 1 || bits > maxBits) {
       throw new SieveFormatException(
@@ -423,14 +375,7 @@ final class ExpandableForm {
     }
     int width = in.get(4) & 0xFF;
     int minWidth = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
-    int maxWidth =
-        version >= 2
-            ? ExpandableSlots.MAX_WIDTH
-            : Math.min(
-                ExpandableSlots.MAX_WIDTH,
-                base
-                    + ExpandableMath.widening(log - ExpandableMath.MIN_LOG_SLOTS)
-                    + ExpandableMath.SLOT_OVERHEAD_BITS);
+    int maxWidth = ExpandableSlots.MAX_WIDTH;
     if (width < minWidth || width > maxWidth) {
       throw new SieveFormatException(
           4, "slot width must be in [" + minWidth + ", " + maxWidth + "] bits, got " + width);
@@ -448,10 +393,7 @@ final class ExpandableForm {
     if (numKeys < 0) {
       throw new SieveFormatException(24, "negative key count " + numKeys);
     }
-    long numWords =
-        version == VERSION
-            ? ExpandableSlots.wordsFor(slots, width)
-            : (slots * width + 63) >>> 6; // versions 1 and 2: slots packed one after another
+    long numWords = ExpandableSlots.wordsFor(slots, width);
     long expected = HEADER_BYTES + numWords * Long.BYTES;
     if (size != expected) {
       throw new SieveFormatException(
@@ -466,8 +408,7 @@ final class ExpandableForm {
               + size
               + (size < expected ? " (truncated)" : " (trailing bytes)"));
     }
-    return new Shape(
-        version, log, startLog, width, mant, bits, fpRate, slots, used, numKeys, numWords);
+    return new Shape(log, startLog, width, mant, bits, fpRate, slots, used, numKeys, numWords);
   }
 
   /** The offset of slot {@code i}'s block, for messages. */
@@ -476,7 +417,7 @@ final class ExpandableForm {
   }
 
   /**
-   * Decodes a version-3 table (see the class comment) and returns the entries by known hash bits.
+   * Decodes a table (see the class comment) and returns the entries by known hash bits.
    *
    * @throws SieveFormatException at the first block or slot that breaks the table's structure
    */
@@ -577,131 +518,6 @@ final class ExpandableForm {
     return byKnownBits;
   }
 
-  /** Slot {@code i} of a version-1 or -2 table: slots of {@code width} bits one after another. */
-  private static long legacySlot(ByteBuffer b, int width, long i) {
-    long bit = i * width;
-    int at = (int) (bit >>> 6) << 3;
-    int shift = (int) (bit & 63);
-    long v = b.getLong(at) >>> shift;
-    if (shift + width > 64) {
-      v |= b.getLong(at + Long.BYTES) << (64 - shift);
-    }
-    return v & ((1L << width) - 1);
-  }
-
-  /**
-   * Lays out a version-1 or -2 table (validated) in blocks in the empty {@code dst}: its runs in
-   * quotient order from the first slot after an empty one, as that layout's walk finds them (bit 0
-   * of a slot occupied, bit 1 continuation, the value above).
-   */
-  private static void legacyRebuild(LongUnaryOperator slotAt, long n, long[] dst, int width) {
-    ExpandableKernel.Appender out = new ExpandableKernel.Appender(dst, n, width);
-    long base = 0;
-    while (slotAt.applyAsLong(base) >>> 2 != 0) {
-      base++;
-    }
-    base = (base + 1) % n;
-    long occupiedRel = -1;
-    long rel = 0;
-    while (rel < n) {
-      if (slotAt.applyAsLong((base + rel) % n) >>> 2 == 0) {
-        rel++;
-        continue;
-      }
-      do {
-        occupiedRel++;
-      } while ((slotAt.applyAsLong((base + occupiedRel) % n) & 1) == 0);
-      long q = (base + occupiedRel) % n;
-      int length = 0;
-      do {
-        out.append(q, slotAt.applyAsLong((base + rel + length) % n) >>> 2);
-        length++;
-      } while ((slotAt.applyAsLong((base + rel + length) % n) & 2) != 0);
-      rel += length;
-    }
-    out.finish();
-  }
-
-  /** The offset of slot {@code i}'s first byte, for messages. */
-  private static long offsetOf(long i, int width) {
-    return HEADER_BYTES + ((i * width) >>> 3);
-  }
-
-  /**
-   * Decodes the slots of a version-1 or -2 table (see the class comment) and returns the entries by
-   * known hash bits.
-   *
-   * @throws SieveFormatException at the first slot that breaks the table's structure
-   */
-  private static long[] decodeLegacySlots(
-      LongUnaryOperator slotAt, long slots, int log, int width, long used) {
-    long[] byKnownBits = new long[65];
-    long nonEmpty = 0;
-    long empty = -1;
-    for (long i = 0; i < slots; i++) {
-      long slot = slotAt.applyAsLong(i);
-      long value = slot >>> 2;
-      if (value == 0) {
-        if (slot != 0) {
-          throw new SieveFormatException(
-              offsetOf(i, width), "empty slot " + i + " has its occupied or continuation bit set");
-        }
-        empty = empty < 0 ? i : empty;
-        continue;
-      }
-      int known = log + ExpandableKernel.length(value);
-      if (known > 64) {
-        throw new SieveFormatException(
-            offsetOf(i, width),
-            "slot " + i + " knows " + known + " hash bits, more than the 64 of a key hash");
-      }
-      byKnownBits[known]++;
-      nonEmpty++;
-    }
-    if (nonEmpty != used) {
-      throw new SieveFormatException(
-          16, "header says " + used + " entries, the slots hold " + nonEmpty);
-    }
-    // empty >= 0: used <= 0.85 · slots
-    long runs = 0;
-    long occupied = 0;
-    boolean blockStart = true;
-    for (long rel = 1; rel <= slots; rel++) {
-      long i = (empty + rel) % slots;
-      long slot = slotAt.applyAsLong(i);
-      if (slot == 0) {
-        if (runs != occupied) {
-          throw new SieveFormatException(
-              offsetOf(i, width),
-              "the block ending at slot "
-                  + i
-                  + " has "
-                  + runs
-                  + " runs, "
-                  + occupied
-                  + " occupied");
-        }
-        runs = 0;
-        occupied = 0;
-        blockStart = true;
-        continue;
-      }
-      occupied += slot & LEGACY_OCCUPIED;
-      if ((slot & LEGACY_CONTINUATION) == 0) {
-        runs++;
-        if (runs > occupied) {
-          throw new SieveFormatException(
-              offsetOf(i, width), "slot " + i + " starts a run before its canonical slot");
-        }
-      } else if (blockStart) {
-        throw new SieveFormatException(
-            offsetOf(i, width), "slot " + i + " continues a run at the start of a block");
-      }
-      blockStart = false;
-    }
-    return byKnownBits;
-  }
-
   /**
    * The container's payload form (type id 13): this form; parameter A the slot width in bits, B
    * log2 of the slots. Read in place (a wrapped filter is read-only); past one buffer's 2 GiB the
@@ -735,23 +551,13 @@ final class ExpandableForm {
       return f.logSlots();
     }
 
-    /** A filter converted from version 1 or 2: the size those versions recorded. */
-    @Override
-    public long recordedSizeInBits(ExpandableFilter f) {
-      return f.legacySizeInBits != 0 ? f.legacySizeInBits : f.sizeInBits();
-    }
-
     /**
      * Width, log2 of the slots, table size and key count from the payload's header, checked with
-     * its exact length ({@code shape}); a payload of version 1 or 2 is converted on read, its width
-     * and size with it, so only version 3 answers.
+     * its exact length ({@code shape}).
      */
     @Override
     public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
       Shape h = shape(head, payloadLength);
-      if (h.version() != VERSION) {
-        return null;
-      }
       long bits = ExpandableSlots.tableBits(h.slots(), h.width());
       return new HeaderFields(h.width(), h.log(), bits, h.numKeys());
     }

@@ -20,7 +20,7 @@ import dev.sieve.internal.BatchScratch;
  * {@code b} the top bit of {@code lo}, fingerprint one bit shorter. So an entry stays a prefix of
  * its key's position however often the table doubles, and the entries of every run stay in quotient
  * order. For {@code n = 2^log} this is the top {@code log} bits of {@code h} as quotient and the
- * next {@code r} as fingerprint (the layout of payload version 1).
+ * next {@code r} as fingerprint.
  *
  * <h2>The layout: blocks of 64 slots (RSQF)</h2>
  *
@@ -316,7 +316,7 @@ final class ExpandableKernel {
    *       64-bit load ({@link #scanRun}), the first words from step 2's load.
    * </ol>
    *
-   * The answers are those of the walk of payload version 3's first kernel (read backwards from the
+   * The answers are those of the walk of the block layout's first kernel (read backwards from the
    * run end, one straddling read per value), kept as the test oracle ({@code ExpandableProbeOracle}
    * in the tests).
    */

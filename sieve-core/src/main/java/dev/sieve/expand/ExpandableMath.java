@@ -4,11 +4,10 @@ import dev.sieve.internal.Checks;
 
 /**
  * The model of the {@link ExpandableFilter}: the fixed widening schedule (how long the fingerprints
- * of new entries are after {@code j} doublings; payload version 1, and with adds only the upper end
- * of today's budget policy, which picks each generation's length from the exact modelled rate), the
- * false-positive bound it keeps at every size, and the modelled rate of a given state. The
- * derivations are in {@link ExpandableFilter}'s class comment; {@code ExpandableMathTest} pins the
- * figures quoted there.
+ * of new entries are after {@code j} doublings; with adds only, the upper end of the budget policy,
+ * which picks each generation's length from the exact modelled rate), the false-positive bound it
+ * keeps at every size, and the modelled rate of a given state. The derivations are in {@link
+ * ExpandableFilter}'s class comment; {@code ExpandableMathTest} pins the figures quoted there.
  */
 public final class ExpandableMath {
   private ExpandableMath() {}
@@ -90,8 +89,8 @@ public final class ExpandableMath {
 
   /**
    * The fingerprint length of the entries added after {@code doublings} doublings under the fixed
-   * schedule {@code F + widening(j)} (payload version 1; with adds only, the budget policy of
-   * {@link ExpandableFilter} gives at most these lengths, as {@code ExpandableGrowthTest} checks).
+   * schedule {@code F + widening(j)} (with adds only, the budget policy of {@link ExpandableFilter}
+   * gives at most these lengths, as {@code ExpandableGrowthTest} checks).
    *
    * @param fpRate the target rate
    * @param doublings {@code j >= 0}

@@ -218,8 +218,7 @@ final class ContainerReader {
   /** Checks that the decoded filter has the header's parameters, size and key count. */
   static void checkAgainstHeader(ContainerHeader header, Filter f) {
     PayloadForm<Filter> codec = TypeForms.of(header.type());
-    checkFields(
-        header, codec.parameterA(f), codec.parameterB(f), codec.recordedSizeInBits(f), f.numKeys());
+    checkFields(header, codec.parameterA(f), codec.parameterB(f), f.sizeInBits(), f.numKeys());
   }
 
   /** The filter as {@code expected}, or the exception naming what the container holds. */

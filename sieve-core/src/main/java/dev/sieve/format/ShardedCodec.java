@@ -22,7 +22,7 @@ import java.util.List;
  * offset     size  field
  *      0        4  shard count S (a power of two, 1..2^16)
  *      4        2  shard type id (a FilterType id: 1, 3, 4, 5, 6 or 7)
- *      6        2  payload version: 1 (0 in the payloads written before it, see below)
+ *      6        2  payload version: 1; any other value is refused
  *      8        8  reserved, 0
  *     16     32·S  shard table, per shard: payload offset (8), payload length (8), key count (8),
  *                  the shard's parameter A (4) and parameter B (4), as a container header holds
@@ -39,22 +39,15 @@ import java.util.List;
  * the second copy that makes an edit of a shard's probe count, Ribbon seed or block count behind
  * recomputed checksums a refusal, as it is in a plain container (whose header holds A and B),
  * instead of a filter answering "absent" for keys it holds.
- *
- * <p>Payload version 0 (bytes 6-7 zero; written before version 1) has 24-byte table entries without
- * A and B: it is still read, with those checks left out, and written back as version 1.
  */
 final class ShardedCodec extends PayloadForm<ShardedFilter> {
   static final int TABLE_OFFSET = 16;
   static final int VERSION_OFFSET = 6;
 
-  /** The payload version written: 1, table entries with the shards' parameters A and B. */
+  /** The payload version written and read: table entries with the shards' parameters A and B. */
   static final int PAYLOAD_VERSION = 1;
 
-  /** Payload version 0: 24-byte entries without the parameters. */
-  static final int LEGACY_PAYLOAD_VERSION = 0;
-
   static final int ENTRY_BYTES = 32;
-  static final int LEGACY_ENTRY_BYTES = 24;
   static final int ALIGN = 64;
 
   ShardedCodec() {
@@ -160,19 +153,10 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     return true;
   }
 
-  /**
-   * The validated table of a payload of {@code payloadLength} bytes; {@code paramA}/{@code paramB}
-   * are {@code null} for payload version 0, which does not record them.
-   */
+  /** The validated table of a payload of {@code payloadLength} bytes. */
   @SuppressWarnings("ArrayRecordComponent") // internal table; arrays by design, never compared
   private record Table(
-      FilterType type,
-      int entryBytes,
-      long[] offsets,
-      long[] lengths,
-      long[] keys,
-      int[] paramA,
-      int[] paramB) {}
+      FilterType type, long[] offsets, long[] lengths, long[] keys, int[] paramA, int[] paramB) {}
 
   /**
    * Reads and checks the table; {@code head} holds at least the payload's first {@code min(L, 16 +
@@ -200,24 +184,21 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
               + " is not a static filter type a sharded filter holds (1, 3, 4, 5, 6, 7)");
     }
     int version = b.getShort(VERSION_OFFSET) & 0xFFFF;
-    if (version != PAYLOAD_VERSION && version != LEGACY_PAYLOAD_VERSION) {
+    if (version != PAYLOAD_VERSION) {
       throw new SieveFormatException(
           VERSION_OFFSET,
           "sharded payload version "
               + version
-              + ", this reader knows "
-              + LEGACY_PAYLOAD_VERSION
-              + " and "
-              + PAYLOAD_VERSION);
+              + " is not supported (this reader reads "
+              + PAYLOAD_VERSION
+              + ")");
     }
-    boolean legacy = version == LEGACY_PAYLOAD_VERSION;
-    int entryBytes = legacy ? LEGACY_ENTRY_BYTES : ENTRY_BYTES;
     for (int i = VERSION_OFFSET + 2; i < TABLE_OFFSET; i++) {
       if (b.get(i) != 0) {
         throw new SieveFormatException(i, "reserved sharded payload byte is not zero");
       }
     }
-    long tableEnd = TABLE_OFFSET + (long) entryBytes * s;
+    long tableEnd = TABLE_OFFSET + (long) ENTRY_BYTES * s;
     if (tableEnd > payloadLength) {
       throw new SieveFormatException(
           TABLE_OFFSET,
@@ -231,11 +212,11 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     long[] offsets = new long[s];
     long[] lengths = new long[s];
     long[] keys = new long[s];
-    int[] paramA = legacy ? null : new int[s];
-    int[] paramB = legacy ? null : new int[s];
+    int[] paramA = new int[s];
+    int[] paramB = new int[s];
     long expected = align(tableEnd);
     for (int i = 0; i < s; i++) {
-      int e = TABLE_OFFSET + entryBytes * i;
+      int e = TABLE_OFFSET + ENTRY_BYTES * i;
       long off = b.getLong(e);
       long len = b.getLong(e + 8);
       long k = b.getLong(e + 16);
@@ -261,10 +242,8 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
       offsets[i] = off;
       lengths[i] = len;
       keys[i] = k;
-      if (!legacy) {
-        paramA[i] = b.getInt(e + 24);
-        paramB[i] = b.getInt(e + 28);
-      }
+      paramA[i] = b.getInt(e + 24);
+      paramB[i] = b.getInt(e + 28);
       expected = align(off + len);
     }
     long end = offsets[s - 1] + lengths[s - 1];
@@ -273,11 +252,11 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
           end,
           "the last shard ends at " + end + " but the payload has " + payloadLength + " bytes");
     }
-    return new Table(type, entryBytes, offsets, lengths, keys, paramA, paramB);
+    return new Table(type, offsets, lengths, keys, paramA, paramB);
   }
 
   private static void checkPadding(ByteBuffer payload, Table t) {
-    long at = TABLE_OFFSET + (long) t.entryBytes * t.offsets.length;
+    long at = TABLE_OFFSET + (long) ENTRY_BYTES * t.offsets.length;
     for (int i = 0; i < t.offsets.length; i++) {
       for (long p = at; p < t.offsets[i]; p++) {
         if (payload.get((int) p) != 0) {
@@ -300,25 +279,23 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
       throw new SieveFormatException(
           t.offsets[i], "shard " + i + " (" + t.type + ") rejected: " + e.getMessage(), e);
     }
-    int entry = TABLE_OFFSET + t.entryBytes * i;
+    int entry = TABLE_OFFSET + ENTRY_BYTES * i;
     if (f.numKeys() != t.keys[i]) {
       throw new SieveFormatException(
           entry + 16,
           "shard " + i + " table key count " + t.keys[i] + ", its payload holds " + f.numKeys());
     }
-    if (t.paramA != null) {
-      int a = TypeForms.of(t.type).parameterA(f);
-      if (a != t.paramA[i]) {
-        throw new SieveFormatException(
-            entry + 24,
-            "shard " + i + " table parameter A " + t.paramA[i] + ", its payload says " + a);
-      }
-      int b = TypeForms.of(t.type).parameterB(f);
-      if (b != t.paramB[i]) {
-        throw new SieveFormatException(
-            entry + 28,
-            "shard " + i + " table parameter B " + t.paramB[i] + ", its payload says " + b);
-      }
+    int a = TypeForms.of(t.type).parameterA(f);
+    if (a != t.paramA[i]) {
+      throw new SieveFormatException(
+          entry + 24,
+          "shard " + i + " table parameter A " + t.paramA[i] + ", its payload says " + a);
+    }
+    int b = TypeForms.of(t.type).parameterB(f);
+    if (b != t.paramB[i]) {
+      throw new SieveFormatException(
+          entry + 28,
+          "shard " + i + " table parameter B " + t.paramB[i] + ", its payload says " + b);
     }
     return f;
   }
@@ -387,7 +364,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
         (int) Math.min(payloadLength, TABLE_OFFSET + (long) ENTRY_BYTES * ShardedFilter.MAX_SHARDS);
     ByteBuffer head = ChannelReads.readSmall(channel, payloadOffset, headBytes);
     Table t = readTable(head, payloadLength);
-    long at = TABLE_OFFSET + (long) t.entryBytes * t.offsets.length;
+    long at = TABLE_OFFSET + (long) ENTRY_BYTES * t.offsets.length;
     for (int i = 0; i < t.offsets.length; i++) {
       int pad = (int) (t.offsets[i] - at);
       ByteBuffer padding = ChannelReads.readSmall(channel, payloadOffset + at, pad);

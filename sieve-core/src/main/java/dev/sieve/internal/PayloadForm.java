@@ -98,15 +98,6 @@ public abstract class PayloadForm<F extends Filter> {
     return action.apply(filter);
   }
 
-  /**
-   * The size in bits a container header records for {@code filter}: its {@code sizeInBits()}, or,
-   * for a filter read from an older payload version that counted its size otherwise, that version's
-   * count (the container compares it with the header's size field).
-   */
-  public long recordedSizeInBits(F filter) {
-    return filter.sizeInBits();
-  }
-
   /** The first type parameter recorded in the header (e.g. probes, fingerprint bits). */
   public abstract int parameterA(F filter);
 
@@ -135,7 +126,7 @@ public abstract class PayloadForm<F extends Filter> {
    *
    * @param parameterA the first type parameter
    * @param parameterB the second type parameter
-   * @param sizeInBits the size in bits ({@link #recordedSizeInBits})
+   * @param sizeInBits the size in bits
    * @param numKeys the key count
    */
   public record HeaderFields(int parameterA, int parameterB, long sizeInBits, long numKeys) {}

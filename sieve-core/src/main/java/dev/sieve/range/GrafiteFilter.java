@@ -87,9 +87,6 @@ public final class GrafiteFilter extends RangeFilterBase {
   final long seed;
   private final KeyScheme scheme;
 
-  /** The size payload version 1 recorded (its Elias–Fano words), or -1 for a version-2 filter. */
-  final long versionOneBits;
-
   GrafiteFilter(
       EliasFano codes,
       long numKeys,
@@ -98,20 +95,7 @@ public final class GrafiteFilter extends RangeFilterBase {
       int blockShift,
       long seed,
       KeyScheme scheme) {
-    this(codes, numKeys, codeRange, maxRangeLength, blockShift, seed, scheme, -1);
-  }
-
-  GrafiteFilter(
-      EliasFano codes,
-      long numKeys,
-      long codeRange,
-      long maxRangeLength,
-      int blockShift,
-      long seed,
-      KeyScheme scheme,
-      long versionOneBits) {
     this.codes = codes;
-    this.versionOneBits = versionOneBits;
     this.numKeys = numKeys;
     this.codeRange = codeRange;
     this.maxRangeLength = maxRangeLength;
@@ -129,7 +113,7 @@ public final class GrafiteFilter extends RangeFilterBase {
     return new GrafiteFilterBuilder();
   }
 
-  /** {@code ⌈log2 L⌉}: the least block shift, payload version 1's. */
+  /** {@code ⌈log2 L⌉}: the least block shift. */
   static int blockShiftFor(long maxRangeLength) {
     return maxRangeLength <= 1 ? 0 : 64 - Long.numberOfLeadingZeros(maxRangeLength - 1);
   }
@@ -379,8 +363,7 @@ public final class GrafiteFilter extends RangeFilterBase {
       return this;
     }
     Schemes.check(this, s);
-    return new GrafiteFilter(
-        codes, numKeys, codeRange, maxRangeLength, blockShift, seed, s, versionOneBits);
+    return new GrafiteFilter(codes, numKeys, codeRange, maxRangeLength, blockShift, seed, s);
   }
 
   @Override

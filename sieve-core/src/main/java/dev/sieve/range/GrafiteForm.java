@@ -18,8 +18,7 @@ import java.nio.ByteOrder;
  * of a header word and seven data words, and the 32-bit select samples. Bits past the used ones are
  * 0.
  *
- * <p>Version 1 (before the lines and the stored samples: low bits then plain upper bits, {@code k =
- * ⌈log2 L⌉}) is still read, onto the heap, and written back as version 2 with its block shift.
+ * <p>Any other version is refused, naming it.
  *
  * <p>{@link #read} checks every field against its limit before allocating, and the data against the
  * header in one pass (line headers and samples as the bits say, exactly {@code m} ones, the upper
@@ -52,8 +51,8 @@ final class GrafiteForm {
   }
 
   /**
-   * Reads a payload, onto the heap or ({@code wrap}, version 2 only) in place: the filter then
-   * reads {@code in}'s bytes, which must not change.
+   * Reads a payload, onto the heap or ({@code wrap}) in place: the filter then reads {@code in}'s
+   * bytes, which must not change.
    */
   static GrafiteFilter read(ByteBuffer in, boolean wrap) {
     ByteBuffer b = in.slice().order(ByteOrder.LITTLE_ENDIAN);
@@ -71,8 +70,14 @@ final class GrafiteForm {
       throw new SieveFormatException(0, "type tag " + (b.get(0) & 0xFF) + " is not 0x47");
     }
     int version = b.get(1);
-    if (version != VERSION && version != 1) {
-      throw new SieveFormatException(1, "version " + version + " is not 1 or " + VERSION);
+    if (version != VERSION) {
+      throw new SieveFormatException(
+          1,
+          "Grafite payload version "
+              + (version & 0xFF)
+              + " is not supported (this reader reads "
+              + VERSION
+              + ")");
     }
     int k = b.get(2);
     int l = b.get(3);
@@ -91,17 +96,9 @@ final class GrafiteForm {
       throw new SieveFormatException(32, "max range length " + maxLen + " is outside [1, 2^62]");
     }
     int least = GrafiteFilter.blockShiftFor(maxLen);
-    if (version == 1 ? k != least : k < least || k > 62) {
+    if (k < least || k > 62) {
       throw new SieveFormatException(
-          2,
-          "block shift "
-              + k
-              + (version == 1 ? " is not " : " is outside [")
-              + "ceil(log2 "
-              + maxLen
-              + ") = "
-              + least
-              + (version == 1 ? "" : ", 62]"));
+          2, "block shift " + k + " is outside [ceil(log2 " + maxLen + ") = " + least + ", 62]");
     }
     // every stored code takes at least one bit of the upper bits: m is bounded by the length
     long maxCodes = 8L * (len - HEADER_BYTES);
@@ -117,82 +114,18 @@ final class GrafiteForm {
       throw new SieveFormatException(
           3, "low bits " + l + " is not floor(log2(r/m)) = " + EliasFano.lowBitsFor(m, r));
     }
-    EliasFano ef;
-    long versionOneBits = -1;
-    if (version == 1) {
-      ef = EliasFano.encode(readVersionOne(b, len, m, r, l), (int) m, r);
-      versionOneBits = 8L * (len - HEADER_BYTES);
-    } else {
-      long words = EliasFano.dataWords(m, r, l);
-      if (words < 0 || HEADER_BYTES + 8 * words != len) {
-        throw new SieveFormatException(
-            HEADER_BYTES,
-            "the data is "
-                + (len - HEADER_BYTES)
-                + " bytes, the header says "
-                + (words < 0 ? "more than 2^34" : Long.toString(8 * words)));
-      }
-      ByteBuffer data = b.duplicate().position(HEADER_BYTES).slice();
-      ef = EliasFano.read(data, m, r, l, !wrap, HEADER_BYTES);
-    }
-    return new GrafiteFilter(ef, numKeys, r, maxLen, k, seed, KeyScheme.XXPH3, versionOneBits);
-  }
-
-  /** The codes of a version-1 payload (plain Elias–Fano arrays), checked. */
-  private static long[] readVersionOne(ByteBuffer b, int len, long m, long r, int l) {
-    long lowWords = EliasFanoV1.words(m * l);
-    long highBits = EliasFanoV1.highLength(m, r, l);
-    long highWords = EliasFanoV1.words(highBits);
-    long expected = HEADER_BYTES + 8 * (lowWords + highWords);
-    if (highWords > Integer.MAX_VALUE || expected != len) {
+    long words = EliasFano.dataWords(m, r, l);
+    if (words < 0 || HEADER_BYTES + 8 * words != len) {
       throw new SieveFormatException(
           HEADER_BYTES,
           "the data is "
               + (len - HEADER_BYTES)
               + " bytes, the header says "
-              + (expected - HEADER_BYTES));
+              + (words < 0 ? "more than 2^34" : Long.toString(8 * words)));
     }
-    long[] low = new long[(int) lowWords];
-    long[] high = new long[(int) highWords];
-    int p = HEADER_BYTES;
-    for (int i = 0; i < low.length; i++, p += 8) {
-      low[i] = b.getLong(p);
-    }
-    for (int i = 0; i < high.length; i++, p += 8) {
-      high[i] = b.getLong(p);
-    }
-    checkPadding(low, m * l, HEADER_BYTES, "low bits");
-    int highOffset = HEADER_BYTES + 8 * low.length;
-    checkPadding(high, highBits, highOffset, "upper bits");
-    long ones = 0;
-    for (long w : high) {
-      ones += Long.bitCount(w);
-    }
-    if (ones != m) {
-      throw new SieveFormatException(highOffset, "upper bits hold " + ones + " codes, not " + m);
-    }
-    long last = highBits - 1;
-    if ((high[(int) (last >>> 6)] & (1L << last)) != 0) {
-      throw new SieveFormatException(highOffset + 8 * (last >>> 6), "upper bits end in a one");
-    }
-    EliasFanoV1 ef = new EliasFanoV1(m, r, l, low, high);
-    long bad = ef.firstNotIncreasing();
-    if (bad >= 0) {
-      throw new SieveFormatException(
-          HEADER_BYTES, "code " + bad + " is not above the one before it or not below r = " + r);
-    }
-    return ef.decodeAll();
-  }
-
-  private static void checkPadding(long[] words, long usedBits, int offset, String what) {
-    if (words.length == 0) {
-      return;
-    }
-    long rem = usedBits - 64L * (words.length - 1);
-    if (rem < 64 && (words[words.length - 1] >>> rem) != 0) {
-      throw new SieveFormatException(
-          offset + 8L * (words.length - 1), what + ": bits past the last used one are not 0");
-    }
+    ByteBuffer data = b.duplicate().position(HEADER_BYTES).slice();
+    EliasFano ef = EliasFano.read(data, m, r, l, !wrap, HEADER_BYTES);
+    return new GrafiteFilter(ef, numKeys, r, maxLen, k, seed, KeyScheme.XXPH3);
   }
 
   /** The container's form of {@link GrafiteFilter}, type id 20. */
@@ -204,12 +137,6 @@ final class GrafiteForm {
     @Override
     public byte[] payload(GrafiteFilter f) {
       return write(f);
-    }
-
-    /** Version 1 recorded the Elias–Fano words alone; a filter read from it is checked so. */
-    @Override
-    public long recordedSizeInBits(GrafiteFilter f) {
-      return f.versionOneBits >= 0 ? f.versionOneBits : f.sizeInBits();
     }
 
     @Override
@@ -227,7 +154,7 @@ final class GrafiteForm {
       return GrafiteForm.read(ByteBuffer.wrap(payload), false);
     }
 
-    /** Reads a version-2 payload in place (version 1 is read onto the heap). */
+    /** Reads the payload in place. */
     @Override
     public GrafiteFilter wrap(ByteBuffer payload, long numKeys) {
       return GrafiteForm.read(payload, true);

@@ -13,6 +13,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -122,14 +123,13 @@ class CuckooFilterTest {
 
   /**
    * Hashes 0, 1, 2, ... share their high 32 bits, which chose the bucket pair before the remix, so
-   * every add after the eighth failed. Payload version 1 remixes the hash: 10^6 sequential hashes
-   * fit a table created for 10^6 keys, and all answer present.
+   * every add after the eighth failed. The remix of the hash keeps them apart: 10^6 sequential
+   * hashes fit a table created for 10^6 keys, and all answer present.
    */
   @Test
   void lowEntropyHashesKeepTheCapacity() {
     int n = 1_000_000;
     CuckooFilter f = CuckooFilter.createWithFingerprintBits(n, 12);
-    assertEquals(CuckooFilter.PAYLOAD_VERSION, f.payloadVersion());
     for (long h = 0; h < n; h++) {
       if (!f.addHash(h)) {
         throw new AssertionError("refused hash " + h + " at load " + f.load());
@@ -144,51 +144,27 @@ class CuckooFilterTest {
   }
 
   /**
-   * A filter read from the pre-remix form (byte 3 = 0) keeps the old addressing for its whole life:
-   * the ninth sequential hash is still refused (as it was), the bytes round-trip with byte 3 = 0,
-   * copies keep it, and the fingerprint of hash {@code h} sits in bucket {@code floor(hi32(h) ·
-   * buckets / 2^32)} at slot 0 of an empty table, computed here independently of the class.
+   * Byte 3 is the payload version; only the version this code writes is read. Any other value, the
+   * reserved 0 of an earlier layout included, is refused at that byte, by the heap and the in-place
+   * reader alike, naming the version found and the one supported.
    */
   @Test
-  void legacyPayloadKeepsTheUnmixedAddressing() {
-    byte[] empty = CuckooFilter.withBuckets(1000, 12).toByteArray();
-    assertEquals(CuckooFilter.PAYLOAD_VERSION, empty[3]);
-    empty[3] = 0;
-    CuckooFilter legacy = CuckooForm.read(empty);
-    assertEquals(CuckooFilter.LEGACY_PAYLOAD_VERSION, legacy.payloadVersion());
-    long h0 = 0x1234_5678_9ABC_DEF0L;
-    legacy.addHash(h0);
-    long bucket = ((h0 >>> 32) * 1000) >>> 32;
-    long fp = 1 + (((h0 & 0xFFFF_FFFFL) * 4095) >>> 32);
-    byte[] bytes = legacy.toByteArray();
-    assertEquals(0, bytes[3]);
-    long bit = bucket * 48;
-    ByteBuffer words = ByteBuffer.wrap(bytes, 16, bytes.length - 16).slice();
-    words.order(ByteOrder.LITTLE_ENDIAN);
-    long w = words.getLong((int) (bit >>> 6) * 8) >>> (bit & 63);
-    if ((bit & 63) + 12 > 64) {
-      w |= words.getLong((int) ((bit >>> 6) + 1) * 8) << (64 - (bit & 63));
+  void aPayloadOfAnotherVersionIsRefused() {
+    byte[] form = CuckooFilter.withBuckets(1000, 12).toByteArray();
+    assertEquals(CuckooForm.VERSION, form[3]);
+    for (int version : new int[] {0, 2, 255}) {
+      form[3] = (byte) version;
+      for (Executable read :
+          new Executable[] {
+            () -> CuckooForm.read(form), () -> CuckooForm.wrap(ByteBuffer.wrap(form))
+          }) {
+        SieveFormatException e = assertThrows(SieveFormatException.class, read);
+        assertEquals(3, e.offset());
+        assertEquals(
+            "cuckoo payload version " + version + " is not supported (this reader reads 1)",
+            e.getMessage().substring(e.getMessage().indexOf("cuckoo")));
+      }
     }
-    assertEquals(fp, w & 0xFFF, "the legacy fingerprint in the legacy bucket");
-    assertTrue(legacy.removeHash(h0));
-    for (long h = 0; h < 8; h++) {
-      legacy.addHash(h);
-    }
-    assertFalse(legacy.addHash(8), "the legacy addressing puts hashes 0..8 in one bucket pair");
-    assertEquals(legacy, CuckooForm.read(legacy.toByteArray()));
-    assertEquals(CuckooFilter.LEGACY_PAYLOAD_VERSION, legacy.copy().payloadVersion());
-    assertEquals(0, legacy.copy().toByteArray()[3]);
-    CuckooFilter wrapped = CuckooForm.wrap(ByteBuffer.wrap(legacy.toByteArray()));
-    for (long h = 0; h < 8; h++) {
-      assertTrue(wrapped.mayContainHash(h));
-    }
-    CuckooFilter current = CuckooFilter.withBuckets(1000, 12);
-    for (long h = 0; h < 9; h++) {
-      current.addHash(h);
-    }
-    assertEquals(1, current.toByteArray()[3]);
-    assertTrue(
-        !current.equals(legacy) && current.numKeys() == 9, "the versions address differently");
   }
 
   /**

@@ -274,7 +274,7 @@ class ExpandableSegmentsTest {
     assertEquals(PREFIX + heap.offset(), e.offset(), e.getMessage());
     assertTrue(e.getMessage().endsWith(heap.getMessage().replaceFirst("^at offset \\d+: ", "")));
     assertFalse(e.getMessage().matches(".*at offset.*at offset.*"), e.getMessage());
-    // a version-2 payload is converted onto the heap: not mapped
+    // a payload of another version is refused at its version byte, before anything is mapped
     byte[] v2 = form.clone();
     v2[PREFIX + 1] = 2;
     Path old = dir.resolve("v2");

@@ -14,13 +14,11 @@ import java.nio.ByteBuffer;
 
 /**
  * Fuzz target for the expandable filter's own form (read through {@link Forms}): a typed error or a
- * filter that re-serializes to the same bytes (a version-1 or -2 payload, converted on read into
- * the block layout, to version-3 bytes that read back to an equal filter), answers queries as its
- * wrapped reading does, and keeps a key added to (and the keys of itself merged into) a copy. The
- * same bytes read through the segmented reader (the path of a file mapped past 2 GiB, here on the
- * heap in segments of 8 B to 256 B, the shift taken from the input) get the same verdict: the same
- * filter with the same answers, or a {@link SieveFormatException} (always for versions 1 and 2,
- * which only convert onto the heap).
+ * filter that re-serializes to the same bytes, answers queries as its wrapped reading does, and
+ * keeps a key added to (and the keys of itself merged into) a copy. The same bytes read through the
+ * segmented reader (the path of a file mapped past 2 GiB, here on the heap in segments of 8 B to
+ * 256 B, the shift taken from the input) get the same verdict: the same filter with the same
+ * answers, or a {@link SieveFormatException}.
  */
 class ExpandableFormFuzzTest {
 
@@ -31,25 +29,14 @@ class ExpandableFormFuzzTest {
     int shift = 3 + (data.length == 0 ? 0 : (data[data.length - 1] & 0xFF) % 6);
     ExpandableFilter segmented =
         FuzzSupport.readOrNull(() -> ExpandableSegmentedReads.read(data, shift));
-    if (filter == null || data[1] < 3) {
+    if (filter == null) {
       assertNull(segmented, "the segmented reader accepted what the heap read refused");
-      if (filter == null) {
-        return;
-      }
-    } else {
-      assertNotNull(segmented, "the segmented reader refused what the heap read accepted");
-      assertEquals(filter, segmented);
-      FuzzSupport.assertSameAnswers(filter, segmented, data);
+      return;
     }
-    byte[] written = Forms.toBytes(filter);
-    if (data[1] < 3) { // versions 1 and 2 convert on read and are written as version 3
-      assertEquals(3, written[1]);
-      ExpandableFilter again = Forms.read(ExpandableFilter.class, written);
-      assertEquals(filter, again);
-      assertArrayEquals(written, Forms.toBytes(again));
-    } else {
-      assertArrayEquals(data, written);
-    }
+    assertNotNull(segmented, "the segmented reader refused what the heap read accepted");
+    assertEquals(filter, segmented);
+    FuzzSupport.assertSameAnswers(filter, segmented, data);
+    assertArrayEquals(data, Forms.toBytes(filter));
     ExpandableFilter wrapped = Forms.wrap(ExpandableFilter.class, ByteBuffer.wrap(data));
     assertEquals(filter, wrapped);
     FuzzSupport.assertSameAnswers(filter, wrapped, data);

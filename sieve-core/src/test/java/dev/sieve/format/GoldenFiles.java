@@ -52,7 +52,7 @@ public final class GoldenFiles {
             .resolve("dev/sieve/format/golden");
     Files.createDirectories(dir);
     // the types named after the directory, or all: a new type adds its file without rewriting the
-    // others (cuckoo.sieve is a version-0 Cuckoo payload, which the current code no longer writes)
+    // others
     java.util.List<FilterType> types = new java.util.ArrayList<>();
     for (int i = 1; i < args.length; i++) {
       types.add(FilterType.valueOf(args[i]));

@@ -12,10 +12,9 @@ import java.util.SplittableRandom;
 
 /**
  * Fuzz target for the GrafiteFilter payload form (read through {@link Forms}): a typed error, or a
- * filter that re-serializes to the same bytes (a payload of version 1 to version-2 bytes that read
- * back equal) and answers points and ranges (short, long, at 0 and at 2^64 − 1), one by one and in
- * a batch, as its in-place readings do (heap and direct buffers, read without a copy), without an
- * unchecked exception.
+ * filter that re-serializes to the same bytes and answers points and ranges (short, long, at 0 and
+ * at 2^64 − 1), one by one and in a batch, as its in-place readings do (heap and direct buffers,
+ * read without a copy), without an unchecked exception.
  */
 class GrafiteFormFuzzTest {
 
@@ -28,17 +27,11 @@ class GrafiteFormFuzzTest {
     // a bare payload records no scheme (the container does): range queries need the keys' own
     filter = filter.withKeyScheme(KeyScheme.IDENTITY);
     byte[] again = Forms.toBytes(filter);
-    boolean legacy = data[1] == 1; // payload version 1: written back as version 2
-    if (legacy) {
-      assertEquals(
-          filter, Forms.read(GrafiteFilter.class, again).withKeyScheme(KeyScheme.IDENTITY));
-    } else {
-      assertArrayEquals(data, again);
-    }
+    assertArrayEquals(data, again);
     GrafiteFilter wrapped =
         Forms.wrap(GrafiteFilter.class, ByteBuffer.wrap(data)).withKeyScheme(KeyScheme.IDENTITY);
     assertEquals(filter, wrapped);
-    assertEquals(!legacy, wrapped.isWrapped());
+    assertTrue(wrapped.isWrapped());
     GrafiteFilter direct =
         Forms.wrap(GrafiteFilter.class, ByteBuffer.allocateDirect(again.length).put(again).flip())
             .withKeyScheme(KeyScheme.IDENTITY);

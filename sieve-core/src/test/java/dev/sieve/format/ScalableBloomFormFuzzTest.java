@@ -27,15 +27,8 @@ class ScalableBloomFormFuzzTest {
     if (heap == null) {
       return;
     }
-    if (data.length >= 4 && (data[0] & 0xFF | data[1] << 8 | data[2] << 16 | data[3] << 24) == 1) {
-      // payload version 1 (before the stage entries held the probe count): written back as 2
-      byte[] upgraded = heap.toByteArray();
-      assertArrayEquals(upgraded, wrapped.toByteArray());
-      assertArrayEquals(upgraded, ScalableBloomFilter.fromByteArray(upgraded).toByteArray());
-    } else {
-      assertArrayEquals(data, heap.toByteArray());
-      assertArrayEquals(data, wrapped.toByteArray());
-    }
+    assertArrayEquals(data, heap.toByteArray());
+    assertArrayEquals(data, wrapped.toByteArray());
     FuzzSupport.assertSameAnswers(heap, wrapped, data);
     int newest = heap.numStages() - 1;
     if (heap.stageKeys(newest) < heap.stageCapacity(newest)) {

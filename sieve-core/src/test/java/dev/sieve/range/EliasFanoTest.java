@@ -10,9 +10,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Elias–Fano layouts against a sorted set: the lined layout with stored samples ({@link
- * EliasFano}, on the heap and read in place from heap and direct buffers) and the plain layout of
- * payload version 1 ({@link EliasFanoV1}) answer every successor alike, and as the set does.
+ * The Elias–Fano layout against a sorted set: the lined layout with stored samples ({@link
+ * EliasFano}), on the heap and read in place from heap and direct buffers, answers every successor
+ * as the set does.
  */
 class EliasFanoTest {
 
@@ -27,10 +27,10 @@ class EliasFanoTest {
 
   /**
    * Successor against a sorted set, over dense and sparse universes, clustered values (buckets of
-   * many values, spanning words and lines) and every select path; both layouts, heap and wrapped.
+   * many values, spanning words and lines) and every select path; heap and wrapped.
    */
   @Test
-  void successorMatchesTreeSetInEveryLayout() {
+  void successorMatchesTreeSetOnTheHeapAndWrapped() {
     SplittableRandom rnd = new SplittableRandom(7);
     for (int round = 0; round < 60; round++) {
       int n = round == 0 ? 0 : rnd.nextInt(1, 3000);
@@ -53,9 +53,7 @@ class EliasFanoTest {
       }
       long[] v = set.stream().mapToLong(Long::longValue).toArray();
       EliasFano ef = EliasFano.encode(v.clone(), v.length, universe);
-      EliasFanoV1 old = EliasFanoV1.encode(v.clone(), v.length, universe);
       assertArrayEquals(v, ef.decodeAll());
-      assertEquals(-1, old.firstNotIncreasing());
       EliasFano[] all = {ef, wrapped(ef, false), wrapped(ef, true)};
       for (EliasFano e : all) {
         assertArrayEquals(v, e.decodeAll());
@@ -70,7 +68,6 @@ class EliasFanoTest {
         }
         Long want = set.ceiling(x);
         long expected = want == null || x >= universe ? -1 : want;
-        assertEquals(expected, old.successor(x), "v1 x=" + x);
         for (EliasFano e : all) {
           assertEquals(expected, e.successor(x), "x=" + x);
         }

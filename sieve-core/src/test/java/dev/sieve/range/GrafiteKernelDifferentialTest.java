@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.KeyScheme;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -14,19 +13,13 @@ import org.junit.jupiter.api.Test;
  * The query kernels against a sorted-array model, answer for answer. The model holds the sorted
  * distinct codes and answers exactly "is a stored code in the range's code intervals" (one interval
  * per block the range meets, split where it wraps past {@code r}) by binary search. Every kernel
- * must give exactly that answer, not merely never a false negative:
+ * must give exactly that answer, not merely never a false negative: the kernel (lined Elias–Fano,
+ * one successor per block piece, wrap-around from the first and last codes), on the heap and
+ * wrapped in place, one range at a time and batched.
  *
- * <ul>
- *   <li>the current kernel (lined Elias–Fano, one successor per block piece, wrap-around from the
- *       first and last codes), on the heap and wrapped in place, one range at a time and batched;
- *   <li>the same kernel over a filter read from a version-1 payload (the least block shift);
- *   <li>the version-1 kernel ({@link EliasFanoV1}, its query as it was: up to four successor
- *       searches), kept here as the reference it replaced.
- * </ul>
- *
- * Key sets: uniform, clustered, near {@code 2^64 − 1}; ranges: uniform, just after a key, holding a
- * key, across block boundaries, long (many blocks), at the ends of the key space; code ranges small
- * enough that intervals wrap past {@code r} often.
+ * <p>Key sets: uniform, clustered, near {@code 2^64 − 1}; ranges: uniform, just after a key,
+ * holding a key, across block boundaries, long (many blocks), at the ends of the key space; code
+ * ranges small enough that intervals wrap past {@code r} often.
  */
 class GrafiteKernelDifferentialTest {
 
@@ -78,57 +71,6 @@ class GrafiteKernelDifferentialTest {
     return new Model(c, r, k, seed);
   }
 
-  /** The version-1 query, as it was before payload version 2, over the version-1 layout. */
-  private static boolean oldKernel(EliasFanoV1 ef, Model m, long lo, long hi) {
-    if (ef.n == 0) {
-      return false;
-    }
-    int k = m.k;
-    long bLo = lo >>> k;
-    long span = (hi >>> k) - bLo;
-    if (Long.compareUnsigned(span, GrafiteFilter.MAX_BLOCKS) >= 0) {
-      return true;
-    }
-    long mask = k == 0 ? 0 : (1L << k) - 1;
-    for (long j = 0; j <= span; j++) {
-      long offLo = j == 0 ? lo & mask : 0;
-      long offHi = j == span ? hi & mask : mask;
-      long start = GrafiteFilter.blockOffset(bLo + j, m.seed, m.r) + offLo;
-      long len = offHi - offLo + 1;
-      if (len >= m.r) {
-        return true;
-      }
-      long s = start < m.r ? start : start % m.r;
-      long e = s + len - 1;
-      boolean any = e < m.r ? ef.anyIn(s, e) : ef.anyIn(s, m.r - 1) || ef.anyIn(0, e - m.r);
-      if (any) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * A version-1 payload of the keys (the least block shift, the plain layout), as it was written.
-   */
-  private static byte[] versionOnePayload(long[] distinctKeys, long maxLen, long r, long seed) {
-    int k = GrafiteFilter.blockShiftFor(maxLen);
-    Model m = model(distinctKeys, k, seed, r);
-    EliasFanoV1 ef = EliasFanoV1.encode(m.codes.clone(), m.codes.length, r);
-    ByteBuffer out =
-        ByteBuffer.allocate(48 + 8 * (ef.low.length + ef.high.length))
-            .order(ByteOrder.LITTLE_ENDIAN);
-    out.put((byte) 0x47).put((byte) 1).put((byte) k).put((byte) ef.lowBits).putInt(0);
-    out.putLong(distinctKeys.length).putLong(ef.n).putLong(r).putLong(maxLen).putLong(seed);
-    for (long w : ef.low) {
-      out.putLong(w);
-    }
-    for (long w : ef.high) {
-      out.putLong(w);
-    }
-    return out.array();
-  }
-
   private static long[] keys(SplittableRandom rnd, int round) {
     int n = 1 + rnd.nextInt(round % 7 == 0 ? 8 : 3000);
     long[] keys = new long[n];
@@ -168,12 +110,6 @@ class GrafiteKernelDifferentialTest {
           GrafiteForm.read(ByteBuffer.allocateDirect(payload.length).put(payload).flip(), true)
               .withKeyScheme(KeyScheme.IDENTITY); // a bare payload records no scheme
       assertTrue(wrapped.isWrapped());
-      byte[] v1 = versionOnePayload(keys, maxLen, r, seed);
-      GrafiteFilter fromV1 =
-          GrafiteForm.read(ByteBuffer.wrap(v1)).withKeyScheme(KeyScheme.IDENTITY);
-      Model then = model(keys, GrafiteFilter.blockShiftFor(maxLen), seed, r);
-      EliasFanoV1 oldEf = EliasFanoV1.encode(then.codes.clone(), then.codes.length, r);
-      assertEquals(then.k, fromV1.blockShift);
 
       int count = 4000;
       long[] lo = new long[count];
@@ -216,9 +152,6 @@ class GrafiteKernelDifferentialTest {
         assertEquals(want, wrapped.mayContainRange(lo[q], hi[q]), what + " wrapped");
         assertEquals(want, (bits[q >>> 6] >>> q & 1) != 0, what + " batch");
         assertEquals(want, (wrappedBits[q >>> 6] >>> q & 1) != 0, what + " wrapped batch");
-        boolean old = then.query(lo[q], hi[q]);
-        assertEquals(old, fromV1.mayContainRange(lo[q], hi[q]), what + " version-1 payload");
-        assertEquals(old, oldKernel(oldEf, then, lo[q], hi[q]), what + " version-1 kernel");
         modelHits += want ? 1 : 0;
         long s = GrafiteFilter.code(lo[q], built.blockShift, seed, r);
         if ((lo[q] >>> built.blockShift) == (hi[q] >>> built.blockShift)

@@ -197,52 +197,6 @@ class RangeFormTest {
     assertTrue(e.offset() >= 32, e.getMessage());
   }
 
-  private static byte[] golden(String name) throws java.io.IOException {
-    try (java.io.InputStream in =
-        dev.sieve.format.SieveFormat.class.getResourceAsStream("golden/" + name)) {
-      return in.readAllBytes();
-    }
-  }
-
-  /**
-   * The golden container of Grafite payload version 1 (the plain layout, {@code k = ⌈log2 L⌉})
-   * still reads, heap and wrapped (onto the heap), answers as recorded, and is written back as
-   * version 2 with its own block shift, which reads back to an equal filter, in place.
-   */
-  @Test
-  void grafiteVersionOneGoldenFileStillReadsAndAnswersAsRecorded() throws java.io.IOException {
-    byte[] legacy = golden("grafite-payload-v1.sieve");
-    String recorded =
-        new String(golden("grafite-payload-v1.answers"), java.nio.charset.StandardCharsets.US_ASCII)
-            .split("\n")[1].trim();
-    long[] queries = new long[recorded.length()];
-    for (int i = 0; i < 500; i++) {
-      queries[i] = 0x5EED_0000L + 977L * i; // GoldenFiles.builtKeys()
-    }
-    for (int i = 500; i < queries.length; i++) {
-      queries[i] = i * 0xD6E8FEB86659FD93L + 12345; // GoldenFiles.queryKeys()
-    }
-    for (GrafiteFilter f :
-        new GrafiteFilter[] {
-          dev.sieve.format.SieveFormat.read(legacy, GrafiteFilter.class),
-          dev.sieve.format.SieveFormat.wrap(ByteBuffer.wrap(legacy), GrafiteFilter.class)
-        }) {
-      assertEquals(500, f.numKeys());
-      assertEquals(GrafiteFilter.blockShiftFor(f.maxRangeLength()), f.blockShift());
-      assertTrue(!f.isWrapped(), "version 1 is read onto the heap");
-      for (int i = 0; i < queries.length; i++) {
-        assertEquals(recorded.charAt(i) == '1', f.mayContain(queries[i]), "query " + i);
-      }
-      byte[] again = dev.sieve.format.SieveFormat.toBytes(f);
-      GrafiteFilter back =
-          dev.sieve.format.SieveFormat.wrap(
-              ByteBuffer.allocateDirect(again.length).put(again).flip(), GrafiteFilter.class);
-      assertTrue(back.isWrapped());
-      assertEquals(f, back);
-      assertEquals(2, GrafiteForm.write(back)[1]);
-    }
-  }
-
   /** A mapped container file is checked and queried in place, answering as the heap filter. */
   @Test
   void grafiteMappedFileIsQueriedInPlace(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)

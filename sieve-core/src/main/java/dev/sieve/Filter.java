@@ -220,7 +220,7 @@ public interface Filter extends KeyFilter {
     if (s == KeyScheme.IDENTITY) {
       return mayContainHashes(keys, off, len, resultBits); // the keys are their hashes
     }
-    return BatchScratch.keyBatch(this, s, keys, null, off, len, resultBits);
+    return KeyBatches.keyBatch(this, s, keys, null, off, len, resultBits);
   }
 
   /**
@@ -232,7 +232,7 @@ public interface Filter extends KeyFilter {
    * @throws KeySchemeException on a filter of {@code long} keys only
    */
   default int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
-    return BatchScratch.keyBatch(this, keyScheme(), null, keys, off, len, resultBits);
+    return KeyBatches.keyBatch(this, keyScheme(), null, keys, off, len, resultBits);
   }
 
   /**
@@ -247,7 +247,7 @@ public interface Filter extends KeyFilter {
    * @return the number of keys that may be present
    */
   default int mayContainBatch(CharSequence[] keys, int off, int len, long[] resultBits) {
-    return BatchScratch.encodedBatch(this, keys, KeyEncoder.UTF8, off, len, resultBits);
+    return KeyBatches.encodedBatch(this, keys, KeyEncoder.UTF8, off, len, resultBits);
   }
 
   /**
@@ -265,6 +265,6 @@ public interface Filter extends KeyFilter {
    */
   default <T> int mayContainBatch(
       T[] keys, KeyEncoder<? super T> encoder, int off, int len, long[] resultBits) {
-    return BatchScratch.encodedBatch(this, keys, encoder, off, len, resultBits);
+    return KeyBatches.encodedBatch(this, keys, encoder, off, len, resultBits);
   }
 }

@@ -2,6 +2,7 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyBytes;
 import dev.sieve.hash.KeyEncoder;
+import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 
 /**
@@ -184,6 +185,6 @@ public interface KeyFilter {
    * @return the overhead factor
    */
   default double overheadOverFloor() {
-    return dev.sieve.math.BloomMath.overheadOverFloor(bitsPerKey(), modelledFpRate());
+    return BloomMath.overheadOverFloor(bitsPerKey(), modelledFpRate());
   }
 }

@@ -2,6 +2,7 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.BatchScratch;
 import java.util.Objects;
 
 /**
@@ -74,7 +75,7 @@ public final class KeyedFilter<T> {
     if (filter instanceof Filter f) {
       return f.mayContainBatch(keys, encoder, off, len, resultBits);
     }
-    dev.sieve.internal.BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
+    BatchScratch.checkBatch(keys.length, off, len, resultBits.length);
     int count = 0;
     for (int done = 0; done < len; done += 64) {
       long word = 0;

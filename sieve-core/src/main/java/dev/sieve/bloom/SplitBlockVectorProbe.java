@@ -1,5 +1,6 @@
 package dev.sieve.bloom;
 
+import dev.sieve.internal.BatchScratch;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
@@ -109,7 +110,7 @@ final class SplitBlockVectorProbe {
    */
   static int mayContainHashes(
       long[] w, long numBlocks, long[] hashes, int off, int len, long[] resultBits) {
-    dev.sieve.internal.BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
+    BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
     IntVector salts = SALTS;
     IntVector ones = ONES;
     int count = 0;

@@ -1,11 +1,14 @@
 package dev.sieve.internal;
 
+import dev.sieve.Filter;
 import java.util.Objects;
 
 /**
  * Per-thread scratch arrays for the batch queries of {@code Filter}: a chunk of key hashes and one
  * result word, so a key-level batch hashes {@value #CHUNK} keys, then probes them as one batch,
- * without allocating per call.
+ * without allocating per call. The key-level batches themselves live beside {@code Filter} (they
+ * hash by its {@code KeyScheme}): this class knows hashes, not keys, so the helpers stay below the
+ * API and the hash functions in the package graph.
  */
 public final class BatchScratch {
   /** Keys hashed before each probe pass: one result word. */
@@ -71,18 +74,12 @@ public final class BatchScratch {
   }
 
   /** A batch query through {@code filter}'s single-key {@code mayContainHash}, one by one. */
-  public static int singles(
-      dev.sieve.Filter filter, long[] hashes, int off, int len, long[] resultBits) {
+  public static int singles(Filter filter, long[] hashes, int off, int len, long[] resultBits) {
     return run(hashes, off, len, resultBits, null, filter);
   }
 
   private static int run(
-      long[] hashes,
-      int off,
-      int len,
-      long[] resultBits,
-      ChunkProbe probe,
-      dev.sieve.Filter single) {
+      long[] hashes, int off, int len, long[] resultBits, ChunkProbe probe, Filter single) {
     checkBatch(hashes.length, off, len, resultBits.length);
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
@@ -98,89 +95,6 @@ public final class BatchScratch {
       }
       resultBits[done >>> 6] = word;
       count += Long.bitCount(word);
-    }
-    return count;
-  }
-
-  /**
-   * A batch of keys ({@code longKeys}, or {@code byteKeys} where {@code longKeys} is null), hashed
-   * by {@code scheme} a chunk of {@value #CHUNK} at a time into this thread's scratch, then probed
-   * through {@code filter.mayContainHashes}. The default scheme is tested first.
-   */
-  public static int keyBatch(
-      dev.sieve.Filter filter,
-      dev.sieve.KeyScheme scheme,
-      long[] longKeys,
-      byte[][] byteKeys,
-      int off,
-      int len,
-      long[] resultBits) {
-    int inputLength = longKeys == null ? byteKeys.length : longKeys.length;
-    checkBatch(inputLength, off, len, resultBits.length);
-    BatchScratch scratch = get();
-    long[] hashes = scratch.hashes;
-    long[] word = scratch.word;
-    int count = 0;
-    for (int done = 0; done < len; done += CHUNK) {
-      int chunk = Math.min(CHUNK, len - done);
-      if (longKeys != null) {
-        if (scheme == dev.sieve.KeyScheme.XXPH3) {
-          dev.sieve.hash.KeyHash.hash64(longKeys, off + done, chunk, hashes, 0);
-        } else {
-          scheme.hash(longKeys, off + done, chunk, hashes, 0);
-        }
-      } else if (scheme == dev.sieve.KeyScheme.XXPH3) {
-        for (int i = 0; i < chunk; i++) {
-          hashes[i] =
-              dev.sieve.hash.KeyHash.hash64(
-                  Objects.requireNonNull(byteKeys[off + done + i], "key"));
-        }
-      } else {
-        for (int i = 0; i < chunk; i++) {
-          byte[] key = Objects.requireNonNull(byteKeys[off + done + i], "key");
-          hashes[i] = scheme.hash(key, 0, key.length);
-        }
-      }
-      count += filter.mayContainHashes(hashes, 0, chunk, word);
-      resultBits[done >>> 6] = word[0];
-    }
-    return count;
-  }
-
-  /**
-   * A batch of typed keys, each hashed through {@code encoder} by the filter's scheme ({@code
-   * filter.keyScheme().hash(key, encoder)}) a chunk of {@value #CHUNK} at a time into this thread's
-   * scratch, then probed through {@code filter.mayContainHashes}.
-   */
-  public static <T> int encodedBatch(
-      dev.sieve.Filter filter,
-      T[] keys,
-      dev.sieve.hash.KeyEncoder<? super T> encoder,
-      int off,
-      int len,
-      long[] resultBits) {
-    Objects.requireNonNull(encoder, "encoder");
-    checkBatch(keys.length, off, len, resultBits.length);
-    BatchScratch scratch = get();
-    long[] hashes = scratch.hashes;
-    long[] word = scratch.word;
-    dev.sieve.KeyScheme scheme = filter.keyScheme();
-    int count = 0;
-    for (int done = 0; done < len; done += CHUNK) {
-      int chunk = Math.min(CHUNK, len - done);
-      if (scheme == dev.sieve.KeyScheme.XXPH3) {
-        for (int i = 0; i < chunk; i++) {
-          hashes[i] =
-              dev.sieve.hash.KeyHash.hash64(
-                  Objects.requireNonNull(keys[off + done + i], "key"), encoder);
-        }
-      } else {
-        for (int i = 0; i < chunk; i++) {
-          hashes[i] = scheme.hash(Objects.requireNonNull(keys[off + done + i], "key"), encoder);
-        }
-      }
-      count += filter.mayContainHashes(hashes, 0, chunk, word);
-      resultBits[done >>> 6] = word[0];
     }
     return count;
   }

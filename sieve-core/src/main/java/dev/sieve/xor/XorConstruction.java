@@ -1,6 +1,8 @@
 package dev.sieve.xor;
 
 import dev.sieve.SieveException;
+import dev.sieve.internal.Checks;
+import dev.sieve.math.FingerprintMath;
 import java.util.Arrays;
 
 /**
@@ -49,8 +51,8 @@ final class XorConstruction {
    * @throws IllegalArgumentException if {@code fpRate} is outside (0, 1) or below {@code 2^-bits}
    */
   static void checkFpRate(String filter, double fpRate, int bits) {
-    dev.sieve.internal.Checks.fpRate(fpRate);
-    double floor = dev.sieve.math.FingerprintMath.xorFingerprintFpRate(bits);
+    Checks.fpRate(fpRate);
+    double floor = FingerprintMath.xorFingerprintFpRate(bits);
     if (fpRate < floor) {
       throw new IllegalArgumentException(
           filter
@@ -61,7 +63,7 @@ final class XorConstruction {
               + ", above the requested "
               + fpRate
               + " (a 16-bit filter reaches "
-              + dev.sieve.math.FingerprintMath.xorFingerprintFpRate(16)
+              + FingerprintMath.xorFingerprintFpRate(16)
               + ")");
     }
   }

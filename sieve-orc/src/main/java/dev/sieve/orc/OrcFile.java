@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -231,28 +230,11 @@ public final class OrcFile {
         codec.decompress(raw, 0, raw.length, footerOffset, MAX_METADATA_BYTES, "Footer");
     // offsets inside decompressed bytes are reported at the section's start
     ProtoReader f = new ProtoReader(footer, 0, footer.length, footerOffset, "Footer");
-    List<Stripe> stripeList = new ArrayList<>();
-    List<TypeNode> types = new ArrayList<>();
-    long rows = 0;
-    int stride = 0;
-    while (f.next()) {
-      switch (f.field()) {
-        case 3 -> stripeList.add(stripe(f.message("StripeInformation"), stripeList.size()));
-        case 4 -> {
-          if (types.size() >= MAX_TYPES) {
-            throw f.error("more than " + MAX_TYPES + " types");
-          }
-          types.add(type(f.message("Type")));
-        }
-        case 6 -> rows = f.longIn("numberOfRows", 0, Long.MAX_VALUE);
-        case 8 -> stride = f.intIn("rowIndexStride", 0, Integer.MAX_VALUE);
-        default -> f.skip();
-      }
-    }
-    this.numberOfRows = rows;
-    this.rowIndexStride = stride;
-    this.stripes = List.copyOf(stripeList);
-    this.columns = columns(types, footerOffset);
+    OrcFooter parsed = OrcFooter.read(f, footerOffset);
+    this.numberOfRows = parsed.numberOfRows();
+    this.rowIndexStride = parsed.rowIndexStride();
+    this.stripes = parsed.stripes();
+    this.columns = parsed.columns();
     long dataEnd = footerOffset;
     for (Stripe s : stripes) {
       long end = s.offset() + s.indexLength() + s.dataLength() + s.footerLength();
@@ -318,89 +300,9 @@ public final class OrcFile {
     return b.array();
   }
 
-  private static <E extends Enum<E>> E enumValue(E[] values, ProtoReader r, String name) {
+  /** The enum constant whose protobuf value the next field holds, checked against the range. */
+  static <E extends Enum<E>> E enumValue(E[] values, ProtoReader r, String name) {
     return values[r.intIn(name, 0, values.length - 1)];
-  }
-
-  private static Stripe stripe(ProtoReader r, int index) {
-    long offset = -1;
-    long indexLength = 0;
-    long dataLength = 0;
-    long footerLength = 0;
-    long rows = 0;
-    long max = Long.MAX_VALUE / 4;
-    while (r.next()) {
-      switch (r.field()) {
-        case 1 -> offset = r.longIn("offset", 0, max);
-        case 2 -> indexLength = r.longIn("indexLength", 0, max);
-        case 3 -> dataLength = r.longIn("dataLength", 0, max);
-        case 4 -> footerLength = r.longIn("footerLength", 0, MAX_METADATA_BYTES);
-        case 5 -> rows = r.longIn("numberOfRows", 0, max);
-        default -> r.skip();
-      }
-    }
-    if (offset < 0) {
-      throw r.error("stripe " + index + " has no offset");
-    }
-    return new Stripe(index, offset, indexLength, dataLength, footerLength, rows);
-  }
-
-  private record TypeNode(Kind kind, List<Integer> children, List<String> names) {}
-
-  private static TypeNode type(ProtoReader r) {
-    Kind kind = null;
-    List<Integer> children = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    while (r.next()) {
-      switch (r.field()) {
-        case 1 -> kind = enumValue(Kind.values(), r, "kind");
-        case 2 -> r.repeatedUint32("subtypes", v -> children.add((int) Math.min(v, MAX_TYPES)));
-        case 3 -> names.add(r.string("fieldNames"));
-        default -> r.skip();
-      }
-    }
-    if (kind == null) {
-      throw r.error("Type has no kind");
-    }
-    return new TypeNode(kind, children, names);
-  }
-
-  private static List<Column> columns(List<TypeNode> types, long offset) {
-    String[] names = new String[types.size()];
-    if (names.length > 0) {
-      names[0] = "";
-    }
-    List<Column> out = new ArrayList<>(types.size());
-    for (int id = 0; id < types.size(); id++) {
-      if (names[id] == null) {
-        throw new SieveFormatException(offset, "Footer: type " + id + " is no type's child");
-      }
-      TypeNode t = types.get(id);
-      for (int c = 0; c < t.children().size(); c++) {
-        int child = t.children().get(c);
-        if (child <= id || child >= types.size() || names[child] != null) {
-          throw new SieveFormatException(
-              offset,
-              "Footer: type "
-                  + id
-                  + " names child "
-                  + child
-                  + " (children come after their parent,"
-                  + " once, below "
-                  + types.size()
-                  + ")");
-        }
-        String field =
-            t.kind() == Kind.STRUCT && c < t.names().size()
-                ? t.names().get(c)
-                : t.kind() == Kind.LIST
-                    ? "_elem"
-                    : t.kind() == Kind.MAP ? (c == 0 ? "_key" : "_value") : "_" + c;
-        names[child] = names[id].isEmpty() ? field : names[id] + "." + field;
-      }
-      out.add(new Column(id, names[id], t.kind()));
-    }
-    return List.copyOf(out);
   }
 
   public Compression compression() {

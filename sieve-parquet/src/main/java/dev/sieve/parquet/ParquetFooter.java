@@ -187,7 +187,7 @@ final class ParquetFooter {
         }
         case 6 -> {
           r.expect(f, ThriftCompactReader.I32, "SchemaElement.converted_type");
-          converted = convertedName(r.readI32());
+          converted = ParquetTypeNames.converted(r.readI32());
         }
         case 10 -> {
           r.expect(f, ThriftCompactReader.STRUCT, "SchemaElement.logicalType");
@@ -212,67 +212,12 @@ final class ParquetFooter {
     String name = null;
     int last = 0;
     for (ThriftCompactReader.Field f = r.readField(last); f != null; f = r.readField(last)) {
-      name = logicalName(f.id());
+      name = ParquetTypeNames.logical(f.id());
       r.skip(f.type(), false);
       last = f.id();
     }
     r.leave();
     return name;
-  }
-
-  private static final String[] LOGICAL = {
-    null,
-    "STRING",
-    "MAP",
-    "LIST",
-    "ENUM",
-    "DECIMAL",
-    "DATE",
-    "TIME",
-    "TIMESTAMP",
-    null,
-    "INTEGER",
-    "UNKNOWN",
-    "JSON",
-    "BSON",
-    "UUID",
-    "FLOAT16",
-    "VARIANT",
-    "GEOMETRY",
-    "GEOGRAPHY"
-  };
-
-  private static String logicalName(int id) {
-    return id > 0 && id < LOGICAL.length && LOGICAL[id] != null ? LOGICAL[id] : "LOGICAL#" + id;
-  }
-
-  private static final String[] CONVERTED = {
-    "UTF8",
-    "MAP",
-    "MAP_KEY_VALUE",
-    "LIST",
-    "ENUM",
-    "DECIMAL",
-    "DATE",
-    "TIME_MILLIS",
-    "TIME_MICROS",
-    "TIMESTAMP_MILLIS",
-    "TIMESTAMP_MICROS",
-    "UINT_8",
-    "UINT_16",
-    "UINT_32",
-    "UINT_64",
-    "INT_8",
-    "INT_16",
-    "INT_32",
-    "INT_64",
-    "JSON",
-    "BSON",
-    "INTERVAL"
-  };
-
-  private static String convertedName(int v) {
-    return v >= 0 && v < CONVERTED.length ? CONVERTED[v] : "CONVERTED#" + v;
   }
 
   private void readRowGroup() {

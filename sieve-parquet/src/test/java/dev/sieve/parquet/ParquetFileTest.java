@@ -302,7 +302,7 @@ class ParquetFileTest {
     SieveFormatException e =
         assertThrows(
             SieveFormatException.class,
-            () -> ParquetFile.readBloomHeader(new ThriftCompactReader(other, 0, other.length, 0)));
+            () -> BloomFilterHeader.read(new ThriftCompactReader(other, 0, other.length, 0)));
     assertTrue(e.getMessage().contains("algorithm"), e.getMessage());
     byte[] good =
         new byte[] {
@@ -323,12 +323,11 @@ class ParquetFileTest {
           0x00,
           0x00
         };
-    assertEquals(
-        256, ParquetFile.readBloomHeader(new ThriftCompactReader(good, 0, good.length, 0)));
+    assertEquals(256, BloomFilterHeader.read(new ThriftCompactReader(good, 0, good.length, 0)));
     byte[] missing = {0x15, (byte) 0x80, 0x04, 0x00};
     assertThrows(
         SieveFormatException.class,
-        () -> ParquetFile.readBloomHeader(new ThriftCompactReader(missing, 0, missing.length, 0)));
+        () -> BloomFilterHeader.read(new ThriftCompactReader(missing, 0, missing.length, 0)));
     assertTrue(bf.headerBytes() > 0 && bf.headerBytes() < 32);
     // lengths and offsets from a (corrupt) footer: refused before reading or allocating
     for (long[] shape :

@@ -68,7 +68,7 @@ class ProcessWordsTest {
   }
 
   /** The checkout's root: the nearest directory above the working directory that holds .git. */
-  private static Path repositoryRoot() {
+  static Path repositoryRoot() {
     Path start = Path.of(System.getProperty("user.dir")).toAbsolutePath();
     for (Path dir = start; dir != null; dir = dir.getParent()) {
       if (Files.exists(dir.resolve(".git"))) {
@@ -82,7 +82,7 @@ class ProcessWordsTest {
             + " checkout of the repository (a source archive cannot be checked)");
   }
 
-  private static List<String> trackedFiles(Path root) throws InterruptedException {
+  static List<String> trackedFiles(Path root) throws InterruptedException {
     Process git;
     try {
       git =

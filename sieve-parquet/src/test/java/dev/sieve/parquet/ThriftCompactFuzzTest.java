@@ -21,7 +21,7 @@ class ThriftCompactFuzzTest {
       }
     }
     try {
-      ParquetFile.readBloomHeader(new ThriftCompactReader(data, 0, data.length, 0));
+      BloomFilterHeader.read(new ThriftCompactReader(data, 0, data.length, 0));
     } catch (SieveFormatException e) {
       if (e.offset() < 0) {
         throw new AssertionError(e);

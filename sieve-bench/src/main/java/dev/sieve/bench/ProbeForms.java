@@ -10,9 +10,9 @@ import java.util.List;
 /**
  * The single-key probe forms of the blocked Bloom filter (RocksDB's FastLocalBloom), measured
  * against each other: the experiment behind the form {@link BlockedBloomFilter} ships (branch-free
- * up to 4 MiB of data, the early exit above; docs/journal.md). Each row queries the words
- * of a real Sieve filter, copied from its RocksDB block, with Sieve's key hash, so only the probe
- * loop differs from the {@code sieve-blocked-bloom} row:
+ * up to 4 MiB of data, the early exit above; docs/journal.md). Each row queries the words of a real
+ * Sieve filter, copied from its RocksDB block, with Sieve's key hash, so only the probe loop
+ * differs from the {@code sieve-blocked-bloom} row:
  *
  * <ul>
  *   <li>{@code early}: exits at the first clear bit (the library's form above 4 MiB);

@@ -1,5 +1,6 @@
 package dev.sieve.cli;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,6 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
-import com.tngtech.archunit.library.freeze.FreezingArchRule;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
  * path, so a cycle hidden behind inline fully-qualified names counts as much as one spelled with
  * imports). Each package is a slice of its own, the root package {@code dev.sieve} included.
  *
- * <p>The cycles that exist today are frozen (ArchUnit's {@link FreezingArchRule}, its store under
- * {@code src/test/resources/archunit_store/}, never written by a test run: see {@code
- * archunit.properties}). A new cycle, or a new dependency along a frozen one, fails; so does a
- * frozen cycle that is gone, until its entry is removed from the store. The debts, with their
- * reason:
+ * <p>One edge is a known debt and is left out of the check, so that every other cycle, and any new
+ * one through other packages, fails: {@code dev.sieve.internal} → {@code dev.sieve} (the root
+ * package). With it, {@code dev.sieve} ↔ {@code dev.sieve.internal} and {@code dev.sieve} → {@code
+ * dev.sieve.hash} → {@code dev.sieve.internal} → {@code dev.sieve} are cycles. The reason, and the
+ * fix:
  *
  * <ul>
  *   <li>{@code dev.sieve} ↔ {@code dev.sieve.internal}, and with it {@code dev.sieve} → {@code
@@ -43,6 +43,10 @@ import org.junit.jupiter.api.Test;
  * </ul>
  */
 class PackageCyclesTest {
+
+  private static final String ROOT = "dev.sieve";
+
+  private static final String INTERNAL = "dev.sieve.internal";
 
   /** Every package of Sieve's main classes as a slice of its own. */
   private static final SliceAssignment PACKAGES =
@@ -65,7 +69,7 @@ class PackageCyclesTest {
   }
 
   @Test
-  void noPackageCycleBeyondTheFrozenOnes() {
+  void noPackageCycleBeyondTheKnownDebt() {
     JavaClasses classes = mainClasses();
     // the import must see every module on this class path, or the rule checks too little
     Set<String> packages =
@@ -81,7 +85,12 @@ class PackageCyclesTest {
             "dev.sieve.cli")) {
       assertTrue(packages.contains(expected), "no main class of " + expected + " was imported");
     }
-    ArchRule rule = slices().assignedFrom(PACKAGES).should().beFreeOfCycles();
-    FreezingArchRule.freeze(rule).check(classes);
+    ArchRule rule =
+        slices()
+            .assignedFrom(PACKAGES)
+            .should()
+            .beFreeOfCycles()
+            .ignoreDependency(resideInAPackage(INTERNAL), resideInAPackage(ROOT));
+    rule.check(classes);
   }
 }

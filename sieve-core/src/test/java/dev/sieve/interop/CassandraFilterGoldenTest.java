@@ -9,8 +9,10 @@ import dev.sieve.interop.CassandraBloomFilter.Layout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@link CassandraBloomFilter} against {@code Filter.db} files written by Cassandra's own code
@@ -22,15 +24,19 @@ class CassandraFilterGoldenTest {
 
   private static final int PROBES = 2000;
 
+  /** Each generated file: Cassandra's version, the keys, the fp chance and the layout it writes. */
+  static Stream<Arguments> files() {
+    return Stream.of(
+        Arguments.of("3.11.17", 1000, "0.01", Layout.LEGACY),
+        Arguments.of("3.11.17", 300, "0.1", Layout.LEGACY),
+        Arguments.of("4.1.5", 1000, "0.01", Layout.CURRENT),
+        Arguments.of("4.1.5", 300, "0.1", Layout.CURRENT),
+        Arguments.of("5.0.2", 1000, "0.01", Layout.CURRENT),
+        Arguments.of("5.0.2", 300, "0.1", Layout.CURRENT));
+  }
+
   @ParameterizedTest(name = "Cassandra {0}, {1} keys at fp chance {2}")
-  @CsvSource({
-    "3.11.17, 1000, 0.01, LEGACY",
-    "3.11.17, 300, 0.1, LEGACY",
-    "4.1.5, 1000, 0.01, CURRENT",
-    "4.1.5, 300, 0.1, CURRENT",
-    "5.0.2, 1000, 0.01, CURRENT",
-    "5.0.2, 300, 0.1, CURRENT",
-  })
+  @MethodSource("files")
   void readsCassandrasFileAndAnswersEveryKeyAsCassandraDoes(
       String version, int keys, String fp, Layout layout) throws IOException {
     String stem = version + "-" + keys + "-" + fp;
@@ -55,17 +61,10 @@ class CassandraFilterGoldenTest {
   }
 
   @ParameterizedTest(name = "Cassandra {0}, {1} keys at fp chance {2}")
-  @CsvSource({
-    "3.11.17, 1000, 0.01, LEGACY",
-    "3.11.17, 300, 0.1, LEGACY",
-    "4.1.5, 1000, 0.01, CURRENT",
-    "4.1.5, 300, 0.1, CURRENT",
-    "5.0.2, 1000, 0.01, CURRENT",
-    "5.0.2, 300, 0.1, CURRENT",
-  })
+  @MethodSource("files")
   void buildsTheSameBytesAsCassandraForTheSameKeysAndRate(
-      String version, int keys, double fp, Layout layout) throws IOException {
-    CassandraBloomFilter built = CassandraBloomFilter.create(keys, fp);
+      String version, int keys, String fp, Layout layout) throws IOException {
+    CassandraBloomFilter built = CassandraBloomFilter.create(keys, Double.parseDouble(fp));
     for (int i = 0; i < keys; i++) {
       built.put("key-" + i);
     }

@@ -6,9 +6,9 @@
 # exit status 1 if one is missed. It measures nothing: run the report first, at the key counts the
 # goals are stated for, e.g.
 #   ./sieve report --n 1000000,10000000 --filters full --range-keys 10000000
-# Usage: sieve-bench/scripts/acceptance-check.sh [results.json (default report/results.json)]
-# Environment: JAR (default sieve-bench/target/sieve-bench-all.jar, built by ./sieve report).
+# Usage: sieve-report/scripts/acceptance-check.sh [results.json (default report/results.json)]
+# Environment: JAR (default sieve-report/target/sieve-report-all.jar, built by ./sieve report).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-jar="${JAR:-$root/sieve-bench/target/sieve-bench-all.jar}"
+jar="${JAR:-$root/sieve-report/target/sieve-report-all.jar}"
 exec java -cp "$jar" dev.sieve.report.AcceptanceCheck "$@"

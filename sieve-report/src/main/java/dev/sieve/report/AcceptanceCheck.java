@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
  * and prints one line per goal, PASS, MISS, NOT RUN or EXCLUDED, named by what it measures. It
  * measures nothing itself: the figures are the report's. Most goals are stated at 10^6 and 10^7
  * keys and need the report's full row set, e.g. {@code ./sieve report --n 1000000,10000000
- * --filters full --range-keys 10000000}, then {@code sieve-bench/scripts/acceptance-check.sh
+ * --filters full --range-keys 10000000}, then {@code sieve-report/scripts/acceptance-check.sh
  * report/results.json}. Exit status 0 when no goal is missed, 1 when one is, 2 on a bad file.
  */
 @Command(

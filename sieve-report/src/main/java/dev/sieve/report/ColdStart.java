@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * that checkpoint; {@code simd/scalar} is the ratio of the medians at each checkpoint.
  *
  * <pre>
- * java -cp sieve-bench/target/sieve-bench-all.jar dev.sieve.report.ColdStart \
+ * java -cp sieve-report/target/sieve-report-all.jar dev.sieve.report.ColdStart \
  *     [--n 1000000] [--samples 5] [--filters sieve-blocked-bloom,...] [--lookups 1000,10000,100000]
  *     [--heap 2g] [--java PATH] [--csv FILE]
  * </pre>

@@ -52,7 +52,7 @@ import org.jfree.data.xy.XYSeriesCollection;
  * dev.sieve.bench.jmh.GrowthInsertLatency}'s.
  *
  * <p>Also from the report: {@code ./sieve report --growth-max-n 10000000} (f = 1%, into {@code
- * report/growth}). Run: {@code java -Xmx8g -cp sieve-bench/target/sieve-bench-all.jar
+ * report/growth}). Run: {@code java -Xmx8g -cp sieve-report/target/sieve-report-all.jar
  * dev.sieve.report.GrowthReport --max-n 100000000 --fp 0.01,0.001 --out report/growth}.
  */
 public final class GrowthReport {

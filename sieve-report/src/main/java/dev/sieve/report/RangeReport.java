@@ -34,7 +34,7 @@ import java.util.function.UnaryOperator;
  * advice, as the point-lookup rows' {@link SteadyState} guard does.
  *
  * <p>In the default {@code ./sieve report} at 10^6 keys ({@code --range-keys}, 0: off). Alone:
- * {@code java -cp sieve-bench/target/sieve-bench-all.jar dev.sieve.report.RangeReport --keys
+ * {@code java -cp sieve-report/target/sieve-report-all.jar dev.sieve.report.RangeReport --keys
  * 10000000 --queries 1000000 --bits 16 --timer jmh --out report/range}.
  */
 public final class RangeReport {

@@ -90,7 +90,7 @@ final class ResultsPage {
 
   /**
    * {@code docs/results} of the repository this code runs from (its classes or jar lie in {@code
-   * <repository>/sieve-bench/target}), or of the working directory where it runs from elsewhere.
+   * <repository>/sieve-report/target}), or of the working directory where it runs from elsewhere.
    */
   static Path defaultDir() {
     Path fallback = Path.of("docs", "results");

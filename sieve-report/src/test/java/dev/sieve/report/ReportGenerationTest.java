@@ -214,12 +214,12 @@ class ReportGenerationTest {
 
   @Test
   void theResultsPageGoesToDocsResultsOfTheRepositoryByDefault() {
-    // the report runs from <repository>/sieve-bench/target (its classes here, its jar from ./sieve)
+    // the report runs from <repository>/sieve-report/target (its classes here, its jar from ./sieve)
     Path dir = ResultsPage.defaultDir();
     assertTrue(dir.endsWith(Path.of("docs", "results")), dir.toString());
     Path root = dir.getParent().getParent();
     assertTrue(
-        Files.isRegularFile(root.resolve("sieve-bench").resolve("pom.xml")), root.toString());
+        Files.isRegularFile(root.resolve("sieve-report").resolve("pom.xml")), root.toString());
   }
 
   @Test

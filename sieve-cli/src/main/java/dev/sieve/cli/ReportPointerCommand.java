@@ -8,7 +8,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sieve report} as this jar sees it: the report lives in its own module (sieve-report, with
  * the benchmark module sieve-bench, which holds the peer libraries, under it), and the {@code
- * ./sieve} wrapper routes {@code report} (and {@code help report}) there. Reached only when the CLI jar is run directly, it says where to go.
+ * ./sieve} wrapper routes {@code report} (and {@code help report}) there. Reached only when the CLI
+ * jar is run directly, it says where to go.
  */
 @Command(
     name = "report",

@@ -119,7 +119,7 @@ public final class Acceptance {
       List<Row> rows,
       double bloomEquivalentBitsPerKey,
       boolean simdPath,
-      RangeReport.Section range) {
+      RangeFigures.Section range) {
     List<Check> checks = new ArrayList<>(check(rows, bloomEquivalentBitsPerKey, simdPath));
     checks.addAll(AcceptanceRange.checks(range));
     return checks;

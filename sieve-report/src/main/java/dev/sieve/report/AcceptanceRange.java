@@ -1,16 +1,16 @@
 package dev.sieve.report;
 
+import static dev.sieve.report.RangeFigures.cellName;
+import static dev.sieve.report.RangeFigures.lengthName;
 import static dev.sieve.report.RangeReport.REFERENCE_FPR;
 import static dev.sieve.report.RangeReport.SHORT_RANGE_MAX;
-import static dev.sieve.report.RangeReport.cellName;
-import static dev.sieve.report.RangeReport.lengthName;
 
 import dev.sieve.bench.RangeCells.Structure;
 import dev.sieve.bench.RangeCells.Workload;
 import dev.sieve.report.Acceptance.Check;
 import dev.sieve.report.Acceptance.Status;
-import dev.sieve.report.RangeReport.Point;
-import dev.sieve.report.RangeReport.Section;
+import dev.sieve.report.RangeFigures.Point;
+import dev.sieve.report.RangeFigures.Section;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

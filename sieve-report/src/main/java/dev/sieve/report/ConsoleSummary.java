@@ -39,7 +39,7 @@ public final class ConsoleSummary {
       wrap(out, advice, "- ", "  ");
     }
     if (run.range() != null) {
-      wrap(out, RangeReport.advice(run.range()) + ".", "- ", "  ");
+      wrap(out, RangeAdvice.advice(run.range()) + ".", "- ", "  ");
     }
     TreeSet<Integer> ns = new TreeSet<>();
     run.rows().forEach(r -> ns.add(r.n));

@@ -42,13 +42,13 @@ final class RangeCharts {
           1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {2f, 4f}, 0f);
 
   /** Writes both plots into {@code dir}. */
-  static void write(File dir, RangeReport.Section s) throws IOException {
+  static void write(File dir, RangeFigures.Section s) throws IOException {
     fpr(new File(dir, FPR_PLOT), s);
     times(new File(dir, TIME_PLOT), s);
   }
 
   /** FPR against range length, one panel per workload. */
-  static void fpr(File file, RangeReport.Section s) throws IOException {
+  static void fpr(File file, RangeFigures.Section s) throws IOException {
     List<JFreeChart> charts = new ArrayList<>();
     boolean zeros = false;
     for (Workload w : Workload.values()) {
@@ -60,7 +60,7 @@ final class RangeCharts {
       XYSeries reference =
           new XYSeries(
               String.format(Locale.ROOT, "reference %s (ℓ ≤ 2^10)", Advice.shortPct(limit)));
-      for (RangeReport.Point p : s.points()) {
+      for (RangeFigures.Point p : s.points()) {
         if (p.workload() != w) {
           continue;
         }
@@ -118,7 +118,7 @@ final class RangeCharts {
   }
 
   /** ns per range against range length, one panel per workload, both filters. */
-  static void times(File file, RangeReport.Section s) throws IOException {
+  static void times(File file, RangeFigures.Section s) throws IOException {
     List<JFreeChart> charts = new ArrayList<>();
     int left = 0;
     int drawn = 0;
@@ -126,7 +126,7 @@ final class RangeCharts {
       XYSeriesCollection data = new XYSeriesCollection();
       for (Structure st : Structure.values()) {
         XYSeries x = new XYSeries(RangeSection.label(st));
-        for (RangeReport.Point p : s.points()) {
+        for (RangeFigures.Point p : s.points()) {
           if (p.workload() != w || !p.time(st).timed()) {
             continue;
           }
@@ -176,13 +176,13 @@ final class RangeCharts {
       XYSeriesCollection data,
       LogAxis y,
       XYLineAndShapeRenderer renderer,
-      RangeReport.Section s) {
+      RangeFigures.Section s) {
     String title =
         (w == Workload.UNIFORM ? "uniform ranges" : "correlated: lo just after a key")
             + " — n = "
             + Names.nLabel(s.n());
     LogAxis x = LogAxes.of("range length ℓ (values)", 2, 2, LogAxes.Ticks.POWER_OF_TWO);
-    long max = s.points().stream().mapToLong(RangeReport.Point::length).max().orElse(2);
+    long max = s.points().stream().mapToLong(RangeFigures.Point::length).max().orElse(2);
     x.setRange(0.5, 2.0 * max);
     XYPlot plot = new XYPlot(data, x, y, renderer);
     Charts.style(plot);

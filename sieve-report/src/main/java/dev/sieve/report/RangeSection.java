@@ -19,7 +19,7 @@ final class RangeSection {
    *
    * @param plotDir where the plots lie relative to the document ("plots/" in the report, "" alone)
    */
-  static void write(Doc doc, RangeReport.Section s, String plotDir) {
+  static void write(Doc doc, RangeFigures.Section s, String plotDir) {
     doc.heading(2, "Range filters, n = " + Names.nLabel(s.n()));
     double z = GrowthReport.Z999;
     double half = z * Math.sqrt(0.01 * 0.99 / s.queries());
@@ -44,12 +44,12 @@ final class RangeSection {
             Cells.num(100 * half, 2),
             RangeCells.CORRELATED_GAPS,
             s.timer()));
-    doc.bullets(List.of(RangeReport.advice(s) + "."));
+    doc.bullets(List.of(RangeAdvice.advice(s) + "."));
     List<List<String>> lines = new ArrayList<>();
-    for (RangeReport.Point p : s.points()) {
+    for (RangeFigures.Point p : s.points()) {
       lines.add(
           List.of(
-              RangeReport.lengthName(p.length()),
+              RangeFigures.lengthName(p.length()),
               p.workload().name().toLowerCase(Locale.ROOT),
               Cells.pct(p.grafiteRate()),
               "[" + Cells.pct(p.grafiteLower()) + ", " + Cells.pct(p.grafiteUpper()) + "]",
@@ -77,7 +77,7 @@ final class RangeSection {
             "prefix-Bloom bits/key",
             "prefix-Bloom ns/range"),
         lines);
-    long positives = s.points().stream().mapToLong(RangeReport.Point::positives).sum();
+    long positives = s.points().stream().mapToLong(RangeFigures.Point::positives).sum();
     doc.para(
         s.falseNegatives() == 0
             ? String.format(
@@ -100,7 +100,7 @@ final class RangeSection {
     doc.image("ns per range against range length", plotDir + RangeCharts.TIME_PLOT);
   }
 
-  private static String time(RangeReport.Time t) {
+  private static String time(RangeFigures.Time t) {
     if (!t.timed()) {
       return "—";
     }

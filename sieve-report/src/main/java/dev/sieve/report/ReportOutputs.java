@@ -25,7 +25,7 @@ final class ReportOutputs {
     c.stdout().flush();
     if (c.growthMaxN > 0) {
       long queries = Math.min(c.fprQueries, 1_000_000); // per checkpoint, about 60 of them
-      GrowthReport.write(
+      GrowthOutput.write(
           new File(c.out, "growth").toPath(),
           GrowthReport.measureAll(
               0.01, 1_000, c.growthMaxN, queries, GrowthReport.defaultHints(c.growthMaxN)),

@@ -78,7 +78,7 @@ final class ReportRun {
       ExperimentResults experiments = ExperimentsStep.run(c, kinds, rows, bar);
       SectionSteps sections = new SectionSteps(c, plan, bar);
       ColdStart.Section cold = sections.coldStart(kinds);
-      RangeReport.Section range = sections.range(start, plannedSeconds, log);
+      RangeFigures.Section range = sections.range(start, plannedSeconds, log);
       List<Guard.Entry> guard = before == null ? null : Guard.compare(rows, before);
       bar.step("writing " + c.out);
       double seconds = (System.nanoTime() - start) / 1e9;

@@ -84,7 +84,7 @@ public final class ReportWriter {
       List<Guard.Entry> guard,
       ExperimentResults experiments,
       ColdStart.Section coldStart,
-      RangeReport.Section range) {
+      RangeFigures.Section range) {
 
     /** A run without the range section. */
     public Run(
@@ -120,7 +120,7 @@ public final class ReportWriter {
       List<Guard.Entry> guard,
       ExperimentResults experiments,
       ColdStart.Section coldStart,
-      RangeReport.Result range) {}
+      RangeFigures.Result range) {}
 
   /** The ratio figures of a row: to the raw random read of the same n and to the best peer. */
   public record Ratios(
@@ -138,7 +138,7 @@ public final class ReportWriter {
       throw new IOException("cannot create " + plots);
     }
     Charts.fprVsBitsPerKey(new File(plots, "fpr-vs-bits-per-key.png"), run.sweep(), run.rows());
-    Charts.lookupTimes(plots, run.rows());
+    LookupCharts.lookupTimes(plots, run.rows());
     Charts.overheadOverFloor(new File(plots, "bits-over-floor.png"), run.rows());
     if (run.range() != null) {
       RangeCharts.write(plots, run.range());
@@ -200,7 +200,7 @@ public final class ReportWriter {
       RangeSection.write(doc, run.range(), "plots/");
     }
     doc.heading(2, "Plots");
-    for (Charts.Plot p : Charts.lookupPlots(run.rows())) {
+    for (LookupCharts.Plot p : LookupCharts.lookupPlots(run.rows())) {
       doc.image(p.alt(), "plots/" + p.file());
     }
     doc.image("FPR vs bits/key", "plots/fpr-vs-bits-per-key.png");

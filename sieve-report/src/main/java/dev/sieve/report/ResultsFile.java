@@ -20,7 +20,7 @@ import java.util.Map;
  * @param simdPath whether the run's blocked Bloom filter took its SIMD path
  * @param range the range section, {@code null} where the run had none
  */
-record ResultsFile(List<Row> rows, boolean simdPath, RangeReport.Section range) {
+record ResultsFile(List<Row> rows, boolean simdPath, RangeFigures.Section range) {
 
   /** Reads {@code path}; an {@link IllegalArgumentException} names what is wrong with it. */
   static ResultsFile read(Path path) throws IOException {
@@ -42,7 +42,7 @@ record ResultsFile(List<Row> rows, boolean simdPath, RangeReport.Section range) 
     }
     boolean simd =
         m.get("meta") instanceof Map<?, ?> meta && Boolean.TRUE.equals(meta.get("simdPath"));
-    RangeReport.Section range = m.get("range") instanceof Map<?, ?> r ? range(r) : null;
+    RangeFigures.Section range = m.get("range") instanceof Map<?, ?> r ? range(r) : null;
     return new ResultsFile(rows, simd, range);
   }
 
@@ -74,14 +74,14 @@ record ResultsFile(List<Row> rows, boolean simdPath, RangeReport.Section range) 
     return row;
   }
 
-  private static RangeReport.Section range(Map<?, ?> r) {
+  private static RangeFigures.Section range(Map<?, ?> r) {
     double bits = number(r.get("bitsPerKey"));
-    List<RangeReport.Point> points = new ArrayList<>();
+    List<RangeFigures.Point> points = new ArrayList<>();
     if (r.get("cells") instanceof List<?> cells) {
       for (Object o : cells) {
         Map<?, ?> c = (Map<?, ?>) o;
         points.add(
-            new RangeReport.Point(
+            new RangeFigures.Point(
                 count(c.get("length")),
                 Workload.valueOf(((String) c.get("workload")).toUpperCase(Locale.ROOT)),
                 bits,
@@ -98,7 +98,7 @@ record ResultsFile(List<Row> rows, boolean simdPath, RangeReport.Section range) 
                 time(c, "prefixBloom")));
       }
     }
-    return new RangeReport.Section(
+    return new RangeFigures.Section(
         (int) number(r.get("n")),
         bits,
         count(r.get("queriesPerCell")),
@@ -107,8 +107,8 @@ record ResultsFile(List<Row> rows, boolean simdPath, RangeReport.Section range) 
         points);
   }
 
-  private static RangeReport.Time time(Map<?, ?> cell, String prefix) {
-    return new RangeReport.Time(
+  private static RangeFigures.Time time(Map<?, ?> cell, String prefix) {
+    return new RangeFigures.Time(
         number(cell.get(prefix + "NsPerRange")),
         number(cell.get(prefix + "NsError999")),
         0,

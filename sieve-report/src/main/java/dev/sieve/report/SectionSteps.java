@@ -56,8 +56,8 @@ final class SectionSteps {
    * @param planned the run's planned seconds
    * @param log JMH's output
    */
-  RangeReport.Section range(long start, double planned, PrintStream log) throws Exception {
-    RangeReport.Section range = null;
+  RangeFigures.Section range(long start, double planned, PrintStream log) throws Exception {
+    RangeFigures.Section range = null;
     if (c.rangeKeys > 0) {
       bar.step(
           "range filters: n="

@@ -19,7 +19,7 @@ final class SummarySection {
     doc.heading(2, "Which filter to pick");
     List<String> picks = new ArrayList<>(Advice.recommend(run.rows()));
     if (run.range() != null) {
-      picks.add(RangeReport.advice(run.range()) + ".");
+      picks.add(RangeAdvice.advice(run.range()) + ".");
     }
     doc.bullets(picks);
     doc.para(

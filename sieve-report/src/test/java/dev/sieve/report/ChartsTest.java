@@ -36,22 +36,22 @@ class ChartsTest {
   @Test
   void fewerThanThreeKeyCountsGiveABarChartPerNThreeOrMoreGiveLinesAgainstN() throws Exception {
     List<Row> two = rows(10_000, 1_000_000);
-    List<Charts.Plot> bars = Charts.lookupPlots(two);
+    List<LookupCharts.Plot> bars = LookupCharts.lookupPlots(two);
     assertEquals(
         List.of("lookup-n10000.png", "lookup-n1000000.png"),
-        bars.stream().map(Charts.Plot::file).toList());
-    Charts.lookupTimes(dir.toFile(), two);
-    for (Charts.Plot p : bars) {
+        bars.stream().map(LookupCharts.Plot::file).toList());
+    LookupCharts.lookupTimes(dir.toFile(), two);
+    for (LookupCharts.Plot p : bars) {
       BufferedImage img = ImageIO.read(dir.resolve(p.file()).toFile());
       // two families present (blocked Bloom, Xor; the raw read in each): two columns
       assertEquals(2 * Charts.PANEL_W, img.getWidth());
     }
     List<Row> three = rows(10_000, 1_000_000, 10_000_000);
-    List<Charts.Plot> lines = Charts.lookupPlots(three);
+    List<LookupCharts.Plot> lines = LookupCharts.lookupPlots(three);
     assertEquals(
         List.of("lookup-negative-vs-n.png", "lookup-positive-vs-n.png"),
-        lines.stream().map(Charts.Plot::file).toList());
-    Charts.lookupTimes(dir.toFile(), three);
+        lines.stream().map(LookupCharts.Plot::file).toList());
+    LookupCharts.lookupTimes(dir.toFile(), three);
     assertTrue(dir.resolve("lookup-negative-vs-n.png").toFile().length() > 1000);
   }
 
@@ -77,7 +77,7 @@ class ChartsTest {
     Row flagged = AcceptanceTest.row("sieve-cuckoo8", Family.SIEVE, 1000, 5000, 5000, 1);
     flagged.unsteady = "negative 5000 ns is 5000× the raw read";
     rows.add(flagged);
-    List<Charts.LookupPanel> panels = Charts.panels(rows);
+    List<LookupCharts.LookupPanel> panels = LookupCharts.panels(rows);
     // seven blocked/split-block rows: two panels of at most five structures (+ the raw read)
     assertEquals(
         List.of(
@@ -85,9 +85,9 @@ class ChartsTest {
             "Blocked, split-block and two-word Bloom (2 of 2)",
             "Standard Bloom and growable filters",
             "Ribbon"),
-        panels.stream().map(Charts.LookupPanel::title).toList());
-    for (Charts.LookupPanel p : panels) {
-      assertTrue(p.structures().size() + 1 <= Charts.MAX_SERIES, p.toString());
+        panels.stream().map(LookupCharts.LookupPanel::title).toList());
+    for (LookupCharts.LookupPanel p : panels) {
+      assertTrue(p.structures().size() + 1 <= LookupCharts.MAX_SERIES, p.toString());
       assertFalse(p.structures().contains("raw-read-1x"));
     }
     assertTrue(panels.stream().noneMatch(p -> p.structures().contains("sieve-cuckoo8")));

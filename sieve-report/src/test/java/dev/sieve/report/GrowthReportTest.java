@@ -39,7 +39,7 @@ class GrowthReportTest {
       assertTrue(p.upper() < 0.01, "FPR bound at " + p.keys() + ": " + p.upper());
       assertTrue(p.memoryRatio() > 1.0, "the chain is never smaller than a right-sized filter");
     }
-    GrowthReport.write(dir, points, 1_000, 40_000);
+    GrowthOutput.write(dir, points, 1_000, 40_000);
     String md = Files.readString(dir.resolve("growth.md"));
     assertTrue(md.contains("| 40,000 |"), md);
     assertEquals(points.size() + 1, Files.readAllLines(dir.resolve("growth.csv")).size());
@@ -90,29 +90,29 @@ class GrowthReportTest {
         assertEquals(1.0, p.memoryRatio(), 1e-9, "the right-sized filter is the reference");
       }
     }
-    List<GrowthReport.Verdict> verdicts = GrowthReport.verdicts(points);
+    List<GrowthVerdicts.Verdict> verdicts = GrowthVerdicts.verdicts(points);
     // the memory verdict of the unhinted expandable filter agrees with its points, whatever it is
     double worst =
         expandable.stream().mapToDouble(GrowthReport.Point::memoryRatio).max().orElseThrow();
-    GrowthReport.Verdict memory =
+    GrowthVerdicts.Verdict memory =
         verdicts.stream()
             .filter(v -> v.structure().equals("expandable") && v.target().startsWith("memory"))
             .findFirst()
             .orElseThrow();
     assertEquals(
-        worst <= GrowthReport.MEMORY_TARGET
-            ? GrowthReport.Outcome.MET
-            : GrowthReport.Outcome.MISSED,
+        worst <= GrowthVerdicts.MEMORY_TARGET
+            ? GrowthVerdicts.Outcome.MET
+            : GrowthVerdicts.Outcome.MISSED,
         memory.outcome(),
         memory.figure());
     assertEquals(
         4,
         verdicts.stream()
-            .filter(v -> v.target().startsWith("FPR") && v.outcome() == GrowthReport.Outcome.MET)
+            .filter(v -> v.target().startsWith("FPR") && v.outcome() == GrowthVerdicts.Outcome.MET)
             .count());
     assertEquals(
         2, verdicts.stream().filter(v -> v.target().startsWith("moonshot")).count(), "hinted");
-    GrowthReport.write(dir, points, 1_000, maxN);
+    GrowthOutput.write(dir, points, 1_000, maxN);
     String md = Files.readString(dir.resolve("growth.md"));
     assertTrue(md.contains("## Verdicts"), md);
     assertTrue(md.contains("| expandable-hinted (hint 10,000) |"), md);
@@ -163,9 +163,9 @@ class GrowthReportTest {
             point("scalable", 0, 2_000, 1, 1_500, 500),
             point("expandable-hinted", 1_000, 1_500, 0, 1_200, 500),
             point("expandable-hinted", 1_000, 2_001, 1, 5_000, 500)); // hint 2x under: not judged
-    List<GrowthReport.Verdict> v = GrowthReport.verdicts(met);
+    List<GrowthVerdicts.Verdict> v = GrowthVerdicts.verdicts(met);
     assertEquals(4, v.size(), v.toString());
-    assertTrue(v.stream().allMatch(x -> x.outcome() == GrowthReport.Outcome.MET), v.toString());
+    assertTrue(v.stream().allMatch(x -> x.outcome() == GrowthVerdicts.Outcome.MET), v.toString());
 
     List<GrowthReport.Point> missed =
         List.of(
@@ -173,19 +173,19 @@ class GrowthReportTest {
             point("expandable", 0, 3_000, 2, 1_000, 1_200), // 1.2% measured: FPR above f
             point("expandable-hinted", 1_000, 500, 0, 1_201, 0), // hint 2x over: judged
             point("rightsized", 0, 1_000, 0, 1_000, 0));
-    List<GrowthReport.Verdict> w = GrowthReport.verdicts(missed);
+    List<GrowthVerdicts.Verdict> w = GrowthVerdicts.verdicts(missed);
     assertEquals(4, w.size(), w.toString()); // the right-sized reference is not judged
-    for (GrowthReport.Verdict x : w) {
+    for (GrowthVerdicts.Verdict x : w) {
       boolean shouldMeet =
           x.structure().startsWith("expandable-hinted") && x.target().startsWith("FPR");
       assertEquals(
-          shouldMeet ? GrowthReport.Outcome.MET : GrowthReport.Outcome.MISSED,
+          shouldMeet ? GrowthVerdicts.Outcome.MET : GrowthVerdicts.Outcome.MISSED,
           x.outcome(),
           x.toString());
     }
     assertFalse(
-        GrowthReport.verdicts(List.of(point("expandable", 0, 1_000, 0, 9_000, 0))).stream()
-            .anyMatch(x -> x.outcome() == GrowthReport.Outcome.MISSED),
+        GrowthVerdicts.verdicts(List.of(point("expandable", 0, 1_000, 0, 9_000, 0))).stream()
+            .anyMatch(x -> x.outcome() == GrowthVerdicts.Outcome.MISSED),
         "no checkpoint after the first doubling: not measured, not missed");
   }
 }

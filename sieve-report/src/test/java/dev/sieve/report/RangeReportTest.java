@@ -37,9 +37,9 @@ class RangeReportTest {
 
   @Test
   void measuresEveryCellWithinTheBoundTimesItAndWritesTheSection() throws Exception {
-    RangeReport.Section s = RangeReport.measure(20_000, 5_000, 16, 25);
+    RangeFigures.Section s = RangeReport.measure(20_000, 5_000, 16, 25);
     assertEquals(RangeReport.LENGTHS.length * 2, s.points().size());
-    for (RangeReport.Point p : s.points()) {
+    for (RangeFigures.Point p : s.points()) {
       assertTrue(p.withinBound(), p.toString());
       assertEquals(5_000, p.queries());
       assertEquals(5_000, p.positives());
@@ -56,7 +56,7 @@ class RangeReportTest {
     }
     // the bound grows with ℓ: ℓ/2^(B−2)
     assertTrue(s.points().get(2).grafiteBound() < s.points().get(4).grafiteBound());
-    RangeReport.Point shortCorrelated =
+    RangeFigures.Point shortCorrelated =
         s.points().stream()
             .filter(p -> p.length() == 16 && p.workload() == Workload.CORRELATED)
             .findFirst()
@@ -65,8 +65,8 @@ class RangeReportTest {
     assertTrue(
         shortCorrelated.prefixFp() > shortCorrelated.grafiteFp(), shortCorrelated.toString());
 
-    RangeReport.Section timed = RangeReport.timed(s, RangeTimer.quick(2, 1 << 10), true);
-    for (RangeReport.Point p : timed.points()) {
+    RangeFigures.Section timed = RangeReport.timed(s, RangeTimer.quick(2, 1 << 10), true);
+    for (RangeFigures.Point p : timed.points()) {
       for (Structure st : Structure.values()) {
         assertTrue(p.time(st).timed(), p.toString());
         assertTrue(p.time(st).iterations() >= 2, p.toString());
@@ -107,7 +107,7 @@ class RangeReportTest {
         t.get(AcceptanceRange.UNIFORM_FPR).detail().contains("no Grafite at 16 bits/key"),
         t.get(AcceptanceRange.UNIFORM_FPR).detail());
 
-    String advice = RangeReport.advice(timed);
+    String advice = RangeAdvice.advice(timed);
     assertTrue(advice.startsWith("Range queries (n = 20,000"), advice);
     assertTrue(advice.contains(": grafite — worst FPR "), advice);
     List<String> lines = new ArrayList<>();
@@ -124,7 +124,7 @@ class RangeReportTest {
       byte[] b = Files.readAllBytes(dir.resolve(png));
       assertTrue(b.length > 1000 && b[1] == 'P' && b[2] == 'N' && b[3] == 'G', png);
     }
-    RangeReport.Result json = timed.result();
+    RangeFigures.Result json = timed.result();
     assertEquals(timed.points().size(), json.cells().size());
     assertTrue(Json.write(json).contains("\"grafiteNsPerRange\""));
   }
@@ -132,7 +132,7 @@ class RangeReportTest {
   @Test
   void aPlantedFalseNegativeFailsTheContract() {
     // a filter that answers "empty" for every range whose low end is a multiple of 8
-    RangeReport.Section s =
+    RangeFigures.Section s =
         RangeReport.measure(
             5_000, 400, 16, 7, f -> (lo, hi) -> (lo & 7) != 0 && f.mayContainRange(lo, hi));
     assertTrue(s.falseNegatives() > 0);
@@ -174,22 +174,22 @@ class RangeReportTest {
     }
   }
 
-  private static RangeReport.Section atTenMillion(RangeReport.Section small) {
-    return new RangeReport.Section(
+  private static RangeFigures.Section atTenMillion(RangeFigures.Section small) {
+    return new RangeFigures.Section(
         10_000_000, small.bitsPerKey(), small.queries(), small.seed(), "", small.points());
   }
 
   @Test
   void flaggedCellsAreReMeasuredOnceAndTheQueryTimeGoalUsesOnlySteadyOnes() throws Exception {
-    RangeReport.Section s = atTenMillion(RangeReport.measure(2_000, 200, 16, 3));
+    RangeFigures.Section s = atTenMillion(RangeReport.measure(2_000, 200, 16, 3));
     double[] noisy = {10, 400, 12, 9, 300};
     double[] steady = {50, 51, 49, 50, 50};
     double[] slow = {150, 151, 149, 150, 150};
     int[] calls = {0};
     // noisy, then steady: every cell re-measured once, then kept
-    RangeReport.Section fixed = RangeReport.timed(s, new Scripted(noisy, steady, calls), true);
+    RangeFigures.Section fixed = RangeReport.timed(s, new Scripted(noisy, steady, calls), true);
     assertEquals(4, calls[0], "each filter timed, then re-measured once");
-    for (RangeReport.Point p : fixed.points()) {
+    for (RangeFigures.Point p : fixed.points()) {
       assertTrue(p.grafiteTime().steady() && p.grafiteTime().remeasured(), p.toString());
     }
     assertTrue(fixed.unsteady().isEmpty());
@@ -200,24 +200,24 @@ class RangeReportTest {
 
     // noisy twice: flagged, excluded from the goal and the advice's times
     calls[0] = 0;
-    RangeReport.Section still = RangeReport.timed(s, new Scripted(noisy, noisy, calls), true);
+    RangeFigures.Section still = RangeReport.timed(s, new Scripted(noisy, noisy, calls), true);
     assertEquals(4, calls[0]);
     assertEquals(still.points().size() * 2, still.unsteady().size());
     assertEquals(
         Acceptance.Status.EXCLUDED,
         byId(AcceptanceRange.checks(still)).get(AcceptanceRange.QUERY_TIME).status());
-    assertFalse(RangeReport.advice(still).contains("ns/range"), RangeReport.advice(still));
+    assertFalse(RangeAdvice.advice(still).contains("ns/range"), RangeAdvice.advice(still));
 
     // no room in the budget: not re-measured, flagged
     calls[0] = 0;
-    RangeReport.Section noRoom = RangeReport.timed(s, new Scripted(noisy, steady, calls), false);
+    RangeFigures.Section noRoom = RangeReport.timed(s, new Scripted(noisy, steady, calls), false);
     assertEquals(2, calls[0]);
     assertFalse(noRoom.points().get(0).grafiteTime().remeasured());
     assertFalse(noRoom.points().get(0).grafiteTime().steady());
 
     // steady but slow: a miss with the slowest cell named
     calls[0] = 0;
-    RangeReport.Section slowRun = RangeReport.timed(s, new Scripted(slow, slow, calls), true);
+    RangeFigures.Section slowRun = RangeReport.timed(s, new Scripted(slow, slow, calls), true);
     assertEquals(2, calls[0], "nothing flagged, nothing re-measured");
     Acceptance.Check miss = byId(AcceptanceRange.checks(slowRun)).get(AcceptanceRange.QUERY_TIME);
     assertEquals(Acceptance.Status.MISS, miss.status());
@@ -256,9 +256,9 @@ class RangeReportTest {
   @Test
   void theBenchmarksCellOrderIsTheSections() {
     // RangeCellsBenchmark times cell k mod C in turn: length-major, uniform before correlated
-    RangeReport.Section s = RangeReport.measure(1_000, 50, 16, 1);
+    RangeFigures.Section s = RangeReport.measure(1_000, 50, 16, 1);
     for (int i = 0; i < s.points().size(); i++) {
-      RangeReport.Point p = s.points().get(i);
+      RangeFigures.Point p = s.points().get(i);
       assertEquals(RangeReport.LENGTHS[i / RangeTimer.WORKLOADS], p.length());
       assertEquals(Workload.values()[i % RangeTimer.WORKLOADS], p.workload());
     }

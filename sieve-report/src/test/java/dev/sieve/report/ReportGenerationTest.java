@@ -214,7 +214,8 @@ class ReportGenerationTest {
 
   @Test
   void theResultsPageGoesToDocsResultsOfTheRepositoryByDefault() {
-    // the report runs from <repository>/sieve-report/target (its classes here, its jar from ./sieve)
+    // the report runs from <repository>/sieve-report/target (its classes here, its jar from
+    // ./sieve)
     Path dir = ResultsPage.defaultDir();
     assertTrue(dir.endsWith(Path.of("docs", "results")), dir.toString());
     Path root = dir.getParent().getParent();

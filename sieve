@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sieve command: builds the CLI on first use (or when its sources changed), then runs it.
-# `sieve report` (and `sieve help report`) run the benchmark module's report instead (sieve-bench,
-# which holds the peers).
+# `sieve report` (and `sieve help report`) run the report instead (sieve-report, built with the
+# benchmark module sieve-bench, which holds the peers).
 #
 # Safe to run concurrently and from a symbolic link on PATH: the check-and-build is serialized by
 # a lock (flock on .sieve-build.lock at the repository root), re-checked once the lock is held,
@@ -34,7 +34,7 @@
 set -euo pipefail
 root="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 module=sieve-cli
-deps=(sieve-core sieve-rocksdb sieve-parquet sieve-orc sieve-cli)
+deps=(sieve-core sieve-rocksdb sieve-parquet sieve-orc sieve-json sieve-cli)
 heap="${SIEVE_HEAP:-6g}"
 java_opts=()
 if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]]; then
@@ -43,8 +43,8 @@ if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]];
   else
     shift
   fi
-  module=sieve-bench
-  deps=(sieve-core sieve-bench)
+  module=sieve-report
+  deps=(sieve-core sieve-json sieve-bench sieve-report)
   heap="${SIEVE_HEAP:-10g}"
   # blocked Bloom queries take their SIMD path (dev.sieve.bloom.VectorLineProbe) only with the
   # incubating Vector API; the report measures the library as a user would run it fastest

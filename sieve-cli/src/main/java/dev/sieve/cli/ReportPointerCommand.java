@@ -6,18 +6,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sieve report} as this jar sees it: the report lives in the benchmark module (sieve-bench,
- * which holds the peer libraries), and the {@code ./sieve} wrapper routes {@code report} (and
- * {@code help report}) there. Reached only when the CLI jar is run directly, it says where to go.
+ * {@code sieve report} as this jar sees it: the report lives in its own module (sieve-report, with
+ * the benchmark module sieve-bench, which holds the peer libraries, under it), and the {@code
+ * ./sieve} wrapper routes {@code report} (and {@code help report}) there. Reached only when the CLI
+ * jar is run directly, it says where to go.
  */
 @Command(
     name = "report",
     description = {
       "Every filter side by side with the peers, the exact baselines, theory and a raw random"
           + " read; writes report/.",
-      "It runs from the benchmark module: ./sieve report [OPTIONS] builds and runs it, and"
+      "It runs from the report module: ./sieve report [OPTIONS] builds and runs it, and"
           + " ./sieve report --help (or ./sieve help report) lists its options. This jar (the"
-          + " CLI) does not contain it; its jar is sieve-bench/target/sieve-bench-all.jar."
+          + " CLI) does not contain it; its jar is sieve-report/target/sieve-report-all.jar."
     })
 final class ReportPointerCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -29,8 +30,8 @@ final class ReportPointerCommand implements Callable<Integer> {
     spec.commandLine()
         .getErr()
         .println(
-            "sieve report: the report runs from the benchmark module: use ./sieve report (or java"
-                + " -jar sieve-bench/target/sieve-bench-all.jar)");
+            "sieve report: the report runs from the report module: use ./sieve report (or java"
+                + " -jar sieve-report/target/sieve-report-all.jar)");
     spec.commandLine().getErr().flush();
     return 2;
   }

@@ -1,13 +1,13 @@
 package dev.sieve.cli;
 
 import dev.sieve.SieveFormatException;
+import dev.sieve.json.JsonFormatException;
+import dev.sieve.json.JsonReader;
 import dev.sieve.sst.DbFilterReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,7 +30,13 @@ final class ReportProbeCost {
       throw new SieveFormatException(
           0, "report of " + size + " bytes is larger than the limit of " + MAX_BYTES);
     }
-    Object root = new Parser(Files.readString(file, StandardCharsets.UTF_8)).document();
+    Object root;
+    try {
+      root = JsonReader.parse(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (JsonFormatException e) {
+      throw new SieveFormatException(
+          e.offset(), "report JSON: " + e.problem() + " at character " + e.offset());
+    }
     if (!(root instanceof Map<?, ?> m) || !(m.get("rows") instanceof List<?> rows)) {
       throw new SieveFormatException(0, "not a sieve report results.json: no \"rows\" array");
     }
@@ -93,165 +99,5 @@ final class ReportProbeCost {
 
   private static double number(Map<?, ?> row, String key) {
     return (Double) row.get(key);
-  }
-
-  /** A small strict JSON reader: objects, arrays, strings, numbers (as Double), literals. */
-  static final class Parser {
-    private final String s;
-    private int i;
-    private int depth;
-
-    Parser(String s) {
-      this.s = s;
-    }
-
-    Object document() {
-      Object v = value();
-      ws();
-      if (i != s.length()) {
-        throw error("text after the JSON value");
-      }
-      return v;
-    }
-
-    private SieveFormatException error(String what) {
-      return new SieveFormatException(i, "report JSON: " + what + " at character " + i);
-    }
-
-    private void ws() {
-      while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) {
-        i++;
-      }
-    }
-
-    private Object value() {
-      ws();
-      if (i >= s.length()) {
-        throw error("unexpected end");
-      }
-      char c = s.charAt(i);
-      if (c == '{' || c == '[') {
-        if (++depth > 200) {
-          throw error("nesting deeper than 200");
-        }
-        Object v = c == '{' ? object() : array();
-        depth--;
-        return v;
-      }
-      if (c == '"') {
-        return string();
-      }
-      for (String lit : new String[] {"true", "false", "null"}) {
-        if (s.startsWith(lit, i)) {
-          i += lit.length();
-          return lit.equals("null") ? null : Boolean.valueOf(lit);
-        }
-      }
-      int start = i;
-      while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) {
-        i++;
-      }
-      try {
-        return Double.valueOf(s.substring(start, i));
-      } catch (NumberFormatException e) {
-        i = start;
-        throw error("not a JSON value");
-      }
-    }
-
-    private Map<String, Object> object() {
-      Map<String, Object> m = new LinkedHashMap<>();
-      i++;
-      ws();
-      if (i < s.length() && s.charAt(i) == '}') {
-        i++;
-        return m;
-      }
-      while (true) {
-        ws();
-        if (i >= s.length() || s.charAt(i) != '"') {
-          throw error("expected a key");
-        }
-        String k = string();
-        ws();
-        expect(':');
-        m.put(k, value());
-        ws();
-        if (i < s.length() && s.charAt(i) == ',') {
-          i++;
-          continue;
-        }
-        expect('}');
-        return m;
-      }
-    }
-
-    private List<Object> array() {
-      List<Object> l = new ArrayList<>();
-      i++;
-      ws();
-      if (i < s.length() && s.charAt(i) == ']') {
-        i++;
-        return l;
-      }
-      while (true) {
-        l.add(value());
-        ws();
-        if (i < s.length() && s.charAt(i) == ',') {
-          i++;
-          continue;
-        }
-        expect(']');
-        return l;
-      }
-    }
-
-    private void expect(char c) {
-      if (i >= s.length() || s.charAt(i) != c) {
-        throw error("expected '" + c + "'");
-      }
-      i++;
-    }
-
-    private String string() {
-      StringBuilder b = new StringBuilder();
-      i++;
-      while (true) {
-        if (i >= s.length()) {
-          throw error("unterminated string");
-        }
-        char c = s.charAt(i++);
-        if (c == '"') {
-          return b.toString();
-        }
-        if (c != '\\') {
-          b.append(c);
-          continue;
-        }
-        if (i >= s.length()) {
-          throw error("unterminated escape");
-        }
-        char e = s.charAt(i++);
-        switch (e) {
-          case 'n' -> b.append('\n');
-          case 't' -> b.append('\t');
-          case 'r' -> b.append('\r');
-          case 'b' -> b.append('\b');
-          case 'f' -> b.append('\f');
-          case 'u' -> {
-            if (i + 4 > s.length()) {
-              throw error("short \\u escape");
-            }
-            try {
-              b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
-            } catch (NumberFormatException x) {
-              throw error("bad \\u escape");
-            }
-            i += 4;
-          }
-          default -> b.append(e);
-        }
-      }
-    }
   }
 }

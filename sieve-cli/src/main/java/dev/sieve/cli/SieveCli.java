@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "sieve 1.0.0",
     description = "Approximate-membership filters, bit-compatible with RocksDB.",
-    // bench: `report` lives in the sieve-bench module (it holds the peers); ./sieve routes it there
+    // report: `report` lives in the sieve-report module (over sieve-bench, which holds the peers);
+    // ./sieve routes it there
     footer = {"", "Exit status: 0 ok, 1 bad input file, 2 bad usage (one line on stderr)."},
     subcommands = {
       CommandLine.HelpCommand.class,

@@ -98,7 +98,7 @@ class UsageErrorsTest {
         none.err());
   }
 
-  /** "Unknown subcommand", and the report's own -V printed nothing (tested in sieve-bench). */
+  /** "Unknown subcommand", and the report's own -V printed nothing (tested in sieve-report). */
   @Test
   void helpReportAndReportInThisJar() {
     CliRun help = CliRun.of("help", "report");

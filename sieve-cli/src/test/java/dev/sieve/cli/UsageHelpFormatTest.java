@@ -53,7 +53,7 @@ class UsageHelpFormatTest {
                 StringWriter err = new StringWriter();
                 lean.setOut(new PrintWriter(out, true));
                 lean.setErr(new PrintWriter(err, true));
-                lean.execute(name, "--help"); // "report" points to the benchmark module instead
+                lean.execute(name, "--help"); // "report" points to the report module instead
                 all.append(out).append(err);
               }
               return n;

@@ -68,8 +68,10 @@ class WrapperScriptTest {
             "sieve-rocksdb",
             "sieve-parquet",
             "sieve-orc",
+            "sieve-json",
             "sieve-cli",
             "sieve-bench",
+            "sieve-report",
             "sieve-spark")) {
       copy(root.resolve(m).resolve("pom.xml"), clone.resolve(m).resolve("pom.xml"));
       copy(root.resolve(m).resolve("src/main"), clone.resolve(m).resolve("src/main"));
@@ -360,11 +362,14 @@ class WrapperScriptTest {
     assertEquals(0, r.status(), r.toString());
     assertEquals("sieve 1.0.0", r.out().strip());
     assertEquals("", r.err(), "no rebuild");
-    // a change in the benchmark module or in tests does not rebuild the CLI
+    // a change in the benchmark or report modules or in tests does not rebuild the CLI
     FileTime later = FileTime.fromMillis(System.currentTimeMillis() + 5_000);
     Path benchSource = clone.resolve("sieve-bench/src/main/java/dev/sieve/bench/Touched.java");
     Files.writeString(benchSource, "package dev.sieve.bench; class Touched {}\n");
     Files.setLastModifiedTime(benchSource, later);
+    Path reportSource = clone.resolve("sieve-report/src/main/java/dev/sieve/report/Touched.java");
+    Files.writeString(reportSource, "package dev.sieve.report; class Touched {}\n");
+    Files.setLastModifiedTime(reportSource, later);
     Path test = clone.resolve("sieve-core/src/test/java/Touched.java");
     Files.createDirectories(test.getParent());
     Files.writeString(test, "class Touched {}\n");

@@ -17,7 +17,7 @@ import java.util.Locale;
  *       {@link #finish(String)}.
  * </ul>
  *
- * <p>Not API: sieve-cli and sieve-bench use it from the class path.
+ * <p>Not API: sieve-cli and sieve-report use it from the class path.
  */
 public final class ProgressBar {
   /** The bar's width in columns, between the brackets. */

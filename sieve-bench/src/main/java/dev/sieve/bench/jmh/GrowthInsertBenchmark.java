@@ -1,7 +1,6 @@
 package dev.sieve.bench.jmh;
 
 import dev.sieve.MutableFilter;
-import dev.sieve.bench.report.GrowthInsertLatency;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.expand.ExpandableFilter;

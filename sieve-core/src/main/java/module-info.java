@@ -29,4 +29,20 @@ module dev.sieve.core {
   exports dev.sieve.interop;
   // range filters (Grafite, the prefix-Bloom baseline)
   exports dev.sieve.range;
+
+  // Each filter family registers its types (class, builder, container form) as a service, so the
+  // registry and the container name no filter class: a family in another module is one more
+  // provider, and a type whose module is absent is reported by the module that provides it. The
+  // class path reads the same providers from META-INF/services.
+  uses dev.sieve.internal.FilterFamily;
+
+  provides dev.sieve.internal.FilterFamily with
+      dev.sieve.bloom.BloomFamily,
+      dev.sieve.cuckoo.CuckooFamily,
+      dev.sieve.expand.ExpandableFamily,
+      dev.sieve.interop.InteropFamily,
+      dev.sieve.range.RangeFamily,
+      dev.sieve.ribbon.RibbonFamily,
+      dev.sieve.shard.ShardedFamily,
+      dev.sieve.xor.XorFamily;
 }

@@ -1,21 +1,11 @@
 package dev.sieve.cli;
 
-import dev.sieve.Filter;
-import dev.sieve.FilterBuilder;
-import dev.sieve.format.SieveFormat;
-import dev.sieve.policy.FilterPolicy;
-import dev.sieve.range.RangeFilter;
 import dev.sieve.registry.FilterType;
-import dev.sieve.sst.RocksDbOptions;
-import dev.sieve.sst.RocksDbTableFilter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -192,24 +182,6 @@ public final class BuildCommand implements Callable<Integer> {
               + " >= 0; default: unknown (as RocksDB's SstFileWriter), treated as the bottommost")
   Integer level;
 
-  /** The policy as RocksDB applies it: bits per key clamped to [1, 100], in thousandths. */
-  static String appliedPolicy(FilterPolicy p) {
-    return setting(p, p.millibitsPerKey() / 1000.0);
-  }
-
-  /** The setting as given: {@code bloom:BITS} or {@code ribbon:BITS[:LEVEL]}, BITS as parsed. */
-  static String givenPolicy(FilterPolicy p, String spec) {
-    return setting(p, Double.parseDouble(spec.trim().split(":", -1)[1]));
-  }
-
-  private static String setting(FilterPolicy p, double bits) {
-    if (!p.isRibbonPolicy()) {
-      return "bloom:" + bits;
-    }
-    int level = p.bloomBeforeLevel();
-    return "ribbon:" + bits + (level == 0 ? "" : ":" + level);
-  }
-
   /** Whether both paths name one existing file (links, {@code ..} and hard links resolved). */
   private static boolean isSameFile(Path a, Path b) {
     try {
@@ -276,116 +248,13 @@ public final class BuildCommand implements Callable<Integer> {
           "--prefix",
           "--whole-key-filtering",
           "--partition-size");
-      return buildContainer(form);
+      return ContainerBuild.run(this, form);
     }
-    refuse("a RocksDB filter block", "--type", "--setting", "--fp-rate", "--seed");
-    if (policy == null) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "a RocksDB filter block needs --policy bloom:BITS or ribbon:BITS (for a Sieve"
-              + " container give --format sieve or -o FILE.sieve, with --type)");
-    }
-    if (partitionSize != null && AtomicFiles.isStdout(output)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--partition-size writes a directory; -o " + output + " is standard output");
-    }
-    FilterPolicy p;
-    try {
-      p = RocksDbOptions.filterPolicy(policy).orElse(null);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (p == null) {
-      throw new ParameterException(
-          spec.commandLine(), "bits per key below 0.5 means no filter; nothing to build");
-    }
-    p = p.withOptimizeFiltersForMemory(optimizeFiltersForMemory);
-    if (level != null && (level < FilterPolicy.FLUSH || level > FilterPolicy.UNKNOWN_LEVEL)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--level must be -1 (a flush) or a level in 0.."
-              + FilterPolicy.UNKNOWN_LEVEL
-              + " (the last: unknown), got "
-              + level);
-    }
-    if (formatVersion < 2 || formatVersion > 7) {
-      throw new ParameterException(
-          spec.commandLine(), "--format-version must be in 2..7, got " + formatVersion);
-    }
-    RocksDbTableFilter tableFilter = null;
-    if (prefix != null || !wholeKeyFiltering || partitionSize != null) {
-      if (formatVersion < 5) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "--prefix, --whole-key-filtering and --partition-size need --format-version >= 5"
-                + " (legacy Bloom is not modelled with them)");
-      }
-      if (partitionSize != null && (partitionSize < 1 || partitionSize > (1L << 31))) {
-        throw new ParameterException(
-            spec.commandLine(), "--partition-size must be in 1..2^31 bytes, got " + partitionSize);
-      }
-      try {
-        tableFilter =
-            new RocksDbTableFilter(
-                p, level == null ? FilterPolicy.UNKNOWN_LEVEL : level, prefix, wholeKeyFiltering);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), e.getMessage());
-      }
-    }
-    List<byte[]> keys = readKeys(form);
-    if (keys == null) {
-      return SstCliSupport.BAD_FILE;
-    }
-    String applied = appliedPolicy(p);
-    if (!applied.equals(givenPolicy(p, policy))) {
-      spec.commandLine()
-          .getErr()
-          .println(
-              "sieve build: note: --policy "
-                  + policy
-                  + " is applied as "
-                  + applied
-                  + " (RocksDB clamps bits per key to [1, 100] and keeps thousandths)");
-      spec.commandLine().getErr().flush();
-    }
-    if (partitionSize != null) {
-      return writePartitions(
-          tableFilter.buildPartitions(keys, partitionSize), keys.size(), applied);
-    }
-    byte[] block =
-        tableFilter != null
-            ? tableFilter.buildFullBlock(keys)
-            : RocksDbTableFilter.filterBlock(
-                p, keys, formatVersion, level == null ? FilterPolicy.UNKNOWN_LEVEL : level);
-    try {
-      AtomicFiles.write(output, block);
-    } catch (IOException e) {
-      return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
-    }
-    summary()
-        .println(
-            "wrote "
-                + block.length
-                + " bytes ("
-                + keys.size()
-                + " keys, "
-                + applied
-                + ", format_version "
-                + formatVersion
-                + ", optimize_filters_for_memory="
-                + optimizeFiltersForMemory
-                + (prefix == null
-                    ? ""
-                    : ", prefix " + prefix + ", whole_key_filtering=" + wholeKeyFiltering)
-                + ") to "
-                + output);
-    summary().flush();
-    return 0;
+    return BlockBuild.run(this, form);
   }
 
   /** Where the summary line goes: stdout, or stderr when the output itself goes to stdout. */
-  private java.io.PrintWriter summary() {
+  java.io.PrintWriter summary() {
     return AtomicFiles.isStdout(output) ? spec.commandLine().getErr() : spec.commandLine().getOut();
   }
 
@@ -408,7 +277,7 @@ public final class BuildCommand implements Callable<Integer> {
   }
 
   /** Bad usage if any of {@code options} was given: they do not apply to {@code what}. */
-  private void refuse(String what, String... options) {
+  void refuse(String what, String... options) {
     for (String o : options) {
       if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
         throw new ParameterException(spec.commandLine(), o + " does not apply to " + what);
@@ -420,166 +289,7 @@ public final class BuildCommand implements Callable<Integer> {
    * The keys of the keys file, sorted bytewise and de-duplicated unless {@code --keep-order}; null
    * after printing the one-line error for a bad file or line, or for a file without keys.
    */
-  private List<byte[]> readKeys(KeyForm form) {
+  List<byte[]> readKeys(KeyForm form) {
     return KeyFile.read(keysFile, form, allowEmptyKey, keepOrder, spec.commandLine().getErr());
-  }
-
-  /** {@code --format sieve}: a filter of the registry type {@code --type}, in a Sieve container. */
-  private int buildContainer(KeyForm form) {
-    FilterType t;
-    try {
-      t = FilterType.forName(type == null ? "blocked-bloom" : type);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--type: " + e.getMessage());
-    }
-    if (setting != null && fpRate != null) {
-      throw new ParameterException(
-          spec.commandLine(), "--setting and --fp-rate exclude each other; give one");
-    }
-    FilterBuilder<? extends Filter> builder;
-    try {
-      builder = setting != null ? SizeSettings.builder(t, setting) : t.builder();
-      if (fpRate != null) {
-        builder = builder.fpRate(fpRate);
-      }
-      if (seed != null) {
-        builder = builder.seed(seed);
-      }
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(
-          spec.commandLine(),
-          (setting != null ? "--setting " : "--fp-rate ")
-              + "for "
-              + t.cliName()
-              + ": "
-              + e.getMessage());
-    }
-    List<byte[]> keys = readKeys(form);
-    if (keys == null) {
-      return SstCliSupport.BAD_FILE;
-    }
-    Filter filter;
-    try {
-      // a range filter of --long keys is built over the numbers themselves, so that it answers
-      // range queries; over their bytes' hashes it would answer points only
-      filter =
-          form == KeyForm.LONG && RangeFilter.class.isAssignableFrom(t.filterClass())
-              ? builder.build(KeyFile.asLongs(keys))
-              : builder.build(keys);
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      spec.commandLine()
-          .getErr()
-          .println(
-              "sieve build: " + t.cliName() + " over " + keys.size() + " keys: " + e.getMessage());
-      spec.commandLine().getErr().flush();
-      return SstCliSupport.BAD_FILE;
-    }
-    long[] written = new long[1];
-    try {
-      AtomicFiles.write(
-          output,
-          ch ->
-              SieveFormat.write(
-                  filter,
-                  new java.nio.channels.WritableByteChannel() {
-                    @Override
-                    public int write(java.nio.ByteBuffer src) throws IOException {
-                      int n = ch.write(src);
-                      written[0] += n;
-                      return n;
-                    }
-
-                    @Override
-                    public boolean isOpen() {
-                      return ch.isOpen();
-                    }
-
-                    @Override
-                    public void close() {
-                      // the writer owns the channel
-                    }
-                  },
-                  // recorded, so that query takes the keys as numbers by itself
-                  form == KeyForm.LONG && filter.keyScheme() == dev.sieve.KeyScheme.XXPH3));
-    } catch (IOException e) {
-      return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
-    }
-    summary()
-        .println(
-            String.format(
-                Locale.ROOT,
-                "wrote %d bytes (%d keys, %s%s, %s bits/key, modelled FPR %s%s) to %s",
-                written[0],
-                keys.size(),
-                t.cliName(),
-                setting != null
-                    ? SizeSettings.describe(t, setting)
-                    : fpRate != null ? " fp-rate " + fpRate : "",
-                Figures.bitsPerKey(filter.bitsPerKey()),
-                Figures.percent(filter.modelledFpRate()),
-                form == KeyForm.TEXT ? "" : ", keys " + form.option(),
-                output));
-    String note = BuildNotes.note(t, fpRate);
-    if (note != null) {
-      summary().println(note);
-    }
-    summary().flush();
-    return 0;
-  }
-
-  /** Writes the partitions and index.tsv into the directory {@code output}. */
-  private int writePartitions(List<RocksDbTableFilter.Partition> parts, int numKeys, Object p) {
-    if (Files.exists(output) && !Files.isDirectory(output)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "-o " + output + " is a file; a partitioned filter is written to a directory");
-    }
-    long bytes = 0;
-    StringBuilder index = new StringBuilder();
-    try {
-      Files.createDirectories(output);
-      for (int i = 0; i < parts.size(); i++) {
-        String name = String.format(Locale.ROOT, "partition-%05d.block", i);
-        byte[] block = parts.get(i).block();
-        AtomicFiles.write(output.resolve(name), block);
-        bytes += block.length;
-        index
-            .append(name)
-            .append('\t')
-            .append(HexFormat.of().formatHex(parts.get(i).separator()))
-            .append('\t')
-            .append(block.length)
-            .append('\n');
-      }
-      AtomicFiles.write(
-          output.resolve("index.tsv"), index.toString().getBytes(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      return SstCliSupport.badFile(spec.commandLine().getErr(), "build", output.toString(), e);
-    }
-    spec.commandLine()
-        .getOut()
-        .println(
-            "wrote "
-                + parts.size()
-                + " partitions, "
-                + bytes
-                + " bytes ("
-                + numKeys
-                + " keys, "
-                + p
-                + ", format_version "
-                + formatVersion
-                + ", optimize_filters_for_memory="
-                + optimizeFiltersForMemory
-                + (prefix == null ? "" : ", prefix " + prefix)
-                + ", whole_key_filtering="
-                + wholeKeyFiltering
-                + ", metadata_block_size "
-                + partitionSize
-                + ") to "
-                + output
-                + "/");
-    spec.commandLine().getOut().flush();
-    return 0;
   }
 }

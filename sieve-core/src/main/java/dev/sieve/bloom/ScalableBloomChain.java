@@ -8,8 +8,19 @@ import java.util.Arrays;
  *
  * <h2>The query</h2>
  *
- * {@link #loopMayContain} asks each stage's own lookup in turn. Two other forms were measured and
- * give the same answers; they live on as an experiment in sieve-bench ({@code
+ * A present key is in one stage, stage {@code i} with probability about {@code c_i / N}: the
+ * newest, largest stages hold most keys (at {@code s = 2} the newest and the one before hold about
+ * three quarters), so asking the newest first finds a present key after about two stages on
+ * average, against {@code m} oldest-first. An absent key is asked of every stage in either order
+ * (it stops early only on a false positive); newest first also issues the likely cache misses of
+ * the large stages first, so the small stages, in cache, are tested while those loads are in
+ * flight. Each stage is asked by its own lookup ({@link BlockedBloomFilter#mayContainHash}); the
+ * forms measured against it are below. A lookup per stage is the price of the chain: grown from a
+ * guess of 10^3 to 10^8 keys it has 17 stages, and the growth section of the report measures its
+ * lookups against a blocked Bloom filter sized right for the keys.
+ *
+ * <p>{@link #loopMayContain} asks each stage's own lookup in turn. Two other forms were measured
+ * and give the same answers; they live on as an experiment in sieve-bench ({@code
  * dev.sieve.bench.ScalableQueryForms}, {@code GrowthQueryBenchmark}'s {@code queryForm}): two-pass
  * (first the word of the key's first probe in every stage, so the misses of all stages are in
  * flight at once, then the other probes of the stages whose first probe was set) and branch-free

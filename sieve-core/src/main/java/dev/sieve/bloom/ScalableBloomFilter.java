@@ -27,47 +27,21 @@ import java.nio.channels.WritableByteChannel;
  * the one before, so the rates of all stages, however many are opened, add up to at most the
  * requested rate.
  *
- * <h2>The math ({@link GrowthMath#scalableStageFpRate}, {@link GrowthMath#scalableStageCapacity})
- * </h2>
+ * <h2>The math</h2>
  *
- * <ul>
- *   <li>Stage {@code i} holds {@code c_i} keys: {@code c_0 = n0} (the initial guess, {@link
- *       Builder#expectedKeys}), {@code c_{i+1} = ceil(c_i · s)} (the growth factor {@code s},
- *       default 2). {@code N} keys open about {@code log_s(N (s−1)/n0) + 1} stages: 20 for 10^9
- *       keys from a guess of 10^3 at {@code s = 2}.
- *   <li>Stage {@code i} is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening ratio
- *       {@code r}, default 0.9), at the fewest bits per key (in thousandths, with RocksDB's probe
- *       count for them) whose rate meets it by {@link
- *       GrowthMath#blockedBloomFpRateWithProbeCollisions}, a model that counts the collisions of a
- *       key's own probes: RocksDB's two-point model underestimates the tight stages' rates by
- *       10-65%, which would break the bound below. An absent key is a false positive when any stage
- *       answers "maybe": {@code 1 − Π(1 − f_i) ≤ Σ f_i = f · (1 − r^m) < f} ({@link
- *       GrowthMath#scalableChainFpRateBound}), whatever the number of stages {@code m}.
- *   <li>Memory: stage {@code i} costs about {@code c_i · (log2(1/f) + log2(1/(1−r)) + i ·
- *       log2(1/r)) / ln 2} bits. Two taxes over a single filter sized right for the final count:
- *       the tighter rates (about {@code 1.44 · (log2(1/(1−r)) + i · log2(1/r))} bits per key,
- *       growing with the number of stages), and the newest stage's unused room, up to a factor
- *       {@code s} just after it opened ({@link GrowthMath#scalableWorstMemoryRatio}). A larger
- *       {@code r} lowers the first tax where there are many stages and raises it where there are
- *       few; a smaller {@code s} lowers the second but opens more stages, and every stage costs a
- *       probe for an absent key. The defaults ({@code s = 2}, {@code r = 0.9}) had the lowest mean
- *       and worst-case memory over 10^3..10^9 keys from a guess of 10^3 among {@code s ∈ {1.5, 2,
- *       3, 4}}, {@code r ∈ {0.5 .. 0.95}} in the model, without the 33 stages {@code s = 1.5} needs
- *       (docs/growing.md; {@code ./sieve report --growth-max-n N} measures them).
- * </ul>
+ * Stage {@code i} holds {@code c_i} keys, {@code c_0 = n0} (the guess, {@link
+ * Builder#expectedKeys}) and {@code c_{i+1} = ceil(c_i · s)} (the growth factor {@code s}, default
+ * 2), and is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening ratio {@code r},
+ * default 0.9), so the chain's rate stays below {@code Σ f_i < f} however many stages open ({@link
+ * GrowthMath#scalableStageCapacity}, {@link GrowthMath#scalableStageFpRate}, {@link
+ * GrowthMath#scalableChainFpRateBound}); the memory taxes over a filter sized right are the tighter
+ * rates and the newest stage's unused room ({@link GrowthMath#scalableWorstMemoryRatio}).
+ * docs/growing.md gives the derivation and why the defaults.
  *
  * <h2>Queries: newest stage first</h2>
  *
- * A present key is in one stage, stage {@code i} with probability about {@code c_i / N}: the
- * newest, largest stages hold most keys (at {@code s = 2} the newest and the one before hold about
- * three quarters), so asking the newest first finds a present key after about two stages on
- * average, against {@code m} oldest-first. An absent key is asked of every stage in either order
- * (it stops early only on a false positive); newest first also issues the likely cache misses of
- * the large stages first, so the small stages, in cache, are tested while those loads are in
- * flight. Each stage is asked by its own lookup ({@link #mayContainHash}); a two-pass form and a
- * branch-free one were measured slower. A lookup per stage is the price of the chain: grown from a
- * guess of 10^3 to 10^8 keys it has 17 stages, and the growth section of the report measures its
- * lookups against a blocked Bloom filter sized right for the keys.
+ * The newest, largest stages hold most keys, so a query asks the newest stage first, each stage by
+ * its own lookup: a lookup per stage is the price of the chain.
  *
  * <h2>Adds, key counts and concurrency</h2>
  *

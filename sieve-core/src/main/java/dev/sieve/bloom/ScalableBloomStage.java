@@ -9,7 +9,38 @@ import java.util.concurrent.atomic.AtomicLong;
  * count of keys taken; and the growth rule that sizes stage {@code i} of a chain from the filter's
  * parameters ({@link #open}).
  *
- * <p>The count is a ticket counter: an add takes a ticket and gives it back when it was not counted
+ * <h2>The growth rule ({@link GrowthMath#scalableStageFpRate}, {@link
+ * GrowthMath#scalableStageCapacity})</h2>
+ *
+ * <ul>
+ *   <li>Stage {@code i} holds {@code c_i} keys: {@code c_0 = n0} (the initial guess, {@link
+ *       ScalableBloomFilter.Builder#expectedKeys}), {@code c_{i+1} = ceil(c_i · s)} (the growth
+ *       factor {@code s}, default 2). {@code N} keys open about {@code log_s(N (s−1)/n0) + 1}
+ *       stages: 20 for 10^9 keys from a guess of 10^3 at {@code s = 2}.
+ *   <li>Stage {@code i} is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening ratio
+ *       {@code r}, default 0.9), at the fewest bits per key (in thousandths, with RocksDB's probe
+ *       count for them) whose rate meets it by {@link
+ *       GrowthMath#blockedBloomFpRateWithProbeCollisions}, a model that counts the collisions of a
+ *       key's own probes: RocksDB's two-point model underestimates the tight stages' rates by
+ *       10-65%, which would break the bound below. An absent key is a false positive when any stage
+ *       answers "maybe": {@code 1 − Π(1 − f_i) ≤ Σ f_i = f · (1 − r^m) < f} ({@link
+ *       GrowthMath#scalableChainFpRateBound}), whatever the number of stages {@code m}.
+ *   <li>Memory: stage {@code i} costs about {@code c_i · (log2(1/f) + log2(1/(1−r)) + i ·
+ *       log2(1/r)) / ln 2} bits. Two taxes over a single filter sized right for the final count:
+ *       the tighter rates (about {@code 1.44 · (log2(1/(1−r)) + i · log2(1/r))} bits per key,
+ *       growing with the number of stages), and the newest stage's unused room, up to a factor
+ *       {@code s} just after it opened ({@link GrowthMath#scalableWorstMemoryRatio}). A larger
+ *       {@code r} lowers the first tax where there are many stages and raises it where there are
+ *       few; a smaller {@code s} lowers the second but opens more stages, and every stage costs a
+ *       probe for an absent key. The defaults ({@code s = 2}, {@code r = 0.9}) had the lowest mean
+ *       and worst-case memory over 10^3..10^9 keys from a guess of 10^3 among {@code s ∈ {1.5, 2,
+ *       3, 4}}, {@code r ∈ {0.5 .. 0.95}} in the model, without the 33 stages {@code s = 1.5} needs
+ *       (docs/growing.md; {@code ./sieve report --growth-max-n N} measures them).
+ * </ul>
+ *
+ * <h2>The key count</h2>
+ *
+ * The count is a ticket counter: an add takes a ticket and gives it back when it was not counted
  * (the key's bits were all set) or when the stage was full, so it may run past the capacity by the
  * adds in flight; {@link #keys()} leaves those out.
  */

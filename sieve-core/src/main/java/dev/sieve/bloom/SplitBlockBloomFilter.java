@@ -1,5 +1,6 @@
 package dev.sieve.bloom;
 
+import static dev.sieve.bloom.SplitBlockKernel.VECTOR_PROBE;
 import static dev.sieve.bloom.SplitBlockKernel.blockBase;
 
 import dev.sieve.Filter;
@@ -14,7 +15,7 @@ import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.SplitBlockMath;
 import java.nio.ByteBuffer;
 
 /**
@@ -40,9 +41,9 @@ import java.nio.ByteBuffer;
  *
  * Parquet's writers use a power of two from 32 bytes to 128 MiB; {@link #parquetNumBytes(long,
  * double)} is parquet-java's sizing: {@code m = -8n/ln(1 - p^(1/8))} bits ({@link
- * BloomMath#parquetSplitBlockBits}), rounded, clamped and capped as parquet-java does. The readers
- * accept any positive multiple of 32 bytes up to 128 MiB, and {@link #withNumBytes} builds one, for
- * comparisons at an exact bits/key.
+ * SplitBlockMath#parquetSplitBlockBits}), rounded, clamped and capped as parquet-java does. The
+ * readers accept any positive multiple of 32 bytes up to 128 MiB, and {@link #withNumBytes} builds
+ * one, for comparisons at an exact bits/key.
  *
  * <h2>Two hashes: Parquet's and Sieve's</h2>
  *
@@ -59,14 +60,15 @@ import java.nio.ByteBuffer;
  *
  * <h2>The math and the trade-off</h2>
  *
- * {@link BloomMath#splitBlockFpRate}: values per block are Poisson with mean {@code 256/b}; a block
- * of {@code j} values answers an absent value "maybe" with probability {@code (1 - (31/32)^j)^8}.
- * At 10 bits per value that is 1.26%, against 0.95% for RocksDB's 512-bit FastLocalBloom with 6
- * probes ({@link BlockedBloomFilter}) and 0.85% for an unblocked filter with 8 probes: the smaller
- * block spreads the load more and one bit per word forbids two probes of one value from sharing a
- * word. In exchange the probe needs no loop or data-dependent branch. Parquet's sizing rule ignores
- * the blocking (it is the unblocked rate solved for {@code m}), so a filter of exactly the rule's
- * size misses its target (1.46% for a 1% target); the power-of-two rounding usually restores it.
+ * {@link SplitBlockMath#splitBlockFpRate}: values per block are Poisson with mean {@code 256/b}; a
+ * block of {@code j} values answers an absent value "maybe" with probability {@code (1 -
+ * (31/32)^j)^8}. At 10 bits per value that is 1.26%, against 0.95% for RocksDB's 512-bit
+ * FastLocalBloom with 6 probes ({@link BlockedBloomFilter}) and 0.85% for an unblocked filter with
+ * 8 probes: the smaller block spreads the load more and one bit per word forbids two probes of one
+ * value from sharing a word. In exchange the probe needs no loop or data-dependent branch.
+ * Parquet's sizing rule ignores the blocking (it is the unblocked rate solved for {@code m}), so a
+ * filter of exactly the rule's size misses its target (1.46% for a 1% target); the power-of-two
+ * rounding usually restores it.
  *
  * <h2>Concurrency</h2>
  *
@@ -150,8 +152,8 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   /**
    * parquet-java's number of bits for {@code distinctValues} at {@code fpRate} ({@code
-   * BlockSplitBloomFilter.optimalNumOfBits}): {@link BloomMath#parquetSplitBlockBits} truncated to
-   * an int, at most {@code 8 · MAX_BYTES}, then "rounded up to a multiple of 256" with
+   * BlockSplitBloomFilter.optimalNumOfBits}): {@link SplitBlockMath#parquetSplitBlockBits}
+   * truncated to an int, at most {@code 8 · MAX_BYTES}, then "rounded up to a multiple of 256" with
    * parquet-java's mask {@code ~256} (which clears bit 8 only, so the result is not always a
    * multiple of 256; reproduced as is, since the power-of-two rounding after it decides the size),
    * and at least 256.
@@ -286,13 +288,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   }
 
   /**
-   * Whether heap-resident filters may use the SIMD check ({@link SplitBlockVectorProbe}): the
-   * module {@code jdk.incubator.vector} is readable. Read as a constant, so without the module the
-   * JIT drops the gated branch.
-   */
-  private static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
-
-  /**
    * {@return whether queries of heap-resident filters take the SIMD check once it is warm} That is
    * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors; the warm-up
    * is that of {@link BlockedBloomFilter#usesVectorProbe()}. The answers are the same either way.
@@ -333,7 +328,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     data.union(other.data, this::approximateElementCount);
   }
 
-  /** {@link BloomMath#splitBlockElementCount} summed over the blocks: a Parquet filter's count. */
+  /** {@link SplitBlockMath#splitBlockElementCount} over the blocks: a Parquet filter's count. */
   @Override
   public double approximateElementCount() {
     return SplitBlockKernel.approximateElementCount(data, numBlocks);
@@ -372,7 +367,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   @Override
   public double modelledFpRate() {
-    return BloomMath.splitBlockBloomFpRate(numKeys(), sizeInBytes());
+    return SplitBlockMath.splitBlockBloomFpRate(numKeys(), sizeInBytes());
   }
 
   /** The fraction of bits that are set. */

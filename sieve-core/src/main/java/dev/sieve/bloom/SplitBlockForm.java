@@ -11,7 +11,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.SplitBlockMath;
 import java.nio.ByteBuffer;
 import java.util.function.LongToIntFunction;
 
@@ -49,9 +49,10 @@ import java.util.function.LongToIntFunction;
  *
  * <h2>Sizing</h2>
  *
- * parquet-java's: {@code m = -8n/ln(1 - p^(1/8))} bits ({@link BloomMath#parquetSplitBlockBits}),
- * rounded as parquet-java rounds it ({@link #optimalNumOfBits}), then at least 32 bytes, up to a
- * power of two and at most the cap ({@link #numBytes}).
+ * parquet-java's: {@code m = -8n/ln(1 - p^(1/8))} bits ({@link
+ * SplitBlockMath#parquetSplitBlockBits}), rounded as parquet-java rounds it ({@link
+ * #optimalNumOfBits}), then at least 32 bytes, up to a power of two and at most the cap ({@link
+ * #numBytes}).
  */
 final class SplitBlockForm {
 
@@ -175,7 +176,7 @@ final class SplitBlockForm {
     // refuses such counts, so it agrees with parquet-java wherever parquet-java is well-defined
     Checks.count("distinct values", distinctValues, MAX_DISTINCT_VALUES);
     Checks.fpRate(fpRate);
-    double m = BloomMath.parquetSplitBlockBits(distinctValues, fpRate);
+    double m = SplitBlockMath.parquetSplitBlockBits(distinctValues, fpRate);
     int numBits = (int) m;
     if (numBits > MAX_BYTES << 3 || m < 0) {
       numBits = MAX_BYTES << 3;

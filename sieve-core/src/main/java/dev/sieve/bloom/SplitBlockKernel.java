@@ -4,7 +4,7 @@ import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.SplitBlockMath;
 
 /**
  * The probe and add loops of {@link SplitBlockBloomFilter} over raw storage, heap ({@code long[]})
@@ -19,6 +19,13 @@ final class SplitBlockKernel {
 
   /** Longs per 32-byte block. */
   static final int LONGS_PER_BLOCK = SplitBlockBloomFilter.BLOCK_BYTES / Long.BYTES;
+
+  /**
+   * Whether heap-resident filters may use the SIMD check ({@link SplitBlockVectorProbe}): the
+   * module {@code jdk.incubator.vector} is readable. Read as a constant, so without the module the
+   * JIT drops the gated branch.
+   */
+  static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
 
   // Parquet's eight salts, one per 32-bit word of a block
   private static final int S0 = 0x47b6137b;
@@ -131,14 +138,15 @@ final class SplitBlockKernel {
   }
 
   /**
-   * {@link SplitBlockBloomFilter#approximateElementCount}: {@link BloomMath#splitBlockElementCount}
-   * of each block's set bits, summed.
+   * {@link SplitBlockBloomFilter#approximateElementCount}: {@link
+   * SplitBlockMath#splitBlockElementCount} of each block's set bits, summed.
    */
   static double approximateElementCount(BloomWords data, int numBlocks) {
     double sum = 0;
     for (long b = 0; b < numBlocks; b++) {
       long base = b * LONGS_PER_BLOCK;
-      sum += BloomMath.splitBlockElementCount((int) data.bitCount(base, base + LONGS_PER_BLOCK));
+      sum +=
+          SplitBlockMath.splitBlockElementCount((int) data.bitCount(base, base + LONGS_PER_BLOCK));
     }
     return sum;
   }

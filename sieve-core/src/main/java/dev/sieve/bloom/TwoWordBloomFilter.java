@@ -12,7 +12,7 @@ import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.TwoWordMath;
 
 /**
  * Sieve's two-word blocked Bloom filter: a mutable, mergeable Bloom filter whose lookup is at most
@@ -45,14 +45,14 @@ import dev.sieve.math.BloomMath;
  *
  * <h2>The math and the trade-off</h2>
  *
- * {@link BloomMath#twoWordFpRate}: keys per block are Poisson with mean {@code 512/c} at {@code c}
- * bits per key; each key of a block hits a given word with probability 2/8; an absent key matches
- * one of its words with probability {@code E[(1 - (63/64)^(jH))^j]} over the word's hits {@code H},
- * and both words are treated as independent. At 10 bits/key and {@code j = 3}: 1.08%, against 0.95%
- * for RocksDB's FastLocalBloom (six probes anywhere in the line, a slower probe), 1.26% for
- * Parquet's split-block layout and 1.30% for FastFilter's {@code BlockedBloom}; 0.52% at 12
- * bits/key, 2.52% at 8. The builder picks {@code j} by the model ({@link
- * BloomMath#twoWordBitsPerWord}: 2 below 7.6 bits/key, 3 up to 11.9, 4 above) and, from {@link
+ * {@link TwoWordMath#twoWordFpRate}: keys per block are Poisson with mean {@code 512/c} at {@code
+ * c} bits per key; each key of a block hits a given word with probability 2/8; an absent key
+ * matches one of its words with probability {@code E[(1 - (63/64)^(jH))^j]} over the word's hits
+ * {@code H}, and both words are treated as independent. At 10 bits/key and {@code j = 3}: 1.08%,
+ * against 0.95% for RocksDB's FastLocalBloom (six probes anywhere in the line, a slower probe),
+ * 1.26% for Parquet's split-block layout and 1.30% for FastFilter's {@code BlockedBloom}; 0.52% at
+ * 12 bits/key, 2.52% at 8. The builder picks {@code j} by the model ({@link
+ * TwoWordMath#twoWordBitsPerWord}: 2 below 7.6 bits/key, 3 up to 11.9, 4 above) and, from {@link
  * Builder#fpRate}, the least bits/key whose modelled rate meets it. Past about 16 bits/key a layout
  * with more bits per key (the blocked or standard Bloom filter) is the better trade: two words of
  * at most four bits each cannot use the space.
@@ -194,7 +194,7 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     data.union(other.data, this::approximateElementCount);
   }
 
-  /** {@link BloomMath#twoWordBlockElementCount} summed over the blocks. */
+  /** {@link TwoWordMath#twoWordBlockElementCount} summed over the blocks. */
   @Override
   public double approximateElementCount() {
     return TwoWordBloomKernel.approximateElementCount(data, numBlocks, bitsPerWord);
@@ -209,10 +209,10 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     return TwoWordBloomKernel.expectedFpRate(data, numBlocks, bitsPerWord);
   }
 
-  /** {@link BloomMath#twoWordBloomFpRate} at the key count. */
+  /** {@link TwoWordMath#twoWordBloomFpRate} at the key count. */
   @Override
   public double modelledFpRate() {
-    return BloomMath.twoWordBloomFpRate(numKeys(), sizeInBytes(), bitsPerWord);
+    return TwoWordMath.twoWordBloomFpRate(numKeys(), sizeInBytes(), bitsPerWord);
   }
 
   @Override
@@ -316,7 +316,7 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
 
     /**
      * The least bits/key (in hundredths, at most 100) whose modelled rate ({@link
-     * BloomMath#twoWordFpRate} at the model's best bits per word) is at most {@code fpRate}.
+     * TwoWordMath#twoWordFpRate} at the model's best bits per word) is at most {@code fpRate}.
      */
     @Override
     public Builder fpRate(double fpRate) {
@@ -326,12 +326,12 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
 
     /**
      * Sets the bits per word {@code j} in [2, 4]; 0 (the default) lets the model pick it for the
-     * bits/key ({@link BloomMath#twoWordBitsPerWord}).
+     * bits/key ({@link TwoWordMath#twoWordBitsPerWord}).
      */
     public Builder bitsPerWord(int j) {
       if (j != 0
-          && (j < BloomMath.TWO_WORD_MIN_BITS_PER_WORD
-              || j > BloomMath.TWO_WORD_MAX_BITS_PER_WORD)) {
+          && (j < TwoWordMath.TWO_WORD_MIN_BITS_PER_WORD
+              || j > TwoWordMath.TWO_WORD_MAX_BITS_PER_WORD)) {
         throw new IllegalArgumentException(
             "bits per word must be 0 (by the model) or in [2, 4], got " + j);
       }
@@ -346,7 +346,7 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
 
     /** {@return the bits per word this builder sets: the one given, else the model's} */
     public int effectiveBitsPerWord() {
-      return bitsPerWord != 0 ? bitsPerWord : BloomMath.twoWordBitsPerWord(bitsPerKey);
+      return bitsPerWord != 0 ? bitsPerWord : TwoWordMath.twoWordBitsPerWord(bitsPerKey);
     }
 
     /** Sized for {@link #expectedKeys} (default 1000) at the bits/key. */

@@ -8,7 +8,7 @@ import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.TwoWordMath;
 import java.nio.ByteBuffer;
 
 /**
@@ -68,7 +68,7 @@ final class TwoWordBloomForm {
     }
     int at = in.position() + (int) dataLen;
     int j = in.get(at) & 0xFF;
-    if (j < BloomMath.TWO_WORD_MIN_BITS_PER_WORD || j > BloomMath.TWO_WORD_MAX_BITS_PER_WORD) {
+    if (j < TwoWordMath.TWO_WORD_MIN_BITS_PER_WORD || j > TwoWordMath.TWO_WORD_MAX_BITS_PER_WORD) {
       throw new SieveFormatException(
           dataLen, "two-word Bloom bits per word " + j + " outside 2..4");
     }
@@ -116,8 +116,8 @@ final class TwoWordBloomForm {
 
   /**
    * The smallest bits/key, in hundredths, whose modelled rate at its best {@code j} ({@link
-   * BloomMath#twoWordBitsPerWord}) is at most {@code fpRate}; 100 if none is. The rate falls as the
-   * bits grow, so a bisection finds it.
+   * TwoWordMath#twoWordBitsPerWord}) is at most {@code fpRate}; 100 if none is. The rate falls as
+   * the bits grow, so a bisection finds it.
    */
   static double bitsPerKeyForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
@@ -142,7 +142,7 @@ final class TwoWordBloomForm {
 
   private static double modelAt(int centibits) {
     double c = centibits / 100.0;
-    return BloomMath.twoWordFpRate(c, BloomMath.twoWordBitsPerWord(c));
+    return TwoWordMath.twoWordFpRate(c, TwoWordMath.twoWordBitsPerWord(c));
   }
 
   // ---------------------------------------------------------------- the container's payload form

@@ -4,7 +4,7 @@ import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.TwoWordMath;
 
 /**
  * The probe and add loops of {@link TwoWordBloomFilter} over raw storage, heap ({@code long[]}) and
@@ -191,13 +191,14 @@ final class TwoWordBloomKernel {
 
   // ---------------------------------------------------------------- estimates from the bits
 
-  /** {@link BloomMath#twoWordBlockElementCount} of each block's set bits, summed. */
+  /** {@link TwoWordMath#twoWordBlockElementCount} of each block's set bits, summed. */
   static double approximateElementCount(BloomWords data, int numBlocks, int j) {
     double sum = 0;
     for (long b = 0; b < numBlocks; b++) {
       long base = b * WORDS_PER_BLOCK;
       sum +=
-          BloomMath.twoWordBlockElementCount((int) data.bitCount(base, base + WORDS_PER_BLOCK), j);
+          TwoWordMath.twoWordBlockElementCount(
+              (int) data.bitCount(base, base + WORDS_PER_BLOCK), j);
     }
     return sum;
   }

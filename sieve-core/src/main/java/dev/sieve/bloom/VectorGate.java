@@ -1,6 +1,5 @@
 package dev.sieve.bloom;
 
-import java.util.ArrayDeque;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -43,30 +42,9 @@ import java.util.concurrent.TimeUnit;
  * The warm-up costs 0.2-1.5 s of one core (more wall time where the cores are busy) and the vector
  * probe saves a few nanoseconds a lookup, so it pays only past some 10^7 to 10^8 lookups: a JVM
  * that has not done 10^6 lookups should not pay for it. {@code -Dsieve.vector.warmupAfter=N}
- * changes the count (0: at the thread's first poll). Then the thread, for each due gate in turn (it
- * ends when no gate is left to warm):
- *
- * <ol>
- *   <li>loads the vector classes and checks that the platform has 256-bit vectors (otherwise the
- *       gate stays shut: {@link #UNSUPPORTED});
- *   <li>drives the vector kernel and its scalar reference on private lines (no filter's data is
- *       read) in time slices of 5 ms, doubling up to 100 ms, so that the JIT compiles both with
- *       every branch of the kernel profiled (probe counts 1..30, both answers);
- *   <li>after each slice, times {@value #SAMPLE_CALLS} calls of each kernel from a call site that
- *       never inlines the kernel (a method invoked {@value #SAMPLES} times a round, {@value
- *       #MAX_ROUNDS} rounds at most: at most interpreted or C1-compiled, and C1 does not inline a
- *       method the kernel's size; C2's threshold, thousands of invocations, is never reached), so
- *       the time is that of the kernel's own compiled code, the code a filter's not-yet-recompiled
- *       caller reaches, not that of a copy inlined into the driving loop; the best of {@value
- *       #SAMPLES} samples each;
- *   <li>opens the gate once the vector kernel's sample costs at most {@value #OPEN_RATIO}× the
- *       scalar kernel's: the C1 and interpreted vector code are 20-1000× slower than any scalar
- *       code, the C2 code about as fast, so the ratio tells them apart on any machine speed;
- *   <li>gives up (the gate stays shut, the scalar probe stays in use: {@link #GAVE_UP}) after
- *       {@value #MAX_ROUNDS} rounds or {@value #MAX_WARMUP_SECONDS} s, as under {@code -Xint} or
- *       {@code -XX:TieredStopAtLevel=1}, where the vector code never becomes fast. Under {@code
- *       -Xint} (the VM says "interpreted mode") it gives up without starting the thread.
- * </ol>
+ * changes the count (0: at the thread's first poll). Then the thread warms each due gate in turn
+ * ({@link VectorWarmupThread} gives the steps: it opens the gate once the compiled vector kernel is
+ * about as fast as the scalar one, and gives up where it never becomes so).
  *
  * <h2>What it costs</h2>
  *
@@ -118,10 +96,7 @@ final class VectorGate {
   private static final int SAMPLE_MASK = (1 << 12) - 1;
 
   /** How often the waiting warm-up thread reads the counts, at most. */
-  private static final long POLL_MILLIS = 20;
-
-  private static final long FIRST_SLICE_NANOS = 5_000_000L;
-  private static final long MAX_SLICE_NANOS = 100_000_000L;
+  static final long POLL_MILLIS = 20;
 
   /**
    * A kernel pair to warm: the vector probe and its scalar reference, each on private data. {@link
@@ -170,16 +145,8 @@ final class VectorGate {
   static final VectorGate SPLIT_BLOCK =
       new VectorGate("split-block Bloom", new SplitBlockVectorProbe.Warmup());
 
-  private static final Object LOCK = new Object();
-  private static final ArrayDeque<VectorGate> QUEUE = new ArrayDeque<>(); // guarded by LOCK
-  private static Thread worker; // guarded by LOCK
-
-  // written by the warm-up loops so the JIT cannot drop them as dead code
-  @SuppressWarnings("UnusedVariable")
-  private static volatile long sink;
-
   private final String name;
-  private final Warmup warmup;
+  final Warmup warmup;
   private final CountDownLatch settled = new CountDownLatch(1);
 
   /**
@@ -205,8 +172,8 @@ final class VectorGate {
   /** Set by {@link #start()}: warm up now, without waiting for the count. */
   private volatile boolean now;
 
-  private volatile int state = IDLE;
-  private volatile long warmupNanos = -1;
+  volatile int state = IDLE;
+  volatile long warmupNanos = -1;
   private volatile int rounds;
 
   VectorGate(String name, Warmup warmup) {
@@ -271,7 +238,7 @@ final class VectorGate {
   }
 
   /** Whether the warm-up is due: {@link #start()} called, or the lookups counted. */
-  private boolean due() {
+  boolean due() {
     return now || (long) sampled * (SAMPLE_MASK + 1) + batchLookups >= WARMUP_AFTER;
   }
 
@@ -323,7 +290,7 @@ final class VectorGate {
    */
   void watch() {
     if (state == IDLE) {
-      enqueue();
+      VectorWarmupThread.enqueue(this);
     }
   }
 
@@ -334,39 +301,7 @@ final class VectorGate {
   void start() {
     now = true;
     if (state == IDLE) {
-      enqueue();
-    }
-  }
-
-  @SuppressWarnings("ThreadPriorityCheck") // the warm-up thread must yield to application threads
-  private void enqueue() {
-    synchronized (LOCK) {
-      if (state != IDLE) {
-        return;
-      }
-      if (!WARM_UP) {
-        settle(supported() ? OPEN : UNSUPPORTED, 0);
-        return;
-      }
-      if (System.getProperty("java.vm.info", "").contains("interpreted mode")) {
-        settle(GAVE_UP, 0); // -Xint: the vector code would never be compiled
-        return;
-      }
-      state = WAITING;
-      QUEUE.add(this);
-      if (worker == null) {
-        Thread t = new Thread(VectorGate::work, THREAD_NAME);
-        t.setDaemon(true);
-        t.setPriority(Thread.MIN_PRIORITY);
-        t.setContextClassLoader(null); // holds no application class loader alive
-        try {
-          t.start();
-          worker = t;
-        } catch (Throwable e) { // no thread to be had: stay on the scalar probe
-          QUEUE.remove(this);
-          settle(GAVE_UP, 0);
-        }
-      }
+      VectorWarmupThread.enqueue(this);
     }
   }
 
@@ -391,105 +326,11 @@ final class VectorGate {
     return open;
   }
 
-  private void settle(int newState, int roundsTaken) {
+  void settle(int newState, int roundsTaken) {
     rounds = roundsTaken;
     open = newState == OPEN;
     state = newState; // the volatile write publishes open
     settled.countDown();
-  }
-
-  /**
-   * The warm-up thread: warms each queued gate once it is {@linkplain #due() due}, sleeping between
-   * polls (1 ms, doubling to {@value #POLL_MILLIS} ms); ends when no gate is queued.
-   */
-  private static void work() {
-    long sleep = 1;
-    while (true) {
-      VectorGate gate = null;
-      synchronized (LOCK) {
-        if (QUEUE.isEmpty()) {
-          worker = null;
-          return;
-        }
-        for (VectorGate g : QUEUE) {
-          if (g.due()) {
-            gate = g;
-            break;
-          }
-        }
-        if (gate != null) {
-          QUEUE.remove(gate);
-        }
-      }
-      if (gate != null) {
-        gate.warmUp();
-        sleep = 1;
-        continue;
-      }
-      try {
-        Thread.sleep(sleep);
-      } catch (InterruptedException e) { // not ours to interrupt: the queued gates stay shut
-        synchronized (LOCK) {
-          for (VectorGate g : QUEUE) {
-            g.settle(GAVE_UP, 0);
-          }
-          QUEUE.clear();
-          worker = null;
-        }
-        Thread.currentThread().interrupt();
-        return;
-      }
-      sleep = Math.min(2 * sleep, POLL_MILLIS);
-    }
-  }
-
-  private void warmUp() {
-    state = WARMING;
-    long begin = System.nanoTime();
-    try {
-      if (!supported()) {
-        settle(UNSUPPORTED, 0);
-        return;
-      }
-      long acc = 0;
-      for (int round = 0; round < MAX_ROUNDS; round++) {
-        if (System.nanoTime() - begin > TimeUnit.SECONDS.toNanos(MAX_WARMUP_SECONDS)) {
-          break;
-        }
-        acc += driveFor(warmup, Math.min(FIRST_SLICE_NANOS << Math.min(round, 8), MAX_SLICE_NANOS));
-        long vector = Long.MAX_VALUE;
-        long scalar = Long.MAX_VALUE;
-        for (int s = 0; s < SAMPLES; s++) {
-          long t0 = System.nanoTime();
-          acc += warmup.sampleVector();
-          long t1 = System.nanoTime();
-          acc += warmup.sampleScalar();
-          long t2 = System.nanoTime();
-          vector = Math.min(vector, t1 - t0);
-          scalar = Math.min(scalar, t2 - t1);
-        }
-        if (vector <= OPEN_RATIO * Math.max(scalar, 1)) {
-          sink = acc;
-          warmupNanos = System.nanoTime() - begin;
-          settle(OPEN, round + 1);
-          return;
-        }
-      }
-      sink = acc;
-      settle(GAVE_UP, MAX_ROUNDS);
-    } catch (Throwable e) { // a linkage or resource failure: stay on the scalar probe
-      settle(GAVE_UP, 0);
-    }
-  }
-
-  /** Drives both kernels for about {@code nanos}, in chunks of 256 calls. */
-  private static long driveFor(Warmup warmup, long nanos) {
-    long begin = System.nanoTime();
-    long acc = 0;
-    do {
-      acc += warmup.drive(256);
-    } while (System.nanoTime() - begin < nanos);
-    return acc;
   }
 
   @Override

@@ -71,7 +71,7 @@ public final class Xxph3 {
   static final long PRIME64_3 = 0x165667B19E3779F9L;
   static final long PRIME64_4 = 0x85EBCA77C2B2AE63L;
   static final long PRIME64_5 = 0x27D4EB2F165667C5L;
-  private static final long LOW32 = 0xFFFFFFFFL;
+  static final long LOW32 = 0xFFFFFFFFL;
 
   /**
    * The 192-byte default secret ({@code kSecret}) as 24 little-endian 64-bit words; the final XXH3
@@ -89,7 +89,7 @@ public final class Xxph3 {
   /**
    * {@code SECRET_AT[o]}: the little-endian 64-bit word of the default secret at byte {@code o}.
    */
-  private static final long[] SECRET_AT = new long[192 - 8 + 1];
+  static final long[] SECRET_AT = new long[192 - 8 + 1];
 
   static {
     for (int o = 0; o < SECRET_AT.length; o++) {
@@ -120,11 +120,6 @@ public final class Xxph3 {
   private static final long S112 = SECRET_WORDS[14];
   private static final long S120 = SECRET_WORDS[15];
 
-  private static final int STRIPE = 64;
-  private static final int STRIPES_PER_BLOCK = 16; // (192 - 64) / 8
-  private static final int SCRAMBLE_SECRET = 128; // 192 - 64
-  private static final int LAST_STRIPE_SECRET = 121; // 192 - 64 - 7
-  private static final int MERGE_SECRET = 11;
   private static final int MIDSIZE_START = 3;
   private static final int MIDSIZE_LAST = 119; // 136 - 17
 
@@ -168,7 +163,7 @@ public final class Xxph3 {
     if (len <= 240) {
       return len129to240(data, off, len, seed);
     }
-    return hashLong(data, off, len, seed);
+    return Xxph3Long.hashLong(data, off, len, seed);
   }
 
   /**
@@ -208,7 +203,7 @@ public final class Xxph3 {
     if (len <= 240) {
       return len129to240(data, off, len, seed);
     }
-    return hashLong(data, off, len, seed);
+    return Xxph3Long.hashLong(data, off, len, seed);
   }
 
   /**
@@ -242,12 +237,12 @@ public final class Xxph3 {
   // ---------------------------------------------------------------- mixing (shared by sources)
 
   /** Unsigned 64x64 to 128-bit product, halves XORed. */
-  private static long fold(long a, long b) {
+  static long fold(long a, long b) {
     long high = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
     return (a * b) ^ high;
   }
 
-  private static long avalanche(long h) {
+  static long avalanche(long h) {
     h ^= h >>> 37;
     h *= PRIME64_3;
     return h ^ (h >>> 32);
@@ -280,53 +275,9 @@ public final class Xxph3 {
     return avalanche(len + lo + hi + fold(lo, hi));
   }
 
-  /**
-   * The little-endian word at byte {@code o} of the secret used for inputs over 240 bytes: the
-   * default secret for seed 0, else the default with {@code seed} added to its even words and
-   * subtracted from its odd words.
-   */
-  private static long longSecret(int o, long seed) {
-    if (seed == 0) {
-      return SECRET_AT[o];
-    }
-    int k = o >>> 3;
-    int r = o & 7;
-    long w = SECRET_WORDS[k] + ((k & 1) == 0 ? seed : -seed);
-    if (r == 0) {
-      return w;
-    }
-    long next = SECRET_WORDS[k + 1] + ((k & 1) == 0 ? -seed : seed);
-    return (w >>> (8 * r)) | (next << (64 - 8 * r));
-  }
-
-  private static long scramble(long acc, long key) {
-    acc ^= acc >>> 47;
-    acc ^= key;
-    return acc * PRIME32_1;
-  }
-
-  /** One accumulator lane: the input word plus the product of the halves of the keyed word. */
-  private static long lane(long acc, long input, long key) {
-    long keyed = input ^ key;
-    return acc + input + (keyed & LOW32) * (keyed >>> 32);
-  }
-
-  private static long merge(
-      long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7, int len, long seed) {
-    long result = len * PRIME64_1;
-    result += fold(a0 ^ longSecret(MERGE_SECRET, seed), a1 ^ longSecret(MERGE_SECRET + 8, seed));
-    result +=
-        fold(a2 ^ longSecret(MERGE_SECRET + 16, seed), a3 ^ longSecret(MERGE_SECRET + 24, seed));
-    result +=
-        fold(a4 ^ longSecret(MERGE_SECRET + 32, seed), a5 ^ longSecret(MERGE_SECRET + 40, seed));
-    result +=
-        fold(a6 ^ longSecret(MERGE_SECRET + 48, seed), a7 ^ longSecret(MERGE_SECRET + 56, seed));
-    return avalanche(result);
-  }
-
   // ---------------------------------------------------------------- byte[] source
 
-  private static long le64(byte[] b, int i) {
+  static long le64(byte[] b, int i) {
     return (long) LE64.get(b, i);
   }
 
@@ -373,48 +324,9 @@ public final class Xxph3 {
     return avalanche(acc);
   }
 
-  private static long hashLong(byte[] b, int off, int len, long seed) {
-    long a0 = PRIME32_3;
-    long a1 = PRIME64_1;
-    long a2 = PRIME64_2;
-    long a3 = PRIME64_3;
-    long a4 = PRIME64_4;
-    long a5 = PRIME32_2;
-    long a6 = PRIME64_5;
-    long a7 = PRIME32_1;
-    int fullStripes = len / STRIPE;
-    boolean partialTail = (len & (STRIPE - 1)) != 0;
-    int stripes = fullStripes + (partialTail ? 1 : 0);
-    for (int s = 0; s < stripes; s++) {
-      boolean tail = s == fullStripes;
-      int p = tail ? off + len - STRIPE : off + s * STRIPE;
-      int n = s & (STRIPES_PER_BLOCK - 1);
-      int k = tail ? LAST_STRIPE_SECRET : 8 * n;
-      a0 = lane(a0, le64(b, p), longSecret(k, seed));
-      a1 = lane(a1, le64(b, p + 8), longSecret(k + 8, seed));
-      a2 = lane(a2, le64(b, p + 16), longSecret(k + 16, seed));
-      a3 = lane(a3, le64(b, p + 24), longSecret(k + 24, seed));
-      a4 = lane(a4, le64(b, p + 32), longSecret(k + 32, seed));
-      a5 = lane(a5, le64(b, p + 40), longSecret(k + 40, seed));
-      a6 = lane(a6, le64(b, p + 48), longSecret(k + 48, seed));
-      a7 = lane(a7, le64(b, p + 56), longSecret(k + 56, seed));
-      if (!tail && n == STRIPES_PER_BLOCK - 1) {
-        a0 = scramble(a0, longSecret(SCRAMBLE_SECRET, seed));
-        a1 = scramble(a1, longSecret(SCRAMBLE_SECRET + 8, seed));
-        a2 = scramble(a2, longSecret(SCRAMBLE_SECRET + 16, seed));
-        a3 = scramble(a3, longSecret(SCRAMBLE_SECRET + 24, seed));
-        a4 = scramble(a4, longSecret(SCRAMBLE_SECRET + 32, seed));
-        a5 = scramble(a5, longSecret(SCRAMBLE_SECRET + 40, seed));
-        a6 = scramble(a6, longSecret(SCRAMBLE_SECRET + 48, seed));
-        a7 = scramble(a7, longSecret(SCRAMBLE_SECRET + 56, seed));
-      }
-    }
-    return merge(a0, a1, a2, a3, a4, a5, a6, a7, len, seed);
-  }
-
   // ---------------------------------------------------------------- ByteBuffer source (no array)
 
-  private static long le64(ByteBuffer b, int i) {
+  static long le64(ByteBuffer b, int i) {
     return (long) BUF_LE64.get(b, i);
   }
 
@@ -459,44 +371,5 @@ public final class Xxph3 {
     }
     acc += mix16(b, off + len - 16, SECRET_AT[MIDSIZE_LAST], SECRET_AT[MIDSIZE_LAST + 8], seed);
     return avalanche(acc);
-  }
-
-  private static long hashLong(ByteBuffer b, int off, int len, long seed) {
-    long a0 = PRIME32_3;
-    long a1 = PRIME64_1;
-    long a2 = PRIME64_2;
-    long a3 = PRIME64_3;
-    long a4 = PRIME64_4;
-    long a5 = PRIME32_2;
-    long a6 = PRIME64_5;
-    long a7 = PRIME32_1;
-    int fullStripes = len / STRIPE;
-    boolean partialTail = (len & (STRIPE - 1)) != 0;
-    int stripes = fullStripes + (partialTail ? 1 : 0);
-    for (int s = 0; s < stripes; s++) {
-      boolean tail = s == fullStripes;
-      int p = tail ? off + len - STRIPE : off + s * STRIPE;
-      int n = s & (STRIPES_PER_BLOCK - 1);
-      int k = tail ? LAST_STRIPE_SECRET : 8 * n;
-      a0 = lane(a0, le64(b, p), longSecret(k, seed));
-      a1 = lane(a1, le64(b, p + 8), longSecret(k + 8, seed));
-      a2 = lane(a2, le64(b, p + 16), longSecret(k + 16, seed));
-      a3 = lane(a3, le64(b, p + 24), longSecret(k + 24, seed));
-      a4 = lane(a4, le64(b, p + 32), longSecret(k + 32, seed));
-      a5 = lane(a5, le64(b, p + 40), longSecret(k + 40, seed));
-      a6 = lane(a6, le64(b, p + 48), longSecret(k + 48, seed));
-      a7 = lane(a7, le64(b, p + 56), longSecret(k + 56, seed));
-      if (!tail && n == STRIPES_PER_BLOCK - 1) {
-        a0 = scramble(a0, longSecret(SCRAMBLE_SECRET, seed));
-        a1 = scramble(a1, longSecret(SCRAMBLE_SECRET + 8, seed));
-        a2 = scramble(a2, longSecret(SCRAMBLE_SECRET + 16, seed));
-        a3 = scramble(a3, longSecret(SCRAMBLE_SECRET + 24, seed));
-        a4 = scramble(a4, longSecret(SCRAMBLE_SECRET + 32, seed));
-        a5 = scramble(a5, longSecret(SCRAMBLE_SECRET + 40, seed));
-        a6 = scramble(a6, longSecret(SCRAMBLE_SECRET + 48, seed));
-        a7 = scramble(a7, longSecret(SCRAMBLE_SECRET + 56, seed));
-      }
-    }
-    return merge(a0, a1, a2, a3, a4, a5, a6, a7, len, seed);
   }
 }

@@ -5,9 +5,9 @@ import java.util.function.DoubleUnaryOperator;
 /**
  * Expectations over the Poisson distribution of keys per block, the sum behind the exact blocked
  * and split-block Bloom models ({@link BloomMath#poissonBlockedFpRate}, {@link
- * BloomMath#splitBlockFpRate}, {@link GrowthMath#blockedBloomFpRateWithProbeCollisions}): a bounded
- * number of steps for every mean, and a log-space pmf that neither underflows nor loses precision
- * far from the mean.
+ * SplitBlockMath#splitBlockFpRate}, {@link GrowthMath#blockedBloomFpRateWithProbeCollisions}): a
+ * bounded number of steps for every mean, and a log-space pmf that neither underflows nor loses
+ * precision far from the mean.
  */
 final class PoissonSums {
   private PoissonSums() {}

@@ -17,7 +17,21 @@ import java.util.Arrays;
  * layer's keys sorted by start, banded bucket by bucket from the highest offset down with {@link
  * RibbonBanding#insert}, a bucket's threshold raised (and its stored rows removed) at the first
  * contradiction, then back-substituted ({@link RibbonBanding#backSubstitute}). The filter's class
- * Javadoc describes the construction and the sizing.
+ * Javadoc describes the sizing.
+ *
+ * <h2>Construction (per layer)</h2>
+ *
+ * The layer's keys are ordered by start (bucket, then offset within the bucket: two counting-sort
+ * passes). Buckets are processed left to right, and within a bucket from the highest offset down,
+ * each key added to the band by on-the-fly Gaussian elimination ({@link RibbonBanding#insert}). If
+ * a key contradicts the stored rows (its row reduces to zero, its result does not), the bucket's
+ * threshold becomes the smallest of the allowed values {@code {0, T1, T2, 128}} above that key's
+ * offset; the rows stored for the bucket's keys below it are removed (they are the last ones
+ * stored, so removing them, last first, restores the band exactly), and all keys of the bucket
+ * below the threshold are bumped. The threshold is stored as a 2-bit index. Duplicate keys give
+ * identical rows, which reduce to zero with a zero result: they are accepted, never bumped. Then
+ * back-substitution writes the solution in Standard Ribbon's interleaved column layout ({@link
+ * RibbonBanding#backSubstitute}).
  */
 final class BumpedRibbonBanding {
 

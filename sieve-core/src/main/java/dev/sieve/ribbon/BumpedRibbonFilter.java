@@ -5,7 +5,6 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.Schemes;
-import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
 import java.nio.ByteBuffer;
@@ -35,17 +34,10 @@ import java.util.Objects;
  *
  * <h2>Construction (per layer)</h2>
  *
- * The layer's keys are ordered by start (bucket, then offset within the bucket: two counting-sort
- * passes). Buckets are processed left to right, and within a bucket from the highest offset down,
- * each key added to the band by on-the-fly Gaussian elimination ({@link RibbonBanding#insert}). If
- * a key contradicts the stored rows (its row reduces to zero, its result does not), the bucket's
- * threshold becomes the smallest of the allowed values {@code {0, T1, T2, 128}} above that key's
- * offset; the rows stored for the bucket's keys below it are removed (they are the last ones
- * stored, so removing them, last first, restores the band exactly), and all keys of the bucket
- * below the threshold are bumped. The threshold is stored as a 2-bit index. Duplicate keys give
- * identical rows, which reduce to zero with a zero result: they are accepted, never bumped. Then
- * back-substitution writes the solution in Standard Ribbon's interleaved column layout ({@link
- * RibbonBanding#backSubstitute}).
+ * The layer's keys, ordered by start, are banded bucket by bucket by on-the-fly Gaussian
+ * elimination; at a key that contradicts the stored rows, the bucket's threshold rises to the next
+ * allowed value {@code {0, T1, T2, 128}} and the bucket's keys below it are bumped ({@code
+ * BumpedRibbonBanding} gives the steps). Duplicate keys are accepted, never bumped.
  *
  * <h2>Query</h2>
  *
@@ -59,12 +51,9 @@ import java.util.Objects;
  *
  * <h2>Hashing</h2>
  *
- * From the 64-bit key hash {@code k} and the layer's 64-bit seed {@code σ_ℓ} (from the filter's
- * seed by a SplitMix64 step per layer): {@code x = (k ^ σ_ℓ) · M1}, {@code h = (x ^ x >>> 32) ·
- * M2}. The start is {@code FastRange64(h, numSlots - 127)}; with {@code a = h · 0xc28f82822b650bed}
- * the coefficient row and the 32-bit result row are derived from {@code a} exactly as in Standard
- * Ribbon ({@link Standard128RibbonFilter}). A fresh seed per layer makes the bumped keys' positions
- * in the next layer independent of why they were bumped.
+ * Each layer hashes the 64-bit key hash with its own seed (from the filter's seed), so the bumped
+ * keys' positions in the next layer are independent of why they were bumped ({@code
+ * BumpedRibbonKernel} gives the mixing); the coefficient and result rows are Standard Ribbon's.
  *
  * <h2>The math</h2>
  *
@@ -86,23 +75,13 @@ import java.util.Objects;
  * empty). Should a layer bump every key it was given (never seen; possible only in principle), the
  * next layer gets twice the blocks, so the cascade always ends; at most {@link #MAX_LAYERS} layers.
  *
- * <h2>Layout (the payload, all integers little-endian)</h2>
+ * <h2>Layout</h2>
  *
- * <pre>
- * offset 0   u8   payload version (1)
- * offset 1   u8   T1, offset 2 u8 T2: the middle thresholds, 0 &lt; T1 &lt; T2 &lt; 128
- * offset 3   u8   number of layers L (0 for the empty filter, else 1..MAX_LAYERS)
- * offset 4   u32  reserved, 0
- * offset 8   i64  seed
- * offset 16  i64  number of keys (≥ 0; 0 exactly when L = 0)
- * offset 24  L × (i32 number of blocks B ≥ 2, i32 number of 16-byte segments, B..32·B)
- * then per layer: ceil(B / 32) metadata words (2 bits per block, block b at bits 2(b % 32) of word
- *            b / 32; unused bits 0; all 0 in the last layer), then the segments (two words each,
- *            low half first) in Standard Ribbon's interleaved order
- * </pre>
- *
- * The payload is at most one Java array (just under 2 GiB: about 2·10^9 keys at 7 bits), read
- * copied ({@link #fromByteArray}) or in place ({@link #wrap}).
+ * A 24-byte header (version, thresholds, layer count, seed, key count), a descriptor per layer,
+ * then each layer's 2-bit thresholds and its solution in Standard Ribbon's interleaved order
+ * ({@code BumpedRibbonForm} and docs/format.md give the bytes). At most one Java array (just under
+ * 2 GiB: about 2·10^9 keys at 7 bits), read copied ({@link #fromByteArray}) or in place ({@link
+ * #wrap}).
  *
  * <h2>The trade-off</h2>
  *
@@ -194,17 +173,7 @@ public final class BumpedRibbonFilter implements Filter {
     if (r >= 0) {
       return r != 0;
     }
-    return deeper(hash64);
-  }
-
-  private boolean deeper(long hash64) {
-    for (int i = 1; i < layers.length; i++) {
-      int r = layers[i].probe(hash64, thresholds);
-      if (r >= 0) {
-        return r != 0;
-      }
-    }
-    return false; // unreachable for a valid filter: the last layer bumps nothing
+    return BumpedRibbonKernel.deeper(layers, thresholds, hash64);
   }
 
   // ---------------------------------------------------------------- accessors
@@ -292,27 +261,7 @@ public final class BumpedRibbonFilter implements Filter {
    */
   @Override
   public double modelledFpRate() {
-    if (layers.length == 0) {
-      return 0.0;
-    }
-    double[] bumped = new double[layers.length];
-    double[] matched = new double[layers.length];
-    for (int i = 0; i < layers.length; i++) {
-      Layer l = layers[i];
-      double b = 0;
-      double m = 0;
-      for (int block = 0; block < l.numBlocks; block++) {
-        int starts = block == l.numBlocks - 1 ? 1 : 128;
-        int t = Math.min(starts, l.threshold(block, thresholds));
-        b += t;
-        m += (starts - t) * Math.pow(0.5, l.columns(block));
-      }
-      bumped[i] = b / l.numStarts;
-      matched[i] = m / l.numStarts;
-    }
-    return BloomMath.independentProbabilitySum(
-        RibbonMath.bumpedRibbonFpRate(bumped, matched),
-        BloomMath.fingerprintFpRate((double) numKeys, 64));
+    return BumpedRibbonKernel.modelledFpRate(layers, thresholds, numKeys);
   }
 
   @Override
@@ -352,7 +301,7 @@ public final class BumpedRibbonFilter implements Filter {
     return BumpedRibbonForm.serializedLength(layers);
   }
 
-  /** The payload described in the class Javadoc. */
+  /** The payload (the class Javadoc outlines its layout). */
   public byte[] toByteArray() {
     return BumpedRibbonForm.toBytes(t1, t2, seed, numKeys, layers);
   }

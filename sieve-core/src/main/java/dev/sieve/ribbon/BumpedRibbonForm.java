@@ -13,9 +13,27 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The payload of {@link BumpedRibbonFilter} (its layout is in that class's Javadoc): its length,
- * writing ({@link #toBytes}) and reading, copied onto the heap or in place ({@link #read}), every
- * field checked once, before anything is allocated from it.
+ * The payload of {@link BumpedRibbonFilter}: its length, writing ({@link #toBytes}) and reading,
+ * copied onto the heap or in place ({@link #read}), every field checked once, before anything is
+ * allocated from it.
+ *
+ * <h2>Layout (the payload, all integers little-endian)</h2>
+ *
+ * <pre>
+ * offset 0   u8   payload version (1)
+ * offset 1   u8   T1, offset 2 u8 T2: the middle thresholds, 0 &lt; T1 &lt; T2 &lt; 128
+ * offset 3   u8   number of layers L (0 for the empty filter, else 1..MAX_LAYERS)
+ * offset 4   u32  reserved, 0
+ * offset 8   i64  seed
+ * offset 16  i64  number of keys (≥ 0; 0 exactly when L = 0)
+ * offset 24  L × (i32 number of blocks B ≥ 2, i32 number of 16-byte segments, B..32·B)
+ * then per layer: ceil(B / 32) metadata words (2 bits per block, block b at bits 2(b % 32) of word
+ *            b / 32; unused bits 0; all 0 in the last layer), then the segments (two words each,
+ *            low half first) in Standard Ribbon's interleaved order
+ * </pre>
+ *
+ * The payload is at most one Java array (just under 2 GiB: about 2·10^9 keys at 7 bits), read
+ * copied ({@link BumpedRibbonFilter#fromByteArray}) or in place ({@link BumpedRibbonFilter#wrap}).
  */
 final class BumpedRibbonForm {
 

@@ -1,5 +1,7 @@
 package dev.sieve.ribbon;
 
+import dev.sieve.math.BloomMath;
+import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.LongBuffer;
@@ -10,11 +12,59 @@ import java.util.Arrays;
  * shape, 2-bit thresholds and interleaved solution, on the heap or read in place from the payload's
  * buffer, with its probe (the two storages side by side behind one null check). The column probe
  * itself is {@link RibbonProbe}'s, shared with {@link Standard128RibbonFilter}; the payload is
- * {@link BumpedRibbonForm}'s and the construction {@link BumpedRibbonBanding}'s. The hashing
- * ({@link #layerSeed}, {@link #layerHash}) is described in the filter's class Javadoc.
+ * {@link BumpedRibbonForm}'s and the construction {@link BumpedRibbonBanding}'s.
+ *
+ * <h2>Hashing</h2>
+ *
+ * From the 64-bit key hash {@code k} and the layer's 64-bit seed {@code σ_ℓ} (from the filter's
+ * seed by a SplitMix64 step per layer): {@code x = (k ^ σ_ℓ) · M1}, {@code h = (x ^ x >>> 32) ·
+ * M2}. The start is {@code FastRange64(h, numSlots - 127)}; with {@code a = h · 0xc28f82822b650bed}
+ * the coefficient row and the 32-bit result row are derived from {@code a} exactly as in Standard
+ * Ribbon ({@link Standard128RibbonFilter}). A fresh seed per layer makes the bumped keys' positions
+ * in the next layer independent of why they were bumped.
  */
 final class BumpedRibbonKernel {
   private BumpedRibbonKernel() {}
+
+  /**
+   * The exact FPR of the stored layout for uniformly random absent keys ({@link
+   * RibbonMath#bumpedRibbonFpRate}): per layer, per block, the share of starts that stop there
+   * times {@code 2^-columns}; combined with the 64-bit key-hash collision rate. 0 for no layers.
+   */
+  static double modelledFpRate(Layer[] layers, int thresholds, long numKeys) {
+    if (layers.length == 0) {
+      return 0.0;
+    }
+    double[] bumped = new double[layers.length];
+    double[] matched = new double[layers.length];
+    for (int i = 0; i < layers.length; i++) {
+      Layer l = layers[i];
+      double b = 0;
+      double m = 0;
+      for (int block = 0; block < l.numBlocks; block++) {
+        int starts = block == l.numBlocks - 1 ? 1 : 128;
+        int t = Math.min(starts, l.threshold(block, thresholds));
+        b += t;
+        m += (starts - t) * Math.pow(0.5, l.columns(block));
+      }
+      bumped[i] = b / l.numStarts;
+      matched[i] = m / l.numStarts;
+    }
+    return BloomMath.independentProbabilitySum(
+        RibbonMath.bumpedRibbonFpRate(bumped, matched),
+        BloomMath.fingerprintFpRate((double) numKeys, 64));
+  }
+
+  /** The answer of layers 1 and on for a key bumped from layer 0 (a few percent of queries). */
+  static boolean deeper(Layer[] layers, int thresholds, long hash64) {
+    for (int i = 1; i < layers.length; i++) {
+      int r = layers[i].probe(hash64, thresholds);
+      if (r >= 0) {
+        return r != 0;
+      }
+    }
+    return false; // unreachable for a valid filter: the last layer bumps nothing
+  }
 
   private static final long M1 = 0x9E3779B97F4A7C15L;
   private static final long M2 = 0xD6E8FEB86659FD93L;

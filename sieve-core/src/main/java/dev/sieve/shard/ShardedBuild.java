@@ -23,6 +23,21 @@ final class ShardedBuild {
     Filter build(int shard, long[] hashes, int count);
   }
 
+  /** {@link ShardedFilter#checkShardCount}. */
+  static int checkShardCount(int shardCount) {
+    if (shardCount < 1
+        || shardCount > ShardedFilter.MAX_SHARDS
+        || Integer.bitCount(shardCount) != 1) {
+      throw new IllegalArgumentException(
+          "shard count "
+              + shardCount
+              + " is not a power of two in [1, "
+              + ShardedFilter.MAX_SHARDS
+              + "]");
+    }
+    return shardCount;
+  }
+
   /** {@link ShardedFilter#of}'s checks: the shards, copied, all of one shardable class. */
   static Filter[] checkedShards(List<? extends Filter> shards) {
     Objects.requireNonNull(shards, "shards");

@@ -84,9 +84,6 @@ public final class ShardedFilter implements Filter {
   /** The largest shard count, {@code 2^16}. */
   public static final int MAX_SHARDS = 1 << 16;
 
-  private static final ThreadLocal<long[][]> SCRATCH =
-      ThreadLocal.withInitial(() -> new long[][] {new long[BatchScratch.CHUNK], new long[1]});
-
   private final Filter[] shards;
   private final int shardBits;
   private final long numKeys;
@@ -132,11 +129,7 @@ public final class ShardedFilter implements Filter {
    *     2^16]}
    */
   public static int checkShardCount(int shardCount) {
-    if (shardCount < 1 || shardCount > MAX_SHARDS || Integer.bitCount(shardCount) != 1) {
-      throw new IllegalArgumentException(
-          "shard count " + shardCount + " is not a power of two in [1, " + MAX_SHARDS + "]");
-    }
-    return shardCount;
+    return ShardedBuild.checkShardCount(shardCount);
   }
 
   /**
@@ -212,21 +205,7 @@ public final class ShardedFilter implements Filter {
   }
 
   private long probeChunk(long[] hashes, int at, int chunk) {
-    long word = 0;
-    if (shards.length == 1) {
-      long[][] scratch = SCRATCH.get();
-      long[] mixed = scratch[0];
-      KeyHash.mix64(hashes, at, chunk, mixed, 0);
-      shards[0].mayContainHashes(mixed, 0, chunk, scratch[1]);
-      return scratch[1][0];
-    }
-    for (int i = 0; i < chunk; i++) {
-      long h = hashes[at + i];
-      if (shards[shardOfBits(h, shardBits)].mayContainHash(KeyHash.mix64(h))) {
-        word |= 1L << i;
-      }
-    }
-    return word;
+    return ShardedBatch.probeChunk(shards, shardBits, hashes, at, chunk);
   }
 
   /** The number of shards, a power of two. */

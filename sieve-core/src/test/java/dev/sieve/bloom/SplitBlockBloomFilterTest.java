@@ -15,7 +15,7 @@ import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.hash.ParquetHash;
 import dev.sieve.hash.XxHash64;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.SplitBlockMath;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -166,7 +166,7 @@ class SplitBlockBloomFilterTest {
     assertEquals(256, SplitBlockBloomFilter.parquetOptimalNumOfBits(0, 0.01));
     assertEquals(256, SplitBlockBloomFilter.parquetOptimalNumOfBits(1, 0.01));
     int bits = SplitBlockBloomFilter.parquetOptimalNumOfBits(1_000_000, 0.01);
-    assertEquals(9_681_526, (int) BloomMath.parquetSplitBlockBits(1_000_000, 0.01));
+    assertEquals(9_681_526, (int) SplitBlockMath.parquetSplitBlockBits(1_000_000, 0.01));
     assertTrue(Math.abs(bits - 9_681_526) <= 512, "bits " + bits);
     // the power-of-two rounding, the minimum and the maximum
     assertEquals(2 << 20, SplitBlockBloomFilter.parquetNumBytes(1_000_000, 0.01));
@@ -297,7 +297,7 @@ class SplitBlockBloomFilterTest {
   }
 
   /**
-   * The measured FPR against {@link BloomMath#splitBlockFpRate}: 102,400 values, 2·10^6 absent
+   * The measured FPR against {@link SplitBlockMath#splitBlockFpRate}: 102,400 values, 2·10^6 absent
    * ones, at exactly 8, 10 and 16 bits per value. The bound is 4.42σ (two-sided 99.999%, binomial
    * sampling) plus 4% of the model for the model's own approximation (words treated as
    * independent).
@@ -318,7 +318,7 @@ class SplitBlockBloomFilterTest {
         fp += f.mayContain(v) ? 1 : 0;
       }
       double measured = (double) fp / queries;
-      double model = BloomMath.splitBlockFpRate(bitsPerKey);
+      double model = SplitBlockMath.splitBlockFpRate(bitsPerKey);
       double bound = 4.42 * Math.sqrt(model * (1 - model) / queries) + 0.04 * model;
       System.out.printf(
           "SBBF %d bits/value: measured %.4f%%, model %.4f%%%n",
@@ -333,14 +333,14 @@ class SplitBlockBloomFilterTest {
 
   @Test
   void modelFigures() {
-    assertEquals(0.012648, BloomMath.splitBlockFpRate(10), 1e-6);
-    assertEquals(0.0013156, BloomMath.splitBlockFpRate(16), 1e-7);
-    assertEquals(0.014627, BloomMath.splitBlockFpRate(9.681526738735679), 1e-6);
-    assertEquals(0.0, BloomMath.splitBlockBloomFpRate(0, 32));
-    assertEquals(0.0, BloomMath.splitBlockElementCount(0));
-    assertTrue(Double.isFinite(BloomMath.splitBlockElementCount(256)));
-    assertThrows(IllegalArgumentException.class, () -> BloomMath.splitBlockFpRate(0));
-    assertThrows(IllegalArgumentException.class, () -> BloomMath.splitBlockElementCount(257));
+    assertEquals(0.012648, SplitBlockMath.splitBlockFpRate(10), 1e-6);
+    assertEquals(0.0013156, SplitBlockMath.splitBlockFpRate(16), 1e-7);
+    assertEquals(0.014627, SplitBlockMath.splitBlockFpRate(9.681526738735679), 1e-6);
+    assertEquals(0.0, SplitBlockMath.splitBlockBloomFpRate(0, 32));
+    assertEquals(0.0, SplitBlockMath.splitBlockElementCount(0));
+    assertTrue(Double.isFinite(SplitBlockMath.splitBlockElementCount(256)));
+    assertThrows(IllegalArgumentException.class, () -> SplitBlockMath.splitBlockFpRate(0));
+    assertThrows(IllegalArgumentException.class, () -> SplitBlockMath.splitBlockElementCount(257));
   }
 
   @Test

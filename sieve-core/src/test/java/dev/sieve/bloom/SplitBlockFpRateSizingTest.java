@@ -22,7 +22,7 @@ class SplitBlockFpRateSizingTest {
     assertEquals(1, Integer.bitCount(bytes), bytes + " bytes: a power of two");
     assertEquals(SplitBlockBloomFilter.parquetNumBytes(keys, rate), bytes);
     double bitsPerKey = 8.0 * bytes / keys;
-    double achieved = dev.sieve.math.BloomMath.splitBlockFpRate(bitsPerKey);
+    double achieved = dev.sieve.math.SplitBlockMath.splitBlockFpRate(bitsPerKey);
     assertTrue(achieved <= rate, achieved + " at " + bitsPerKey + " bits/key");
   }
 
@@ -32,7 +32,7 @@ class SplitBlockFpRateSizingTest {
     SplitBlockBloomFilter f =
         SplitBlockBloomFilter.builder().expectedKeys(keys).fpRate(rate).create();
     assertEquals(2 << 20, f.sizeInBytes());
-    double achieved = dev.sieve.math.BloomMath.splitBlockFpRate(8.0 * f.sizeInBytes() / keys);
+    double achieved = dev.sieve.math.SplitBlockMath.splitBlockFpRate(8.0 * f.sizeInBytes() / keys);
     assertTrue(achieved > 0.0010 && achieved < 0.0012, Double.toString(achieved));
     SplitBlockBloomFilter exact =
         SplitBlockBloomFilter.builder().expectedKeys(keys).bitsPerKey(10).create();

@@ -14,7 +14,7 @@ import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.math.BloomMath;
+import dev.sieve.math.TwoWordMath;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -129,34 +129,35 @@ class TwoWordBloomFilterTest {
   @Test
   void modelFigures() {
     // computed independently (Python, the same sum) for the issue: 1.08% at 10 bits/key, j = 3
-    assertEquals(0.010783, BloomMath.twoWordFpRate(10, 3), 2e-6);
-    assertEquals(0.013354, BloomMath.twoWordFpRate(10, 2), 2e-6);
-    assertEquals(0.011967, BloomMath.twoWordFpRate(10, 4), 2e-6);
-    assertEquals(0.005204, BloomMath.twoWordFpRate(12, 3), 2e-6);
-    assertEquals(0.025199, BloomMath.twoWordFpRate(8, 3), 2e-6);
-    assertEquals(2, BloomMath.twoWordBitsPerWord(6));
-    assertEquals(2, BloomMath.twoWordBitsPerWord(7.6));
-    assertEquals(3, BloomMath.twoWordBitsPerWord(7.7));
-    assertEquals(3, BloomMath.twoWordBitsPerWord(10));
-    assertEquals(3, BloomMath.twoWordBitsPerWord(11.9));
-    assertEquals(4, BloomMath.twoWordBitsPerWord(12));
-    assertEquals(0.0, BloomMath.twoWordBloomFpRate(0, 64, 3));
-    assertEquals(0.0, BloomMath.twoWordBlockElementCount(0, 3));
-    assertTrue(Double.isFinite(BloomMath.twoWordBlockElementCount(512, 3)));
-    assertThrows(IllegalArgumentException.class, () -> BloomMath.twoWordFpRate(0, 3));
-    assertThrows(IllegalArgumentException.class, () -> BloomMath.twoWordFpRate(10, 5));
-    assertThrows(IllegalArgumentException.class, () -> BloomMath.twoWordBlockElementCount(513, 3));
+    assertEquals(0.010783, TwoWordMath.twoWordFpRate(10, 3), 2e-6);
+    assertEquals(0.013354, TwoWordMath.twoWordFpRate(10, 2), 2e-6);
+    assertEquals(0.011967, TwoWordMath.twoWordFpRate(10, 4), 2e-6);
+    assertEquals(0.005204, TwoWordMath.twoWordFpRate(12, 3), 2e-6);
+    assertEquals(0.025199, TwoWordMath.twoWordFpRate(8, 3), 2e-6);
+    assertEquals(2, TwoWordMath.twoWordBitsPerWord(6));
+    assertEquals(2, TwoWordMath.twoWordBitsPerWord(7.6));
+    assertEquals(3, TwoWordMath.twoWordBitsPerWord(7.7));
+    assertEquals(3, TwoWordMath.twoWordBitsPerWord(10));
+    assertEquals(3, TwoWordMath.twoWordBitsPerWord(11.9));
+    assertEquals(4, TwoWordMath.twoWordBitsPerWord(12));
+    assertEquals(0.0, TwoWordMath.twoWordBloomFpRate(0, 64, 3));
+    assertEquals(0.0, TwoWordMath.twoWordBlockElementCount(0, 3));
+    assertTrue(Double.isFinite(TwoWordMath.twoWordBlockElementCount(512, 3)));
+    assertThrows(IllegalArgumentException.class, () -> TwoWordMath.twoWordFpRate(0, 3));
+    assertThrows(IllegalArgumentException.class, () -> TwoWordMath.twoWordFpRate(10, 5));
+    assertThrows(
+        IllegalArgumentException.class, () -> TwoWordMath.twoWordBlockElementCount(513, 3));
     // the builder's sizing meets its target with the least hundredths of a bit
     for (double target : new double[] {0.05, 0.02, 0.01, 0.005, 0.001}) {
       double c = TwoWordBloomForm.bitsPerKeyForFpRate(target);
-      assertTrue(BloomMath.twoWordFpRate(c, BloomMath.twoWordBitsPerWord(c)) <= target);
+      assertTrue(TwoWordMath.twoWordFpRate(c, TwoWordMath.twoWordBitsPerWord(c)) <= target);
       double less = c - 0.01;
-      assertTrue(BloomMath.twoWordFpRate(less, BloomMath.twoWordBitsPerWord(less)) > target);
+      assertTrue(TwoWordMath.twoWordFpRate(less, TwoWordMath.twoWordBitsPerWord(less)) > target);
     }
   }
 
   /**
-   * The measured rate against {@link BloomMath#twoWordFpRate} at exactly 8, 10 and 12 bits/key (j
+   * The measured rate against {@link TwoWordMath#twoWordFpRate} at exactly 8, 10 and 12 bits/key (j
    * by the model: 3, 3 and 4): 51,200 keys, 2,000,000 absent ones each (under a second). The bound
    * is 3.29σ of binomial sampling (two-sided 99.9%) plus 3% of the model for its own approximation
    * (the two words treated as independent given the block's load). Measured when written: 2.533%
@@ -178,7 +179,7 @@ class TwoWordBloomFilterTest {
         fp += f.mayContain(v) ? 1 : 0;
       }
       double measured = (double) fp / queries;
-      double model = BloomMath.twoWordFpRate(bitsPerKey, f.bitsPerWord());
+      double model = TwoWordMath.twoWordFpRate(bitsPerKey, f.bitsPerWord());
       double bound = 3.29 * Math.sqrt(model * (1 - model) / queries) + 0.03 * model;
       System.out.printf(
           "two-word %d bits/key, j=%d: measured %.4f%%, model %.4f%%, from the bits %.4f%%%n",

@@ -10,7 +10,7 @@ import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Poisson-sum models ({@link BloomMath#splitBlockFpRate}, {@link
+ * The Poisson-sum models ({@link SplitBlockMath#splitBlockFpRate}, {@link
  * BloomMath#poissonBlockedFpRate}, {@link GrowthMath#blockedBloomFpRateWithProbeCollisions}) return
  * promptly for any input and agree with the term-by-term sums they replaced.
  */
@@ -109,7 +109,7 @@ class PoissonModelBoundsTest {
   @Test
   void splitBlockAgreesWithTheTermByTermSum() {
     for (double b : BITS_PER_KEY) {
-      assertClose(oldSplitBlock(b), BloomMath.splitBlockFpRate(b), "split block at " + b);
+      assertClose(oldSplitBlock(b), SplitBlockMath.splitBlockFpRate(b), "split block at " + b);
     }
   }
 
@@ -172,18 +172,19 @@ class PoissonModelBoundsTest {
   void hostileInputsReturnPromptly() {
     double[] tiny = {Double.MIN_VALUE, 1e-300, 1e-30, 1e-12, 2.56e-10, 1e-9, 1e-6, 1e-4};
     for (double b : tiny) {
-      assertEquals(1.0, prompt(() -> BloomMath.splitBlockFpRate(b)), 1e-12, "split " + b);
+      assertEquals(1.0, prompt(() -> SplitBlockMath.splitBlockFpRate(b)), 1e-12, "split " + b);
       prompt(() -> BloomMath.poissonBlockedFpRate(b, 6, 512));
       prompt(() -> BloomMath.poissonBlockedFpRate(b, 1, Integer.MAX_VALUE));
       prompt(() -> GrowthMath.blockedBloomFpRateWithProbeCollisions(b, 24, 512));
       prompt(() -> GrowthMath.blockedBloomFpRateWithProbeCollisions(b, 6, Integer.MAX_VALUE));
     }
     // the crafted inputs' shapes: 10^12 values over a 32-byte filter, 2^33 keys in 32 bytes
-    assertEquals(1.0, prompt(() -> BloomMath.splitBlockBloomFpRate(1_000_000_000_000L, 32)), 1e-9);
-    assertEquals(1.0, prompt(() -> BloomMath.splitBlockBloomFpRate(1L << 33, 32)), 1e-9);
-    assertEquals(1.0, prompt(() -> BloomMath.splitBlockBloomFpRate(Long.MAX_VALUE, 32)), 1e-9);
+    assertEquals(
+        1.0, prompt(() -> SplitBlockMath.splitBlockBloomFpRate(1_000_000_000_000L, 32)), 1e-9);
+    assertEquals(1.0, prompt(() -> SplitBlockMath.splitBlockBloomFpRate(1L << 33, 32)), 1e-9);
+    assertEquals(1.0, prompt(() -> SplitBlockMath.splitBlockBloomFpRate(Long.MAX_VALUE, 32)), 1e-9);
     // huge bits per key (an empty-ish filter): λ near 0
-    assertEquals(0.0, prompt(() -> BloomMath.splitBlockFpRate(Double.MAX_VALUE)), 1e-300);
+    assertEquals(0.0, prompt(() -> SplitBlockMath.splitBlockFpRate(Double.MAX_VALUE)), 1e-300);
     prompt(() -> BloomMath.poissonBlockedFpRate(1e300, 24, 512));
     prompt(() -> GrowthMath.blockedBloomFpRateWithProbeCollisions(1e300, 24, 512));
   }
@@ -195,7 +196,7 @@ class PoissonModelBoundsTest {
         Duration.ofMillis(500),
         () -> {
           for (int i = 0; i < 1000; i++) {
-            BloomMath.splitBlockFpRate(1e-9 * (i + 1));
+            SplitBlockMath.splitBlockFpRate(1e-9 * (i + 1));
             BloomMath.poissonBlockedFpRate(1e-6 * (i + 1), 6, 1 << 30);
           }
         });
@@ -207,10 +208,10 @@ class PoissonModelBoundsTest {
         PROMPT,
         () -> {
           assertThrows(
-              IllegalArgumentException.class, () -> BloomMath.splitBlockFpRate(Double.NaN));
+              IllegalArgumentException.class, () -> SplitBlockMath.splitBlockFpRate(Double.NaN));
           assertThrows(
               IllegalArgumentException.class,
-              () -> BloomMath.splitBlockFpRate(Double.POSITIVE_INFINITY));
+              () -> SplitBlockMath.splitBlockFpRate(Double.POSITIVE_INFINITY));
           assertThrows(
               IllegalArgumentException.class,
               () -> BloomMath.poissonBlockedFpRate(Double.NaN, 6, 512));

@@ -1,4 +1,4 @@
-package dev.sieve.cli;
+package dev.sieve.report;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 

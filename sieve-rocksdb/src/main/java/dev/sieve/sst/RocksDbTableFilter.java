@@ -283,82 +283,8 @@ public final class RocksDbTableFilter {
       boolean userKeys,
       boolean valueDeltaEncoded,
       int restartInterval) {
-    if (parts.isEmpty() || firstPartitionOffset < 0 || restartInterval < 1) {
-      throw new IllegalArgumentException(
-          "need at least one partition, an offset >= 0 and a restart interval >= 1; got "
-              + parts.size()
-              + " partitions, offset "
-              + firstPartitionOffset
-              + ", interval "
-              + restartInterval);
-    }
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    List<Integer> restarts = new ArrayList<>();
-    byte[] lastKey = new byte[0];
-    long offset = firstPartitionOffset;
-    long lastSize = 0;
-    int counter = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      byte[] sep = parts.get(i).separator();
-      byte[] key = userKeys ? sep : Arrays.copyOf(sep, sep.length + 8);
-      long size = parts.get(i).block().length;
-      int shared = 0;
-      if (i == 0 || counter >= restartInterval) {
-        restarts.add(out.size());
-        counter = 0;
-      } else {
-        int max = Math.min(key.length, lastKey.length);
-        while (shared < max && key[shared] == lastKey[shared]) {
-          shared++;
-        }
-      }
-      byte[] value;
-      if (shared != 0 && valueDeltaEncoded) {
-        value = zigZagVarint(size - lastSize);
-      } else {
-        java.io.ByteArrayOutputStream v = new java.io.ByteArrayOutputStream();
-        writeVarint(v, offset);
-        writeVarint(v, size);
-        value = v.toByteArray();
-      }
-      writeVarint(out, shared);
-      writeVarint(out, key.length - shared);
-      if (!valueDeltaEncoded) {
-        writeVarint(out, value.length);
-      }
-      out.write(key, shared, key.length - shared);
-      out.write(value, 0, value.length);
-      lastKey = key;
-      lastSize = size;
-      offset += size + Footer.BLOCK_TRAILER_BYTES;
-      counter++;
-    }
-    for (int r : restarts) {
-      writeFixed32(out, r);
-    }
-    writeFixed32(out, restarts.size()); // footer: binary search only, no flags
-    return out.toByteArray();
-  }
-
-  private static void writeVarint(java.io.ByteArrayOutputStream out, long v) {
-    while ((v & ~0x7FL) != 0) {
-      out.write((int) (v & 0x7F) | 0x80);
-      v >>>= 7;
-    }
-    out.write((int) v);
-  }
-
-  private static byte[] zigZagVarint(long v) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    writeVarint(out, (v << 1) ^ (v >> 63));
-    return out.toByteArray();
-  }
-
-  private static void writeFixed32(java.io.ByteArrayOutputStream out, int v) {
-    out.write(v);
-    out.write(v >>> 8);
-    out.write(v >>> 16);
-    out.write(v >>> 24);
+    return PartitionIndexBlock.write(
+        parts, firstPartitionOffset, userKeys, valueDeltaEncoded, restartInterval);
   }
 
   /**

@@ -278,7 +278,12 @@ public final class SstFilter implements KeyFilter {
     if (partitions.isEmpty()) {
       return null;
     }
-    return partitions.get(order.known() ? partitionIndex(userKey) : 0).block();
+    return partitions
+        .get(
+            order.known()
+                ? SstPartitions.index(partitions, order, separatorTimestampBytes, userKey)
+                : 0)
+        .block();
   }
 
   /** {@return the key order the table's comparator defines, as far as Sieve knows it} */
@@ -291,44 +296,6 @@ public final class SstFilter implements KeyFilter {
    */
   public boolean routesPartitions() {
     return order.known();
-  }
-
-  /** The index of the first partition whose separator is at or after the key; else the last. */
-  private int partitionIndex(byte[] userKey) {
-    int lo = 0;
-    int hi = partitions.size();
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (order.compare(separator(mid), userKey) < 0) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return Math.min(lo, partitions.size() - 1);
-  }
-
-  /** Partition {@code i}'s separator without its timestamp. */
-  private byte[] separator(int i) {
-    byte[] s = partitions.get(i).separatorUserKey();
-    if (separatorTimestampBytes == 0 || s.length < separatorTimestampBytes) {
-      return s;
-    }
-    return Arrays.copyOf(s, s.length - separatorTimestampBytes);
-  }
-
-  /** Whether partition {@code i}'s separator carries a timestamp above the minimum (all zeros). */
-  private boolean separatorHasNewerTimestamp(int i) {
-    byte[] s = partitions.get(i).separatorUserKey();
-    if (separatorTimestampBytes == 0 || s.length < separatorTimestampBytes) {
-      return false;
-    }
-    for (int b = s.length - separatorTimestampBytes; b < s.length; b++) {
-      if (s[b] != 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** Answers as RocksDB's point lookup of {@code userKey} consults this table's filter. */
@@ -346,23 +313,7 @@ public final class SstFilter implements KeyFilter {
       return true;
     }
     if (isPartitioned()) {
-      if (!order.known()) {
-        for (Partition p : partitions) {
-          if (p.block().mayContain(probe)) {
-            return true;
-          }
-        }
-        return false;
-      }
-      int i = partitionIndex(userKey);
-      if (partitions.get(i).block().mayContain(probe)) {
-        return true;
-      }
-      // a separator with a newer timestamp than the read's sorts before an equal key
-      return i + 1 < partitions.size()
-          && separatorHasNewerTimestamp(i)
-          && order.compare(separator(i), userKey) == 0
-          && partitions.get(i + 1).block().mayContain(probe);
+      return SstPartitions.mayContain(partitions, order, separatorTimestampBytes, userKey, probe);
     }
     return full.mayContain(probe);
   }
@@ -386,12 +337,7 @@ public final class SstFilter implements KeyFilter {
     if (kind == FilterKind.NONE) {
       return true;
     }
-    for (Partition p : partitions) {
-      if (!p.block().hashesWithKeyHash() || p.block().mayContainHash(hash64)) {
-        return true;
-      }
-    }
-    return false;
+    return SstPartitions.mayContainHash(partitions, hash64);
   }
 
   /** Entries added to the filter (keys and/or prefixes), from the table properties. */
@@ -405,11 +351,7 @@ public final class SstFilter implements KeyFilter {
     if (full != null) {
       return full.sizeInBits();
     }
-    long bits = 0;
-    for (Partition p : partitions) {
-      bits += p.block().sizeInBits();
-    }
-    return bits;
+    return SstPartitions.sizeInBits(partitions);
   }
 
   /**
@@ -424,13 +366,7 @@ public final class SstFilter implements KeyFilter {
     if (kind == FilterKind.NONE) {
       return 1.0;
     }
-    double weighted = 0;
-    long keys = 0;
-    for (Partition p : partitions) {
-      weighted += p.block().numKeys() * p.block().modelledFpRate();
-      keys += p.block().numKeys();
-    }
-    return keys == 0 ? 0.0 : weighted / keys;
+    return SstPartitions.modelledFpRate(partitions);
   }
 
   /**
@@ -446,14 +382,7 @@ public final class SstFilter implements KeyFilter {
     if (kind == FilterKind.NONE) {
       return 1.0;
     }
-    double weighted = 0;
-    double keys = 0;
-    for (Partition p : partitions) {
-      double n = p.block().approximateElementCount();
-      weighted += n * p.block().expectedFpRate();
-      keys += n;
-    }
-    return keys == 0 ? 0.0 : weighted / keys;
+    return SstPartitions.expectedFpRate(partitions);
   }
 
   @Override

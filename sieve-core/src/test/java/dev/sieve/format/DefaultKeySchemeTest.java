@@ -143,8 +143,8 @@ class DefaultKeySchemeTest {
   /**
    * A filter built by the default builder answers every {@code long}, {@code byte[]} and {@code
    * String} key it was built from, and a mutable one every kind of key added (numbers of every
-   * width, bytes, buffers, text, typed keys), before and after a container round trip, which records
-   * FAST (flag bit 9) and gives it back.
+   * width, bytes, buffers, text, typed keys), before and after a container round trip, which
+   * records FAST (flag bit 9) and gives it back.
    */
   @ParameterizedTest
   @MethodSource("fastTypes")

@@ -123,7 +123,8 @@ public final class BuildCommand implements Callable<Integer> {
 
   @Option(
       names = "--int",
-      description = "keys are decimal ints, one a line, as Filter.mayContainInt(int) hashes them: in"
+      description =
+          "keys are decimal ints, one a line, as Filter.mayContainInt(int) hashes them: in"
               + " RocksDB's format and under XXPH3 the 4 big-endian bytes")
   boolean asInt;
 

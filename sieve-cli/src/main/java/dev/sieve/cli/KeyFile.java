@@ -82,13 +82,13 @@ final class KeyFile {
 
   /**
    * The filter of {@code keys} in {@code form}, hashed as the library hashes that form of key: a
-   * range filter of {@code --long} keys over the numbers themselves (it answers range queries;
-   * over their bytes' hashes it would answer points only). Under {@link KeyScheme#FAST}, the
-   * default where no format fixes the hash, a number and its bytes are two keys, so numbers are
-   * built as numbers: {@code --int} keys under FAST ({@code mayContainInt} asks for the {@code
-   * long} of the same value), {@code --long} keys under {@link KeyScheme#MIX64}, FAST's hash of a
-   * {@code long} restricted to {@code long}s, which the container records so that {@code query}
-   * takes decimal longs by itself. Under XXPH3 a number is its bytes.
+   * range filter of {@code --long} keys over the numbers themselves (it answers range queries; over
+   * their bytes' hashes it would answer points only). Under {@link KeyScheme#FAST}, the default
+   * where no format fixes the hash, a number and its bytes are two keys, so numbers are built as
+   * numbers: {@code --int} keys under FAST ({@code mayContainInt} asks for the {@code long} of the
+   * same value), {@code --long} keys under {@link KeyScheme#MIX64}, FAST's hash of a {@code long}
+   * restricted to {@code long}s, which the container records so that {@code query} takes decimal
+   * longs by itself. Under XXPH3 a number is its bytes.
    */
   static Filter build(
       FilterType type, FilterBuilder<? extends Filter> builder, List<byte[]> keys, KeyForm form) {

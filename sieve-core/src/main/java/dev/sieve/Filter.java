@@ -13,10 +13,12 @@ import java.nio.ByteBuffer;
  * <p>The contract every implementation keeps, for every input, size and configuration: a key that
  * was added is never reported absent (no false negatives).
  *
- * <p>All keys are reduced to one 64-bit hash first, {@link KeyHash}: RocksDB's {@code
- * GetSliceHash64} (XXPH3, seed 0) of the key bytes; a {@code long} key is hashed as its eight
- * big-endian bytes. {@link #mayContainHash(long)} takes such a hash directly, so a caller that
- * already holds it pays nothing twice.
+ * <p>All keys are reduced to one 64-bit hash first, by the filter's {@link KeyScheme}: by default
+ * {@link KeyScheme#FAST} ({@link KeyHash#mix64(long)} of a number, RocksDB's {@code
+ * GetSliceHash64}, XXPH3 with seed 0, of byte keys and text), or for RocksDB's types {@link
+ * KeyScheme#XXPH3} (the key bytes; a {@code long} key is its eight big-endian bytes). {@link
+ * #mayContainHash(long)} takes such a hash directly, so a caller that already holds it pays nothing
+ * twice.
  *
  * <p>Thread safety: the static filters (Ribbon, Xor, Binary Fuse) and filters read from bytes are
  * immutable and may be shared across threads without synchronization; the mutable Bloom filters
@@ -32,7 +34,8 @@ public interface Filter extends KeyFilter {
    * scheme does not define throws {@link KeySchemeException}. Set when the filter is built ({@link
    * FilterBuilder#keyScheme}) or read (the container records it).
    *
-   * @return the scheme; {@link KeyScheme#XXPH3}, Sieve's and RocksDB's, unless built otherwise
+   * @return the scheme; unless built otherwise, {@link KeyScheme#FAST} for the types whose format
+   *     fixes no hash, {@link KeyScheme#XXPH3} (RocksDB's) for the others and by default here
    */
   default KeyScheme keyScheme() {
     return KeyScheme.XXPH3;
@@ -62,19 +65,20 @@ public interface Filter extends KeyFilter {
   }
 
   /**
-   * Tests a pre-computed 64-bit key hash, as the filter's {@link #keyScheme()} computes it (for the
-   * default scheme {@link KeyHash#hash64(byte[])}). The raw entry: the scheme is not applied here.
+   * Tests a pre-computed 64-bit key hash, as the filter's {@link #keyScheme()} computes it ({@code
+   * keyScheme().hash(key)}). The raw entry: the scheme is not applied here.
    *
    * @return {@code false} if the key whose hash this is was definitely never added
    */
   boolean mayContainHash(long hash64);
 
-  // Every key method below keeps one shape: one compare of the scheme with the default first, so
-  // the default path is the hash it always was (no call added, nothing allocated).
+  // Every key method below keeps one shape: one compare of the scheme with XXPH3 first, so that
+  // path is the hash it always was (no call added, nothing allocated); KeyScheme's methods test
+  // FAST first.
 
   /**
-   * Tests a {@code long} key, hashed by the filter's scheme (by default as its eight big-endian
-   * bytes, {@link KeyHash#hash64(long)}).
+   * Tests a {@code long} key, hashed by the filter's scheme ({@link KeyHash#mix64(long)} under
+   * {@link KeyScheme#FAST}, its eight big-endian bytes under {@link KeyScheme#XXPH3}).
    */
   @Override
   default boolean mayContain(long key) {
@@ -129,10 +133,11 @@ public interface Filter extends KeyFilter {
   }
 
   /**
-   * Tests an {@code int} key, hashed as its four bytes (big-endian by default, {@link
-   * KeyHash#hashInt}; little-endian under {@link KeyScheme#PARQUET_XXH64}). Not an overload of
-   * {@link #mayContain(long)}: an {@code int} given there is the {@code long} key of the same value
-   * (eight bytes), a different key.
+   * Tests an {@code int} key, hashed as its four bytes (big-endian under {@link KeyScheme#XXPH3},
+   * {@link KeyHash#hashInt}; little-endian under {@link KeyScheme#PARQUET_XXH64}), or under {@link
+   * KeyScheme#FAST} and ORC's as the {@code long} key of the same value. Not an overload of {@link
+   * #mayContain(long)}: under XXPH3 an {@code int} given there is the {@code long} key of the same
+   * value (eight bytes), a different key.
    *
    * @throws KeySchemeException on a filter of {@code long} keys only
    */

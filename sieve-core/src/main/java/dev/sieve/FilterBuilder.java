@@ -26,8 +26,10 @@ import java.util.stream.Stream;
  *       call of {@code fpRate} or the size setting wins.
  *   <li>{@link #seed(long)} for the types whose construction takes a seed (Xor, Binary Fuse); the
  *       others hash exactly as RocksDB does and reject a seed.
- *   <li>{@link #keyScheme(KeyScheme)}: how keys are hashed ({@link KeyScheme}; Sieve's and
- *       RocksDB's XXPH3 unless set), which the filter built keeps and hashes every key by.
+ *   <li>{@link #keyScheme(KeyScheme)}: how keys are hashed ({@link KeyScheme}; unless set, the
+ *       type's default: {@link KeyScheme#FAST} where no format fixes the hash, RocksDB's XXPH3 for
+ *       blocked Bloom and Standard128 Ribbon), which the filter built keeps and hashes every key
+ *       by.
  *   <li>{@code expectedKeys(n)} and {@code create()} for the mutable types ({@link
  *       MutableFilterBuilder}).
  *   <li>{@code build(...)} over {@code long[]}, {@code byte[][]}, text keys, an {@code Iterable} or
@@ -36,12 +38,13 @@ import java.util.stream.Stream;
  * </ul>
  *
  * <p>This base class turns every kind of key input into 64-bit key hashes by the scheme ({@link
- * KeyHash} by default), so a subclass implements one build method, {@link #buildFromHashes(long[],
- * int)}, and the filter it returns is given the scheme here. The same keys give the same filter
- * bytes whichever input form carries them ({@code "a"} as a {@code String}, as its UTF-8 {@code
- * byte[]} or through an encoder writing those bytes), except for the range filters' {@code long}
- * keys, which their builders take as they are while no scheme is set ({@link #buildFromLongKeys}: a
- * range filter's keys are values in order).
+ * KeyScheme}), so a subclass implements one build method, {@link #buildFromHashes(long[], int)},
+ * and the filter it returns is given the scheme here. The same keys give the same filter bytes
+ * whichever input form carries them ({@code "a"} as a {@code String}, as its UTF-8 {@code byte[]}
+ * or through an encoder writing those bytes), except for numbers under {@link KeyScheme#FAST} (the
+ * {@code long} 42 and its eight bytes are two keys) and the range filters' {@code long} keys, which
+ * their builders take as they are while no scheme is set ({@link #buildFromLongKeys}: a range
+ * filter's keys are values in order).
  *
  * <p>Duplicate keys are always accepted. Builders are not thread-safe; the filters they build are.
  *
@@ -52,14 +55,30 @@ public abstract class FilterBuilder<F extends Filter> {
   /** The most keys one build accepts: one Java array of hashes. */
   public static final int MAX_KEYS = Integer.MAX_VALUE - 8;
 
-  private KeyScheme keyScheme = KeyScheme.XXPH3;
+  private KeyScheme keyScheme;
 
-  protected FilterBuilder() {}
+  /** A builder whose filters hash by {@link KeyScheme#XXPH3} unless {@link #keyScheme} is set. */
+  protected FilterBuilder() {
+    this(KeyScheme.XXPH3);
+  }
 
   /**
-   * How the filter built hashes its keys ({@link KeyScheme}); {@link KeyScheme#XXPH3} unless set.
-   * The keys given to {@code build} are hashed by it, and the filter keeps it for its queries and
-   * adds and records it in its container.
+   * A builder whose filters hash by {@code defaultScheme} unless {@link #keyScheme} is set: {@link
+   * KeyScheme#FAST} for a type whose bytes no other system reads, the owner's hash where a format
+   * fixes it.
+   *
+   * @param defaultScheme the type's default scheme
+   */
+  protected FilterBuilder(KeyScheme defaultScheme) {
+    this.keyScheme = Objects.requireNonNull(defaultScheme, "defaultScheme");
+  }
+
+  /**
+   * How the filter built hashes its keys ({@link KeyScheme}); unless set, the type's default:
+   * {@link KeyScheme#FAST} where no format fixes the hash, {@link KeyScheme#XXPH3} for RocksDB's
+   * types (blocked Bloom, Standard128 Ribbon) and the other format-bound builders. The keys given
+   * to {@code build} are hashed by it, and the filter keeps it for its queries and adds and records
+   * it in its container.
    *
    * @param scheme the scheme
    * @return this builder
@@ -143,7 +162,7 @@ public abstract class FilterBuilder<F extends Filter> {
 
   /**
    * Builds the filter from pre-computed 64-bit key hashes, as the builder's {@link #keyScheme()}
-   * computes them (by default {@link KeyHash}); the array is not modified.
+   * computes them ({@code keyScheme().hash(key)}); the array is not modified.
    *
    * @param hashes the key hashes
    * @return the filter
@@ -154,9 +173,10 @@ public abstract class FilterBuilder<F extends Filter> {
   }
 
   /**
-   * Builds the filter from {@code long} keys, each hashed by the scheme (by default as its eight
-   * big-endian bytes); a type whose {@code long} keys are values in order (the range filters)
-   * builds over them as they are instead, unless a scheme was set ({@link #buildFromLongKeys}).
+   * Builds the filter from {@code long} keys, each hashed by the scheme ({@link KeyHash#mix64}
+   * under {@link KeyScheme#FAST}, its eight big-endian bytes under XXPH3); a type whose {@code
+   * long} keys are values in order (the range filters) builds over them as they are instead, unless
+   * a scheme was set ({@link #buildFromLongKeys}).
    *
    * @param keys the keys
    * @return the filter
@@ -204,7 +224,7 @@ public abstract class FilterBuilder<F extends Filter> {
 
   /**
    * Builds the filter from text keys, each hashed as its UTF-8 bytes ({@link
-   * KeyHash#hash64(CharSequence)} by default).
+   * KeyHash#hash64(CharSequence)} under XXPH3 and FAST).
    *
    * @param keys the keys, none {@code null}
    * @return the filter

@@ -21,9 +21,12 @@ import java.util.Objects;
  */
 public enum KeyScheme {
   /**
-   * Sieve's default and RocksDB's: {@link KeyHash} (XXPH3, seed 0) over the key's bytes; a {@code
-   * long} key is its eight big-endian bytes, an {@code int} its four, a {@code float} or {@code
-   * double} the big-endian bytes of its raw IEEE 754 bits, text its UTF-8 bytes. Every key form.
+   * RocksDB's: {@link KeyHash} (XXPH3, seed 0) over the key's bytes; a {@code long} key is its
+   * eight big-endian bytes, an {@code int} its four, a {@code float} or {@code double} the
+   * big-endian bytes of its raw IEEE 754 bits, text its UTF-8 bytes. Every key form. The default of
+   * the types whose format fixes the hash (blocked Bloom and Standard128 Ribbon, RocksDB's; the
+   * split-block and ORC Bloom filters' builders and the range filters' byte keys), and of a filter
+   * read without a scheme flag.
    */
   XXPH3(0),
 
@@ -58,7 +61,38 @@ public enum KeyScheme {
    * by ORC's 64-bit Murmur3 with seed 104729; a typed key the bytes its encoder writes. Container
    * flag bit 8 (bits 3 to 7 are left for the other foreign schemes).
    */
-  ORC_MURMUR3(1 << 8);
+  ORC_MURMUR3(1 << 8),
+
+  /**
+   * Sieve's default where no format fixes the hash: the builders of the types whose bytes no other
+   * system reads (two-word, standard and scalable Bloom, Xor, Binary Fuse, Cuckoo, expandable,
+   * Bumped Ribbon, sharded) hash by it unless told otherwise. Numbers take one 64-bit mixer, byte
+   * keys and text the byte hash of {@link #XXPH3}:
+   *
+   * <ul>
+   *   <li>a {@code long} key: {@link KeyHash#mix64(long)} of its value, as {@link #MIX64};
+   *   <li>an {@code int} key (and so a {@code short} or {@code byte} value widened to it): the
+   *       {@code long} key of the same value, so {@code mayContainInt(42)} and {@code
+   *       mayContain(42L)} ask for one key (under {@link #XXPH3} they are four and eight bytes, two
+   *       keys);
+   *   <li>a {@code double} key: the {@code long} key of its raw IEEE 754 bits ({@code
+   *       Double.doubleToRawLongBits}), a {@code float} the {@code int} key of its raw bits ({@code
+   *       Float.floatToRawIntBits}), as {@link #XXPH3} hashes them as those bits' bytes ({@code
+   *       0.0} and {@code -0.0}, and NaNs of different payloads, are different keys);
+   *   <li>byte keys: {@link KeyHash} (XXPH3, seed 0) of the bytes, as {@link #XXPH3}; text: of its
+   *       UTF-8 bytes, so a {@code String} and its UTF-8 {@code byte[]} are one key;
+   *   <li>a typed key: {@link KeyEncoder#LONG}, {@link KeyEncoder#INT}, {@link KeyEncoder#FLOAT}
+   *       and {@link KeyEncoder#DOUBLE} as the number they carry (the same hash as the key method
+   *       of that number), any other encoder as XXPH3 of the bytes it writes.
+   * </ul>
+   *
+   * <p>Every key form is defined, and a filter answers each form as it was added. A number and its
+   * bytes are different keys: the {@code long} 42 and the {@code byte[]} of 42's eight big-endian
+   * bytes hash differently here (under {@link #XXPH3} they are one key), so a filter built from
+   * {@code long}s must be asked with {@code long}s. {@link #XXPH3} is the scheme to ask for where
+   * the bytes must match RocksDB's hashing. Container flag bit 9.
+   */
+  FAST(1 << 9);
 
   private final int containerFlag;
 
@@ -67,7 +101,8 @@ public enum KeyScheme {
   }
 
   /**
-   * Its bit in the container's flags ({@code docs/format.md}); 0 for {@link #XXPH3}.
+   * Its bit in the container's flags ({@code docs/format.md}); 0 for {@link #XXPH3}, whose
+   * containers carry no scheme flag.
    *
    * @return the flag bit
    */
@@ -91,9 +126,9 @@ public enum KeyScheme {
    * @return its 64-bit hash
    */
   public long hash(long key) {
-    // the key methods of Filter test the default first and come here for the others: the fast
-    // long-key schemes lead, one compare each, as the former FastLongKeyFilter's
-    if (this == MIX64) {
+    // the key methods of Filter test XXPH3 first and come here for the others: the fast long-key
+    // schemes lead, one compare each, the builders' default first
+    if (this == FAST || this == MIX64) {
       return KeyHash.mix64(key);
     }
     if (this == IDENTITY) {
@@ -118,7 +153,7 @@ public enum KeyScheme {
   public void hash(long[] keys, int keyOff, int count, long[] out, int outOff) {
     switch (this) {
       case XXPH3 -> KeyHash.hash64(keys, keyOff, count, out, outOff);
-      case MIX64 -> KeyHash.mix64(keys, keyOff, count, out, outOff);
+      case FAST, MIX64 -> KeyHash.mix64(keys, keyOff, count, out, outOff);
       case IDENTITY -> {
         Objects.checkFromIndexSize(keyOff, count, keys.length);
         System.arraycopy(keys, keyOff, out, outOff, count);
@@ -148,6 +183,9 @@ public enum KeyScheme {
    * @throws KeySchemeException on a {@code long}-only scheme
    */
   public long hashInt(int key) {
+    if (this == FAST) {
+      return KeyHash.mix64(key); // the long key of the same value
+    }
     if (this == XXPH3) {
       return KeyHash.hashInt(key);
     }
@@ -169,6 +207,9 @@ public enum KeyScheme {
    * @throws KeySchemeException on a {@code long}-only scheme
    */
   public long hashFloat(float key) {
+    if (this == FAST) {
+      return KeyHash.mix64(Float.floatToRawIntBits(key)); // the int key of its raw bits
+    }
     if (this == XXPH3) {
       return KeyHash.hashInt(Float.floatToRawIntBits(key));
     }
@@ -189,6 +230,9 @@ public enum KeyScheme {
    * @throws KeySchemeException on a {@code long}-only scheme
    */
   public long hashDouble(double key) {
+    if (this == FAST) {
+      return KeyHash.mix64(Double.doubleToRawLongBits(key));
+    }
     if (this == XXPH3) {
       return KeyHash.hash64(Double.doubleToRawLongBits(key));
     }
@@ -211,7 +255,7 @@ public enum KeyScheme {
    * @throws KeySchemeException on a {@code long}-only scheme
    */
   public long hash(byte[] key, int off, int len) {
-    if (this == XXPH3) {
+    if (this == XXPH3 || this == FAST) {
       return KeyHash.hash64(key, off, len);
     }
     if (this == PARQUET_XXH64) {
@@ -231,7 +275,7 @@ public enum KeyScheme {
    * @throws KeySchemeException on a {@code long}-only scheme
    */
   public long hash(ByteBuffer key) {
-    if (this == XXPH3) {
+    if (this == XXPH3 || this == FAST) {
       return KeyHash.hash64(key);
     }
     if (this == PARQUET_XXH64) {
@@ -254,7 +298,7 @@ public enum KeyScheme {
    * @throws KeySchemeException on a {@code long}-only scheme
    */
   public long hash(CharSequence key) {
-    if (this == XXPH3) {
+    if (this == XXPH3 || this == FAST) {
       return KeyHash.hash64(key);
     }
     if (this == PARQUET_XXH64) {
@@ -268,8 +312,11 @@ public enum KeyScheme {
 
   /**
    * The hash of a typed key: the bytes {@code encoder} writes for it, through a per-thread buffer
-   * (numbers big-endian under {@link #XXPH3}, little-endian under {@link #PARQUET_XXH64}). On a
-   * {@code long}-only scheme only {@link KeyEncoder#LONG} is defined, as {@link #hash(long)}.
+   * (numbers big-endian under {@link #XXPH3}, little-endian under {@link #PARQUET_XXH64}). Under
+   * {@link #FAST} the number encoders ({@link KeyEncoder#LONG}, {@code INT}, {@code FLOAT}, {@code
+   * DOUBLE}) give the number's own hash ({@link #hash(long)}, {@link #hashInt}, ...), any other
+   * encoder XXPH3 of its bytes. On a {@code long}-only scheme only {@link KeyEncoder#LONG} is
+   * defined, as {@link #hash(long)}.
    *
    * @param <T> the key type
    * @param key the key
@@ -281,6 +328,9 @@ public enum KeyScheme {
     if (this == XXPH3) {
       return KeyHash.hash64(key, encoder);
     }
+    if (this == FAST) {
+      return fastTyped(key, encoder);
+    }
     if (this == PARQUET_XXH64) {
       return ParquetHash.ofKey(key, encoder);
     }
@@ -291,6 +341,24 @@ public enum KeyScheme {
       return hash(value.longValue());
     }
     throw refused("typed (other than KeyEncoder.LONG)");
+  }
+
+  /** {@link #FAST}'s typed key: a number encoder's number as that number, else XXPH3. */
+  private <T> long fastTyped(T key, KeyEncoder<? super T> encoder) {
+    Object e = encoder;
+    if (e == KeyEncoder.LONG && key instanceof Long v) {
+      return hash(v.longValue());
+    }
+    if (e == KeyEncoder.INT && key instanceof Integer v) {
+      return hashInt(v);
+    }
+    if (e == KeyEncoder.DOUBLE && key instanceof Double v) {
+      return hashDouble(v);
+    }
+    if (e == KeyEncoder.FLOAT && key instanceof Float v) {
+      return hashFloat(v);
+    }
+    return KeyHash.hash64(key, encoder);
   }
 
   /** The exception for a key form this scheme does not define. */

@@ -16,7 +16,18 @@ public abstract class MutableFilterBuilder<F extends MutableFilter> extends Filt
 
   private long expectedKeys = DEFAULT_EXPECTED_KEYS;
 
+  /** A builder whose filters hash by {@link KeyScheme#XXPH3} unless a scheme is set. */
   protected MutableFilterBuilder() {}
+
+  /**
+   * A builder whose filters hash by {@code defaultScheme} unless a scheme is set ({@link
+   * FilterBuilder#FilterBuilder(KeyScheme)}).
+   *
+   * @param defaultScheme the type's default scheme
+   */
+  protected MutableFilterBuilder(KeyScheme defaultScheme) {
+    super(defaultScheme);
+  }
 
   /**
    * The number of keys {@link #create()} sizes for (default {@value #DEFAULT_EXPECTED_KEYS}).

@@ -55,8 +55,9 @@ import picocli.CommandLine.Spec;
           + " bumped-ribbon) or by --fp-rate; xor8, xor16, binary-fuse8/16 and sharded have no"
           + " setting (fixed fingerprints) and scalable-bloom grows by itself: they take --fp-rate"
           + " only (the fingerprint filters refuse a rate below their fixed width's). Keys are"
-          + " hashed from their bytes as Filter.mayContain(byte[]) hashes them (with --long, as"
-          + " mayContain(long)).",
+          + " hashed as the library's default hashes them (key scheme FAST, or XXPH3 for blocked-bloom"
+          + " and ribbon): text and --hex as mayContain(byte[]), --long as mayContain(long) (under"
+          + " FAST recorded as MIX64, its long-only form), --int as mayContainInt(int).",
       "OUT: a regular file (or a new one) is replaced whole, by a rename; a device or a named"
           + " pipe is written in place (never replaced); - or /dev/stdout is standard output (the"
           + " summary line then goes to stderr).",
@@ -107,13 +108,15 @@ public final class BuildCommand implements Callable<Integer> {
   @Option(
       names = "--long",
       description =
-          "keys are decimal longs, one a line; the key is its 8 big-endian bytes (as"
-              + " Filter.mayContain(long) hashes it)")
+          "keys are decimal longs, one a line, as Filter.mayContain(long) hashes them: in"
+              + " RocksDB's format and under XXPH3 the 8 big-endian bytes")
   boolean asLong;
 
   @Option(
       names = "--int",
-      description = "keys are decimal ints, one a line; the key is its 4 big-endian bytes")
+      description =
+          "keys are decimal ints, one a line, as Filter.mayContainInt(int) hashes them: in"
+              + " RocksDB's format and under XXPH3 the 4 big-endian bytes")
   boolean asInt;
 
   @Option(

@@ -3,7 +3,6 @@ package dev.sieve.cli;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.format.SieveFormat;
-import dev.sieve.range.RangeFilter;
 import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.util.List;
@@ -54,12 +53,7 @@ final class ContainerBuild {
     }
     Filter filter;
     try {
-      // a range filter of --long keys is built over the numbers themselves, so that it answers
-      // range queries; over their bytes' hashes it would answer points only
-      filter =
-          form == KeyForm.LONG && RangeFilter.class.isAssignableFrom(t.filterClass())
-              ? builder.build(KeyFile.asLongs(keys))
-              : builder.build(keys);
+      filter = KeyFile.build(t, builder, keys, form); // numbers as the library hashes them
     } catch (IllegalArgumentException | IllegalStateException e) {
       c.spec
           .commandLine()

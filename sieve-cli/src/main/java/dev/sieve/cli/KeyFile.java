@@ -1,5 +1,10 @@
 package dev.sieve.cli;
 
+import dev.sieve.Filter;
+import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
+import dev.sieve.range.RangeFilter;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -62,12 +67,39 @@ final class KeyFile {
     return keys;
   }
 
-  /** The {@code long} each key of {@code --long} stands for (its 8 big-endian bytes). */
+  /**
+   * The {@code long} each key of {@code --long} stands for (its 8 big-endian bytes), or of {@code
+   * --int} (its 4, widened).
+   */
   static long[] asLongs(List<byte[]> keys) {
     long[] out = new long[keys.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = ByteBuffer.wrap(keys.get(i)).getLong();
+      ByteBuffer key = ByteBuffer.wrap(keys.get(i));
+      out[i] = key.remaining() == Integer.BYTES ? key.getInt() : key.getLong();
     }
     return out;
+  }
+
+  /**
+   * The filter of {@code keys} in {@code form}, hashed as the library hashes that form of key: a
+   * range filter of {@code --long} keys over the numbers themselves (it answers range queries; over
+   * their bytes' hashes it would answer points only). Under {@link KeyScheme#FAST}, the default
+   * where no format fixes the hash, a number and its bytes are two keys, so numbers are built as
+   * numbers: {@code --int} keys under FAST ({@code mayContainInt} asks for the {@code long} of the
+   * same value), {@code --long} keys under {@link KeyScheme#MIX64}, FAST's hash of a {@code long}
+   * restricted to {@code long}s, which the container records so that {@code query} takes decimal
+   * longs by itself. Under XXPH3 a number is its bytes.
+   */
+  static Filter build(
+      FilterType type, FilterBuilder<? extends Filter> builder, List<byte[]> keys, KeyForm form) {
+    boolean number = form == KeyForm.LONG || form == KeyForm.INT;
+    if (form == KeyForm.LONG && RangeFilter.class.isAssignableFrom(type.filterClass())) {
+      return builder.build(asLongs(keys));
+    }
+    if (number && builder.keyScheme() == KeyScheme.FAST) {
+      return (form == KeyForm.LONG ? builder.keyScheme(KeyScheme.MIX64) : builder)
+          .build(asLongs(keys));
+    }
+    return builder.build(keys);
   }
 }

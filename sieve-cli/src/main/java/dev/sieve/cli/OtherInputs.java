@@ -83,17 +83,22 @@ final class OtherInputs {
           + " Filter.mayContain(long)); query takes decimal longs";
     }
     if ((flags & SieveFormat.FLAG_MIX64_LONG_KEYS) != 0) {
-      return "long keys through KeyHash.mix64 (key scheme MIX64); query takes decimal longs";
+      return "long keys through KeyHash.mix64 (key scheme MIX64, as FAST hashes longs; build"
+          + " --long records it); query takes decimal longs";
     }
     if ((flags & SieveFormat.FLAG_IDENTITY_LONG_KEYS) != 0) {
       return "long keys as their own hashes (key scheme IDENTITY); query takes decimal longs";
+    }
+    if ((flags & SieveFormat.FLAG_FAST_KEYS) != 0) {
+      return "key scheme FAST (Sieve's default where no format fixes the hash): numbers through"
+          + " KeyHash.mix64 (query --long or --int), text and --hex keys by XXPH3 of their bytes";
     }
     if ((flags & SieveFormat.FLAG_PARQUET_XXH64_KEYS) != 0) {
       return "XXH64 of Parquet's plain encoding (key scheme PARQUET_XXH64: --long/--int are"
           + " little-endian INT64/INT32 values, text and --hex the BYTE_ARRAY bytes)";
     }
-    return "XXPH3 of the key bytes (text or --hex bytes; a container built with --long records"
-        + " that, and this one does not)";
+    return "XXPH3 of the key bytes (key scheme XXPH3; text or --hex bytes; a container built with"
+        + " --long records that, and this one does not)";
   }
 
   static FilterBlock readBlock(Path file) throws IOException {

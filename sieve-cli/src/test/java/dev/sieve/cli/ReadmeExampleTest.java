@@ -170,7 +170,9 @@ class ReadmeExampleTest {
     }
     double model = 8 * f.load() / 4096 * 100_000;
     assertTrue(wrongRemoves > model / 2 && wrongRemoves < model * 2, wrongRemoves + " vs " + model);
-    assertTrue(lost > 0 && lost <= wrongRemoves, lost + " lost, " + wrongRemoves + " removes");
+    // each remove that took a fingerprint cleared the one copy of at least one added key (a build
+    // stores keys sharing their buckets and fingerprint once)
+    assertTrue(lost > 0 && lost >= wrongRemoves, lost + " lost, " + wrongRemoves + " removes");
     String figures =
         wrongRemoves
             + " of 100,000 such removes each took an added key's fingerprint, and "

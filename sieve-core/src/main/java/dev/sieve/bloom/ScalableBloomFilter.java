@@ -175,7 +175,7 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /** A builder: {@code builder().expectedKeys(n0).fpRate(f).create()} gives an empty filter. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder().keyScheme(KeyScheme.FAST);
   }
 
   /**

@@ -152,7 +152,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
   public static Builder builder() {
-    return new Builder();
+    return new Builder().keyScheme(KeyScheme.FAST);
   }
 
   /**

@@ -291,7 +291,9 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     private double bitsPerKey = DEFAULT_BITS_PER_KEY;
     private int bitsPerWord; // 0: the model's choice
 
-    private Builder() {}
+    private Builder() {
+      super(KeyScheme.FAST);
+    }
 
     @Override
     public Builder keyScheme(KeyScheme scheme) {

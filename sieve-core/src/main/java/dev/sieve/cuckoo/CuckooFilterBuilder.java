@@ -23,7 +23,9 @@ public final class CuckooFilterBuilder extends MutableFilterBuilder<CuckooFilter
 
   private int fingerprintBits = 12;
 
-  CuckooFilterBuilder() {}
+  CuckooFilterBuilder() {
+    super(KeyScheme.FAST);
+  }
 
   /** Sets the fingerprint width, 4 to 16 bits (default 12). */
   public CuckooFilterBuilder fingerprintBits(int fingerprintBits) {

@@ -15,7 +15,9 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
   private double fpRate = 0.01;
   private boolean hinted;
 
-  ExpandableFilterBuilder() {}
+  ExpandableFilterBuilder() {
+    super(KeyScheme.FAST);
+  }
 
   /** {@inheritDoc} */
   @Override

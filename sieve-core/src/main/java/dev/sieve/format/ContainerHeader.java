@@ -125,14 +125,15 @@ public record ContainerHeader(
               + Integer.toHexString(flags & ~KNOWN_FLAGS)
               + " set; version 1 defines 0x1 (long keys hashed by mix64), 0x2 (long keys as"
               + " their own hashes), 0x4 (keys hashed as Parquet does), 0x100 (keys hashed as ORC"
-              + " does) and 0x10000 (keys added as longs, default scheme)");
+              + " does), 0x200 (keys hashed by the FAST scheme: numbers mixed, bytes by XXPH3)"
+              + " and 0x10000 (keys added as longs, XXPH3)");
     }
     if ((flags & SieveFormat.FLAG_LONG_KEYS) != 0 && (flags & SieveFormat.SCHEME_FLAGS) != 0) {
       throw new SieveFormatException(
           FLAGS_OFFSET,
           "flags 0x"
               + Integer.toHexString(flags)
-              + ": the long-keys flag 0x10000 goes with the default key scheme only");
+              + ": the long-keys flag 0x10000 goes with the XXPH3 key scheme (no scheme flag) only");
     }
     if (Integer.bitCount(flags & SieveFormat.SCHEME_FLAGS) > 1) {
       throw new SieveFormatException(

@@ -108,6 +108,13 @@ public final class SieveFormat {
   public static final int FLAG_ORC_MURMUR3_KEYS = 1 << 8;
 
   /**
+   * Flag bit 9: the filter's keys are hashed by Sieve's default where no format fixes the hash
+   * ({@link KeyScheme#FAST}: numbers by {@link dev.sieve.hash.KeyHash#mix64(long)}, byte keys and
+   * text by XXPH3 of their bytes); the filter read carries that scheme.
+   */
+  public static final int FLAG_FAST_KEYS = 1 << 9;
+
+  /**
    * Flag bit 16, beside no key-scheme bit (the default scheme, {@link KeyScheme#XXPH3}): the keys
    * were added as {@code long}s, each hashed as its 8 big-endian bytes, as {@code
    * Filter.mayContain(long)} asks. The filter is the same either way; the flag tells a reader (the
@@ -122,7 +129,8 @@ public final class SieveFormat {
       FLAG_MIX64_LONG_KEYS
           | FLAG_IDENTITY_LONG_KEYS
           | FLAG_PARQUET_XXH64_KEYS
-          | FLAG_ORC_MURMUR3_KEYS;
+          | FLAG_ORC_MURMUR3_KEYS
+          | FLAG_FAST_KEYS;
 
   /** Every flag this version defines. */
   static final int KNOWN_FLAGS = SCHEME_FLAGS | FLAG_LONG_KEYS;

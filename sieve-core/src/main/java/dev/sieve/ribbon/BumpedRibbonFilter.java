@@ -326,7 +326,7 @@ public final class BumpedRibbonFilter implements Filter {
 
   /** A builder: result bits from a target FPR or given directly, a seed. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder().keyScheme(KeyScheme.FAST);
   }
 
   /**

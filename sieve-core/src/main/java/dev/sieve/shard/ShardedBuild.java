@@ -2,7 +2,9 @@ package dev.sieve.shard;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.Schemes;
 import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -128,7 +130,9 @@ final class ShardedBuild {
               + f.getClass().getName()
               + ", not one of the static types a sharded filter holds (FilterType.isShardable())");
     }
-    return f;
+    // a shard is asked by shard hash only, so the scheme its builder gave it (FAST by default)
+    // means nothing; it carries the one a shard read back from its bytes has, XXPH3
+    return f.keyScheme() == KeyScheme.XXPH3 ? f : Schemes.apply(f, KeyScheme.XXPH3);
   }
 
   /** The builder's {@code buildFromHashes}: the hashes partitioned by shard, each shard built. */

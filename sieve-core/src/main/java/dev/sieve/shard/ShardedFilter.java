@@ -298,7 +298,6 @@ public final class ShardedFilter implements Filter {
    * builder from the supplier.
    */
   public static final class Builder extends FilterBuilder<ShardedFilter> {
-    /** {@inheritDoc} */
     @Override
     public Builder keyScheme(KeyScheme scheme) {
       super.keyScheme(scheme);
@@ -312,6 +311,7 @@ public final class ShardedFilter implements Filter {
 
     private Builder(
         int shardCount, Supplier<? extends FilterBuilder<? extends Filter>> shardBuilder) {
+      super(KeyScheme.FAST);
       this.shardCount = shardCount;
       this.shardBuilder = shardBuilder;
     }

@@ -24,6 +24,7 @@ abstract class FingerprintBuilder<F extends FingerprintFilter, B extends Fingerp
   int arity = 3;
 
   FingerprintBuilder(FingerprintFilter.Form<?, F> form) {
+    super(KeyScheme.FAST);
     this.form = form;
   }
 

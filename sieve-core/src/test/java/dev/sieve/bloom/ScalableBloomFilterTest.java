@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
@@ -214,8 +215,11 @@ class ScalableBloomFilterTest {
       filter.add(k);
     }
     byte[] bytes = filter.toByteArray();
-    ScalableBloomFilter read = ScalableBloomFilter.fromByteArray(bytes);
-    ScalableBloomFilter wrapped = ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes));
+    // the bare form carries no key scheme: read back, the filter is given the one it was built with
+    ScalableBloomFilter read =
+        ScalableBloomFilter.fromByteArray(bytes).withKeyScheme(filter.keyScheme());
+    ScalableBloomFilter wrapped =
+        ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes)).withKeyScheme(filter.keyScheme());
     assertTrue(wrapped.isWrapped());
     assertThrows(UnsupportedOperationException.class, () -> wrapped.add(7L));
     for (long k = 200; k < 5_000; k++) {
@@ -279,7 +283,9 @@ class ScalableBloomFilterTest {
   // ---------------------------------------------------------------- corrupt input
 
   private static byte[] sample() {
-    ScalableBloomFilter filter = ScalableBloomFilter.builder().expectedKeys(20).create();
+    // the bare form carries no key scheme and reads back as XXPH3, so it is built under XXPH3
+    ScalableBloomFilter filter =
+        ScalableBloomFilter.builder().expectedKeys(20).keyScheme(KeyScheme.XXPH3).create();
     for (long k = 0; k < 100; k++) {
       filter.add(k);
     }

@@ -206,7 +206,7 @@ class TwoWordBloomFilterTest {
     }
     long[] hashes = new long[n + queries];
     for (int i = 0; i < n; i++) {
-      hashes[i] = KeyHash.hash64(keys[i]);
+      hashes[i] = f.keyScheme().hash(keys[i]); // as add(long) hashed it
     }
     for (int i = n; i < hashes.length; i++) {
       hashes[i] = random.nextLong();
@@ -275,7 +275,8 @@ class TwoWordBloomFilterTest {
     ByteBuffer direct = ByteBuffer.allocateDirect(payload.length + 3).order(ByteOrder.BIG_ENDIAN);
     direct.position(3);
     direct.put(payload).position(3);
-    TwoWordBloomFilter wrapped = form.wrap(direct, f.numKeys());
+    // the payload carries no key scheme: wrapped, the filter is given the one it was built with
+    TwoWordBloomFilter wrapped = form.wrap(direct, f.numKeys()).withKeyScheme(f.keyScheme());
     assertTrue(wrapped.isWrapped());
     assertEquals(f, wrapped);
     for (long v = 0; v < 1000; v++) {

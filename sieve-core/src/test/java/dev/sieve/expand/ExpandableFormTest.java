@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -19,7 +20,9 @@ import org.junit.jupiter.api.Test;
 class ExpandableFormTest {
 
   private static ExpandableFilter filter(int keys) {
-    ExpandableFilter f = ExpandableFilter.builder().fpRate(0.01).create();
+    // the bare form carries no key scheme and reads back as XXPH3, so it is built under XXPH3
+    ExpandableFilter f =
+        ExpandableFilter.builder().fpRate(0.01).keyScheme(KeyScheme.XXPH3).create();
     for (int i = 0; i < keys; i++) {
       f.add((long) i);
     }
@@ -83,7 +86,8 @@ class ExpandableFormTest {
 
   @Test
   void aRightSizedTableRoundTrips() {
-    ExpandableFilter f = ExpandableFilter.builder().expectedKeys(5000).create();
+    ExpandableFilter f =
+        ExpandableFilter.builder().expectedKeys(5000).keyScheme(KeyScheme.XXPH3).create();
     for (long i = 0; i < 9000; i++) {
       f.add(i);
     }
@@ -133,7 +137,8 @@ class ExpandableFormTest {
 
   @Test
   void slotsPastTheLastOfAPartialBlockMustBeEmpty() {
-    ExpandableFilter f = ExpandableFilter.builder().expectedKeys(220).create();
+    ExpandableFilter f =
+        ExpandableFilter.builder().expectedKeys(220).keyScheme(KeyScheme.XXPH3).create();
     long n = f.slots();
     assertTrue(n % 64 != 0, n + " slots");
     int width = f.slotBits();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.KeyHash;
 import java.io.ByteArrayOutputStream;
@@ -44,7 +45,9 @@ class ExpandableSegmentsTest {
 
   private static ExpandableFilter grown(
       double fpRate, long hint, int keys, int removes, long seed) {
-    ExpandableFilterBuilder b = ExpandableFilter.builder().fpRate(fpRate);
+    // the bare form carries no key scheme and reads back as XXPH3, so it is built under XXPH3
+    ExpandableFilterBuilder b =
+        ExpandableFilter.builder().fpRate(fpRate).keyScheme(KeyScheme.XXPH3);
     if (hint > 0) {
       b.expectedKeys(hint);
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.StandardBloomFilter;
-import dev.sieve.hash.KeyHash;
 import dev.sieve.registry.FilterType;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +77,7 @@ class BatchQueryPropertyTest {
     long[] hashes = new long[queries.length];
     byte[][] byteKeys = new byte[queries.length][];
     for (int i = 0; i < queries.length; i++) {
-      hashes[i] = KeyHash.hash64(queries[i]);
+      hashes[i] = filter.keyScheme().hash(queries[i]); // as mayContain(long) hashes it
       byteKeys[i] = Long.toHexString(queries[i]).getBytes(StandardCharsets.UTF_8);
     }
     int words = (len + 63) >>> 6;

@@ -58,7 +58,7 @@ public final class GoldenFiles {
       types.add(FilterType.valueOf(args[i]));
     }
     for (FilterType type : types.isEmpty() ? FilterType.builtIn() : types) {
-      var filter = TestFilters.build(type, builtKeys());
+      var filter = TestFilters.buildGolden(type, builtKeys());
       Files.write(dir.resolve(fileName(type)), SieveFormat.toBytes(filter));
       StringBuilder answers = new StringBuilder();
       for (long q : queryKeys()) {

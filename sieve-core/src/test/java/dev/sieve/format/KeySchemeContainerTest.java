@@ -57,7 +57,7 @@ class KeySchemeContainerTest {
     return type.name().startsWith("XOR") || type.name().startsWith("BINARY_FUSE");
   }
 
-  /** Every type with the long-key scheme FastLongKeyFilter gave it, and with Parquet's. */
+  /** Every type with the long-key scheme FastLongKeyFilter gave it, with Parquet's and FAST. */
   static Stream<Arguments> typesAndSchemes() {
     List<Arguments> out = new ArrayList<>();
     for (FilterType type : FilterType.builtIn()) {
@@ -66,6 +66,7 @@ class KeySchemeContainerTest {
         out.add(Arguments.of(type, KeyScheme.MIX64));
       }
       out.add(Arguments.of(type, KeyScheme.PARQUET_XXH64));
+      out.add(Arguments.of(type, KeyScheme.FAST)); // asked for on the types that keep XXPH3
     }
     return out.stream();
   }
@@ -95,6 +96,7 @@ class KeySchemeContainerTest {
           case MIX64 -> SieveFormat.FLAG_MIX64_LONG_KEYS;
           case IDENTITY -> SieveFormat.FLAG_IDENTITY_LONG_KEYS;
           case PARQUET_XXH64 -> SieveFormat.FLAG_PARQUET_XXH64_KEYS;
+          case FAST -> SieveFormat.FLAG_FAST_KEYS;
           default -> 0;
         },
         flags);
@@ -135,15 +137,17 @@ class KeySchemeContainerTest {
   void unknownConflictingOrMisplacedFlagsAreRefused() {
     byte[] bytes =
         SieveFormat.toBytes(BlockedBloomFilter.builder().bitsPerKey(10).build(new long[] {1, 2}));
-    for (int flags : new int[] {8, 0x80000000, 0x200, 3, 5, 6, 2, 0x104}) {
+    for (int flags : new int[] {8, 0x80000000, 0x400, 3, 5, 6, 2, 0x104, 0x201, 0x10200}) {
       byte[] changed = TestFilters.withInt(bytes, 12, flags);
       SieveFormatException e =
           assertThrows(SieveFormatException.class, () -> SieveFormat.read(changed));
       assertEquals(12, e.offset());
       String expected =
-          flags == 3 || flags == 5 || flags == 6 || flags == 0x104
-              ? "more than one"
-              : flags == 2 ? "mixes them itself" : "unknown";
+          flags == 0x10200
+              ? "long-keys flag"
+              : flags == 3 || flags == 5 || flags == 6 || flags == 0x104 || flags == 0x201
+                  ? "more than one"
+                  : flags == 2 ? "mixes them itself" : "unknown";
       assertTrue(e.getMessage().contains(expected), flags + ": " + e.getMessage());
     }
     assertThrows(

@@ -57,7 +57,7 @@ class LongKeysFlagTest {
   }
 
   @Test
-  void theFlagGoesWithTheDefaultSchemeOnly() {
+  void theFlagGoesWithTheXxph3SchemeOnly() {
     Filter mix =
         BlockedBloomFilter.builder()
             .expectedKeys(10)
@@ -72,6 +72,6 @@ class LongKeysFlagTest {
                 bytes, 12, SieveFormat.FLAG_LONG_KEYS | SieveFormat.FLAG_MIX64_LONG_KEYS));
     SieveFormatException e = assertThrows(SieveFormatException.class, () -> SieveFormat.read(both));
     assertEquals(12, e.offset());
-    assertTrue(e.getMessage().contains("default key scheme only"), e.getMessage());
+    assertTrue(e.getMessage().contains("XXPH3 key scheme"), e.getMessage());
   }
 }

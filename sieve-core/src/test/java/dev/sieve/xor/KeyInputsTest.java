@@ -32,7 +32,7 @@ class KeyInputsTest {
       assertEquals(keys.length, f.numKeys());
       for (long k : keys) {
         assertTrue(f.mayContain(k), f + " lost " + k);
-        assertTrue(f.mayContainHash(KeyHash.hash64(k)));
+        assertTrue(f.mayContainHash(f.keyScheme().hash(k)));
       }
     }
   }

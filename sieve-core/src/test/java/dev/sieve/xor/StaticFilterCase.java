@@ -2,6 +2,7 @@ package dev.sieve.xor;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.Families;
 import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
@@ -44,9 +45,13 @@ record StaticFilterCase(FilterType type, int arity, int index) {
     return ((FingerprintFilter) build(new long[0])).fingerprintBits();
   }
 
-  /** Builds through the registry's builder (at this arity); the array is not modified. */
+  /**
+   * Builds through the registry's builder (at this arity); the array is not modified. The cases
+   * work on hashes, and the bare form carries no key scheme (it reads back as XXPH3), so the filter
+   * is built under XXPH3 and a round trip gives an equal filter.
+   */
   Filter build(long[] hashes) {
-    FilterBuilder<? extends Filter> b = type.builder();
+    FilterBuilder<? extends Filter> b = type.builder().keyScheme(KeyScheme.XXPH3);
     if (isFuse()) {
       ((FuseFilter.Builder<?, ?>) b).arity(arity);
     }

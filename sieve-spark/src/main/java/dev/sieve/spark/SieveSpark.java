@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.shiftrightunsigned;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.registry.FilterType;
@@ -115,7 +116,8 @@ public final class SieveSpark {
   /**
    * The one-JVM builder of the sharded filters {@link #buildFilter} builds: {@code shards} shards
    * of {@code type} (blocked Bloom and Ribbon at {@code bitsPerKey}; Xor and Binary Fuse at their
-   * fixed default seeds; Binary Fuse 3-wise).
+   * fixed default seeds; Binary Fuse 3-wise), hashing keys by XXPH3 as {@link KeyType} does, so
+   * that its filters are the bytes the executors' build assembles.
    *
    * @throws IllegalArgumentException for a type that cannot be a shard
    */
@@ -149,7 +151,7 @@ public final class SieveSpark {
                 + " cannot be a shard: use BLOCKED_BLOOM, RIBBON, XOR8, XOR16, BINARY_FUSE8 or"
                 + " BINARY_FUSE16");
     }
-    return ShardedFilter.builder(shards, shard);
+    return ShardedFilter.builder(shards, shard).keyScheme(KeyScheme.XXPH3);
   }
 
   /**

@@ -61,8 +61,8 @@ import java.util.Optional;
  * About 30% smaller than FastLocalBloom at the same FPR (7.0 instead of 10 bits/key at 0.95%), but
  * static (all keys must be known before the solve), 3–4× the CPU and about 3× the temporary memory
  * to build (20 bytes per slot for the band), and a query reads up to {@code 2 · columns} 16-byte
- * segments instead of one cache line: see {@code dev.sieve.policy.FilterPolicy} for where that
- * pays.
+ * segments instead of one cache line: see {@code dev.sieve.policy.FilterPolicy} (sieve-rocksdb) for
+ * where that pays.
  *
  * <p>Reference: P. C. Dillinger and S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
@@ -188,7 +188,8 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
    * ≥ 1} entries at {@code numSlots} slots and {@code dataBytes} bytes of solution (RocksDB's
    * sizing, {@link RibbonSizing#bytesForOneInFpRate}), trying seeds from {@code lower32(first
    * entry) & 255} on, or empty if all 256 fail. When RocksDB builds this filter and when it falls
-   * back to Bloom instead is its policy's choice, made in {@code dev.sieve.policy.FilterPolicy}.
+   * back to Bloom instead is its policy's choice, made in {@code dev.sieve.policy.FilterPolicy}
+   * (sieve-rocksdb).
    *
    * @param entries 64-bit key hashes in the order RocksDB adds them, without two equal neighbours;
    *     not modified
@@ -410,7 +411,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
    * <p>This builder always returns a Ribbon filter: it sizes exactly as RocksDB does but never
    * falls back to Bloom. For the rare key set that no seed solves at RocksDB's size, it grows the
    * filter by one block per eight (12.5%) and tries again, so a build never fails. For RocksDB's
-   * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy}.
+   * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy} (sieve-rocksdb).
    */
   public static final class Builder extends FilterBuilder<Standard128RibbonFilter> {
     @Override

@@ -519,7 +519,7 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /** {@return log2 of the number of slots, rounded down} */
-  public int logSlots() {
+  int logSlots() {
     return log;
   }
 
@@ -534,7 +534,7 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /** {@return the slot width in bits} */
-  public int slotBits() {
+  int slotBits() {
     return width;
   }
 

@@ -397,7 +397,7 @@ public final class BloomMath {
   // ---------------------------------------------------------------- Parquet's split-block Bloom
 
   /** The bits of one split-block Bloom filter block: eight 32-bit words. */
-  public static final int SPLIT_BLOCK_BITS = 256;
+  static final int SPLIT_BLOCK_BITS = 256;
 
   /**
    * The false-positive rate of Parquet's split-block Bloom filter (SBBF) at {@code b} bits per
@@ -481,7 +481,7 @@ public final class BloomMath {
   // ---------------------------------------------------------------- Sieve's two-word blocked Bloom
 
   /** The bits of one two-word Bloom filter block: eight 64-bit words, one cache line. */
-  public static final int TWO_WORD_BLOCK_BITS = 512;
+  static final int TWO_WORD_BLOCK_BITS = 512;
 
   /** The fewest bits a two-word Bloom filter sets in each of a key's two words. */
   public static final int TWO_WORD_MIN_BITS_PER_WORD = 2;

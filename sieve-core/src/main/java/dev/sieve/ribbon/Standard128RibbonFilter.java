@@ -75,10 +75,10 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
   static final int TRAILER_BYTES = 5;
 
   /** The trailer marker byte of Standard128Ribbon ({@code (byte) -2}). */
-  public static final byte MARKER = (byte) 0xFE;
+  static final byte MARKER = (byte) 0xFE;
 
   /** The number of ordinal seeds tried before a build gives up on Ribbon. */
-  public static final int NUM_SEEDS = 256;
+  static final int NUM_SEEDS = 256;
 
   /** The filter of no keys (RocksDB's 0-byte block). */
   static final Standard128RibbonFilter EMPTY =
@@ -188,8 +188,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
    * ≥ 1} entries at {@code numSlots} slots and {@code dataBytes} bytes of solution (RocksDB's
    * sizing, {@link RibbonSizing#bytesForOneInFpRate}), trying seeds from {@code lower32(first
    * entry) & 255} on, or empty if all 256 fail. When RocksDB builds this filter and when it falls
-   * back to Bloom instead is its policy's choice, made in {@code dev.sieve.policy.FilterPolicy}
-   * (sieve-rocksdb).
+   * back to Bloom instead is its policy's choice, made in sieve-rocksdb's {@code FilterPolicy}.
    *
    * @param entries 64-bit key hashes in the order RocksDB adds them, without two equal neighbours;
    *     not modified
@@ -320,17 +319,17 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
   }
 
   /** {@return the number of 16-byte segments of solution data} */
-  public int numSegments() {
+  int numSegments() {
     return numSegments;
   }
 
-  /** {@return the number of result columns in blocks from {@link #upperStartBlock()} on} */
-  public int upperNumColumns() {
+  /** {@return the number of result columns in blocks from {@code upperStartBlock} on} */
+  int upperNumColumns() {
     return upperNumColumns;
   }
 
-  /** {@return the first block with {@link #upperNumColumns()} columns; earlier have one fewer} */
-  public int upperStartBlock() {
+  /** {@return the first block with {@code upperNumColumns} columns; earlier have one fewer} */
+  int upperStartBlock() {
     return upperStartBlock;
   }
 

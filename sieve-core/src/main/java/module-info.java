@@ -19,8 +19,6 @@ module dev.sieve.core {
   exports dev.sieve.format;
   // the registry of filter types
   exports dev.sieve.registry;
-  // RocksDB's filter policies: level choice, Bloom fallback, LSM report
-  exports dev.sieve.policy;
   // sharded static filters
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
@@ -29,6 +27,10 @@ module dev.sieve.core {
   exports dev.sieve.interop;
   // range filters (Grafite, the prefix-Bloom baseline)
   exports dev.sieve.range;
+  // shared internals for Sieve's own modules only (not API): RocksDB's filter policies in
+  // sieve-rocksdb build on them
+  exports dev.sieve.internal to
+      dev.sieve.rocksdb;
 
   // Each filter family registers its types (class, builder, container form) as a service, so the
   // registry and the container name no filter class: a family in another module is one more

@@ -8,7 +8,8 @@ import java.nio.channels.WritableByteChannel;
  * reader answers from, bit for bit. Implemented by the FastLocalBloom ({@code
  * dev.sieve.bloom.BlockedBloomFilter}) and Standard128Ribbon ({@code
  * dev.sieve.ribbon.Standard128RibbonFilter}) filters; RocksDB's policies, which choose between the
- * two per level and fall back from Ribbon to Bloom, live in {@code dev.sieve.policy.FilterPolicy}.
+ * two per level and fall back from Ribbon to Bloom, live in {@code dev.sieve.policy.FilterPolicy}
+ * (sieve-rocksdb).
  */
 public interface RocksDbFilter extends Filter {
 

@@ -70,9 +70,9 @@ public final class BlockedBloomFilter
   static final int TRAILER_BYTES = 5;
 
   /** The smallest and largest bits/key the builders accept. */
-  public static final double MIN_BITS_PER_KEY = 1.0;
+  static final double MIN_BITS_PER_KEY = 1.0;
 
-  public static final double MAX_BITS_PER_KEY = 100.0;
+  static final double MAX_BITS_PER_KEY = 100.0;
 
   /** The words and the key count, for the cold operations. */
   private final BloomWords data;
@@ -401,7 +401,7 @@ public final class BlockedBloomFilter
   }
 
   /** Fewer zero bits than this in the whole filter make it {@linkplain #isSaturated saturated}. */
-  public static final int SATURATION_ZERO_BITS = 32;
+  static final int SATURATION_ZERO_BITS = 32;
 
   /**
    * Whether fewer than {@value #SATURATION_ZERO_BITS} bits are 0 (at 10 bits/key, about 100 times

@@ -67,7 +67,7 @@ import java.nio.channels.WritableByteChannel;
  *
  * <h2>Limits</h2>
  *
- * At most {@link #MAX_STAGES} stages; a stage may not need more than {@link
+ * At most {@code MAX_STAGES} stages; a stage may not need more than {@link
  * BlockedBloomFilter#MAX_DATA_BYTES} bytes nor a rate below what 100 bits per key reach. An add
  * that would open a stage past these limits throws {@link IllegalStateException} naming it (the
  * keys added before stay present). A filter read from bytes is mutable and keeps growing by its
@@ -79,29 +79,29 @@ import java.nio.channels.WritableByteChannel;
 public final class ScalableBloomFilter implements MutableFilter {
 
   /** The most stages a filter opens. */
-  public static final int MAX_STAGES = 64;
+  static final int MAX_STAGES = 64;
 
   /** The default growth factor {@code s}. */
-  public static final double DEFAULT_GROWTH_FACTOR = 2.0;
+  static final double DEFAULT_GROWTH_FACTOR = 2.0;
 
   /** The default tightening ratio {@code r}. */
-  public static final double DEFAULT_TIGHTENING_RATIO = 0.9;
+  static final double DEFAULT_TIGHTENING_RATIO = 0.9;
 
   /** The default initial capacity, the guess of the key count. */
-  public static final long DEFAULT_EXPECTED_KEYS = 1_000;
+  static final long DEFAULT_EXPECTED_KEYS = 1_000;
 
   /** The growth factors accepted. */
-  public static final double MIN_GROWTH_FACTOR = 1.25;
+  static final double MIN_GROWTH_FACTOR = 1.25;
 
-  public static final double MAX_GROWTH_FACTOR = 16.0;
+  static final double MAX_GROWTH_FACTOR = 16.0;
 
   /** The tightening ratios accepted. */
-  public static final double MIN_TIGHTENING_RATIO = 0.05;
+  static final double MIN_TIGHTENING_RATIO = 0.05;
 
-  public static final double MAX_TIGHTENING_RATIO = 0.995;
+  static final double MAX_TIGHTENING_RATIO = 0.995;
 
   /** The largest initial capacity accepted (2^40 keys). */
-  public static final long MAX_EXPECTED_KEYS = 1L << 40;
+  static final long MAX_EXPECTED_KEYS = 1L << 40;
 
   private final long initialCapacity;
   private final double fpRate;

@@ -90,10 +90,10 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   public static final int MAX_BYTES = 128 << 20;
 
   /** The most distinct values the sizing accepts: 2^60 (see {@link #parquetOptimalNumOfBits}). */
-  public static final long MAX_DISTINCT_VALUES = 1L << 60;
+  static final long MAX_DISTINCT_VALUES = 1L << 60;
 
   /** Parquet's default false-positive rate ({@code parquet.bloom.filter.fpp}). */
-  public static final double DEFAULT_FP_RATE = 0.01;
+  static final double DEFAULT_FP_RATE = 0.01;
 
   // This class holds the API. The words and the key count are BloomWords'; the probe and add
   // loops over raw storage (and Parquet's salts) are SplitBlockKernel's; the bitset's bytes, its
@@ -402,7 +402,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
   /**
    * Builds {@link SplitBlockBloomFilter}s sized as parquet-java sizes them: from {@link
    * #expectedKeys} distinct values at {@link #fpRate} (default 1%, Parquet's), or a {@link
-   * #numBytes} request; both rounded to a power of two and capped at {@link #maxBytes}. There is no
+   * #numBytes} request; both rounded to a power of two and capped at {@code maxBytes}. There is no
    * seed: Parquet's hash has none.
    */
   public static final class Builder extends MutableFilterBuilder<SplitBlockBloomFilter> {
@@ -443,7 +443,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
     /**
      * A bitset size request in bytes, rounded as {@code new BlockSplitBloomFilter(numBytes)} rounds
-     * it (at least 32, up to a power of two, at most {@link #maxBytes}); it overrides the sizing by
+     * it (at least 32, up to a power of two, at most {@code maxBytes}); it overrides the sizing by
      * keys and rate.
      */
     public Builder numBytes(int b) {
@@ -477,7 +477,7 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     }
 
     /** The bitset size these settings give for {@code distinctValues} values. */
-    public int numBytesFor(long distinctValues) {
+    int numBytesFor(long distinctValues) {
       return SplitBlockForm.numBytesFor(distinctValues, bitsPerKey, numBytes, maxBytes, fpRate);
     }
 

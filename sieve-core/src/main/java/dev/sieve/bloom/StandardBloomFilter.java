@@ -46,21 +46,21 @@ import java.nio.ByteBuffer;
  *
  * <h2>Limits</h2>
  *
- * {@code m} is stored in one {@code long[]}: at most {@link #MAX_BITS} bits (just under 2^37, 16
- * GiB), probes 1 to {@link #MAX_PROBES}.
+ * {@code m} is stored in one {@code long[]}: at most {@code MAX_BITS} bits (just under 2^37, 16
+ * GiB), probes 1 to {@code MAX_PROBES}.
  */
 public final class StandardBloomFilter implements MergeableFilter<StandardBloomFilter> {
 
   /** The most bits one filter holds: one Java {@code long[]}. */
-  public static final long MAX_BITS = (long) (Integer.MAX_VALUE - 8) * Long.SIZE;
+  static final long MAX_BITS = (long) (Integer.MAX_VALUE - 8) * Long.SIZE;
 
   /** The most probes per key. */
-  public static final int MAX_PROBES = 64;
+  static final int MAX_PROBES = 64;
 
   /** The bits/key range the builder accepts. */
-  public static final double MIN_BITS_PER_KEY = 1.0;
+  static final double MIN_BITS_PER_KEY = 1.0;
 
-  public static final double MAX_BITS_PER_KEY = 1000.0;
+  static final double MAX_BITS_PER_KEY = 1000.0;
 
   /** The length of the header of {@link #toByteArray()}. */
   static final int HEADER_BYTES = 16;
@@ -156,8 +156,8 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   }
 
   /**
-   * An empty filter of exactly {@code numBits} bits (1 to {@link #MAX_BITS}) and {@code numProbes}
-   * probes (1 to {@link #MAX_PROBES}).
+   * An empty filter of exactly {@code numBits} bits (1 to {@code MAX_BITS}) and {@code numProbes}
+   * probes (1 to {@code MAX_PROBES}).
    */
   public static StandardBloomFilter withShape(long numBits, int numProbes) {
     StandardBloomForm.checkShape(numBits, numProbes);
@@ -176,7 +176,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
    * An empty filter for {@code expectedKeys} keys at false-positive rate {@code fpRate}, with the
    * optimal number of probes.
    */
-  public static StandardBloomFilter createForFpRate(long expectedKeys, double fpRate) {
+  static StandardBloomFilter createForFpRate(long expectedKeys, double fpRate) {
     return builder().fpRate(fpRate).expectedKeys(expectedKeys).create();
   }
 
@@ -290,7 +290,7 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   }
 
   /** Fewer zero bits than this make the filter {@linkplain #isSaturated saturated}. */
-  public static final int SATURATION_ZERO_BITS = 32;
+  static final int SATURATION_ZERO_BITS = 32;
 
   /**
    * Whether the filter is so full that its key count cannot be estimated: fewer than {@value

@@ -75,13 +75,13 @@ import dev.sieve.math.TwoWordMath;
 public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFilter> {
 
   /** Bytes per block: eight 64-bit words, one cache line. */
-  public static final int BLOCK_BYTES = 64;
+  static final int BLOCK_BYTES = 64;
 
   /** The most data bytes: one Java array with its trailer, {@code 2^31 - 64}. */
-  public static final long MAX_DATA_BYTES = (1L << 31) - BLOCK_BYTES;
+  static final long MAX_DATA_BYTES = (1L << 31) - BLOCK_BYTES;
 
   /** The bits per key the builder uses unless told otherwise. */
-  public static final double DEFAULT_BITS_PER_KEY = 10.0;
+  static final double DEFAULT_BITS_PER_KEY = 10.0;
 
   /** Bytes of the payload's trailer (see {@link TwoWordBloomForm}). */
   static final int TRAILER_BYTES = 8;
@@ -347,7 +347,7 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     }
 
     /** {@return the bits per word this builder sets: the one given, else the model's} */
-    public int effectiveBitsPerWord() {
+    int effectiveBitsPerWord() {
       return bitsPerWord != 0 ? bitsPerWord : TwoWordMath.twoWordBitsPerWord(bitsPerKey);
     }
 

@@ -18,7 +18,7 @@ import java.nio.ByteBuffer;
  * <h2>The payload (container type id 22)</h2>
  *
  * The words' little-endian bytes, {@code 64 · numBlocks} of them (at least one block, at most
- * {@link TwoWordBloomFilter#MAX_DATA_BYTES}), then an 8-byte trailer: byte 0 the bits per word
+ * {@code TwoWordBloomFilter.MAX_DATA_BYTES}), then an 8-byte trailer: byte 0 the bits per word
  * {@code j} (2, 3 or 4), bytes 1 to 7 zero. The data comes first so that a wrapped filter reads its
  * words in place at the payload's start. The container's parameter A is {@code j}, B the block size
  * in bits (512). The key count is the container's.

@@ -18,7 +18,7 @@ import dev.sieve.math.FingerprintMath;
 final class CuckooBuild {
   private CuckooBuild() {}
 
-  /** {@link CuckooFilter#bucketsFor}. */
+  /** {@code CuckooFilter.bucketsFor}. */
   static int bucketsFor(long expectedKeys) {
     Checks.count(
         "expected keys",
@@ -31,7 +31,7 @@ final class CuckooBuild {
     return (int) Math.max(MIN_BUCKETS, Math.min(MAX_BUCKETS, buckets));
   }
 
-  /** {@link CuckooFilter#fingerprintBitsForFpRate}. */
+  /** {@code CuckooFilter.fingerprintBitsForFpRate}. */
   static int fingerprintBitsForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
     for (int f = MIN_FINGERPRINT_BITS; f <= MAX_FINGERPRINT_BITS; f++) {
@@ -46,7 +46,7 @@ final class CuckooBuild {
             + fpRate);
   }
 
-  /** {@link CuckooFilter#withBuckets}: an empty filter of exactly {@code numBuckets} buckets. */
+  /** {@code CuckooFilter.withBuckets}: an empty filter of exactly {@code numBuckets} buckets. */
   static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
     Checks.count("number of buckets", numBuckets, MAX_BUCKETS);

@@ -82,7 +82,7 @@ public final class CuckooFilter implements MutableFilter {
   // methods over the raw words; CuckooForm, the serialized form (both versions).
 
   /** Slots per bucket. */
-  public static final int SLOTS_PER_BUCKET = CuckooKernel.SLOTS_PER_BUCKET;
+  static final int SLOTS_PER_BUCKET = CuckooKernel.SLOTS_PER_BUCKET;
 
   /** The most evictions one add tries before it gives up. */
   public static final int MAX_KICKS = CuckooKernel.MAX_KICKS;
@@ -91,18 +91,18 @@ public final class CuckooFilter implements MutableFilter {
   public static final double DESIGN_LOAD = 0.95;
 
   /** The smallest and largest fingerprint widths. */
-  public static final int MIN_FINGERPRINT_BITS = 4;
+  static final int MIN_FINGERPRINT_BITS = 4;
 
-  public static final int MAX_FINGERPRINT_BITS = 16;
+  static final int MAX_FINGERPRINT_BITS = 16;
 
   /** The fewest buckets {@link #createWithFingerprintBits} gives (see the class comment). */
-  public static final int MIN_BUCKETS = 16;
+  static final int MIN_BUCKETS = 16;
 
-  /** The extra buckets per square root of the expected keys {@link #bucketsFor} adds. */
-  public static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
+  /** The extra buckets per square root of the expected keys {@code bucketsFor} adds. */
+  static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
 
   /** The most buckets one filter has. */
-  public static final int MAX_BUCKETS = 1 << 30;
+  static final int MAX_BUCKETS = 1 << 30;
 
   // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
   // interface was measurably slower on heap queries; every cold method reads through one accessor
@@ -155,7 +155,7 @@ public final class CuckooFilter implements MutableFilter {
    * #addIfAbsent} a repeat stores nothing, and then {@code expectedKeys} counts distinct keys.
    *
    * @throws IllegalArgumentException if {@code fingerprintBits} is outside [4, 16] or the table
-   *     would need more than {@link #MAX_BUCKETS} buckets
+   *     would need more than {@code MAX_BUCKETS} buckets
    */
   public static CuckooFilter createWithFingerprintBits(long expectedKeys, int fingerprintBits) {
     CuckooBuild.checkFingerprintBits(fingerprintBits);
@@ -165,10 +165,9 @@ public final class CuckooFilter implements MutableFilter {
   /**
    * The buckets {@link #createWithFingerprintBits} gives {@code expectedKeys} keys: {@code
    * max(}{@value #MIN_BUCKETS}{@code , ceil(expectedKeys / (4 · 0.95) + 1.5 ·
-   * sqrt(expectedKeys)))}, at most {@link #MAX_BUCKETS} (near that limit the margin shrinks to
-   * fit).
+   * sqrt(expectedKeys)))}, at most {@code MAX_BUCKETS} (near that limit the margin shrinks to fit).
    */
-  public static int bucketsFor(long expectedKeys) {
+  static int bucketsFor(long expectedKeys) {
     return CuckooBuild.bucketsFor(expectedKeys);
   }
 
@@ -180,12 +179,12 @@ public final class CuckooFilter implements MutableFilter {
    * @throws IllegalArgumentException if even 16-bit fingerprints give a higher rate (below about
    *     0.0116%), or {@code fpRate} is not in (0, 1)
    */
-  public static CuckooFilter createForFpRate(long expectedKeys, double fpRate) {
+  static CuckooFilter createForFpRate(long expectedKeys, double fpRate) {
     return createWithFingerprintBits(expectedKeys, fingerprintBitsForFpRate(fpRate));
   }
 
-  /** {@return the fingerprint width {@link #createForFpRate} chooses for {@code fpRate}} */
-  public static int fingerprintBitsForFpRate(double fpRate) {
+  /** {@return the fingerprint width {@code createForFpRate} chooses for {@code fpRate}} */
+  static int fingerprintBitsForFpRate(double fpRate) {
     return CuckooBuild.fingerprintBitsForFpRate(fpRate);
   }
 
@@ -197,8 +196,8 @@ public final class CuckooFilter implements MutableFilter {
     return new CuckooFilterBuilder();
   }
 
-  /** {@return an empty filter of {@code numBuckets} buckets, at most {@link #MAX_BUCKETS}} */
-  public static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
+  /** {@return an empty filter of {@code numBuckets} buckets, at most {@code MAX_BUCKETS}} */
+  static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
     return CuckooBuild.withBuckets(numBuckets, fingerprintBits);
   }
 
@@ -376,7 +375,7 @@ public final class CuckooFilter implements MutableFilter {
     return (long) numBuckets * SLOTS_PER_BUCKET;
   }
 
-  public int numBuckets() {
+  int numBuckets() {
     return numBuckets;
   }
 

@@ -6,7 +6,7 @@ import dev.sieve.MutableFilterBuilder;
 /**
  * Builds {@link CuckooFilter}s: {@link #fingerprintBits(int)} (4 to 16, default 12) or {@link
  * #fpRate(double)} (the narrowest width whose rate at the design load is at most the target, as
- * {@link CuckooFilter#fingerprintBitsForFpRate}); {@link #create()} gives an empty table of {@link
+ * {@code CuckooFilter.fingerprintBitsForFpRate}); {@link #create()} gives an empty table of {@link
  * CuckooFilter#bucketsFor bucketsFor(expectedKeys)} buckets.
  *
  * <p>A build from keys stores each distinct key hash once ({@link CuckooFilter#addHashIfAbsent},

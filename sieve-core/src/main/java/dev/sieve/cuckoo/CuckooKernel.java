@@ -35,7 +35,7 @@ import java.util.Arrays;
  *       (1.44) only below about 0.4%.
  *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
  *       succeed up to about 95% of the slots.
- *   <li>Sizing ({@link CuckooFilter#bucketsFor}; the formula and the loads it gives are in {@link
+ *   <li>Sizing ({@code CuckooFilter.bucketsFor}; the formula and the loads it gives are in {@link
  *       CuckooFilter}'s class comment, pinned by {@code CuckooSizingTest}): the threshold load of a
  *       table fluctuates by about {@code 1/sqrt(slots)}, and a small table is also hurt by keys
  *       whose two buckets coincide or fall in a small group of buckets; both make the plain {@code

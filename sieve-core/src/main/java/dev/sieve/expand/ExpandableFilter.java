@@ -514,7 +514,7 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /** {@return log2 of the number of slots, rounded down} */
-  public int logSlots() {
+  int logSlots() {
     return log;
   }
 
@@ -529,7 +529,7 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /** {@return the slot width in bits} */
-  public int slotBits() {
+  int slotBits() {
     return width;
   }
 

@@ -13,34 +13,34 @@ public final class ExpandableMath {
   private ExpandableMath() {}
 
   /** The load (entries per slot) past which the table doubles. */
-  public static final double MAX_LOAD = 0.85;
+  static final double MAX_LOAD = 0.85;
 
   /**
    * The highest target rate: a filter's void copies take at most its rate's share of the slots, and
    * must stay well below half the load for a doubling to make room.
    */
-  public static final double MAX_FP_RATE = 0.25;
+  static final double MAX_FP_RATE = 0.25;
 
   /** The smallest table: {@code 2^}{@value} slots. */
-  public static final int MIN_LOG_SLOTS = 6;
+  static final int MIN_LOG_SLOTS = 6;
 
   /** The largest table: {@code 2^}{@value} slots (and the Java array limit on its words). */
-  public static final int MAX_LOG_SLOTS = 32;
+  static final int MAX_LOG_SLOTS = 32;
 
   /** The most doublings a filter can go through: from the smallest table to the largest. */
-  public static final int MAX_DOUBLINGS = MAX_LOG_SLOTS - MIN_LOG_SLOTS;
+  static final int MAX_DOUBLINGS = MAX_LOG_SLOTS - MIN_LOG_SLOTS;
 
   /**
    * The longest first-generation fingerprint: with the widening of {@value #MAX_DOUBLINGS}
    * doublings and the quotient of the largest table, a key's known bits fill its 64-bit hash.
    */
-  public static final int MAX_BASE_FINGERPRINT_BITS = 64 - MAX_LOG_SLOTS - 4;
+  static final int MAX_BASE_FINGERPRINT_BITS = 64 - MAX_LOG_SLOTS - 4;
 
   /**
    * Bits of a slot besides the fingerprint: occupied, run end and the length marker (and, per block
    * of 64 slots, a 16-bit offset: 0.25 bits a slot more, {@link #bitsPerKey}).
    */
-  public static final int SLOT_OVERHEAD_BITS = 3;
+  static final int SLOT_OVERHEAD_BITS = 3;
 
   /**
    * The widening after {@code j} doublings: new entries get {@code floor(log2(j + 1))} more
@@ -49,7 +49,7 @@ public final class ExpandableMath {
    * @param doublings {@code j >= 0}
    * @return the extra bits
    */
-  public static int widening(int doublings) {
+  static int widening(int doublings) {
     return 31 - Integer.numberOfLeadingZeros(doublings + 1);
   }
 
@@ -61,7 +61,7 @@ public final class ExpandableMath {
    * @param doublings {@code g >= 0}
    * @return the sum
    */
-  public static double wideningSum(int doublings) {
+  static double wideningSum(int doublings) {
     double sum = 0;
     for (int j = 0; j <= doublings; j++) {
       sum += Math.scalb(1.0, -widening(j));
@@ -108,7 +108,7 @@ public final class ExpandableMath {
    * @param doublings {@code j >= 0}
    * @return the slot width in bits
    */
-  public static int slotBits(double fpRate, int doublings) {
+  static int slotBits(double fpRate, int doublings) {
     return fingerprintBits(fpRate, doublings) + SLOT_OVERHEAD_BITS;
   }
 
@@ -121,7 +121,7 @@ public final class ExpandableMath {
    * @param doublings {@code g >= 0}
    * @return the bound
    */
-  public static double fpRateBound(double fpRate, int doublings) {
+  static double fpRateBound(double fpRate, int doublings) {
     return MAX_LOAD * Math.scalb(wideningSum(doublings), -baseFingerprintBits(fpRate));
   }
 

@@ -36,7 +36,7 @@ public final class Murmur3 {
   }
 
   /** {@return the first 64 bits of {@link #hash128} of the whole array with seed 0} */
-  public static long hash128Low(byte[] key) {
+  static long hash128Low(byte[] key) {
     long[] out = new long[2];
     hash128(key, 0, key.length, 0, out);
     return out[0];

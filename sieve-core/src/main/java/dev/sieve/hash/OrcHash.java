@@ -24,17 +24,17 @@ import java.util.Objects;
  *       the 128-bit algorithm's first lane only (8-byte blocks mixed with c1 {@code
  *       0x87c37b91114253d5}, c2 {@code 0x4cf5ad432745937f}, rotations 31 and 27, {@code h * 5 +
  *       0x52dce729}; the tail as in Murmur3; then {@code h ^= length} and fmix64), seed 104729.
- *   <li>A null value hashes to {@link #NULL_HASH}.
+ *   <li>A null value hashes to {@code NULL_HASH}.
  * </ul>
  */
 public final class OrcHash {
   private OrcHash() {}
 
   /** ORC's Murmur3 seed. */
-  public static final int SEED = 104729;
+  static final int SEED = 104729;
 
   /** The hash ORC gives a null value. */
-  public static final long NULL_HASH = 2862933555777941757L;
+  static final long NULL_HASH = 2862933555777941757L;
 
   private static final VarHandle LE64 =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -61,7 +61,7 @@ public final class OrcHash {
     return ofBytes(b, 0, b.length);
   }
 
-  /** The hash of {@code data[off, off + len)}: ORC's 64-bit Murmur3, seed {@link #SEED}. */
+  /** The hash of {@code data[off, off + len)}: ORC's 64-bit Murmur3, seed {@code SEED}. */
   public static long ofBytes(byte[] data, int off, int len) {
     Objects.checkFromIndexSize(off, len, data.length);
     long h = SEED;

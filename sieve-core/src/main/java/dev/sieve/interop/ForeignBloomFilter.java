@@ -14,8 +14,10 @@ import java.util.Arrays;
  * SparkBloomFilter}, {@link DataSketchesBloomFilter}); what they share: {@code m = 64 · words} bits
  * in a {@code long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and
  * Spark's bit arrays), {@code k} probes, and keys that the owning system hashes itself. Every key
- * method goes to the format's hash of the key's bytes; {@link #mayContainHash} has no meaning here
- * (the format's hash is not Sieve's 64-bit key hash) and refuses.
+ * method goes to the format's hash of the key's bytes; {@link #mayContainHash} and {@link
+ * #mayContainHashes} have no meaning here (the format's hash is not Sieve's 64-bit key hash),
+ * refuse, and are deprecated for removal: these types are {@link Filter}s only so that the registry
+ * and the container, typed by {@link Filter}, carry them.
  *
  * <p>The bits are held in {@link BloomWords}, the bit array of Sieve's own Bloom filters (the same
  * word and bit order); the owner's probe loops read the heap array directly.
@@ -162,13 +164,33 @@ public abstract class ForeignBloomFilter implements Filter {
 
   /**
    * Refuses: these filters hash the key's bytes with their owner's hash, which a Sieve 64-bit key
-   * hash cannot stand for. Test keys instead.
+   * hash cannot stand for (Guava's default strategy, DataSketches and Cassandra probe with 128
+   * bits). Test keys instead ({@link #mayContain(byte[])} and the other key methods).
    *
+   * @deprecated a foreign filter has no hash level; this method goes when the foreign types stop
+   *     being {@link Filter}s and offer the key level ({@link dev.sieve.KeyFilter}) alone
    * @throws UnsupportedOperationException always
    */
+  @Deprecated(forRemoval = true)
   @Override
   public final boolean mayContainHash(long hash64) {
-    throw new UnsupportedOperationException(
+    throw refusal();
+  }
+
+  /**
+   * Refuses, as {@link #mayContainHash}.
+   *
+   * @deprecated as {@link #mayContainHash}
+   * @throws UnsupportedOperationException always
+   */
+  @Deprecated(forRemoval = true)
+  @Override
+  public final int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
+    throw refusal();
+  }
+
+  private UnsupportedOperationException refusal() {
+    return new UnsupportedOperationException(
         getClass().getSimpleName() + " hashes keys with its owner's hash; test keys, not hashes");
   }
 

@@ -102,7 +102,7 @@ public final class SparkBloomFilter extends ForeignBloomFilter {
   }
 
   /** Spark's {@code optimalNumOfBits(n, p)}: {@code floor(-n ln p / (ln 2)^2)}. */
-  public static long optimalNumOfBits(long n, double p) {
+  static long optimalNumOfBits(long n, double p) {
     return (long) (-n * Math.log(p) / (Math.log(2) * Math.log(2)));
   }
 
@@ -110,7 +110,7 @@ public final class SparkBloomFilter extends ForeignBloomFilter {
    * Spark's {@code optimalNumOfBits(n, maxN, maxBits)}, the sizing of {@code bloom_filter_agg}: the
    * bits for rate {@code min(0.03, n / (maxN / 0.03))}, at most {@code maxBits}.
    */
-  public static long optimalNumOfBits(long n, long maxN, long maxBits) {
+  static long optimalNumOfBits(long n, long maxN, long maxBits) {
     double p = Math.min((double) n / ((double) maxN / 0.03), 0.03);
     return Math.min(optimalNumOfBits(n, p), maxBits);
   }

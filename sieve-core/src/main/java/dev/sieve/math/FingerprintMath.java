@@ -11,7 +11,7 @@ package dev.sieve.math;
  * Fuse), or one of the occupied slots of its two buckets (Cuckoo). The rate is set by the
  * fingerprint width alone, {@code 2^-r} for the xor filters ({@link #xorFingerprintFpRate}) and
  * about {@code 2bα / (2^r - 1)} for a Cuckoo filter at load {@code α} ({@link #cuckooFpRate}); the
- * space is {@code r} bits times the slots per key ({@link #fingerprintTableBitsPerKey}). The slots
+ * space is {@code r} bits times the slots per key ({@code fingerprintTableBitsPerKey}). The slots
  * per key come from the peeling threshold of the random hypergraph the construction must peel: 1.23
  * for the Xor filter ({@link #xorFilterSlots}), 1.075 to 1.125 plus a small-set margin for the
  * spatially coupled Binary Fuse layout ({@link #binaryFuseSizeFactor}, {@link
@@ -72,7 +72,7 @@ public final class FingerprintMath {
    * @param keys keys held, {@code n}
    * @return bits per key
    */
-  public static double fingerprintTableBitsPerKey(long slots, int fingerprintBits, long keys) {
+  static double fingerprintTableBitsPerKey(long slots, int fingerprintBits, long keys) {
     return keys <= 0 ? 0.0 : (double) slots * fingerprintBits / keys;
   }
 

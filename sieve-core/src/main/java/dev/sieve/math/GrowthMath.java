@@ -26,7 +26,7 @@ public final class GrowthMath {
   private GrowthMath() {}
 
   /** The most probes {@link #blockedBloomFpRateWithProbeCollisions} models (its work is k²). */
-  public static final int MAX_MODEL_PROBES = 1024;
+  static final int MAX_MODEL_PROBES = 1024;
 
   /**
    * The false-positive rate of a blocked Bloom filter with {@code blockBits}-bit blocks, {@code b}

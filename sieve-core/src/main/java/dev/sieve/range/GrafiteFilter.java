@@ -69,10 +69,10 @@ import java.util.Objects;
 public final class GrafiteFilter extends RangeFilterBase {
 
   /** The most blocks a range is split into before the filter answers "maybe" unprobed. */
-  public static final int MAX_BLOCKS = 64;
+  static final int MAX_BLOCKS = 64;
 
   /** The largest code range and max range length: {@code 2^62}. */
-  public static final long MAX_CODE_RANGE = 1L << 62;
+  static final long MAX_CODE_RANGE = 1L << 62;
 
   final EliasFano codes;
   final long numKeys;
@@ -338,7 +338,7 @@ public final class GrafiteFilter extends RangeFilterBase {
   }
 
   /** {@return the code range {@code r}} */
-  public long codeRange() {
+  long codeRange() {
     return codeRange;
   }
 
@@ -386,7 +386,7 @@ public final class GrafiteFilter extends RangeFilterBase {
   }
 
   /** {@return the block shift {@code k}: blocks of {@code 2^k} keys share one random place} */
-  public int blockShift() {
+  int blockShift() {
     return blockShift;
   }
 

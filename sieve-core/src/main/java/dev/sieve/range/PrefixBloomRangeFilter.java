@@ -43,10 +43,10 @@ import dev.sieve.internal.Schemes;
 public final class PrefixBloomRangeFilter extends RangeFilterBase {
 
   /** The most Bloom probes one range query makes before it answers "maybe". */
-  public static final int MAX_PROBES = 4096;
+  static final int MAX_PROBES = 4096;
 
   /** The most top-level intervals a range may meet before it is answered "maybe" unprobed. */
-  public static final int MAX_TOP_INTERVALS = 64;
+  static final int MAX_TOP_INTERVALS = 64;
 
   final BlockedBloomFilter bloom;
   final long numKeys;
@@ -159,7 +159,7 @@ public final class PrefixBloomRangeFilter extends RangeFilterBase {
   }
 
   /** {@return the top level {@code T}: prefixes of levels 0 to T are stored} */
-  public int topLevel() {
+  int topLevel() {
     return topLevel;
   }
 

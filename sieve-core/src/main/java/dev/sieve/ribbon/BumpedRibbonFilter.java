@@ -73,7 +73,7 @@ import java.util.Objects;
  * A layer over {@code n} keys has {@code max(2, ceil(n / (128 · LOAD)))} blocks with {@link #LOAD}
  * keys per slot, a little over 1 (overloaded: some keys will be bumped, almost no slot stays
  * empty). Should a layer bump every key it was given (never seen; possible only in principle), the
- * next layer gets twice the blocks, so the cascade always ends; at most {@link #MAX_LAYERS} layers.
+ * next layer gets twice the blocks, so the cascade always ends; at most {@code MAX_LAYERS} layers.
  *
  * <h2>Layout</h2>
  *
@@ -103,16 +103,16 @@ import java.util.Objects;
 public final class BumpedRibbonFilter implements Filter {
 
   /** The payload version written. */
-  public static final int VERSION = 1;
+  static final int VERSION = 1;
 
   /** The most layers a filter has (the cascade ends long before: about 5 at 10^7 keys). */
-  public static final int MAX_LAYERS = 64;
+  static final int MAX_LAYERS = 64;
 
   /**
    * The most blocks per layer, 2^23 − 1: the build's band holds two {@code long}s per slot in one
    * array. Layer 0 then takes up to about 1.08·10^9 keys.
    */
-  public static final int MAX_BLOCKS = (1 << 23) - 1;
+  static final int MAX_BLOCKS = (1 << 23) - 1;
 
   /** Keys per slot a layer is sized for (overloaded on purpose: the excess is bumped). */
   public static final double LOAD = 1.01;
@@ -184,7 +184,7 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   /** The number of layers (0 for the empty filter). */
-  public int numLayers() {
+  int numLayers() {
     return layers.length;
   }
 
@@ -194,12 +194,12 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   /** The number of 16-byte segments of solution of layer {@code i}. */
-  public int numSegments(int i) {
+  int numSegments(int i) {
     return layers[i].numSegments;
   }
 
   /** The total number of slots over all layers. */
-  public long numSlots() {
+  long numSlots() {
     long s = 0;
     for (Layer l : layers) {
       s += 128L * l.numBlocks;
@@ -218,7 +218,7 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   /** Whether the filter reads its data in place from a buffer. */
-  public boolean isWrapped() {
+  boolean isWrapped() {
     return first != null && first.data == null;
   }
 

@@ -53,13 +53,13 @@ public final class RibbonSizing {
   public static final int SEGMENT_BYTES = 16;
 
   /** The most result columns (the result row is 32 bits wide). */
-  public static final int MAX_COLUMNS = 32;
+  static final int MAX_COLUMNS = 32;
 
   /** Below this many slots RocksDB compares the Ribbon size with the Bloom size. */
   public static final int BLOOM_COMPARISON_SLOTS = 1024;
 
   /** RocksDB's largest number of blocks, stored in 24 bits of the trailer. */
-  public static final int MAX_BLOCKS = (1 << 24) - 1;
+  static final int MAX_BLOCKS = (1 << 24) - 1;
 
   /**
    * RocksDB's measured {@code kKnownToAddByPow2} table for {@code kOneIn20}, 128-bit rows, no

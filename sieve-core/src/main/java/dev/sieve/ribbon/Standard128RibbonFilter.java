@@ -59,8 +59,8 @@ import java.util.Optional;
  * About 30% smaller than FastLocalBloom at the same FPR (7.0 instead of 10 bits/key at 0.95%), but
  * static (all keys must be known before the solve), 3–4× the CPU and about 3× the temporary memory
  * to build (20 bytes per slot for the band), and a query reads up to {@code 2 · columns} 16-byte
- * segments instead of one cache line: see {@code dev.sieve.policy.FilterPolicy} for where that
- * pays.
+ * segments instead of one cache line: see {@code dev.sieve.policy.FilterPolicy} (sieve-rocksdb) for
+ * where that pays.
  *
  * <p>Reference: P. C. Dillinger and S. Walzer, "Ribbon filter: practically smaller than Bloom and
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
@@ -72,10 +72,10 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   static final int TRAILER_BYTES = 5;
 
   /** The trailer marker byte of Standard128Ribbon ({@code (byte) -2}). */
-  public static final byte MARKER = (byte) 0xFE;
+  static final byte MARKER = (byte) 0xFE;
 
   /** The number of ordinal seeds tried before a build gives up on Ribbon. */
-  public static final int NUM_SEEDS = 256;
+  static final int NUM_SEEDS = 256;
 
   /** The filter of no keys (RocksDB's 0-byte block). */
   static final Standard128RibbonFilter EMPTY =
@@ -181,7 +181,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * ≥ 1} entries at {@code numSlots} slots and {@code dataBytes} bytes of solution (RocksDB's
    * sizing, {@link RibbonSizing#bytesForOneInFpRate}), trying seeds from {@code lower32(first
    * entry) & 255} on, or empty if all 256 fail. When RocksDB builds this filter and when it falls
-   * back to Bloom instead is its policy's choice, made in {@code dev.sieve.policy.FilterPolicy}.
+   * back to Bloom instead is its policy's choice, made in sieve-rocksdb's {@code FilterPolicy}.
    *
    * @param entries 64-bit key hashes in the order RocksDB adds them, without two equal neighbours;
    *     not modified
@@ -312,17 +312,17 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
   }
 
   /** {@return the number of 16-byte segments of solution data} */
-  public int numSegments() {
+  int numSegments() {
     return numSegments;
   }
 
-  /** {@return the number of result columns in blocks from {@link #upperStartBlock()} on} */
-  public int upperNumColumns() {
+  /** {@return the number of result columns in blocks from {@code upperStartBlock} on} */
+  int upperNumColumns() {
     return upperNumColumns;
   }
 
-  /** {@return the first block with {@link #upperNumColumns()} columns; earlier have one fewer} */
-  public int upperStartBlock() {
+  /** {@return the first block with {@code upperNumColumns} columns; earlier have one fewer} */
+  int upperStartBlock() {
     return upperStartBlock;
   }
 
@@ -403,7 +403,7 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
    * <p>This builder always returns a Ribbon filter: it sizes exactly as RocksDB does but never
    * falls back to Bloom. For the rare key set that no seed solves at RocksDB's size, it grows the
    * filter by one block per eight (12.5%) and tries again, so a build never fails. For RocksDB's
-   * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy}.
+   * own choice between Ribbon and Bloom, use {@code dev.sieve.policy.FilterPolicy} (sieve-rocksdb).
    */
   public static final class Builder extends FilterBuilder<Standard128RibbonFilter> {
     @Override

@@ -83,7 +83,7 @@ final class ShardedBuild {
     return type != null && type.isShardable();
   }
 
-  /** {@link ShardedFilter#sortDistinct}. */
+  /** {@code ShardedFilter.sortDistinct}. */
   static int sortDistinct(long[] shardHashes, int count) {
     Objects.checkFromIndexSize(0, count, shardHashes.length);
     Arrays.sort(shardHashes, 0, count);

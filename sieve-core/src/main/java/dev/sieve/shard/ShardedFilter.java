@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  * log2 S} bits, {@link #shardOf(long, int)}: {@code h >>> (64 - log2 S)}, a range split that keeps
  * the hashes of one shard contiguous and is the same for every shard count up to a shift (shard
  * {@code i} of {@code S} is shards {@code 2i} and {@code 2i+1} of {@code 2S}). The shard's filter
- * is then built over, and queried with, the <em>shard hash</em> {@link #shardHash(long)} {@code =
+ * is then built over, and queried with, the <em>shard hash</em> {@code shardHash} {@code =
  * mix64(h)} (SplitMix64's finalizer, {@link KeyHash#mix64}), not over {@code h}.
  *
  * <h2>Why the shard hash is remixed</h2>
@@ -128,7 +128,7 @@ public final class ShardedFilter implements Filter {
    * @throws IllegalArgumentException unless {@code shardCount} is a power of two in {@code [1,
    *     2^16]}
    */
-  public static int checkShardCount(int shardCount) {
+  static int checkShardCount(int shardCount) {
     return ShardedBuild.checkShardCount(shardCount);
   }
 
@@ -152,7 +152,7 @@ public final class ShardedFilter implements Filter {
    * {@code hash64}: {@link KeyHash#mix64}{@code (hash64)}, a bijection that spreads the randomness
    * of the bits below the shard bits over all 64 bits (see the class comment).
    */
-  public static long shardHash(long hash64) {
+  static long shardHash(long hash64) {
     return KeyHash.mix64(hash64);
   }
 
@@ -167,7 +167,7 @@ public final class ShardedFilter implements Filter {
   }
 
   /** The shard count of {@link #builder()}. */
-  public static final int DEFAULT_SHARDS = 16;
+  static final int DEFAULT_SHARDS = 16;
 
   /**
    * A builder of sharded filters over {@code shardCount} shards, each built by a new builder from
@@ -186,7 +186,7 @@ public final class ShardedFilter implements Filter {
    *
    * @return the number of distinct hashes, now at the front
    */
-  public static int sortDistinct(long[] shardHashes, int count) {
+  static int sortDistinct(long[] shardHashes, int count) {
     return ShardedBuild.sortDistinct(shardHashes, count);
   }
 
@@ -213,9 +213,7 @@ public final class ShardedFilter implements Filter {
     return shards.length;
   }
 
-  /**
-   * Shard {@code i}, queried with {@link #shardHash} of the key hashes whose shard is {@code i}.
-   */
+  /** Shard {@code i}, queried with {@code shardHash} of the key hashes whose shard is {@code i}. */
   public Filter shard(int i) {
     return shards[Objects.checkIndex(i, shards.length)];
   }
@@ -226,7 +224,7 @@ public final class ShardedFilter implements Filter {
   }
 
   /** The class of every shard. */
-  public Class<? extends Filter> shardClass() {
+  Class<? extends Filter> shardClass() {
     return shards[0].getClass();
   }
 

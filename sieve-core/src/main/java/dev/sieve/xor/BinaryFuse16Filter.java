@@ -66,7 +66,7 @@ import java.nio.ByteBuffer;
 public final class BinaryFuse16Filter extends FuseFilter {
 
   /** Bits per fingerprint. */
-  public static final int FINGERPRINT_BITS = 16;
+  static final int FINGERPRINT_BITS = 16;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface was measurably slower on heap queries; every cold method reads through one

@@ -62,7 +62,7 @@ import java.nio.ByteBuffer;
 public final class Xor16Filter extends FingerprintFilter {
 
   /** Bits per fingerprint. */
-  public static final int FINGERPRINT_BITS = 16;
+  static final int FINGERPRINT_BITS = 16;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface was measurably slower on heap queries; every cold method reads through one

@@ -8,11 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
-import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.math.RibbonMath;
-import dev.sieve.policy.RocksDbBuilds;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
@@ -294,9 +291,6 @@ class RibbonLayoutAndReaderTest {
     assertEquals(0.0, empty.bitsPerKey());
     Standard128RibbonFilter read = Standard128RibbonFilter.fromRocksDbFilterBlock(new byte[0]);
     assertEquals(empty, read);
-    Filter rocks = RocksDbBuilds.ribbonLevel(new long[] {1, 2}, 0, 10);
-    assertFalse(rocks.mayContainHash(1));
-    assertEquals(0, ((Standard128RibbonFilter) rocks).toRocksDbFilterBlock().length);
   }
 
   @Test
@@ -329,13 +323,9 @@ class RibbonLayoutAndReaderTest {
       h[i] = rnd.next();
     }
     assertNull(RibbonBanding.solve(h, h.length, 1024, 880, 0));
-    Filter rocks = RocksDbBuilds.ribbonAtSlots(h, h.length, 10, 1024, false);
-    BlockedBloomFilter bloom = (BlockedBloomFilter) rocks;
-    assertEquals(6, bloom.numProbes());
     Standard128RibbonFilter grown = RibbonBanding.solveGrowing(h, h.length, 1024, 104.9);
     assertEquals(9, grown.numBlocks());
     for (long x : h) {
-      assertTrue(bloom.mayContainHash(x));
       assertTrue(grown.mayContainHash(x));
     }
   }
@@ -351,14 +341,6 @@ class RibbonLayoutAndReaderTest {
     }
     RibbonBanding banding = new RibbonBanding(RibbonSizing.numSlotsForKeys(2000));
     assertTrue(banding.addAll(h, h.length, RibbonKernel.rawSeed(3)));
-    Filter f = RocksDbBuilds.ribbonLevel(h, h.length, 10);
-    Standard128RibbonFilter r = (Standard128RibbonFilter) f;
-    assertEquals((int) h[0] & 255, r.seed());
-    assertEquals(20_000, r.numKeys());
-    assertEquals(RibbonSizing.numSlotsForKeys(20_000), r.numSlots());
-    for (long x : distinct) {
-      assertTrue(f.mayContainHash(x));
-    }
     // consecutive repeats are dropped before sizing, as RocksDB's AddKey does
     long[] runs = new long[6000];
     for (int i = 0; i < runs.length; i++) {
@@ -398,10 +380,6 @@ class RibbonLayoutAndReaderTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(0.49));
-    assertThrows(
-        IllegalArgumentException.class, () -> RocksDbBuilds.ribbonLevel(new long[1], 1, 0.2));
-    assertThrows(
-        IndexOutOfBoundsException.class, () -> RocksDbBuilds.ribbonLevel(new long[1], 2, 10));
     assertThrows(IllegalArgumentException.class, () -> RibbonSizing.numSlotsForKeys(0));
     assertThrows(
         IllegalArgumentException.class,

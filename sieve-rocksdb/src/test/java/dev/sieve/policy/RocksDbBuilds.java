@@ -4,27 +4,26 @@ import dev.sieve.RocksDbFilter;
 import dev.sieve.hash.KeyHash;
 
 /**
- * Tests' short forms of {@link FilterPolicy}'s RocksDB builds, for the golden tests of other
- * packages: a Ribbon level of {@code ribbonfilter:B:-1} with {@code optimize_filters_for_memory}
- * off (the setting RocksDB's golden blocks were written with), and the package-private forced-size
- * path.
+ * Tests' short forms of {@link FilterPolicy}'s RocksDB builds: a Ribbon level of {@code
+ * ribbonfilter:B:-1} with {@code optimize_filters_for_memory} off (the setting RocksDB's golden
+ * blocks were written with), and the package-private forced-size path.
  */
-public final class RocksDbBuilds {
+final class RocksDbBuilds {
   private RocksDbBuilds() {}
 
   /** The policy whose every level is a Ribbon level, without the memory option. */
-  public static FilterPolicy ribbonEverywhere(double bloomEquivalentBitsPerKey) {
+  static FilterPolicy ribbonEverywhere(double bloomEquivalentBitsPerKey) {
     return FilterPolicy.ribbon(bloomEquivalentBitsPerKey, FilterPolicy.ALWAYS_RIBBON)
         .withOptimizeFiltersForMemory(false);
   }
 
   /** What RocksDB's Ribbon builder writes for these hashes: Ribbon or its Bloom fallback. */
-  public static RocksDbFilter ribbonLevel(long[] hashes, int count, double bitsPerKey) {
+  static RocksDbFilter ribbonLevel(long[] hashes, int count, double bitsPerKey) {
     return ribbonEverywhere(bitsPerKey).build(FilterPolicy.UNKNOWN_LEVEL, hashes, count);
   }
 
   /** As {@link #ribbonLevel} over byte-string keys ({@link KeyHash#hash64(byte[])}). */
-  public static RocksDbFilter ribbonLevel(byte[][] keys, double bitsPerKey) {
+  static RocksDbFilter ribbonLevel(byte[][] keys, double bitsPerKey) {
     long[] hashes = new long[keys.length];
     for (int i = 0; i < keys.length; i++) {
       hashes[i] = KeyHash.hash64(keys[i]);
@@ -35,7 +34,7 @@ public final class RocksDbBuilds {
   /**
    * RocksDB's Ribbon path forced to {@code numSlots} slots (to force seed retries and fallback).
    */
-  public static RocksDbFilter ribbonAtSlots(
+  static RocksDbFilter ribbonAtSlots(
       long[] entries, int n, double bitsPerKey, int numSlots, boolean compareWithBloom) {
     return ribbonEverywhere(bitsPerKey).buildRibbonAtSlots(entries, n, numSlots, compareWithBloom);
   }

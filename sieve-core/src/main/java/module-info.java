@@ -1,4 +1,12 @@
-/** Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. */
+/**
+ * Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. The range
+ * filters ({@code dev.sieve.range}) and other systems' filters ({@code dev.sieve.interop}) are the
+ * modules {@code dev.sieve.range} and {@code dev.sieve.interop} (artifacts sieve-range and
+ * sieve-interop).
+ */
+// "module": the qualified export names modules this one does not read (they read it), which javac
+// warns of when they are not on the module path, as they are not while this module compiles
+@SuppressWarnings("module")
 module dev.sieve.core {
   // The SIMD Bloom probes (dev.sieve.bloom.VectorLineProbe, SplitBlockVectorProbe) use
   // jdk.incubator.vector when the JVM runs with --add-modules jdk.incubator.vector. Not required
@@ -25,8 +33,9 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
-  // readers and writers of other systems' filters (ORC, Guava, Spark, DataSketches)
-  exports dev.sieve.interop;
-  // range filters (Grafite, the prefix-Bloom baseline)
-  exports dev.sieve.range;
+  // the payload forms and shared kernels (Bloom words, Murmur3, key schemes, checks), for the
+  // filter families of Sieve's other library modules only: not API
+  exports dev.sieve.internal to
+      dev.sieve.range,
+      dev.sieve.interop;
 }

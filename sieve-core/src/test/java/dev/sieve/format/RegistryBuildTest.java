@@ -29,6 +29,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every filter type of the registry ({@link FilterType}) is built from every key form — {@code
@@ -81,15 +82,7 @@ class RegistryBuildTest {
           FilterType.SHARDED);
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void stringKeysGiveTheFilterOfTheirUtf8Bytes(FilterType type) {
     String[] strings = strings();
     byte[][] bytes = utf8(strings);
@@ -114,15 +107,7 @@ class RegistryBuildTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void longIntAndCustomKeysGiveTheFilterOfTheirBytes(FilterType type) {
     long[] longs = new SplittableRandom(11).longs(N).toArray();
     List<Long> boxed = new ArrayList<>();
@@ -163,15 +148,7 @@ class RegistryBuildTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void theRegistryAndTheClassBuilderAreOne(FilterType type) throws Exception {
     Method own = type.filterClass().getMethod("builder");
     FilterBuilder<?> classBuilder = (FilterBuilder<?>) own.invoke(null);
@@ -227,15 +204,7 @@ class RegistryBuildTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void traitsMatchWhatTheClassesDo(FilterType type) throws Exception {
     Class<?> cls = type.filterClass();
     assertEquals(MutableFilter.class.isAssignableFrom(cls), type.isMutable(), type + " mutable");
@@ -283,15 +252,7 @@ class RegistryBuildTest {
    * independent; a different shape is an {@link IllegalArgumentException} naming both.
    */
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   @SuppressWarnings({"unchecked", "rawtypes"})
   void mergeableTypesUnionAndCopyAlike(FilterType type) {
     if (!type.isMergeable()) {
@@ -335,15 +296,7 @@ class RegistryBuildTest {
    * 15% for the model. A fixed-width filter rejects a rate below its own, naming it.
    */
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void fpRateMeansTheSameInEveryClass(FilterType type) {
     double target = 0.01;
     long[] keys = new SplittableRandom(21).longs(20_000).map(k -> k >>> 1).toArray();

@@ -21,7 +21,7 @@ class OneMeaningOfBuildTest {
   @Test
   void noBuilderHasAPublicNoArgumentBuild() {
     List<String> offenders = new ArrayList<>();
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       Class<?> builder = type.builder().getClass();
       for (Method m : builder.getMethods()) {
         if (m.getName().equals("build")

@@ -115,5 +115,4 @@ class PayloadVersionRefusalTest {
       assertRefused(edited, 1, "expandable", version, 3);
     }
   }
-
 }

@@ -1,6 +1,5 @@
 package dev.sieve.format;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;

@@ -26,8 +26,8 @@ public final class TestTypes {
   }
 
   /**
-   * {@return the covered types, in values() order; an AssertionError if one's family is not on
-   * the class path (its module is not a test dependency of this run)}
+   * {@return the covered types, in values() order; an AssertionError if one's family is not on the
+   * class path (its module is not a test dependency of this run)}
    */
   public static List<FilterType> all() {
     List<FilterType> types = Arrays.stream(FilterType.values()).filter(TestTypes::covers).toList();

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
-import dev.sieve.internal.Shardable;
 import dev.sieve.format.TestTypes;
+import dev.sieve.internal.Shardable;
 import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package dev.sieve.xor;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.format.TestTypes;
+import dev.sieve.internal.PayloadForms;
 import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.List;

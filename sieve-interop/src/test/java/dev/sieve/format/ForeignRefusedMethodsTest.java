@@ -16,10 +16,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link RefusedMethodsTest} for the foreign types: they refuse exactly the hash level, pinned here,
- * because their owners' hashes do not fit one 64-bit value (Guava's default strategy, DataSketches
- * and Cassandra take 128 bits, Spark a hash pair under the filter's own seed). When they stop
- * offering the hash level, or start answering it, this list must shrink with them.
+ * {@link RefusedMethodsTest} for the foreign types: they refuse exactly the hash level, pinned
+ * here, because their owners' hashes do not fit one 64-bit value (Guava's default strategy,
+ * DataSketches and Cassandra take 128 bits, Spark a hash pair under the filter's own seed). When
+ * they stop offering the hash level, or start answering it, this list must shrink with them.
  */
 class ForeignRefusedMethodsTest {
 
@@ -43,8 +43,7 @@ class ForeignRefusedMethodsTest {
     }
     foreign.forEach(
         (type, f) ->
-            assertEquals(
-                FOREIGN_REFUSALS, RefusedMethodsTest.refusedMethods(f), type.cliName()));
+            assertEquals(FOREIGN_REFUSALS, RefusedMethodsTest.refusedMethods(f), type.cliName()));
   }
 
   private static Filter filled(ForeignBloomFilter f) {

@@ -1,7 +1,8 @@
 package dev.sieve.format;
 
 /**
- * sieve-core's {@link BatchQueryPropertyTest} (batch queries answer as single lookups) over sieve-range's types (grafite, prefix-bloom-range): the test jar's checks, with {@code
+ * sieve-core's {@link BatchQueryPropertyTest} (batch queries answer as single lookups) over
+ * sieve-range's types (grafite, prefix-bloom-range): the test jar's checks, with {@code
  * sieve.test.module} set by this module's surefire configuration ({@code
  * dev.sieve.format.TestTypes}).
  */

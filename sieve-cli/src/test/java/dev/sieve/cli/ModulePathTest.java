@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * compiles against this build's classes and runs, writing a RocksDB filter block through {@code
  * dev.sieve.sst} and {@code dev.sieve.policy} and reading it back. The module path holds exactly
  * sieve-core, sieve-rocksdb and its one runtime dependency, aircompressor (an automatic module), so
- * a missing {@code requires} or a dependency not on the path fails the run. (The CLI and the bench
+ * a missing {@code requires} or a dependency not on the path fails the run; likewise sieve-range and
+ * sieve-interop beside sieve-core alone. (The CLI and the bench
  * run on the class path from their shaded jars, as before; their own tests cover that.)
  */
 class ModulePathTest {
@@ -65,6 +66,77 @@ class ModulePathTest {
             }
             """);
     assertTrue(output.startsWith("ok "), output);
+  }
+
+  /**
+   * sieve-range and sieve-interop on the module path register their container types with
+   * sieve-core's registry (their module descriptors' {@code provides}, sieve-core's {@code uses}):
+   * a module requiring both writes a Grafite and an ORC Bloom container and reads them back. Then
+   * a module path of sieve-core alone reads the Grafite container's bytes and gets the typed error
+   * that names the artifact to add.
+   */
+  @Test
+  void theRangeAndInteropModulesRegisterTheirTypes(@TempDir Path dir)
+      throws IOException, InterruptedException {
+    Path grafite = dir.resolve("grafite.sieve");
+    String modulePath =
+        String.join(
+            File.pathSeparator, entry("sieve-core"), entry("sieve-range"), entry("sieve-interop"));
+    String output =
+        compileAndRun(
+            dir.resolve("both"),
+            modulePath,
+            "module smoke { requires dev.sieve.range; requires dev.sieve.interop; }\n",
+            """
+            package smoke;
+            import dev.sieve.Filter;
+            import dev.sieve.format.SieveFormat;
+            import dev.sieve.interop.OrcBloomFilter;
+            import dev.sieve.range.GrafiteFilter;
+            import java.nio.file.Files;
+            import java.nio.file.Path;
+            public class Smoke {
+              public static void main(String[] a) throws Exception {
+                long[] keys = {5, 500, 50_000};
+                GrafiteFilter g =
+                    GrafiteFilter.builder().maxRangeLength(16).bitsPerKey(16).buildFromKeys(keys);
+                byte[] bytes = SieveFormat.toBytes(g);
+                Files.write(Path.of(a[0]), bytes);
+                GrafiteFilter back = SieveFormat.read(bytes, GrafiteFilter.class);
+                Filter orc = SieveFormat.read(
+                    SieveFormat.toBytes(OrcBloomFilter.builder().fpRate(0.01).build(keys)));
+                boolean ok = back.mayContainRange(490, 505) && orc.mayContain(50_000L)
+                    && orc instanceof OrcBloomFilter;
+                System.out.println(ok ? "ok" : "false negative");
+              }
+            }
+            """,
+            grafite.toString());
+    assertEquals("ok", output);
+    String refused =
+        compileAndRun(
+            dir.resolve("core"),
+            entry("sieve-core"),
+            "module smoke { requires dev.sieve.core; }\n",
+            """
+            package smoke;
+            import dev.sieve.SieveFormatException;
+            import dev.sieve.format.SieveFormat;
+            import java.nio.file.Files;
+            import java.nio.file.Path;
+            public class Smoke {
+              public static void main(String[] a) throws Exception {
+                try {
+                  SieveFormat.read(Files.readAllBytes(Path.of(a[0])));
+                  System.out.println("read without sieve-range");
+                } catch (SieveFormatException e) {
+                  System.out.println(e.getMessage());
+                }
+              }
+            }
+            """,
+            grafite.toString());
+    assertTrue(refused.contains("dev.sieve:sieve-range"), refused);
   }
 
   // The launcher below stands, the same, in sieve-cli's and sieve-parquet's ModulePathTest. It is

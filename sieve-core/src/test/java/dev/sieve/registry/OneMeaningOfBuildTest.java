@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.FilterBuilder;
+import dev.sieve.format.TestTypes;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;

@@ -18,7 +18,7 @@ import java.util.Arrays;
  * of them. Run from the sieve-core directory (not part of the test suite): {@code java -cp
  * target/test-classes:target/classes dev.sieve.format.FuzzCorpusGenerator src/test/resources
  * [TYPE...]}; for sieve-range's or sieve-interop's types, from that module's directory with its
- * classes and sieve-core's test jar on the class path and {@code -Dsieve.test.module=<module>}
+ * classes and sieve-core's test jar on the class path and {@code -Dsieve.test.artifact=<module>}
  * ({@link TestTypes}). Findings the fuzzers add to the same directories are kept beside the seeds.
  */
 public final class FuzzCorpusGenerator {

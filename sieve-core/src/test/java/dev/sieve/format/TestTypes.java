@@ -9,20 +9,21 @@ import java.util.List;
  * written, queried in batches, held to its contract...) run in sieve-core over the types whose
  * family is on its class path (its own), and again, through sieve-core's test jar, in each module
  * that adds a family (sieve-range, sieve-interop) over that module's types: the system property
- * {@code sieve.test.module} (set by that module's surefire configuration) names the artifact whose
- * types are covered. A type its run should cover whose family is missing fails {@link #all()}.
+ * {@code sieve.test.artifact} (set by that module's surefire configuration) names the artifact
+ * whose types are covered ({@link FilterType#artifact()}). A type its run should cover whose family
+ * is missing fails {@link #all()}.
  */
 public final class TestTypes {
   private TestTypes() {}
 
-  /** The artifact whose types this run covers: sieve-core unless the property says otherwise. */
-  public static String module() {
-    return System.getProperty("sieve.test.module", "sieve-core");
+  /** {@return the artifact whose types this run covers: sieve-core's unless the property says} */
+  public static String artifact() {
+    return System.getProperty("sieve.test.artifact", "dev.sieve:sieve-core");
   }
 
-  /** {@return whether this run covers {@code type}: it ships in {@link #module()}} */
+  /** {@return whether this run covers {@code type}: it ships in {@link #artifact()}} */
   public static boolean covers(FilterType type) {
-    return type.module().equals(module());
+    return type.artifact().equals(artifact());
   }
 
   /**
@@ -32,11 +33,11 @@ public final class TestTypes {
   public static List<FilterType> all() {
     List<FilterType> types = Arrays.stream(FilterType.values()).filter(TestTypes::covers).toList();
     if (types.isEmpty()) {
-      throw new AssertionError("no registry type ships in " + module());
+      throw new AssertionError("no registry type ships in " + artifact());
     }
     for (FilterType t : types) {
-      if (!t.isAvailable()) {
-        throw new AssertionError(t + " ships in " + module() + " but is not on the class path");
+      if (!t.isPresent()) {
+        throw new AssertionError(t + " ships in " + artifact() + " but is not on the class path");
       }
     }
     return types;

@@ -3,7 +3,7 @@ package dev.sieve.shard;
 /**
  * sieve-core's {@link ShardTraitTest} (the shardable trait matches the class; a sharded build takes
  * only shardable types) over sieve-interop's types (orc-bloom; the foreign ones where a check takes
- * them): the test jar's checks, with {@code sieve.test.module} set by this module's surefire
+ * them): the test jar's checks, with {@code sieve.test.artifact} set by this module's surefire
  * configuration ({@code dev.sieve.format.TestTypes}).
  */
 class InteropShardTraitTest extends ShardTraitTest {}

@@ -38,4 +38,18 @@ module dev.sieve.core {
   exports dev.sieve.internal to
       dev.sieve.range,
       dev.sieve.interop;
+
+  // Each filter family registers its types (class, builder, container form) as a service, so the
+  // registry and the container name no filter class: a family in another module (sieve-range,
+  // sieve-interop) is one more provider, and a type whose module is absent is reported by the
+  // module that provides it. The class path reads the same providers from META-INF/services.
+  uses dev.sieve.internal.FilterFamily;
+
+  provides dev.sieve.internal.FilterFamily with
+      dev.sieve.bloom.BloomFamily,
+      dev.sieve.cuckoo.CuckooFamily,
+      dev.sieve.expand.ExpandableFamily,
+      dev.sieve.ribbon.RibbonFamily,
+      dev.sieve.shard.ShardedFamily,
+      dev.sieve.xor.XorFamily;
 }

@@ -9,4 +9,9 @@ module dev.sieve.interop {
   requires transitive dev.sieve.core;
 
   exports dev.sieve.interop;
+
+  // the family's registry rows (class, builder, container form), which sieve-core's registry and
+  // container load as a service; the class path reads the same provider from META-INF/services
+  provides dev.sieve.internal.FilterFamily with
+      dev.sieve.interop.InteropFamily;
 }

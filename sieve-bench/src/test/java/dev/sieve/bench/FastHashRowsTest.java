@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.SeededFinalizer;
 import dev.sieve.range.RangeFilter;
+import dev.sieve.registry.FilterType;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +36,7 @@ class FastHashRowsTest {
         continue;
       }
       fastRows++;
-      boolean identity = f instanceof SeededFinalizer;
+      boolean identity = FilterType.of(f).isIdentitySafe();
       assertEquals(identity ? KeyScheme.IDENTITY : KeyScheme.MIX64, f.keyScheme(), kind.name());
       for (long key : keys) {
         long hash = identity ? key : KeyHash.mix64(key);

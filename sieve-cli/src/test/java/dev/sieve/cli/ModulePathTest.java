@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * compiles against this build's classes and runs, writing a RocksDB filter block through {@code
  * dev.sieve.sst} and {@code dev.sieve.policy} and reading it back. The module path holds exactly
  * sieve-core, sieve-rocksdb and its one runtime dependency, aircompressor (an automatic module), so
- * a missing {@code requires} or a dependency not on the path fails the run; likewise sieve-range and
- * sieve-interop beside sieve-core alone. (The CLI and the bench
- * run on the class path from their shaded jars, as before; their own tests cover that.)
+ * a missing {@code requires} or a dependency not on the path fails the run; likewise sieve-range
+ * and sieve-interop beside sieve-core alone. (The CLI and the bench run on the class path from
+ * their shaded jars, as before; their own tests cover that.)
  */
 class ModulePathTest {
 
@@ -71,8 +71,8 @@ class ModulePathTest {
   /**
    * sieve-range and sieve-interop on the module path register their container types with
    * sieve-core's registry (their module descriptors' {@code provides}, sieve-core's {@code uses}):
-   * a module requiring both writes a Grafite and an ORC Bloom container and reads them back. Then
-   * a module path of sieve-core alone reads the Grafite container's bytes and gets the typed error
+   * a module requiring both writes a Grafite and an ORC Bloom container and reads them back. Then a
+   * module path of sieve-core alone reads the Grafite container's bytes and gets the typed error
    * that names the artifact to add.
    */
   @Test

@@ -20,9 +20,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
-import dev.sieve.internal.Shardable;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -59,9 +57,8 @@ import java.nio.channels.WritableByteChannel;
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
  */
-@SuppressWarnings("exports") // Shardable: the module's own trait marker, not API
 public final class BlockedBloomFilter
-    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter, Shardable {
+    implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
   // The API; the words are BloomWords', the loops BlockedBloomKernel's, the block
   // BlockedBloomForm's.
 
@@ -118,10 +115,6 @@ public final class BlockedBloomFilter
     this.numBlocks = (int) (data.numWords() / WORDS_PER_BLOCK);
     this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
     this.numProbes = numProbes;
-  }
-
-  static {
-    PayloadForms.register(BlockedBloomForm.payloadForm()); // the container's form of type id 1
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */

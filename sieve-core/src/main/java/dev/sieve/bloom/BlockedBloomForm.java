@@ -349,7 +349,7 @@ final class BlockedBloomForm {
   /**
    * The container's payload form (type id 1): the block itself; parameter A the probes (0 for the
    * empty filter, whose block is RocksDB's 0-byte block), B 0. Read in place, past 2 GiB in
-   * segments ({@link #map}). Registered by {@link BlockedBloomFilter}'s static initializer.
+   * segments ({@link #map}). Registered by {@link BloomFamily}.
    */
   static PayloadForm<BlockedBloomFilter> payloadForm() {
     return PayloadForm.inPlace(

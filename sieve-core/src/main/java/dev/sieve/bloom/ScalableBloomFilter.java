@@ -5,7 +5,6 @@ import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.GrowthMath;
@@ -198,10 +197,6 @@ public final class ScalableBloomFilter implements MutableFilter {
         readOnly,
         wrapped,
         scheme);
-  }
-
-  static {
-    PayloadForms.register(ScalableBloomForm.payloadForm()); // the container's form of type id 11
   }
 
   /** A builder: {@code builder().expectedKeys(n0).fpRate(f).create()} gives an empty filter. */

@@ -405,7 +405,7 @@ final class ScalableBloomForm {
   /**
    * The container's payload form (type id 11): this format; parameter A the number of stages, B 0.
    * Read in place, past 2 GiB too ({@link ScalableBloomForm#map}). Registered by {@link
-   * ScalableBloomFilter}'s static initializer.
+   * BloomFamily}.
    */
   static PayloadForm<ScalableBloomFilter> payloadForm() {
     return PayloadForm.inPlace(

@@ -13,7 +13,6 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
@@ -134,10 +133,6 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
     this.branchFreeQueries =
         words == null // the wrapped path is always branch-free
             || (long) numBlocks * BLOCK_BYTES <= BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
-  }
-
-  static {
-    PayloadForms.register(SplitBlockForm.payloadForm()); // the container's form of type id 9
   }
 
   /** A builder sizing the filter as parquet-java does (see the class comment). */

@@ -223,8 +223,7 @@ final class SplitBlockForm {
   /**
    * The container's payload form (type id 9): the raw bitset, exactly the bytes a {@code .parquet}
    * file stores after its {@code BloomFilterHeader}; parameter A the bits set per value (8), B the
-   * block size in bits (256). Read in place. Registered by {@link SplitBlockBloomFilter}'s static
-   * initializer.
+   * block size in bits (256). Read in place. Registered by {@link BloomFamily}.
    */
   static PayloadForm<SplitBlockBloomFilter> payloadForm() {
     return PayloadForm.inPlace(

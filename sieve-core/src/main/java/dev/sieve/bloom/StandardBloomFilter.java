@@ -9,7 +9,6 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
@@ -149,10 +148,6 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   /** {@return whether the filter reads its data in place from buffers} */
   public boolean isWrapped() {
     return words == null;
-  }
-
-  static {
-    PayloadForms.register(StandardBloomForm.payloadForm()); // the container's form of type id 2
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */

@@ -163,8 +163,7 @@ final class StandardBloomForm {
 
   /**
    * The container's payload form (type id 2): this form; parameter A the probes, B 0. Read in
-   * place, past 2 GiB in segments ({@link #map}). Registered by {@link StandardBloomFilter}'s
-   * static initializer.
+   * place, past 2 GiB in segments ({@link #map}). Registered by {@link BloomFamily}.
    */
   static PayloadForm<StandardBloomFilter> payloadForm() {
     return PayloadForm.inPlace(

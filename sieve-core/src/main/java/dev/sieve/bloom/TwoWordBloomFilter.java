@@ -11,7 +11,6 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 
@@ -116,10 +115,6 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     this.numBlocks = (int) (data.numWords() / TwoWordBloomKernel.WORDS_PER_BLOCK);
     this.bitsPerWord = bitsPerWord;
     this.keyScheme = keyScheme;
-  }
-
-  static {
-    PayloadForms.register(TwoWordBloomForm.payloadForm()); // the container's form of type id 22
   }
 
   /** A builder: 10 bits/key and the model's {@code j} unless set (see the class comment). */

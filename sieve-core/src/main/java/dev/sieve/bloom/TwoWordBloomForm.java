@@ -149,8 +149,7 @@ final class TwoWordBloomForm {
 
   /**
    * The container's payload form (type id 22): the words then the trailer; parameter A the bits per
-   * word, B the block size in bits (512). Read in place. Registered by {@link TwoWordBloomFilter}'s
-   * static initializer.
+   * word, B the block size in bits (512). Read in place. Registered by {@link BloomFamily}.
    */
   static PayloadForm<TwoWordBloomFilter> payloadForm() {
     return PayloadForm.inPlace(

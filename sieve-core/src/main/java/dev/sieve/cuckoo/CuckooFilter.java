@@ -3,7 +3,6 @@ package dev.sieve.cuckoo;
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.internal.BatchScratch;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
@@ -188,10 +187,6 @@ public final class CuckooFilter implements MutableFilter {
   /** {@return the fingerprint width {@link #createForFpRate} chooses for {@code fpRate}} */
   public static int fingerprintBitsForFpRate(double fpRate) {
     return CuckooBuild.fingerprintBitsForFpRate(fpRate);
-  }
-
-  static {
-    PayloadForms.register(CuckooForm.payloadForm()); // the container's form of type id 8
   }
 
   /**

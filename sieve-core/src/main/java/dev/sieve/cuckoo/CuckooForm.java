@@ -199,7 +199,7 @@ final class CuckooForm {
   /**
    * The container's payload form (type id 8): this form; parameter A the fingerprint bits, B the
    * slots per bucket. Read in place (a wrapped filter is read-only). Registered by {@link
-   * CuckooFilter}'s static initializer.
+   * CuckooFamily}.
    */
   static PayloadForm<CuckooFilter> payloadForm() {
     return PayloadForm.inPlace(

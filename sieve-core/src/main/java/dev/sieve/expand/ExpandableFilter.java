@@ -5,7 +5,6 @@ import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import java.io.IOException;
 import java.nio.channels.WritableByteChannel;
@@ -140,10 +139,6 @@ import java.util.concurrent.locks.StampedLock;
 public final class ExpandableFilter implements MutableFilter {
 
   // Anatomy: API, shape, counts here; Kernel (loops), Growth (doubling, union), Form.
-
-  static {
-    PayloadForms.register(new ExpandableForm.Payload()); // the container's form of type id 13
-  }
 
   private final KeyScheme keyScheme;
   final double fpRate;

@@ -38,6 +38,7 @@ final class ContainerReader {
   /** {@link SieveFormat#read(byte[])}. */
   static Filter read(byte[] bytes) {
     ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(bytes), bytes.length);
+    TypeForms.requirePresent(header.type());
     header.checkTotal(bytes.length);
     ByteBuffer payload = ByteBuffer.wrap(bytes, HEADER_BYTES, (int) header.payloadLength());
     checkPayloadHead(header, payload.slice());
@@ -51,6 +52,7 @@ final class ContainerReader {
   static Filter read(InputStream in) throws IOException {
     byte[] head = in.readNBytes(HEADER_BYTES);
     ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(head), Long.MAX_VALUE);
+    TypeForms.requirePresent(header.type());
     if (header.payloadLength() > MAX_ARRAY_PAYLOAD) {
       throw new SieveFormatException(
           PAYLOAD_LENGTH_OFFSET,
@@ -111,6 +113,7 @@ final class ContainerReader {
     ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
     int size = in.remaining();
     ContainerHeader header = ContainerHeader.read(in, size);
+    TypeForms.requirePresent(header.type());
     header.checkTotal(size);
     ByteBuffer payload = in.duplicate().position(HEADER_BYTES);
     payload.limit(HEADER_BYTES + (int) header.payloadLength());

@@ -5,7 +5,6 @@ import static dev.sieve.format.SieveFormat.HEADER_BYTES;
 import static dev.sieve.format.SieveFormat.MAX_ARRAY_PAYLOAD;
 
 import dev.sieve.Filter;
-import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.registry.FilterType;
 import java.io.IOException;
@@ -26,8 +25,8 @@ final class ContainerWriter {
   static byte[] toBytes(Filter outer) {
     Objects.requireNonNull(outer, "filter");
     int flags = flagsOf(outer);
-    Filter filter = inner(outer);
-    FilterType type = FilterType.of(filter);
+    FilterType type = FilterType.of(outer);
+    Filter filter = TypeForms.toWrite(type, outer);
     // header and payload from one moment, even while other threads add
     return TypeForms.of(type).holdStill(filter, still -> toBytes(type, still, flags));
   }
@@ -56,8 +55,8 @@ final class ContainerWriter {
               + outer.keyScheme());
     }
     int flags = longKeys ? scheme | SieveFormat.FLAG_LONG_KEYS : scheme;
-    Filter filter = inner(outer);
-    FilterType type = FilterType.of(filter);
+    FilterType type = FilterType.of(outer);
+    Filter filter = TypeForms.toWrite(type, outer);
     // header and payload from one moment, even while other threads add
     TypeForms.of(type)
         .holdStill(
@@ -121,14 +120,5 @@ final class ContainerWriter {
   /** The container flags a filter is written with: its key scheme's (0 for the default). */
   private static int flagsOf(Filter filter) {
     return filter.keyScheme().containerFlag();
-  }
-
-  /**
-   * The filter whose payload is written: for a scalable filter its {@link
-   * ScalableBloomFilter#snapshot()}, taken once, so that the header (key count, stage count, size)
-   * and the payload describe the same moment while other threads add.
-   */
-  private static Filter inner(Filter filter) {
-    return filter instanceof ScalableBloomFilter scalable ? scalable.snapshot() : filter;
   }
 }

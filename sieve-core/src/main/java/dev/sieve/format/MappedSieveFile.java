@@ -115,6 +115,7 @@ public final class MappedSieveFile implements AutoCloseable {
       ByteBuffer head =
           ChannelReads.readSmall(ch, 0, (int) Math.min(size, SieveFormat.HEADER_BYTES));
       ContainerHeader h = ContainerHeader.read(head, size);
+      TypeForms.requirePresent(h.type());
       h.checkTotal(size);
       long payloadEnd = SieveFormat.HEADER_BYTES + h.payloadLength();
       Filter filter;

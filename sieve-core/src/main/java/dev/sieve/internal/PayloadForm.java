@@ -14,12 +14,11 @@ import java.util.function.ToLongFunction;
 /**
  * A filter type's payload form: how its payload is written and read inside the Sieve container,
  * validated once, for {@code byte[]}, buffers and (past one buffer's 2 GiB) mapped segments. Each
- * family keeps its form package-private beside its filter class and registers it with {@link
- * PayloadForms} when the class initializes; the container ({@code dev.sieve.format}) reaches every
- * type's form through {@link PayloadForms#form(Class)}, by the class the registry ({@code
- * dev.sieve.registry.FilterType}) names for the header's type id, and nothing else (the sharded
- * type's form is the container's own nesting, {@code format.ShardedCodec}). Not API: this package
- * is not exported.
+ * family keeps its form package-private beside its filter class and hands it to the registry in its
+ * {@link FilterFamily} row; the container ({@code dev.sieve.format}) reaches every type's form
+ * through {@link Families#form(FamilyType)}, by the header's type id, and nothing else (the sharded
+ * type's form, the container's own nesting, is the shard family's). Not API: this package is not
+ * exported.
  *
  * <p>Every family's form is read in place and binds the same six things (the payload, the two
  * header parameters, the heap read, the in-place wrap, and for the formats that pass 2 GiB the

@@ -3,6 +3,7 @@ package dev.sieve.internal;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
+import java.util.Objects;
 
 /**
  * The key-scheme plumbing of the builders and the container reader: a filter is given its scheme
@@ -38,15 +39,17 @@ public final class Schemes {
   }
 
   /**
-   * Checks that {@code target} (a filter or its builder) can carry {@code scheme}.
+   * Checks that {@code target} (a filter or its builder) can carry {@code scheme}: {@link
+   * KeyScheme#IDENTITY} only where the target's registry type is identity-safe ({@link
+   * FamilyType#isIdentitySafe()}).
    *
    * @param target the filter or builder
    * @param scheme the scheme
    * @throws IllegalArgumentException if not
    */
   public static void check(Object target, KeyScheme scheme) {
-    java.util.Objects.requireNonNull(scheme, "scheme");
-    if (scheme == KeyScheme.IDENTITY && !(target instanceof SeededFinalizer)) {
+    Objects.requireNonNull(scheme, "scheme");
+    if (scheme == KeyScheme.IDENTITY && !Families.get().isIdentitySafe(target)) {
       throw new IllegalArgumentException(
           "keys as their own hash (IDENTITY) need a filter that mixes them itself (Xor, Binary"
               + " Fuse), not "

@@ -4,111 +4,72 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.bloom.ScalableBloomFilter;
-import dev.sieve.bloom.SplitBlockBloomFilter;
-import dev.sieve.bloom.StandardBloomFilter;
-import dev.sieve.bloom.TwoWordBloomFilter;
-import dev.sieve.cuckoo.CuckooFilter;
-import dev.sieve.expand.ExpandableFilter;
-import dev.sieve.internal.Shardable;
-import dev.sieve.interop.CassandraBloomFilter;
-import dev.sieve.interop.DataSketchesBloomFilter;
-import dev.sieve.interop.GuavaBloomFilter;
-import dev.sieve.interop.OrcBloomFilter;
-import dev.sieve.interop.SparkBloomFilter;
-import dev.sieve.range.GrafiteFilter;
-import dev.sieve.range.PrefixBloomRangeFilter;
-import dev.sieve.ribbon.BumpedRibbonFilter;
-import dev.sieve.ribbon.Standard128RibbonFilter;
-import dev.sieve.shard.ShardedFilter;
-import dev.sieve.xor.BinaryFuse16Filter;
-import dev.sieve.xor.BinaryFuse8Filter;
-import dev.sieve.xor.Xor16Filter;
-import dev.sieve.xor.Xor8Filter;
+import dev.sieve.internal.Families;
+import dev.sieve.internal.FamilyType;
+import dev.sieve.internal.FilterFamily;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The registry of Sieve's filter types, one row each: the container type id (never changed or
- * reused; {@code docs/format.md}), a stable name, the traits, the filter class and the builder,
- * whose one uniform knob is {@link FilterBuilder#fpRate(double)}. The CLI, the benchmark and the
- * tests take their lists from here; a payload's form is its family's, found by the class.
+ * reused; {@code docs/format.md}), a stable name, the traits and the Maven module that provides the
+ * type. The filter class and the builder, whose one uniform knob is {@link
+ * FilterBuilder#fpRate(double)}, are the type's family's: each filter package registers its types
+ * (through {@link java.util.ServiceLoader}), so this table names no filter class, and a type whose
+ * module is absent is still listed, its traits known, while {@link #filterClass()} and {@link
+ * #builder()} throw {@link MissingFamilyException} naming the module. The CLI, the benchmark and
+ * the tests take their lists from here.
  */
-public enum FilterType {
-  /** {@link BlockedBloomFilter}, RocksDB's FastLocalBloom. */
+@SuppressWarnings("exports") // FamilyType: how the module's family loader reads a row, not API
+public enum FilterType implements FamilyType {
+  /** {@code dev.sieve.bloom.BlockedBloomFilter}, RocksDB's FastLocalBloom. */
   BLOCKED_BLOOM(
       1,
       "blocked-bloom",
-      Traits.MUTABLE | Traits.MERGEABLE | Traits.ROCKSDB,
-      BlockedBloomFilter.class,
-      BlockedBloomFilter::builder),
-  /** {@link StandardBloomFilter}. */
-  STANDARD_BLOOM(
-      2,
-      "standard-bloom",
-      Traits.MUTABLE_MERGEABLE,
-      StandardBloomFilter.class,
-      StandardBloomFilter::builder),
-  /** {@link Standard128RibbonFilter}, RocksDB's Standard128Ribbon ({@code ribbonfilter}). */
-  RIBBON(
-      3, "ribbon", Traits.ROCKSDB, Standard128RibbonFilter.class, Standard128RibbonFilter::builder),
-  /** {@link Xor8Filter}. */
-  XOR8(4, "xor8", 0, Xor8Filter.class, Xor8Filter::builder),
-  /** {@link Xor16Filter}. */
-  XOR16(5, "xor16", 0, Xor16Filter.class, Xor16Filter::builder),
-  /** {@link BinaryFuse8Filter}. */
-  BINARY_FUSE8(6, "binary-fuse8", 0, BinaryFuse8Filter.class, BinaryFuse8Filter::builder),
-  /** {@link BinaryFuse16Filter}. */
-  BINARY_FUSE16(7, "binary-fuse16", 0, BinaryFuse16Filter.class, BinaryFuse16Filter::builder),
-  /** {@link CuckooFilter}; a filter read in place is read-only. */
-  CUCKOO(8, "cuckoo", Traits.MUTABLE, CuckooFilter.class, CuckooFilter::builder),
-  /** {@link SplitBlockBloomFilter}, Parquet's split-block Bloom filter. */
-  SPLIT_BLOCK_BLOOM(
-      9,
-      "split-block-bloom",
-      Traits.MUTABLE_MERGEABLE,
-      SplitBlockBloomFilter.class,
-      SplitBlockBloomFilter::builder),
-  /** {@link BumpedRibbonFilter}. */
-  BUMPED_RIBBON(10, "bumped-ribbon", 0, BumpedRibbonFilter.class, BumpedRibbonFilter::builder),
-  /** {@link ScalableBloomFilter}, the growable chain of blocked Bloom stages. */
-  SCALABLE_BLOOM(
-      11,
-      "scalable-bloom",
-      Traits.MUTABLE,
-      ScalableBloomFilter.class,
-      ScalableBloomFilter::builder),
-  /** {@link ShardedFilter}: the registry's builder makes 16 Binary Fuse 8 shards. */
-  SHARDED(12, "sharded", 0, ShardedFilter.class, ShardedFilter::builder),
-  /** {@link ExpandableFilter}, the expandable quotient filter (grows by doubling, deletes). */
-  EXPANDABLE(13, "expandable", Traits.MUTABLE, ExpandableFilter.class, ExpandableFilter::builder),
-  /** {@link GuavaBloomFilter}, Guava's {@code BloomFilter} in its own form (foreign). */
-  GUAVA_BLOOM(14, "guava-bloom", Traits.FOREIGN, GuavaBloomFilter.class, FilterType::foreign),
-  /** {@link SparkBloomFilter}, Spark's sketch {@code BloomFilter} V1 or V2 (foreign). */
-  SPARK_BLOOM(15, "spark-bloom", Traits.FOREIGN, SparkBloomFilter.class, FilterType::foreign),
-  /** {@link DataSketchesBloomFilter}, DataSketches' {@code BloomFilter} (foreign). */
-  DATASKETCHES_BLOOM(
-      16, "datasketches-bloom", Traits.FOREIGN, DataSketchesBloomFilter.class, FilterType::foreign),
-  /** {@link OrcBloomFilter}, Apache ORC's Bloom filter (row index streams), bit for bit. */
-  ORC_BLOOM(
-      18, "orc-bloom", Traits.MUTABLE_MERGEABLE, OrcBloomFilter.class, OrcBloomFilter::builder),
-  /** {@link CassandraBloomFilter}, Cassandra's SSTable {@code Filter.db} (foreign). */
-  CASSANDRA_BLOOM(
-      19, "cassandra-bloom", Traits.FOREIGN, CassandraBloomFilter.class, FilterType::foreign),
-  /** {@link GrafiteFilter}, the range filter; {@code fpRate}: its bound up to its max range. */
-  GRAFITE(20, "grafite", 0, GrafiteFilter.class, GrafiteFilter::builder),
-  /** {@link PrefixBloomRangeFilter}, the prefix-Bloom baseline; {@code fpRate}: per probe. */
-  PREFIX_BLOOM_RANGE(
-      21, "prefix-bloom-range", 0, PrefixBloomRangeFilter.class, PrefixBloomRangeFilter::builder),
-  /** {@link TwoWordBloomFilter}, Sieve's two-word blocked Bloom: two loads per lookup. */
-  TWO_WORD_BLOOM(
-      22,
-      "two-word-bloom",
-      Traits.MUTABLE_MERGEABLE,
-      TwoWordBloomFilter.class,
-      TwoWordBloomFilter::builder);
+      Traits.MUTABLE_MERGEABLE | Traits.ROCKSDB | Traits.SHARDABLE,
+      Modules.CORE),
+  /** {@code dev.sieve.bloom.StandardBloomFilter}. */
+  STANDARD_BLOOM(2, "standard-bloom", Traits.MUTABLE_MERGEABLE, Modules.CORE),
+  /** {@code dev.sieve.ribbon.Standard128RibbonFilter}, RocksDB's Standard128Ribbon. */
+  RIBBON(3, "ribbon", Traits.ROCKSDB | Traits.SHARDABLE, Modules.CORE),
+  /** {@code dev.sieve.xor.Xor8Filter}. */
+  XOR8(4, "xor8", Traits.SHARDABLE | Traits.IDENTITY_SAFE, Modules.CORE),
+  /** {@code dev.sieve.xor.Xor16Filter}. */
+  XOR16(5, "xor16", Traits.SHARDABLE | Traits.IDENTITY_SAFE, Modules.CORE),
+  /** {@code dev.sieve.xor.BinaryFuse8Filter}. */
+  BINARY_FUSE8(6, "binary-fuse8", Traits.SHARDABLE | Traits.IDENTITY_SAFE, Modules.CORE),
+  /** {@code dev.sieve.xor.BinaryFuse16Filter}. */
+  BINARY_FUSE16(7, "binary-fuse16", Traits.SHARDABLE | Traits.IDENTITY_SAFE, Modules.CORE),
+  /** {@code dev.sieve.cuckoo.CuckooFilter}; a filter read in place is read-only. */
+  CUCKOO(8, "cuckoo", Traits.MUTABLE, Modules.CORE),
+  /** {@code dev.sieve.bloom.SplitBlockBloomFilter}, Parquet's split-block Bloom filter. */
+  SPLIT_BLOCK_BLOOM(9, "split-block-bloom", Traits.MUTABLE_MERGEABLE, Modules.CORE),
+  /** {@code dev.sieve.ribbon.BumpedRibbonFilter}. */
+  BUMPED_RIBBON(10, "bumped-ribbon", 0, Modules.CORE),
+  /** {@code dev.sieve.bloom.ScalableBloomFilter}, the growable chain of blocked Bloom stages. */
+  SCALABLE_BLOOM(11, "scalable-bloom", Traits.MUTABLE, Modules.CORE),
+  /**
+   * {@code dev.sieve.shard.ShardedFilter}: the registry's builder makes 16 Binary Fuse 8 shards.
+   */
+  SHARDED(12, "sharded", 0, Modules.CORE),
+  /** {@code dev.sieve.expand.ExpandableFilter}, the expandable quotient filter (grows, deletes). */
+  EXPANDABLE(13, "expandable", Traits.MUTABLE, Modules.CORE),
+  /** {@code dev.sieve.interop.GuavaBloomFilter}, Guava's {@code BloomFilter} (foreign). */
+  GUAVA_BLOOM(14, "guava-bloom", Traits.FOREIGN, Modules.INTEROP),
+  /** {@code dev.sieve.interop.SparkBloomFilter}, Spark's sketch {@code BloomFilter} (foreign). */
+  SPARK_BLOOM(15, "spark-bloom", Traits.FOREIGN, Modules.INTEROP),
+  /** {@code dev.sieve.interop.DataSketchesBloomFilter}, DataSketches' (foreign). */
+  DATASKETCHES_BLOOM(16, "datasketches-bloom", Traits.FOREIGN, Modules.INTEROP),
+  /** {@code dev.sieve.interop.OrcBloomFilter}, Apache ORC's Bloom filter, bit for bit. */
+  ORC_BLOOM(18, "orc-bloom", Traits.MUTABLE_MERGEABLE, Modules.INTEROP),
+  /** {@code dev.sieve.interop.CassandraBloomFilter}, Cassandra's {@code Filter.db} (foreign). */
+  CASSANDRA_BLOOM(19, "cassandra-bloom", Traits.FOREIGN, Modules.INTEROP),
+  /** {@code dev.sieve.range.GrafiteFilter}; {@code fpRate}: its bound up to its max range. */
+  GRAFITE(20, "grafite", Traits.IDENTITY_SAFE, Modules.RANGE),
+  /** {@code dev.sieve.range.PrefixBloomRangeFilter}; {@code fpRate}: per probe. */
+  PREFIX_BLOOM_RANGE(21, "prefix-bloom-range", Traits.IDENTITY_SAFE, Modules.RANGE),
+  /** {@code dev.sieve.bloom.TwoWordBloomFilter}, two-word blocked Bloom: two loads per lookup. */
+  TWO_WORD_BLOOM(22, "two-word-bloom", Traits.MUTABLE_MERGEABLE, Modules.CORE);
 
   /** The trait bits of the constructor (a nested class: the constants come before any field). */
   private static final class Traits {
@@ -117,49 +78,78 @@ public enum FilterType {
     static final int ROCKSDB = 4;
     static final int MUTABLE_MERGEABLE = MUTABLE | MERGEABLE;
     static final int FOREIGN = 16;
+    static final int SHARDABLE = 32;
+    static final int IDENTITY_SAFE = 64;
   }
 
-  /** The registry builder of a foreign type: there is none (see {@link #isForeign()}). */
-  private static FilterBuilder<? extends Filter> foreign() {
-    throw new UnsupportedOperationException(
-        "a foreign filter type is built by its own class's create method, hashing keys as its"
-            + " owner does; the registry's builders take Sieve key hashes");
+  /**
+   * The Maven modules that provide the families. The range filters and the other systems' filters
+   * are set apart already (their families register themselves and nothing in the core names them),
+   * so that moving them into modules of their own changes no row.
+   */
+  private static final class Modules {
+    static final String CORE = "dev.sieve:sieve-core";
+    static final String RANGE = "dev.sieve:sieve-range";
+    static final String INTEROP = "dev.sieve:sieve-interop";
   }
 
   private final int id;
   private final String cliName;
   private final int traits;
-  private final Class<? extends Filter> filterClass;
+  private final String artifact;
 
-  @SuppressWarnings("ImmutableEnumChecker") // stateless builder factories (method references)
-  private final Supplier<? extends FilterBuilder<? extends Filter>> builder;
-
-  FilterType(
-      int id,
-      String cliName,
-      int traits,
-      Class<? extends Filter> filterClass,
-      Supplier<? extends FilterBuilder<? extends Filter>> builder) {
+  FilterType(int id, String cliName, int traits, String artifact) {
     this.id = id;
     this.cliName = cliName;
     this.traits = traits;
-    this.filterClass = filterClass;
-    this.builder = builder;
+    this.artifact = artifact;
   }
 
   /** {@return the type id stored in the container header, never changed or reused} */
+  @Override
   public int id() {
     return id;
   }
 
   /** {@return the stable name of the type on the command line and in reports, e.g. "xor8"} */
+  @Override
   public String cliName() {
     return cliName;
   }
 
-  /** {@return the filter class of this type} */
+  /**
+   * {@return the Maven coordinates of the module that provides this type's filter class, builder
+   * and container form, e.g. "dev.sieve:sieve-core"}
+   */
+  @Override
+  public String artifact() {
+    return artifact;
+  }
+
+  /**
+   * {@return whether this type's family is on the class or module path (else {@link #filterClass()}
+   * and {@link #builder()} throw {@link MissingFamilyException})}
+   */
+  public boolean isPresent() {
+    return Families.get().row(this) != null;
+  }
+
+  /** The row of this type's family; MissingFamilyException if the family is absent. */
+  private FilterFamily.Row<?> family() {
+    FilterFamily.Row<?> row = Families.get().row(this);
+    if (row == null) {
+      throw new MissingFamilyException(this);
+    }
+    return row;
+  }
+
+  /**
+   * {@return the filter class of this type}
+   *
+   * @throws MissingFamilyException if the module that provides the type is absent
+   */
   public Class<? extends Filter> filterClass() {
-    return filterClass;
+    return family().filterClass();
   }
 
   /** {@return whether keys can be added after the build ({@link #mutableBuilder()})} */
@@ -177,9 +167,24 @@ public enum FilterType {
     return (traits & Traits.ROCKSDB) != 0;
   }
 
-  /** {@return whether a sharded filter may hold shards of this type (its class is Shardable)} */
+  /**
+   * {@return whether a sharded filter may hold shards of this type: the static types built from a
+   * shard's keys at once whose probe takes the whole 64-bit key hash (blocked Bloom, Ribbon, Xor,
+   * Binary Fuse)}
+   */
   public boolean isShardable() {
-    return Shardable.class.isAssignableFrom(filterClass);
+    return (traits & Traits.SHARDABLE) != 0;
+  }
+
+  /**
+   * {@return whether the probe sends the 64-bit key hash and its seed through a full 64-bit
+   * finalizer (every input bit reaching every output bit), so that keys may be given as their own
+   * hashes ({@code KeyScheme.IDENTITY}) without losing the false-positive rate or the
+   * construction's success rate: the Xor and Binary Fuse filters and the range filters}
+   */
+  @Override
+  public boolean isIdentitySafe() {
+    return (traits & Traits.IDENTITY_SAFE) != 0;
   }
 
   /**
@@ -190,9 +195,19 @@ public enum FilterType {
     return (traits & Traits.FOREIGN) != 0;
   }
 
-  /** {@return a new builder at its defaults (a foreign type has none: it throws)} */
+  /**
+   * {@return a new builder at its defaults}
+   *
+   * @throws UnsupportedOperationException for a foreign type, which has none ({@link #isForeign()})
+   * @throws MissingFamilyException if the module that provides the type is absent
+   */
   public FilterBuilder<? extends Filter> builder() {
-    return builder.get();
+    if (isForeign()) {
+      throw new UnsupportedOperationException(
+          "a foreign filter type is built by its own class's create method, hashing keys as its"
+              + " owner does; the registry's builders take Sieve key hashes");
+    }
+    return family().builder().get();
   }
 
   /**
@@ -204,7 +219,7 @@ public enum FilterType {
     if (!isMutable()) {
       throw new UnsupportedOperationException(cliName + " is static: its keys are given at build");
     }
-    return (MutableFilterBuilder<? extends MutableFilter>) builder.get();
+    return (MutableFilterBuilder<? extends MutableFilter>) builder();
   }
 
   /**
@@ -238,12 +253,8 @@ public enum FilterType {
 
   /** {@return the type whose filter class is {@code cls}, or {@code null} if there is none} */
   public static FilterType forClass(Class<?> cls) {
-    for (FilterType t : values()) {
-      if (t.filterClass == cls) {
-        return t;
-      }
-    }
-    return null;
+    FilterFamily.Row<?> row = Families.get().rowOf(cls);
+    return row == null ? null : forId(row.type().id());
   }
 
   /** {@return the type of {@code filter}; IllegalArgumentException if its class has none} */

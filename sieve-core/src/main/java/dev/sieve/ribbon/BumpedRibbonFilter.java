@@ -4,7 +4,6 @@ import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
@@ -375,10 +374,6 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   // ---------------------------------------------------------------- construction
-
-  static {
-    PayloadForms.register(BumpedRibbonForm.payloadForm()); // the container's form of type id 10
-  }
 
   /** A builder: result bits from a target FPR or given directly, a seed. */
   public static Builder builder() {

@@ -185,7 +185,7 @@ final class BumpedRibbonForm {
   /**
    * The container's payload form (type id 10): this format; parameter A the number of layers, B the
    * number of blocks of layer 0 (0 for the empty filter). Read in place (up to one buffer's 2 GiB).
-   * Registered by {@link BumpedRibbonFilter}'s static initializer.
+   * Registered by {@link RibbonFamily}.
    */
   static PayloadForm<BumpedRibbonFilter> payloadForm() {
     return PayloadForm.inPlace(

@@ -276,7 +276,7 @@ final class RibbonBlockForm {
   /**
    * The container's payload form (type id 3): the block itself; parameter A the seed, B the number
    * of blocks. Read in place, past 2 GiB in segments ({@link #map}). Registered by {@link
-   * Standard128RibbonFilter}'s static initializer.
+   * RibbonFamily}.
    */
   static PayloadForm<Standard128RibbonFilter> payloadForm() {
     return PayloadForm.inPlace(

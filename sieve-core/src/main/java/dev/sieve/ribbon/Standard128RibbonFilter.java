@@ -12,9 +12,7 @@ import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongList;
 import dev.sieve.internal.LongSegments;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
-import dev.sieve.internal.Shardable;
 import dev.sieve.math.BloomMath;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
@@ -68,8 +66,7 @@ import java.util.Optional;
  * Xor", arXiv:2103.02515 (2021); RocksDB util/ribbon_alg.h, util/ribbon_impl.h,
  * util/ribbon_config.cc, table/block_based/filter_policy.cc.
  */
-@SuppressWarnings("exports") // Shardable: the module's own trait marker, not API
-public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
+public final class Standard128RibbonFilter implements RocksDbFilter {
 
   /** RocksDB's trailer length. */
   static final int TRAILER_BYTES = 5;
@@ -172,10 +169,6 @@ public final class Standard128RibbonFilter implements RocksDbFilter, Shardable {
         ? this
         : new Standard128RibbonFilter(
             data, wrapped, buffer, numBlocks, numSegments, seed, numKeys, scheme);
-  }
-
-  static {
-    PayloadForms.register(RibbonBlockForm.payloadForm()); // the container's form of type id 3
   }
 
   /** {@return a builder sized by a bloom-equivalent bits/key (default 10) or a target FPR} */

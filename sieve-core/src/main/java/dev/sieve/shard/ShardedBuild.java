@@ -3,7 +3,7 @@ package dev.sieve.shard;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.Shardable;
+import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -60,12 +60,10 @@ final class ShardedBuild {
     return copy;
   }
 
-  /**
-   * Whether {@code cls} may be the class of a shard: a class marked {@link Shardable}, the types
-   * the registry calls shardable ({@code FilterType.isShardable()}).
-   */
+  /** Whether {@code cls} may be the class of a shard: a type's the registry calls shardable. */
   static boolean isShardClass(Class<?> cls) {
-    return Shardable.class.isAssignableFrom(cls);
+    FilterType type = FilterType.forClass(cls);
+    return type != null && type.isShardable();
   }
 
   /** {@link ShardedFilter#sortDistinct}. */

@@ -2,7 +2,6 @@ package dev.sieve.xor;
 
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.SeededFinalizer;
 
 /**
  * What the four fingerprint filters' builders share: the {@link #seed(long)} of the first
@@ -15,7 +14,7 @@ import dev.sieve.internal.SeededFinalizer;
  * @param <B> the concrete builder, returned by the setters
  */
 abstract class FingerprintBuilder<F extends FingerprintFilter, B extends FingerprintBuilder<F, B>>
-    extends FilterBuilder<F> implements SeededFinalizer {
+    extends FilterBuilder<F> {
   private final FingerprintFilter.Form<?, F> form;
 
   /** The seed of the first construction attempt. */

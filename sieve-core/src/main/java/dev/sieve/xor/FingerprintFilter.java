@@ -3,9 +3,6 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
-import dev.sieve.internal.SeededFinalizer;
-import dev.sieve.internal.Shardable;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 import java.nio.ShortBuffer;
@@ -26,7 +23,7 @@ import java.util.function.IntFunction;
  * dev.sieve.xor.FilterSources}, the output is checked in, and {@code GeneratedSourcesTest} fails
  * while a class differs from what its template gives. Edit the templates, not the four classes.
  */
-abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
+abstract class FingerprintFilter implements Filter {
   private final int formatType;
   private final int fingerprintBits;
   private final XorFilterFormat.Header shape;
@@ -228,9 +225,9 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
   /**
    * The cold code of one fingerprint class, written once for the four: the construction from key
    * hashes ({@link #build}), and the serialized form ({@link XorFilterFormat}) with its header
-   * check, heap reader ({@link #fromByteArray}) and in-place reader ({@link #wrap}), registered
-   * with {@link PayloadForms} as the container's form ({@link Payload}) when the class initializes.
-   * Nothing here runs on a query.
+   * check, heap reader ({@link #fromByteArray}) and in-place reader ({@link #wrap}), the
+   * container's form ({@link #payloadForm}) as {@link XorFamily} registers it. Nothing here runs on
+   * a query.
    *
    * @param <A> the heap fingerprint array, {@code byte[]} or {@code short[]}
    * @param <F> the filter class
@@ -264,11 +261,10 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
       this.assign = assign;
       this.newArray = newArray;
       this.maker = maker;
-      PayloadForms.register(payloadForm(cls, this));
     }
 
     /**
-     * The form of an 8-bit class ({@link XorFilterFormat#XOR8} or {@code FUSE8}), registered.
+     * The form of an 8-bit class ({@link XorFilterFormat#XOR8} or {@code FUSE8}).
      *
      * @param name the filter's name in format errors, e.g. {@code "Xor8 filter"}
      */
@@ -285,7 +281,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
           maker);
     }
 
-    /** The form of a 16-bit class ({@link XorFilterFormat#XOR16} or {@code FUSE16}), registered. */
+    /** The form of a 16-bit class ({@link XorFilterFormat#XOR16} or {@code FUSE16}). */
     static <F extends FingerprintFilter> Form<short[], F> of16(
         Class<F> cls, int formatType, String name, Maker<short[], F> maker) {
       return new Form<>(
@@ -381,7 +377,7 @@ abstract class FingerprintFilter implements Filter, SeededFinalizer, Shardable {
   /**
    * The container's payload form of one fingerprint class (type ids 4 to 7): the class's own form
    * ({@link XorFilterFormat}); parameter A the fingerprint bits, B the arity (3 for Xor). Read in
-   * place. Registered by each class's {@link Form}, which its static initializer creates.
+   * place. Registered by {@link XorFamily}, from each class's {@link Form}.
    *
    * @param <F> the filter class
    */

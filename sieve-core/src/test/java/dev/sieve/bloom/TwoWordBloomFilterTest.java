@@ -12,8 +12,8 @@ import dev.sieve.KeySchemeException;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.math.BloomMath;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -269,7 +269,7 @@ class TwoWordBloomFilterTest {
     for (long v = 0; v < 1000; v++) {
       f.add(v);
     }
-    PayloadForm<TwoWordBloomFilter> form = PayloadForms.form(TwoWordBloomFilter.class);
+    PayloadForm<TwoWordBloomFilter> form = Families.get().form(TwoWordBloomFilter.class);
     byte[] payload = form.payload(f);
     ByteBuffer direct = ByteBuffer.allocateDirect(payload.length + 3).order(ByteOrder.BIG_ENDIAN);
     direct.position(3);

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.SieveFormatException;
 import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Families;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -49,7 +49,7 @@ class ExpandableMappedOver2GiBScaleTest {
       hashes[i] = KeyHash.hash64((long) i);
       heap.addHash(hashes[i]);
     }
-    long payloadLength = PayloadForms.form(ExpandableFilter.class).payloadLength(heap);
+    long payloadLength = Families.get().form(ExpandableFilter.class).payloadLength(heap);
     assertTrue(
         payloadLength > SieveFormat.MAX_ARRAY_PAYLOAD, payloadLength + " bytes: not past 2 GiB");
     assertThrows(IllegalStateException.class, () -> SieveFormat.toBytes(heap));

@@ -1,8 +1,8 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
+import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 
 /** The package-private per-class forms, for the tests of the container and its fuzz targets. */
@@ -11,7 +11,7 @@ final class Forms {
 
   @SuppressWarnings("unchecked")
   static <F extends Filter> byte[] toBytes(F filter) {
-    PayloadForm<F> form = PayloadForms.form((Class<F>) filter.getClass());
+    PayloadForm<F> form = Families.get().form((Class<F>) filter.getClass());
     return form.payload(filter);
   }
 
@@ -20,7 +20,7 @@ final class Forms {
   }
 
   static <F extends Filter> F read(Class<F> cls, byte[] bytes, long numKeys) {
-    return PayloadForms.form(cls).read(bytes, numKeys);
+    return Families.get().form(cls).read(bytes, numKeys);
   }
 
   static <F extends Filter> F wrap(Class<F> cls, ByteBuffer bytes) {
@@ -28,6 +28,6 @@ final class Forms {
   }
 
   static <F extends Filter> F wrap(Class<F> cls, ByteBuffer bytes, long numKeys) {
-    return PayloadForms.form(cls).wrap(bytes, numKeys);
+    return Families.get().form(cls).wrap(bytes, numKeys);
   }
 }

@@ -23,19 +23,20 @@ import org.junit.jupiter.api.Test;
  * PayloadVersionRefusalTest}), so no payload escapes the check.
  */
 class ParameterSecondCopyTest {
+  /** The sharded payload's shard table: its offset and the bytes of one entry (docs/format.md). */
+  private static final int TABLE_OFFSET = 16;
+
+  private static final int ENTRY_BYTES = 32;
+
   private static final int P = SieveFormat.HEADER_BYTES;
-  private static final int T = P + ShardedCodec.TABLE_OFFSET;
+  private static final int T = P + TABLE_OFFSET;
 
   private static long shardOffset(byte[] b, int shard) {
-    return ByteBuffer.wrap(b)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .getLong(T + ShardedCodec.ENTRY_BYTES * shard);
+    return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(T + ENTRY_BYTES * shard);
   }
 
   private static long shardLength(byte[] b, int shard) {
-    return ByteBuffer.wrap(b)
-        .order(ByteOrder.LITTLE_ENDIAN)
-        .getLong(T + ShardedCodec.ENTRY_BYTES * shard + 8);
+    return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(T + ENTRY_BYTES * shard + 8);
   }
 
   /** The file offset of shard {@code i}'s 5-byte RocksDB block trailer. */

@@ -19,13 +19,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sharded payload ({@link ShardedCodec}): every field a reader checks, corrupted one at a time
- * with both checksums recomputed (so the payload checks, not the CRCs, must catch it), each refused
- * by every reader with a {@link SieveFormatException} at the field's file offset.
+ * The sharded payload ({@code dev.sieve.shard.ShardedCodec}; docs/format.md): every field a reader
+ * checks, corrupted one at a time with both checksums recomputed (so the payload checks, not the
+ * CRCs, must catch it), each refused by every reader with a {@link SieveFormatException} at the
+ * field's file offset.
  */
 class ShardedFormatTest {
+  /** The offset of the sharded payload's shard table (docs/format.md). */
+  private static final int TABLE_OFFSET = 16;
+
   private static final int P = SieveFormat.HEADER_BYTES; // the payload's file offset
-  private static final int T = P + ShardedCodec.TABLE_OFFSET; // the shard table's
+  private static final int T = P + TABLE_OFFSET; // the shard table's
 
   /** 4 Ribbon shards over 40 keys (TestFilters.shardedBuilder). */
   private static byte[] container() {

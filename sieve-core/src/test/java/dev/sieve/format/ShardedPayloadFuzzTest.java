@@ -19,16 +19,20 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Fuzz target for the sharded payload reader ({@link ShardedCodec}): builds a sharded filter of a
- * fuzzer-chosen shard type, shard count (1 to 64) and key set, then edits its payload where the
- * fuzzer says, mostly in the head and the shard table and in the shards' block trailers (whose
- * probe count, seed and block count the table's parameters A and B copy), and recomputes both
- * checksums so that the edits reach the payload checks. Every reader must refuse with a {@link
- * dev.sieve.SieveFormatException} or accept; accepted inputs must be read alike by the heap and
- * buffer readers and re-serialize to the same bytes; an unedited container must be accepted and
- * report every key.
+ * Fuzz target for the sharded payload reader ({@code dev.sieve.shard.ShardedCodec};
+ * docs/format.md): builds a sharded filter of a fuzzer-chosen shard type, shard count (1 to 64) and
+ * key set, then edits its payload where the fuzzer says, mostly in the head and the shard table and
+ * in the shards' block trailers (whose probe count, seed and block count the table's parameters A
+ * and B copy), and recomputes both checksums so that the edits reach the payload checks. Every
+ * reader must refuse with a {@link dev.sieve.SieveFormatException} or accept; accepted inputs must
+ * be read alike by the heap and buffer readers and re-serialize to the same bytes; an unedited
+ * container must be accepted and report every key.
  */
 class ShardedPayloadFuzzTest {
+  /** The sharded payload's shard table: its offset and the bytes of one entry (docs/format.md). */
+  private static final int TABLE_OFFSET = 16;
+
+  private static final int ENTRY_BYTES = 32;
 
   @FuzzTest(maxDuration = "30s")
   void fuzz(FuzzedDataProvider data) {
@@ -52,7 +56,7 @@ class ShardedPayloadFuzzTest {
     ShardedFilter filter = builder.build(keys);
     byte[] original = SieveFormat.toBytes(filter);
     byte[] bytes = original.clone();
-    int tableEnd = SieveFormat.HEADER_BYTES + 16 + ShardedCodec.ENTRY_BYTES * shards + 64;
+    int tableEnd = SieveFormat.HEADER_BYTES + 16 + ENTRY_BYTES * shards + 64;
     int edits = data.consumeInt(0, 4);
     for (int e = 0; e < edits; e++) {
       int hi = data.consumeBoolean() ? Math.min(tableEnd, bytes.length) : bytes.length;
@@ -67,8 +71,8 @@ class ShardedPayloadFuzzTest {
       // shards (probe count, seed, num_blocks), whose second copy is the shard table's A and B
       ByteBuffer table = ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
       int shard = data.consumeInt(0, shards - 1);
-      int entry = SieveFormat.HEADER_BYTES + ShardedCodec.TABLE_OFFSET;
-      entry += ShardedCodec.ENTRY_BYTES * shard;
+      int entry = SieveFormat.HEADER_BYTES + TABLE_OFFSET;
+      entry += ENTRY_BYTES * shard;
       long end = SieveFormat.HEADER_BYTES + table.getLong(entry) + table.getLong(entry + 8);
       int at = (int) end - data.consumeInt(1, 5);
       if (at >= SieveFormat.HEADER_BYTES && at < bytes.length) {

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sieve.bloom.TwoWordBloomFilter;
+import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 
 /**
@@ -19,7 +19,7 @@ class TwoWordBloomFormFuzzTest {
 
   @FuzzTest(maxDuration = "30s")
   void fuzz(byte[] data) {
-    PayloadForm<TwoWordBloomFilter> form = PayloadForms.form(TwoWordBloomFilter.class);
+    PayloadForm<TwoWordBloomFilter> form = Families.get().form(TwoWordBloomFilter.class);
     TwoWordBloomFilter heap = FuzzSupport.readOrNull(() -> form.read(data, 0));
     ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
     TwoWordBloomFilter wrapped = FuzzSupport.readOrNull(() -> form.wrap(direct, 0));

@@ -39,7 +39,7 @@ class PayloadFormFactoryTest {
     for (long k : keys(100)) {
       f.add(k);
     }
-    PayloadForm<SplitBlockBloomFilter> form = PayloadForms.form(SplitBlockBloomFilter.class);
+    PayloadForm<SplitBlockBloomFilter> form = Families.get().form(SplitBlockBloomFilter.class);
     byte[] payload = form.payload(f);
     assertEquals(payload.length, form.payloadLength(f));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -78,7 +78,7 @@ class PayloadFormFactoryTest {
 
   private static <F extends dev.sieve.Filter> void roundTrip(F filter, long[] keys) {
     @SuppressWarnings("unchecked")
-    PayloadForm<F> form = PayloadForms.form((Class<F>) filter.getClass());
+    PayloadForm<F> form = Families.get().form((Class<F>) filter.getClass());
     assertSame(filter.getClass(), form.filterClass());
     byte[] payload = form.payload(filter);
     assertEquals(payload.length, form.payloadLength(filter), form.filterClass().getSimpleName());

@@ -3,7 +3,7 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.format.TestTypes;
-import dev.sieve.internal.PayloadForms;
+import dev.sieve.internal.Families;
 import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +61,7 @@ record StaticFilterCase(FilterType type, int arity, int index) {
 
   /** Reads the class's own form through its registered reader. */
   Filter fromBytes(byte[] bytes) {
-    return PayloadForms.form(type.filterClass()).read(bytes, 0);
+    return Families.get().form(type.filterClass()).read(bytes, 0);
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.sieve.interop;
 
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -136,7 +135,6 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
         }
       }
     }
-    PayloadForms.register(new Payload());
   }
 
   /** The two layouts of the bits in {@code Filter.db}. */

@@ -3,7 +3,6 @@ package dev.sieve.interop;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.XxHash64;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -59,10 +58,6 @@ public final class DataSketchesBloomFilter extends ForeignBloomFilter {
     super(words, numProbes, numKeys);
     this.seed = seed;
     this.recordedBitsSet = recordedBitsSet;
-  }
-
-  static {
-    PayloadForms.register(new Payload());
   }
 
   /** {@return the seed} */

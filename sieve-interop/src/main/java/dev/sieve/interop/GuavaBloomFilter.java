@@ -3,7 +3,6 @@ package dev.sieve.interop;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.Murmur3;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 
 /**
@@ -78,10 +77,6 @@ public final class GuavaBloomFilter extends ForeignBloomFilter {
   GuavaBloomFilter(long[] words, int numProbes, Strategy strategy, long numKeys) {
     super(words, numProbes, numKeys);
     this.strategy = strategy;
-  }
-
-  static {
-    PayloadForms.register(new Payload());
   }
 
   /** {@return the hashing strategy} */

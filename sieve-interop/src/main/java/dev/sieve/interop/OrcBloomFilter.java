@@ -6,7 +6,6 @@ import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
@@ -64,10 +63,6 @@ public final class OrcBloomFilter implements MergeableFilter<OrcBloomFilter> {
   private final int numBits;
   private final int numProbes;
   private final KeyScheme keyScheme;
-
-  static {
-    PayloadForms.register(new OrcBloomForm.Payload()); // the container's form of type id 18
-  }
 
   OrcBloomFilter(long[] words, int numProbes, long numKeys, KeyScheme keyScheme) {
     this(BloomWords.onHeap(words, numKeys), numProbes, keyScheme);

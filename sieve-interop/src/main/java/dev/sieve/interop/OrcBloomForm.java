@@ -69,7 +69,7 @@ final class OrcBloomForm {
 
   /**
    * The container's payload form (type id 18): this form; parameter A the probes, B 0. Registered
-   * by {@link OrcBloomFilter}'s static initializer.
+   * by {@link InteropFamily}.
    */
   static final class Payload extends PayloadForm<OrcBloomFilter> {
     Payload() {

@@ -3,7 +3,6 @@ package dev.sieve.interop;
 import dev.sieve.SieveFormatException;
 import dev.sieve.hash.Murmur3;
 import dev.sieve.internal.PayloadForm;
-import dev.sieve.internal.PayloadForms;
 import java.nio.ByteBuffer;
 
 /**
@@ -77,10 +76,6 @@ public final class SparkBloomFilter extends ForeignBloomFilter {
     super(words, numProbes, numKeys);
     this.version = version;
     this.seed = seed;
-  }
-
-  static {
-    PayloadForms.register(new Payload());
   }
 
   /** {@return the version} */

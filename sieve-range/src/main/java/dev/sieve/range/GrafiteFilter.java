@@ -1,7 +1,6 @@
 package dev.sieve.range;
 
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.RangeMath;
 import java.util.Objects;
@@ -74,10 +73,6 @@ public final class GrafiteFilter extends RangeFilterBase {
 
   /** The largest code range and max range length: {@code 2^62}. */
   public static final long MAX_CODE_RANGE = 1L << 62;
-
-  static {
-    PayloadForms.register(new GrafiteForm.Payload());
-  }
 
   final EliasFano codes;
   final long numKeys;

@@ -2,7 +2,6 @@ package dev.sieve.range;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.internal.PayloadForms;
 import dev.sieve.internal.Schemes;
 
 /**
@@ -48,10 +47,6 @@ public final class PrefixBloomRangeFilter extends RangeFilterBase {
 
   /** The most top-level intervals a range may meet before it is answered "maybe" unprobed. */
   public static final int MAX_TOP_INTERVALS = 64;
-
-  static {
-    PayloadForms.register(new PrefixBloomForm.Payload());
-  }
 
   final BlockedBloomFilter bloom;
   final long numKeys;

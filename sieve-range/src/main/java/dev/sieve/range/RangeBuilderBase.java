@@ -3,7 +3,6 @@ package dev.sieve.range;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.SeededFinalizer;
 
 /**
  * The range filters' builders' common supertype. A range filter is a filter over the keys' order,
@@ -16,8 +15,7 @@ import dev.sieve.internal.SeededFinalizer;
  *
  * @param <F> the filter class
  */
-abstract class RangeBuilderBase<F extends Filter> extends FilterBuilder<F>
-    implements SeededFinalizer {
+abstract class RangeBuilderBase<F extends Filter> extends FilterBuilder<F> {
 
   /** Whether {@link #keyScheme(KeyScheme)} was called: then long keys are hashed by the scheme. */
   private boolean schemeSet;

@@ -3,7 +3,6 @@ package dev.sieve.range;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
-import dev.sieve.internal.SeededFinalizer;
 
 /**
  * The range filters' common supertype: each mixes its keys itself (Grafite's block hash, the prefix
@@ -14,7 +13,7 @@ import dev.sieve.internal.SeededFinalizer;
  * query on it is refused ({@link #checkRangeQueries()}) rather than answered, since an answer would
  * miss keys.
  */
-abstract class RangeFilterBase implements Filter, RangeFilter, SeededFinalizer {
+abstract class RangeFilterBase implements Filter, RangeFilter {
 
   /**
    * Refuses a range (or range-point) query unless the stored values are the keys themselves.

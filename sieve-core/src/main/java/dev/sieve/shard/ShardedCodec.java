@@ -1,18 +1,20 @@
-package dev.sieve.format;
+package dev.sieve.shard;
 
 import dev.sieve.Filter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.format.SieveFormat;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
+import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.registry.FilterType;
-import dev.sieve.shard.ShardedFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,6 +52,10 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
   static final int ENTRY_BYTES = 32;
   static final int ALIGN = 64;
 
+  /** The largest payload one byte[] container holds, as {@link SieveFormat}'s limit. */
+  static final long MAX_ARRAY_PAYLOAD =
+      Integer.MAX_VALUE - 8 - SieveFormat.HEADER_BYTES - SieveFormat.CHECKSUM_BYTES;
+
   ShardedCodec() {
     super(ShardedFilter.class);
   }
@@ -64,7 +70,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
 
   /** The shards' payload offsets and lengths: {@code [2i]} offset, {@code [2i+1]} length. */
   private static long[] layout(ShardedFilter f) {
-    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
+    PayloadForm<Filter> codec = Families.get().form(shardType(f));
     int s = f.shardCount();
     long[] out = new long[2 * s];
     long at = align(TABLE_OFFSET + (long) ENTRY_BYTES * s);
@@ -84,7 +90,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     b.putInt(0, s);
     b.putShort(4, (short) shardType(f).id());
     b.putShort(VERSION_OFFSET, (short) PAYLOAD_VERSION);
-    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
+    PayloadForm<Filter> codec = Families.get().form(shardType(f));
     for (int i = 0; i < s; i++) {
       int e = TABLE_OFFSET + ENTRY_BYTES * i;
       b.putLong(e, layout[2 * i]);
@@ -106,7 +112,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
   @Override
   public byte[] payload(ShardedFilter f) {
     long length = payloadLength(f);
-    if (length > SieveFormat.MAX_ARRAY_PAYLOAD) {
+    if (length > MAX_ARRAY_PAYLOAD) {
       throw new IllegalStateException(
           "a sharded payload of " + length + " bytes does not fit one byte[]; write it to a file");
     }
@@ -114,7 +120,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     byte[] out = new byte[(int) length];
     ByteBuffer table = tableBytes(f, l);
     table.get(0, out, 0, table.capacity());
-    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
+    PayloadForm<Filter> codec = Families.get().form(shardType(f));
     for (int i = 0; i < f.shardCount(); i++) {
       byte[] p = codec.payload(f.shard(i));
       System.arraycopy(p, 0, out, (int) l[2 * i], p.length);
@@ -128,7 +134,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     ByteBuffer table = tableBytes(f, l);
     ChannelWrites.writeFully(out, table);
     long at = table.capacity();
-    PayloadForm<Filter> codec = TypeForms.of(shardType(f));
+    PayloadForm<Filter> codec = Families.get().form(shardType(f));
     for (int i = 0; i < f.shardCount(); i++) {
       if (l[2 * i] > at) {
         ChannelWrites.writeFully(out, ByteBuffer.allocate((int) (l[2 * i] - at)));
@@ -271,7 +277,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
   private static Filter decodeShard(Table t, int i, ShardDecoder decoder) throws IOException {
     Filter f;
     try {
-      f = decoder.decode(TypeForms.of(t.type), t.offsets[i], t.lengths[i], t.keys[i]);
+      f = decoder.decode(Families.get().form(t.type), t.offsets[i], t.lengths[i], t.keys[i]);
     } catch (SieveFormatException e) {
       throw new SieveFormatException(
           t.offsets[i] + e.offset(), "in shard " + i + ", " + e.getMessage(), e);
@@ -285,13 +291,13 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
           entry + 16,
           "shard " + i + " table key count " + t.keys[i] + ", its payload holds " + f.numKeys());
     }
-    int a = TypeForms.of(t.type).parameterA(f);
+    int a = Families.get().form(t.type).parameterA(f);
     if (a != t.paramA[i]) {
       throw new SieveFormatException(
           entry + 24,
           "shard " + i + " table parameter A " + t.paramA[i] + ", its payload says " + a);
     }
-    int b = TypeForms.of(t.type).parameterB(f);
+    int b = Families.get().form(t.type).parameterB(f);
     if (b != t.paramB[i]) {
       throw new SieveFormatException(
           entry + 28,
@@ -323,8 +329,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
       return assemble(
           t,
           (codec, off, len, keys) ->
-              codec.read(
-                  java.util.Arrays.copyOfRange(payload, (int) off, (int) (off + len)), keys));
+              codec.read(Arrays.copyOfRange(payload, (int) off, (int) (off + len)), keys));
     } catch (IOException e) {
       throw new IllegalStateException(e); // no I/O on a byte[]
     }
@@ -378,7 +383,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     return assemble(
         t,
         (codec, off, len, keys) -> {
-          if (len <= SieveFormat.MAX_ARRAY_PAYLOAD) {
+          if (len <= MAX_ARRAY_PAYLOAD) {
             return codec.wrap(
                 channel.map(FileChannel.MapMode.READ_ONLY, payloadOffset + off, len), keys);
           }

@@ -10,7 +10,7 @@
 # the absent keys "probe-0".."probe-1999" ('1' maybe, '0' absent).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-out="$here/../../sieve-core/src/test/resources/dev/sieve/interop/cassandra"
+out="$here/../../sieve-interop/src/test/resources/dev/sieve/interop/cassandra"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fetch() { mvn -B -q dependency:copy -Dartifact="$1" -DoutputDirectory="$2"; }

@@ -1,4 +1,12 @@
-/** Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. */
+/**
+ * Sieve: approximate-membership filters, bit-compatible with RocksDB's built-in filters. The range
+ * filters ({@code dev.sieve.range}) and other systems' filters ({@code dev.sieve.interop}) are the
+ * modules {@code dev.sieve.range} and {@code dev.sieve.interop} (artifacts sieve-range and
+ * sieve-interop).
+ */
+// "module": the qualified export names modules this one does not read (they read it), which javac
+// warns of when they are not on the module path, as they are not while this module compiles
+@SuppressWarnings("module")
 module dev.sieve.core {
   // The SIMD Bloom probes (dev.sieve.bloom.VectorLineProbe, SplitBlockVectorProbe) use
   // jdk.incubator.vector when the JVM runs with --add-modules jdk.incubator.vector. Not required
@@ -23,27 +31,24 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
-  // readers and writers of other systems' filters (ORC, Guava, Spark, DataSketches)
-  exports dev.sieve.interop;
-  // range filters (Grafite, the prefix-Bloom baseline)
-  exports dev.sieve.range;
-  // shared internals for Sieve's own modules only (not API): RocksDB's filter policies in
-  // sieve-rocksdb build on them
+  // the payload forms and shared kernels (Bloom words, Murmur3, key schemes, checks), for Sieve's
+  // other library modules only, not API: the filter families of sieve-range and sieve-interop, and
+  // RocksDB's filter policies in sieve-rocksdb
   exports dev.sieve.internal to
+      dev.sieve.range,
+      dev.sieve.interop,
       dev.sieve.rocksdb;
 
   // Each filter family registers its types (class, builder, container form) as a service, so the
-  // registry and the container name no filter class: a family in another module is one more
-  // provider, and a type whose module is absent is reported by the module that provides it. The
-  // class path reads the same providers from META-INF/services.
+  // registry and the container name no filter class: a family in another module (sieve-range,
+  // sieve-interop) is one more provider, and a type whose module is absent is reported by the
+  // module that provides it. The class path reads the same providers from META-INF/services.
   uses dev.sieve.internal.FilterFamily;
 
   provides dev.sieve.internal.FilterFamily with
       dev.sieve.bloom.BloomFamily,
       dev.sieve.cuckoo.CuckooFamily,
       dev.sieve.expand.ExpandableFamily,
-      dev.sieve.interop.InteropFamily,
-      dev.sieve.range.RangeFamily,
       dev.sieve.ribbon.RibbonFamily,
       dev.sieve.shard.ShardedFamily,
       dev.sieve.xor.XorFamily;

@@ -64,6 +64,8 @@ class WrapperScriptTest {
     for (String m :
         List.of(
             "sieve-core",
+            "sieve-range",
+            "sieve-interop",
             "sieve-jcstress", // listed by the parent, never built by the wrapper
             "sieve-rocksdb",
             "sieve-parquet",

@@ -12,7 +12,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The batch queries allocate nothing per call in the steady state: after a warm-up, 500 calls of
@@ -22,15 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class BatchAllocationTest {
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void batchesDoNotAllocatePerCall(FilterType type) {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     assumeTrue(

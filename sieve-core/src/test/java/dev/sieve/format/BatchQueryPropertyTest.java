@@ -33,7 +33,7 @@ class BatchQueryPropertyTest {
       @ForAll @IntRange(min = 0, max = 700) int len,
       @ForAll long seed) {
     long[] keys = new SplittableRandom(seed).longs(n).toArray();
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       Filter filter = TestFilters.build(type, keys);
       checkAgainstSingle(filter, keys, off, len, seed);
       Filter wrapped = SieveFormat.wrap(ByteBuffer.wrap(SieveFormat.toBytes(filter)));

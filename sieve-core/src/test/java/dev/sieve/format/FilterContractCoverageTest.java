@@ -38,7 +38,7 @@ class FilterContractCoverageTest {
       byType.computeIfAbsent(type, t -> new ArrayList<>()).add(c.getSimpleName());
     }
     List<String> missing = new ArrayList<>();
-    for (FilterType t : FilterType.builtIn()) {
+    for (FilterType t : TestTypes.builtIn()) {
       if (!byType.containsKey(t)) {
         missing.add(t.name());
       }

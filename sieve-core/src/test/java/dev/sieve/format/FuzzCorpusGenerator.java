@@ -17,7 +17,9 @@ import java.util.Arrays;
  * Writes the seed corpus of the fuzz targets: small valid inputs of every reader plus truncations
  * of them. Run from the sieve-core directory (not part of the test suite): {@code java -cp
  * target/test-classes:target/classes dev.sieve.format.FuzzCorpusGenerator src/test/resources
- * [TYPE...]}. Findings the fuzzers add to the same directories are kept beside the seeds.
+ * [TYPE...]}; for sieve-range's or sieve-interop's types, from that module's directory with its
+ * classes and sieve-core's test jar on the class path and {@code -Dsieve.test.artifact=<module>}
+ * ({@link TestTypes}). Findings the fuzzers add to the same directories are kept beside the seeds.
  */
 public final class FuzzCorpusGenerator {
   private FuzzCorpusGenerator() {}
@@ -31,7 +33,7 @@ public final class FuzzCorpusGenerator {
     for (int i = 1; i < args.length; i++) {
       types.add(FilterType.valueOf(args[i]));
     }
-    for (FilterType type : types.isEmpty() ? FilterType.builtIn() : types) {
+    for (FilterType type : types.isEmpty() ? TestTypes.builtIn() : types) {
       for (int n : sizes) {
         Filter f = TestFilters.build(type, TestFilters.keys(n, 3));
         byte[] container = SieveFormat.toBytes(f);
@@ -60,9 +62,7 @@ public final class FuzzCorpusGenerator {
     if (!types.isEmpty()) {
       return;
     }
-    // the foreign forms' targets (Guava, Spark, DataSketches): seeds the owning libraries write
-    dev.sieve.interop.InteropFuzzCorpusGenerator.write(
-        Path.of(args.length > 0 ? args[0] : "src/test/resources"));
+    // the foreign forms' target seeds are written by sieve-interop's InteropFuzzCorpusGenerator
     // the structured corruption target: a few byte strings to start the provider from
     for (int i = 0; i < FilterType.values().length; i++) {
       byte[] seed = new byte[64];

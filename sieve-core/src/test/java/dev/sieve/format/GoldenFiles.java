@@ -57,7 +57,7 @@ public final class GoldenFiles {
     for (int i = 1; i < args.length; i++) {
       types.add(FilterType.valueOf(args[i]));
     }
-    for (FilterType type : types.isEmpty() ? FilterType.builtIn() : types) {
+    for (FilterType type : types.isEmpty() ? TestTypes.builtIn() : types) {
       var filter = TestFilters.buildGolden(type, builtKeys());
       Files.write(dir.resolve(fileName(type)), SieveFormat.toBytes(filter));
       StringBuilder answers = new StringBuilder();

@@ -60,7 +60,7 @@ class KeySchemeContainerTest {
   /** Every type with the long-key scheme FastLongKeyFilter gave it, with Parquet's and FAST. */
   static Stream<Arguments> typesAndSchemes() {
     List<Arguments> out = new ArrayList<>();
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       out.add(Arguments.of(type, mixesItself(type) ? KeyScheme.IDENTITY : KeyScheme.MIX64));
       if (mixesItself(type)) {
         out.add(Arguments.of(type, KeyScheme.MIX64));

@@ -45,7 +45,7 @@ class KeySchemePropertyTest {
 
   @Provide
   Arbitrary<FilterType> types() {
-    return Arbitraries.of(FilterType.builtIn());
+    return Arbitraries.of(TestTypes.builtIn());
   }
 
   @Provide

@@ -12,7 +12,7 @@ import dev.sieve.registry.FilterType;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Typed keys allocate nothing per key in the steady state: after a warm-up, 200,000 queries of
@@ -31,15 +31,7 @@ class KeyedAllocationTest {
       (p, sink) -> sink.putInt(p.x()).putInt(p.y()).putUtf8(p.label());
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void stringAndEncodedKeysDoNotAllocatePerKey(FilterType type) {
     java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
     assumeTrue(

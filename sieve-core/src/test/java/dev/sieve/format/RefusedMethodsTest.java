@@ -1,17 +1,11 @@
 package dev.sieve.format;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
 import dev.sieve.hash.KeyEncoder;
-import dev.sieve.interop.CassandraBloomFilter;
-import dev.sieve.interop.DataSketchesBloomFilter;
-import dev.sieve.interop.ForeignBloomFilter;
-import dev.sieve.interop.GuavaBloomFilter;
-import dev.sieve.interop.SparkBloomFilter;
 import dev.sieve.registry.FilterType;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -29,23 +23,16 @@ import org.junit.jupiter.api.Test;
  * Calls every method of {@link Filter} (its own and {@link dev.sieve.KeyFilter}'s) on a filter of
  * every registry type, with valid arguments, and collects the methods that refuse with {@link
  * UnsupportedOperationException}. A filter type answers every query it offers: a refusal no input
- * can avoid is a method the type should not have. The built-in types refuse nothing; the foreign
- * types refuse exactly the hash level, pinned here, because their owners' hashes do not fit one
- * 64-bit value (Guava's default strategy, DataSketches and Cassandra take 128 bits, Spark a hash
- * pair under the filter's own seed), and those methods are deprecated for removal. When they stop
- * offering the hash level (they are {@link Filter}s only because the registry and the container are
- * typed by {@link Filter}), this list must shrink with them.
+ * can avoid is a method the type should not have. The built-in types refuse nothing (those of
+ * sieve-range and sieve-interop through this test in their modules); the foreign types' refusals
+ * are pinned by sieve-interop's {@code ForeignRefusedMethodsTest}.
  */
 class RefusedMethodsTest {
-
-  /** The hash-level entries of {@link Filter} that the foreign types refuse today. */
-  private static final Set<String> FOREIGN_REFUSALS =
-      Set.of("mayContainHash(long)", "mayContainHashes(long[],int,int,long[])");
 
   @Test
   void builtInTypesRefuseNoMethod() {
     Map<FilterType, Set<String>> refused = new EnumMap<>(FilterType.class);
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       long[] keys = new long[100];
       Arrays.setAll(keys, i -> 1000L + i);
       Set<String> r = refusedMethods(TestFilters.builder(type).build(keys));
@@ -56,50 +43,10 @@ class RefusedMethodsTest {
     assertTrue(refused.isEmpty(), "methods that refuse a valid input: " + refused);
   }
 
-  @Test
-  void foreignTypesRefuseOnlyTheHashLevel() {
-    Map<FilterType, Filter> foreign = new EnumMap<>(FilterType.class);
-    foreign.put(FilterType.GUAVA_BLOOM, filled(GuavaBloomFilter.create(100, 0.01)));
-    foreign.put(FilterType.SPARK_BLOOM, filled(SparkBloomFilter.create(100, 0.01)));
-    foreign.put(
-        FilterType.DATASKETCHES_BLOOM,
-        filled(DataSketchesBloomFilter.createByAccuracy(100, 0.01, 7)));
-    foreign.put(FilterType.CASSANDRA_BLOOM, filled(CassandraBloomFilter.create(100, 0.01)));
-    for (FilterType type : FilterType.values()) {
-      if (type.isForeign()) {
-        assertTrue(foreign.containsKey(type), type + " has no filter in this test");
-      }
-    }
-    foreign.forEach((type, f) -> assertEquals(FOREIGN_REFUSALS, refusedMethods(f), type.cliName()));
-  }
-
-  /**
-   * Every method a foreign type refuses says so where a caller sees it: deprecated for removal in
-   * {@link ForeignBloomFilter}, the class the foreign types share.
-   */
-  @Test
-  void foreignRefusalsAreDeprecatedForRemoval() {
-    Set<String> marked = new TreeSet<>();
-    for (Method m : ForeignBloomFilter.class.getMethods()) {
-      Deprecated d = m.getAnnotation(Deprecated.class);
-      if (d != null && d.forRemoval() && m.getDeclaringClass() == ForeignBloomFilter.class) {
-        marked.add(signature(m));
-      }
-    }
-    assertEquals(FOREIGN_REFUSALS, marked);
-  }
-
-  private static Filter filled(ForeignBloomFilter f) {
-    for (long k = 1000; k < 1100; k++) {
-      f.put(k);
-    }
-    return f;
-  }
-
   /**
    * The methods of {@link Filter} that throw {@link UnsupportedOperationException} on {@code f}.
    */
-  private static Set<String> refusedMethods(Filter f) {
+  static Set<String> refusedMethods(Filter f) {
     Set<String> refused = new TreeSet<>();
     Method[] methods = Filter.class.getMethods();
     Arrays.sort(methods, Comparator.comparing(RefusedMethodsTest::signature));

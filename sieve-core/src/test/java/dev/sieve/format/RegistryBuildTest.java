@@ -29,7 +29,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every filter type of the registry ({@link FilterType}) is built from every key form — {@code
@@ -82,15 +82,7 @@ class RegistryBuildTest {
           FilterType.SHARDED);
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void stringKeysGiveTheFilterOfTheirUtf8Bytes(FilterType type) {
     String[] strings = strings();
     byte[][] bytes = utf8(strings);
@@ -115,15 +107,7 @@ class RegistryBuildTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void longIntAndCustomKeysGiveTheFilterOfTheirBytes(FilterType type) {
     // under XXPH3 a number is its bytes; under the type's own default (FAST where no format fixes
     // the hash) a number is hashed as a number, and a custom key as its bytes under both
@@ -184,15 +168,7 @@ class RegistryBuildTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void theRegistryAndTheClassBuilderAreOne(FilterType type) throws Exception {
     Method own = type.filterClass().getMethod("builder");
     FilterBuilder<?> classBuilder = (FilterBuilder<?>) own.invoke(null);
@@ -248,15 +224,7 @@ class RegistryBuildTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void traitsMatchWhatTheClassesDo(FilterType type) throws Exception {
     Class<?> cls = type.filterClass();
     assertEquals(MutableFilter.class.isAssignableFrom(cls), type.isMutable(), type + " mutable");
@@ -304,15 +272,7 @@ class RegistryBuildTest {
    * independent; a different shape is an {@link IllegalArgumentException} naming both.
    */
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   @SuppressWarnings({"unchecked", "rawtypes"})
   void mergeableTypesUnionAndCopyAlike(FilterType type) {
     if (!type.isMergeable()) {
@@ -356,15 +316,7 @@ class RegistryBuildTest {
    * 15% for the model. A fixed-width filter rejects a rate below its own, naming it.
    */
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void fpRateMeansTheSameInEveryClass(FilterType type) {
     double target = 0.01;
     long[] keys = new SplittableRandom(21).longs(20_000).map(k -> k >>> 1).toArray();

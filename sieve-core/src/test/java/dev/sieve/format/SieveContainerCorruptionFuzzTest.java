@@ -21,7 +21,7 @@ class SieveContainerCorruptionFuzzTest {
 
   @FuzzTest(maxDuration = "30s")
   void fuzz(FuzzedDataProvider data) {
-    FilterType type = data.pickValue(FilterType.builtIn());
+    FilterType type = data.pickValue(TestTypes.builtIn());
     int n = data.consumeInt(0, 200);
     long[] keys = new long[n];
     for (int i = 0; i < n; i++) {

@@ -12,7 +12,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Golden files: a container of every filter type written by format version 1 and checked in. The
@@ -31,15 +31,7 @@ class SieveFormatGoldenTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void readsTheGoldenFileAndAnswersAsRecorded(FilterType type) throws IOException {
     byte[] bytes = resource(GoldenFiles.fileName(type));
     String[] lines =
@@ -68,15 +60,7 @@ class SieveFormatGoldenTest {
    * code of the fingerprint filters changed no filter's bytes.
    */
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }, // foreign: ForeignContainerTest
-      mode = EnumSource.Mode.EXCLUDE)
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void everyTypeIsStillBuiltByteForByte(FilterType type) throws IOException {
     assertArrayEquals(
         resource(GoldenFiles.fileName(type)),

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The Sieve container: round trips through every reader and writer, and hostile input. */
 class SieveFormatTest {
@@ -47,15 +48,7 @@ class SieveFormatTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void everyReaderAndWriterRoundTrips(FilterType type) throws IOException {
     Filter filter = TestFilters.build(type, KEYS);
     assertSame(type, FilterType.of(filter));
@@ -166,7 +159,7 @@ class SieveFormatTest {
 
   @Test
   void emptyFiltersRoundTrip() {
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       Filter empty = TestFilters.build(type, new long[0]);
       Filter read = SieveFormat.read(SieveFormat.toBytes(empty));
       assertEquals(empty.sizeInBits(), read.sizeInBits(), type.toString());
@@ -201,15 +194,7 @@ class SieveFormatTest {
   }
 
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void everyTruncationIsRejected(FilterType type) {
     byte[] bytes = small(type);
     for (int len = 0; len < bytes.length; len++) {
@@ -223,15 +208,7 @@ class SieveFormatTest {
 
   /** CRC32C detects every single-bit error, so every bit flip anywhere must be refused. */
   @ParameterizedTest
-  @EnumSource(
-      value = FilterType.class,
-      mode = EnumSource.Mode.EXCLUDE,
-      names = {
-        "GUAVA_BLOOM",
-        "SPARK_BLOOM",
-        "DATASKETCHES_BLOOM",
-        "CASSANDRA_BLOOM"
-      }) // foreign: ForeignContainerTest
+  @MethodSource("dev.sieve.format.TestTypes#builtIn") // foreign: ForeignContainerTest
   void everySingleBitFlipIsRejected(FilterType type) {
     byte[] bytes = small(type);
     for (int bit = 0; bit < bytes.length * 8; bit++) {
@@ -316,7 +293,7 @@ class SieveFormatTest {
    */
   @Test
   void anEmptyFilterClaimingKeysIsRefused() {
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       byte[] empty = SieveFormat.toBytes(TestFilters.build(type, new long[0]));
       if (SieveFormat.readHeader(ByteBuffer.wrap(empty), empty.length).sizeInBits() == 0) {
         SieveFormatException e =

@@ -10,7 +10,6 @@ import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.bloom.TwoWordBloomFilter;
 import dev.sieve.cuckoo.CuckooFilter;
 import dev.sieve.expand.ExpandableFilter;
-import dev.sieve.interop.OrcBloomFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -49,7 +48,7 @@ final class TestFilters {
     }
     if (type == FilterType.ORC_BLOOM) {
       // ORC's sizing at 1% (its default is 5%), as its golden file was written
-      return OrcBloomFilter.builder().fpRate(0.01);
+      return type.builder().fpRate(0.01);
     }
     switch (type) {
       case BLOCKED_BLOOM:

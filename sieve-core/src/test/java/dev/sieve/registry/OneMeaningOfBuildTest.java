@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.FilterBuilder;
+import dev.sieve.format.TestTypes;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -21,7 +22,7 @@ class OneMeaningOfBuildTest {
   @Test
   void noBuilderHasAPublicNoArgumentBuild() {
     List<String> offenders = new ArrayList<>();
-    for (FilterType type : FilterType.builtIn()) {
+    for (FilterType type : TestTypes.builtIn()) {
       Class<?> builder = type.builder().getClass();
       for (Method m : builder.getMethods()) {
         if (m.getName().equals("build")

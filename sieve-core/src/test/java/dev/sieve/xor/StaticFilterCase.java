@@ -3,6 +3,7 @@ package dev.sieve.xor;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
+import dev.sieve.format.TestTypes;
 import dev.sieve.internal.Families;
 import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ record StaticFilterCase(FilterType type, int arity, int index) {
   /** Every registry type with a fingerprint filter class, each Binary Fuse one at arity 3 and 4. */
   static List<StaticFilterCase> all() {
     List<StaticFilterCase> cases = new ArrayList<>();
-    for (FilterType t : FilterType.values()) {
+    for (FilterType t : TestTypes.all()) {
       if (!FingerprintFilter.class.isAssignableFrom(t.filterClass())) {
         continue;
       }

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * The other systems' filter family's registration, loaded by {@link java.util.ServiceLoader} (named
- * in sieve-core's {@code module-info} and {@code META-INF/services}): the registry rows of its
+ * in this module's {@code module-info} and {@code META-INF/services}): the registry rows of its
  * types, each its filter class, builder and container payload form. Not for direct use: it is
  * public only because a service provider must be.
  */

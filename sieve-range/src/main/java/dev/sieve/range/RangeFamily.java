@@ -6,9 +6,9 @@ import dev.sieve.registry.FilterType;
 import java.util.List;
 
 /**
- * The range filter family's registration, loaded by {@link java.util.ServiceLoader} (named in
- * sieve-core's {@code module-info} and {@code META-INF/services}): the registry rows of its types,
- * each its filter class, builder and container payload form. Not for direct use: it is public only
+ * The range filter family's registration, loaded by {@link java.util.ServiceLoader} (named in this
+ * module's {@code module-info} and {@code META-INF/services}): the registry rows of its types, each
+ * its filter class, builder and container payload form. Not for direct use: it is public only
  * because a service provider must be.
  */
 @SuppressWarnings("exports") // FilterFamily: the module's own registration interface, not API

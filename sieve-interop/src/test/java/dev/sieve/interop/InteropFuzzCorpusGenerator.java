@@ -21,10 +21,9 @@ import org.apache.datasketches.filters.bloomfilter.BloomFilterBuilder;
  * through its public API, Guava's {@code MURMUR128_MITZ_32}, is written by {@link
  * GuavaBloomFilter}, whose bytes {@code GuavaBloomInteropTest} shows identical to Guava's.
  *
- * <p>Run from the sieve-core directory (also from {@code FuzzCorpusGenerator} without types):
- * {@code java -cp target/test-classes:target/classes:<test classpath>
- * dev.sieve.interop.InteropFuzzCorpusGenerator src/test/resources}. {@code InteropFuzzCorpusTest}
- * checks that the kept files are what this writes.
+ * <p>Run from the sieve-interop directory: {@code java -cp target/test-classes:target/classes:<test
+ * classpath> dev.sieve.interop.InteropFuzzCorpusGenerator src/test/resources}. {@code
+ * InteropFuzzCorpusTest} checks that the kept files are what this writes.
  */
 public final class InteropFuzzCorpusGenerator {
   private InteropFuzzCorpusGenerator() {}

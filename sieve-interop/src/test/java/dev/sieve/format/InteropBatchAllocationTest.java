@@ -1,0 +1,9 @@
+package dev.sieve.format;
+
+/**
+ * sieve-core's {@link BatchAllocationTest} (batch queries do not allocate per call) over
+ * sieve-interop's types (orc-bloom; the foreign ones where a check takes them): the test jar's
+ * checks, with {@code sieve.test.artifact} set by this module's surefire configuration ({@code
+ * dev.sieve.format.TestTypes}).
+ */
+class InteropBatchAllocationTest extends BatchAllocationTest {}

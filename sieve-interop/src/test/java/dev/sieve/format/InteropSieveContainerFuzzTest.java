@@ -1,0 +1,8 @@
+package dev.sieve.format;
+
+/**
+ * sieve-core's container fuzz target {@link SieveContainerFuzzTest} with this module present, over
+ * its own corpus: the containers of sieve-interop's types (sieve-core's corpus holds the same
+ * seeds, which there, without sieve-interop, must be refused).
+ */
+class InteropSieveContainerFuzzTest extends SieveContainerFuzzTest {}

@@ -1,0 +1,9 @@
+package dev.sieve.format;
+
+/**
+ * sieve-core's {@link BatchQueryPropertyTest} (batch queries answer as single lookups) over
+ * sieve-range's types (grafite, prefix-bloom-range): the test jar's checks, with {@code
+ * sieve.test.artifact} set by this module's surefire configuration ({@code
+ * dev.sieve.format.TestTypes}).
+ */
+class RangeBatchQueryPropertyTest extends BatchQueryPropertyTest {}

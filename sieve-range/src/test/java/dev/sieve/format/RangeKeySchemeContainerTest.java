@@ -1,0 +1,9 @@
+package dev.sieve.format;
+
+/**
+ * sieve-core's {@link KeySchemeContainerTest} (every type holds its keys under every key scheme,
+ * through the container) over sieve-range's types (grafite, prefix-bloom-range): the test jar's
+ * checks, with {@code sieve.test.artifact} set by this module's surefire configuration ({@code
+ * dev.sieve.format.TestTypes}).
+ */
+class RangeKeySchemeContainerTest extends KeySchemeContainerTest {}

@@ -11,7 +11,6 @@ import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.SieveFormat;
-import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.TwoWordMath;

@@ -1,5 +1,6 @@
 package dev.sieve.bench;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BlockedBloomFilterBuilder;
 import dev.sieve.bloom.FastLocalBloomSizing;
@@ -90,10 +91,8 @@ public final class Diagnostics {
                 new SieveFilterMembership(
                     BumpedRibbonFilter.wrap(
                         direct(
-                            BumpedRibbonFilter.builder()
-                                .resultBits(7)
-                                .build(keys)
-                                .toByteArray())))),
+                            BumpedRibbonFilter.builder().resultBits(7).build(keys).toByteArray()),
+                        KeyScheme.XXPH3))),
         new StructureKind(
             "xxph3-hash-only",
             Family.LIMIT,

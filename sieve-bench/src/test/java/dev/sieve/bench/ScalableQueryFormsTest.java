@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.ScalableBloomFilter;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -41,7 +42,8 @@ class ScalableQueryFormsTest {
       one.add(k);
     }
     assertEquals(1, one.numStages());
-    ScalableBloomFilter read = ScalableBloomFilter.fromByteArray(grown().toByteArray());
+    ScalableBloomFilter read =
+        ScalableBloomFilter.fromByteArray(grown().toByteArray(), KeyScheme.XXPH3);
     for (ScalableBloomFilter filter : new ScalableBloomFilter[] {one, read}) {
       ScalableQueryForms forms = ScalableQueryForms.of(filter);
       SplittableRandom random = new SplittableRandom(5);

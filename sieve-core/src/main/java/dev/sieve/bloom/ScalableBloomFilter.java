@@ -376,12 +376,13 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   /**
    * Reads the serialized form ({@link #toByteArray()}) onto the heap: a mutable filter that keeps
-   * growing by the stored parameters.
+   * growing by the stored parameters. The form records no key scheme (the container does): {@code
+   * scheme} is the written filter's {@link #keyScheme()}, or its keys would be hashed another way.
    *
    * @throws SieveFormatException naming the offset and the problem for anything but a valid form
    */
-  public static ScalableBloomFilter fromByteArray(byte[] bytes) {
-    return ScalableBloomForm.read(ByteBuffer.wrap(bytes), false);
+  public static ScalableBloomFilter fromByteArray(byte[] bytes, KeyScheme scheme) {
+    return ScalableBloomForm.read(ByteBuffer.wrap(bytes), false).withKeyScheme(scheme);
   }
 
   /**
@@ -390,10 +391,11 @@ public final class ScalableBloomFilter implements MutableFilter {
    * buffer's position and limit may. The filter is read-only ({@link #addHash} throws {@link
    * UnsupportedOperationException}; {@link #copy()} gives a mutable one).
    *
+   * @param scheme the written filter's {@link #keyScheme()} (as {@link #fromByteArray})
    * @throws SieveFormatException as {@link #fromByteArray}
    */
-  public static ScalableBloomFilter wrap(ByteBuffer buffer) {
-    return ScalableBloomForm.read(buffer.slice(), true);
+  public static ScalableBloomFilter wrap(ByteBuffer buffer, KeyScheme scheme) {
+    return ScalableBloomForm.read(buffer.slice(), true).withKeyScheme(scheme);
   }
 
   /**

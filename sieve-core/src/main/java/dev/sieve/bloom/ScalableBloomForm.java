@@ -252,8 +252,8 @@ final class ScalableBloomForm {
         ScalableBloomFilter::toByteArray,
         ScalableBloomFilter::numStages,
         f -> 0,
-        (payload, numKeys) -> ScalableBloomFilter.fromByteArray(payload),
-        (payload, numKeys) -> ScalableBloomFilter.wrap(payload),
+        (payload, numKeys) -> read(ByteBuffer.wrap(payload), false),
+        (payload, numKeys) -> read(payload.slice(), true),
         ScalableBloomFilter::serializedLength,
         ScalableBloomFilter::writeTo,
         (channel, offset, length, shift, numKeys) -> map(channel, offset, length, shift));

@@ -306,20 +306,23 @@ public final class BumpedRibbonFilter implements Filter {
     return BumpedRibbonForm.toBytes(t1, t2, seed, numKeys, layers);
   }
 
-  /** Reads {@link #toByteArray()}'s form; the data is copied onto the heap. */
-  public static BumpedRibbonFilter fromByteArray(byte[] bytes) {
+  /**
+   * Reads {@link #toByteArray()}'s form, copied onto the heap. The form records no key scheme (the
+   * container does): {@code scheme} is the written filter's {@link #keyScheme()}.
+   */
+  public static BumpedRibbonFilter fromByteArray(byte[] bytes, KeyScheme scheme) {
     Objects.requireNonNull(bytes, "bytes");
-    return BumpedRibbonForm.read(ByteBuffer.wrap(bytes), false);
+    return BumpedRibbonForm.read(ByteBuffer.wrap(bytes), false).withKeyScheme(scheme);
   }
 
   /**
    * Reads {@link #toByteArray()}'s form from the remaining bytes of {@code buffer} in place (heap,
    * direct or memory-mapped), without copying; the buffer's bytes must not change while the filter
-   * is used. Checks as {@link #fromByteArray}.
+   * is used. Checks and {@code scheme} as {@link #fromByteArray}.
    */
-  public static BumpedRibbonFilter wrap(ByteBuffer buffer) {
+  public static BumpedRibbonFilter wrap(ByteBuffer buffer, KeyScheme scheme) {
     Objects.requireNonNull(buffer, "buffer");
-    return BumpedRibbonForm.read(buffer.slice(), true);
+    return BumpedRibbonForm.read(buffer.slice(), true).withKeyScheme(scheme);
   }
 
   // ---------------------------------------------------------------- construction

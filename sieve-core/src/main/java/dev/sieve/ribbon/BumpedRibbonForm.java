@@ -211,7 +211,7 @@ final class BumpedRibbonForm {
         BumpedRibbonFilter::toByteArray,
         BumpedRibbonFilter::numLayers,
         f -> f.numLayers() == 0 ? 0 : f.numBlocks(0),
-        (payload, numKeys) -> BumpedRibbonFilter.fromByteArray(payload),
-        (payload, numKeys) -> BumpedRibbonFilter.wrap(payload));
+        (payload, numKeys) -> read(ByteBuffer.wrap(payload), false),
+        (payload, numKeys) -> read(payload.slice(), true));
   }
 }

@@ -217,9 +217,10 @@ class ScalableBloomFilterTest {
     byte[] bytes = filter.toByteArray();
     // the bare form carries no key scheme: read back, the filter is given the one it was built with
     ScalableBloomFilter read =
-        ScalableBloomFilter.fromByteArray(bytes).withKeyScheme(filter.keyScheme());
+        ScalableBloomFilter.fromByteArray(bytes, KeyScheme.XXPH3).withKeyScheme(filter.keyScheme());
     ScalableBloomFilter wrapped =
-        ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes)).withKeyScheme(filter.keyScheme());
+        ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes), KeyScheme.XXPH3)
+            .withKeyScheme(filter.keyScheme());
     assertTrue(wrapped.isWrapped());
     assertThrows(UnsupportedOperationException.class, () -> wrapped.add(7L));
     for (long k = 200; k < 5_000; k++) {
@@ -295,10 +296,13 @@ class ScalableBloomFilterTest {
 
   private static SieveFormatException refused(byte[] bytes) {
     SieveFormatException e =
-        assertThrows(SieveFormatException.class, () -> ScalableBloomFilter.fromByteArray(bytes));
+        assertThrows(
+            SieveFormatException.class,
+            () -> ScalableBloomFilter.fromByteArray(bytes, KeyScheme.XXPH3));
     SieveFormatException w =
         assertThrows(
-            SieveFormatException.class, () -> ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes)));
+            SieveFormatException.class,
+            () -> ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes), KeyScheme.XXPH3));
     assertEquals(e.offset(), w.offset());
     return e;
   }
@@ -318,7 +322,7 @@ class ScalableBloomFilterTest {
   @Test
   void corruptHeaderFieldsAreRefusedAtTheirOffset() {
     byte[] ok = sample();
-    assertEquals(3, ScalableBloomFilter.fromByteArray(ok).numStages());
+    assertEquals(3, ScalableBloomFilter.fromByteArray(ok, KeyScheme.XXPH3).numStages());
     assertEquals(0, refused(withInt(ok, 0, 3)).offset());
     assertEquals(4, refused(withInt(ok, 4, 0)).offset());
     assertEquals(4, refused(withInt(ok, 4, 65)).offset());
@@ -364,14 +368,14 @@ class ScalableBloomFilterTest {
     }
     refused(java.util.Arrays.copyOf(ok, ok.length + 1));
     // a flipped data bit could be a silent false negative: the container's checksum catches it
-    byte[] container = SieveFormat.toBytes(ScalableBloomFilter.fromByteArray(ok));
+    byte[] container = SieveFormat.toBytes(ScalableBloomFilter.fromByteArray(ok, KeyScheme.XXPH3));
     container[64 + firstBlock + 3] ^= 1;
     assertThrows(SieveFormatException.class, () -> SieveFormat.read(container));
   }
 
   @Test
   void theContainerRecordsStagesAndKeys() {
-    ScalableBloomFilter filter = ScalableBloomFilter.fromByteArray(sample());
+    ScalableBloomFilter filter = ScalableBloomFilter.fromByteArray(sample(), KeyScheme.XXPH3);
     byte[] container = SieveFormat.toBytes(filter);
     ByteBuffer h = ByteBuffer.wrap(container).order(ByteOrder.LITTLE_ENDIAN);
     assertEquals(11, h.getShort(10));

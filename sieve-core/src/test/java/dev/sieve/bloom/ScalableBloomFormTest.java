@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -44,8 +45,10 @@ class ScalableBloomFormTest {
   @Test
   void readAndWrapWriteBackTheSameBytes() {
     byte[] bytes = grown().toByteArray();
-    assertArrayEquals(bytes, ScalableBloomFilter.fromByteArray(bytes).toByteArray());
-    assertArrayEquals(bytes, ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes)).toByteArray());
+    assertArrayEquals(
+        bytes, ScalableBloomFilter.fromByteArray(bytes, KeyScheme.XXPH3).toByteArray());
+    assertArrayEquals(
+        bytes, ScalableBloomFilter.wrap(ByteBuffer.wrap(bytes), KeyScheme.XXPH3).toByteArray());
     assertArrayEquals(
         bytes, ScalableBloomForm.read(ByteBuffer.wrap(bytes), false).copy().toByteArray());
   }
@@ -59,7 +62,8 @@ class ScalableBloomFormTest {
         ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putDouble(offset, bad);
         dev.sieve.SieveFormatException e =
             assertThrows(
-                dev.sieve.SieveFormatException.class, () -> ScalableBloomFilter.fromByteArray(b));
+                dev.sieve.SieveFormatException.class,
+                () -> ScalableBloomFilter.fromByteArray(b, KeyScheme.XXPH3));
         String name = offset == 24 ? "growth factor " : "tightening ratio ";
         double min =
             offset == 24
@@ -89,7 +93,8 @@ class ScalableBloomFormTest {
   @Test
   void aWrappedFilterQueriesByTheLoopAsTheHeapOne() {
     ScalableBloomFilter filter = grown();
-    ScalableBloomFilter wrapped = ScalableBloomFilter.wrap(ByteBuffer.wrap(filter.toByteArray()));
+    ScalableBloomFilter wrapped =
+        ScalableBloomFilter.wrap(ByteBuffer.wrap(filter.toByteArray()), KeyScheme.XXPH3);
     assertTrue(wrapped.isWrapped());
     SplittableRandom random = new SplittableRandom(8);
     for (int i = 0; i < 20_000; i++) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.KeyScheme;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import java.nio.ByteBuffer;
 
@@ -17,9 +18,10 @@ class BumpedRibbonFormFuzzTest {
   @FuzzTest(maxDuration = "30s")
   void fuzz(byte[] data) {
     BumpedRibbonFilter filter =
-        FuzzSupport.readOrNull(() -> BumpedRibbonFilter.fromByteArray(data));
+        FuzzSupport.readOrNull(() -> BumpedRibbonFilter.fromByteArray(data, KeyScheme.XXPH3));
     ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
-    BumpedRibbonFilter wrapped = FuzzSupport.readOrNull(() -> BumpedRibbonFilter.wrap(direct));
+    BumpedRibbonFilter wrapped =
+        FuzzSupport.readOrNull(() -> BumpedRibbonFilter.wrap(direct, KeyScheme.XXPH3));
     assertEquals(filter == null, wrapped == null, "copying and wrapping readers disagree");
     if (filter == null) {
       return;

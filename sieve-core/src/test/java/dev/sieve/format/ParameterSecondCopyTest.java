@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
@@ -112,8 +113,11 @@ class ParameterSecondCopyTest {
     byte[] payload = f.toByteArray();
     int own = (int) (stage0 + blockLength - 5);
     payload[own + 2] = (byte) ((payload[own + 2] & ~31) | ((payload[own + 2] & 31) + 1));
-    assertThrows(SieveFormatException.class, () -> ScalableBloomFilter.fromByteArray(payload));
     assertThrows(
-        SieveFormatException.class, () -> ScalableBloomFilter.wrap(ByteBuffer.wrap(payload)));
+        SieveFormatException.class,
+        () -> ScalableBloomFilter.fromByteArray(payload, KeyScheme.XXPH3));
+    assertThrows(
+        SieveFormatException.class,
+        () -> ScalableBloomFilter.wrap(ByteBuffer.wrap(payload), KeyScheme.XXPH3));
   }
 }

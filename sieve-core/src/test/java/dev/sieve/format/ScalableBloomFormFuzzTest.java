@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.sieve.KeyScheme;
 import dev.sieve.bloom.ScalableBloomFilter;
 import java.nio.ByteBuffer;
 
@@ -20,9 +21,10 @@ class ScalableBloomFormFuzzTest {
   @FuzzTest(maxDuration = "30s")
   void fuzz(byte[] data) {
     ScalableBloomFilter heap =
-        FuzzSupport.readOrNull(() -> ScalableBloomFilter.fromByteArray(data));
+        FuzzSupport.readOrNull(() -> ScalableBloomFilter.fromByteArray(data, KeyScheme.XXPH3));
     ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
-    ScalableBloomFilter wrapped = FuzzSupport.readOrNull(() -> ScalableBloomFilter.wrap(direct));
+    ScalableBloomFilter wrapped =
+        FuzzSupport.readOrNull(() -> ScalableBloomFilter.wrap(direct, KeyScheme.XXPH3));
     assertEquals(heap == null, wrapped == null, "byte[] and ByteBuffer readers disagree");
     if (heap == null) {
       return;

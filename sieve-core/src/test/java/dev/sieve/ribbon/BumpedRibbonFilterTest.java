@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.math.RibbonMath;
 import java.nio.ByteBuffer;
@@ -44,8 +45,9 @@ class BumpedRibbonFilterTest {
     assertFalse(f.mayContain(42L));
     byte[] bytes = f.toByteArray();
     assertEquals(24, bytes.length);
-    assertArrayEquals(bytes, BumpedRibbonFilter.fromByteArray(bytes).toByteArray());
-    assertFalse(BumpedRibbonFilter.wrap(ByteBuffer.wrap(bytes)).mayContain(42L));
+    assertArrayEquals(
+        bytes, BumpedRibbonFilter.fromByteArray(bytes, KeyScheme.XXPH3).toByteArray());
+    assertFalse(BumpedRibbonFilter.wrap(ByteBuffer.wrap(bytes), KeyScheme.XXPH3).mayContain(42L));
   }
 
   @ParameterizedTest
@@ -59,11 +61,13 @@ class BumpedRibbonFilterTest {
       // the bare form carries no key scheme: read back, the filter is given the one it was built
       // with
       BumpedRibbonFilter read =
-          BumpedRibbonFilter.fromByteArray(f.toByteArray()).withKeyScheme(f.keyScheme());
+          BumpedRibbonFilter.fromByteArray(f.toByteArray(), KeyScheme.XXPH3)
+              .withKeyScheme(f.keyScheme());
       assertAllPresent(read, h);
       ByteBuffer direct = ByteBuffer.allocateDirect((int) f.serializedLength());
       direct.put(f.toByteArray()).flip();
-      BumpedRibbonFilter wrapped = BumpedRibbonFilter.wrap(direct).withKeyScheme(f.keyScheme());
+      BumpedRibbonFilter wrapped =
+          BumpedRibbonFilter.wrap(direct, KeyScheme.XXPH3).withKeyScheme(f.keyScheme());
       assertTrue(wrapped.isWrapped());
       assertAllPresent(wrapped, h);
       assertEquals(f, read);
@@ -195,9 +199,9 @@ class BumpedRibbonFilterTest {
               SieveFormatException.class,
               () -> {
                 if (m == 0) {
-                  BumpedRibbonFilter.fromByteArray(bytes);
+                  BumpedRibbonFilter.fromByteArray(bytes, KeyScheme.XXPH3);
                 } else {
-                  BumpedRibbonFilter.wrap(ByteBuffer.wrap(bytes));
+                  BumpedRibbonFilter.wrap(ByteBuffer.wrap(bytes), KeyScheme.XXPH3);
                 }
               });
       assertEquals(offset, e.offset(), e.getMessage());
@@ -208,7 +212,7 @@ class BumpedRibbonFilterTest {
   @Test
   void corruptInputIsRefusedWithOffsetAndReason() {
     byte[] ok = valid();
-    BumpedRibbonFilter f = BumpedRibbonFilter.fromByteArray(ok);
+    BumpedRibbonFilter f = BumpedRibbonFilter.fromByteArray(ok, KeyScheme.XXPH3);
     assertTrue(f.numLayers() >= 2, "the sample needs a bumped layer: " + f);
     refused(Arrays.copyOf(ok, 10), 10, "truncated");
     refused(Arrays.copyOf(ok, ok.length - 1), ok.length - 1, "truncated");
@@ -275,7 +279,7 @@ class BumpedRibbonFilterTest {
   void aReadFilterIsCanonicalAndAnswersAsBuilt() {
     long[] h = randomHashes(21, 30_000);
     BumpedRibbonFilter f = BumpedRibbonFilter.builder().fpRate(0.001).buildFromHashes(h);
-    BumpedRibbonFilter g = BumpedRibbonFilter.fromByteArray(f.toByteArray());
+    BumpedRibbonFilter g = BumpedRibbonFilter.fromByteArray(f.toByteArray(), KeyScheme.XXPH3);
     SplittableRandom q = new SplittableRandom(3);
     for (int i = 0; i < 200_000; i++) {
       long x = q.nextLong();

@@ -3,6 +3,7 @@ package dev.sieve.ribbon;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sieve.KeyScheme;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
@@ -44,8 +45,8 @@ class BumpedRibbonNoFalseNegativeProperties {
         BumpedRibbonFilter.builder().resultBits(resultBits).seed(seed).buildFromHashes(h);
     assertEquals(size, f.numKeys());
     byte[] bytes = f.toByteArray();
-    BumpedRibbonFilter read = BumpedRibbonFilter.fromByteArray(bytes);
-    BumpedRibbonFilter wrapped = BumpedRibbonFilter.wrap(ByteBuffer.wrap(bytes));
+    BumpedRibbonFilter read = BumpedRibbonFilter.fromByteArray(bytes, KeyScheme.XXPH3);
+    BumpedRibbonFilter wrapped = BumpedRibbonFilter.wrap(ByteBuffer.wrap(bytes), KeyScheme.XXPH3);
     assertArrayEquals(bytes, read.toByteArray());
     for (long x : h) {
       if (!f.mayContainHash(x) || !read.mayContainHash(x) || !wrapped.mayContainHash(x)) {

@@ -1,5 +1,6 @@
 package dev.sieve.ribbon;
 
+import dev.sieve.KeyScheme;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
@@ -92,9 +93,9 @@ class BumpedRibbonProbeReferenceTest {
     direct.position(5);
     direct.put(payload).position(5);
     return new BumpedRibbonFilter[] {
-      BumpedRibbonFilter.fromByteArray(payload),
-      BumpedRibbonFilter.wrap(direct),
-      BumpedRibbonFilter.wrap(ByteBuffer.wrap(payload))
+      BumpedRibbonFilter.fromByteArray(payload, KeyScheme.XXPH3),
+      BumpedRibbonFilter.wrap(direct, KeyScheme.XXPH3),
+      BumpedRibbonFilter.wrap(ByteBuffer.wrap(payload), KeyScheme.XXPH3)
     };
   }
 

@@ -39,18 +39,13 @@ import java.nio.channels.WritableByteChannel;
  *
  * <h2>Sizing and the trade-off, as RocksDB has them</h2>
  *
- * Bits per key become thousandths ({@link FastLocalBloomSizing#rocksDbMillibitsPerKey}), the data
- * length is RocksDB's ({@link FastLocalBloomSizing#rocksDbDataBytes}) and the probe count comes
- * from RocksDB's table of measured optima ({@link FastLocalBloomSizing#chooseNumProbes}: 6 at 10
+ * Bits/key, data length and probe count are RocksDB's ({@link FastLocalBloomSizing}: 6 probes at 10
  * bits/key, 9 at 16). The keys per block are Poisson, and crowded blocks raise the FPR above the
  * standard Bloom rate: 0.95% at 10 bits/key and 6 probes against a standard filter's 0.84% ({@link
- * BloomMath#cacheLocalFpRate}), a 1.13× tax for one cache miss instead of up to six. The space cost
- * stays Bloom's.
- *
- * <h2>Limits</h2>
- *
- * At most {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap), just under 2^35 bits. The builder and
- * {@link #createWithBitsPerKey} refuse more keys than fit; {@link #buildRocksDb} caps there.
+ * BloomMath#cacheLocalFpRate}), a 1.13× tax for one cache miss instead of up to six; the space cost
+ * stays Bloom's. {@code BlockedBloomKernel} gives the layout, the math and the probe forms. At most
+ * {@link #MAX_DATA_BYTES} data bytes (RocksDB's cap, just under 2^35 bits): the builder and {@link
+ * #createWithBitsPerKey} refuse more keys than fit; {@link #buildRocksDb} caps there.
  *
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
@@ -65,14 +60,6 @@ public final class BlockedBloomFilter
 
   /** Bytes per block (one cache line). */
   public static final int BLOCK_BYTES = 64;
-
-  /** The length of RocksDB's filter-block trailer. */
-  static final int TRAILER_BYTES = 5;
-
-  /** The smallest and largest bits/key the builders accept. */
-  static final double MIN_BITS_PER_KEY = 1.0;
-
-  static final double MAX_BITS_PER_KEY = 100.0;
 
   /** The words and the key count, for the cold operations. */
   private final BloomWords data;
@@ -125,9 +112,7 @@ public final class BlockedBloomFilter
    * adding exactly that many distinct keys gives the filter RocksDB builds.
    */
   public static BlockedBloomFilter createWithBitsPerKey(long expectedKeys, double bitsPerKey) {
-    Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
-    return BlockedBloomForm.createEmpty(
-        expectedKeys, FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey));
+    return BlockedBloomForm.createWithBitsPerKey(expectedKeys, bitsPerKey);
   }
 
   /**
@@ -187,7 +172,7 @@ public final class BlockedBloomFilter
 
   @Override
   public long rocksDbFilterBlockLength() {
-    return numBlocks == 0 ? 0 : (long) numBlocks * BLOCK_BYTES + TRAILER_BYTES;
+    return numBlocks == 0 ? 0 : (long) numBlocks * BLOCK_BYTES + BlockedBloomForm.TRAILER_BYTES;
   }
 
   @Override
@@ -271,7 +256,8 @@ public final class BlockedBloomFilter
     if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len))) {
       return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
     }
-    return pipelined(hashes, null, off, len, resultBits);
+    return BlockedBloomBatch.pipelined(
+        words, numBlocks, numProbes, hashes, null, off, len, resultBits);
   }
 
   /**
@@ -287,13 +273,8 @@ public final class BlockedBloomFilter
         || (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len)))) {
       return MergeableFilter.super.mayContainBatch(keys, off, len, resultBits);
     }
-    return pipelined(keys, keyScheme, off, len, resultBits);
-  }
-
-  /** The scalar batch over heap storage, software-pipelined ({@link BlockedBloomBatch}). */
-  private int pipelined(long[] input, KeyScheme scheme, int off, int len, long[] resultBits) {
     return BlockedBloomBatch.pipelined(
-        words, numBlocks, numProbes, input, scheme, off, len, resultBits);
+        words, numBlocks, numProbes, keys, keyScheme, off, len, resultBits);
   }
 
   /** One chunk through the SIMD line test (the gate is open): one pass, no staging. */
@@ -303,12 +284,8 @@ public final class BlockedBloomFilter
 
   @Override
   public boolean addHash(long hash64) {
-    if (numBlocks == 0) {
-      throw new IllegalStateException(
-          "cannot add to a filter of zero blocks (built from zero keys)");
-    }
-    if (words == null) {
-      throw new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+    if (numBlocks == 0 || words == null) {
+      throw BlockedBloomKernel.cannotAdd(numBlocks);
     }
     int base = blockBase(hash64, numBlocks);
     int h = (int) (hash64 >>> 32);
@@ -330,38 +307,24 @@ public final class BlockedBloomFilter
    */
   @Override
   public void union(BlockedBloomFilter other) {
-    data.checkMutable();
-    Schemes.checkSame(this, other);
-    BloomWords.checkSameShape(
-        other.numBlocks == numBlocks && other.numProbes == numProbes,
-        "cannot union filters of different shapes: ",
-        sizeInBytes() + " bytes/" + numProbes + " probes",
-        other.sizeInBytes() + " bytes/" + other.numProbes + " probes");
+    BlockedBloomKernel.checkUnion(this, other);
     data.union(other.data, this::approximateElementCount);
   }
 
   /**
    * Folds the filter to half its size: a new filter of {@code numBlocks() / 2} blocks and the same
-   * probes that holds every key of this one, for a filter built too large. This filter is not
-   * changed. Take the fold of a quiescent filter: keys added while it runs may be missing from the
-   * result.
-   *
-   * <p>The fold is exact on RocksDB's layout: a key's block is {@code FastRange32(h1, n)} and its
-   * probe positions come from {@code h2} alone, so for even {@code n} the key of block {@code j}
-   * lives in block {@code floor(j/2)} of the folded filter, at the same bit positions: the folded
-   * block {@code j} is the OR of blocks {@code 2j} and {@code 2j + 1}. Folding {@code t} times
-   * needs {@code n} divisible by {@code 2^t}.
-   *
-   * <p>The cost: the fold is the filter of the same keys at {@code n/2} blocks and this probe
-   * count, chosen for the larger size ({@link #foldedFpRate()}: at 20 bits/key and 11 probes, 1.46%
-   * against 0.95% at RocksDB's 6 probes). A wrapped filter folds too; the result is on the heap.
+   * probes that holds every key of this one, for a filter built too large; this filter is not
+   * changed (fold a quiescent one: keys added meanwhile may be missing). Exact on RocksDB's layout:
+   * folded block {@code j} is the OR of blocks {@code 2j} and {@code 2j + 1} ({@code
+   * BlockedBloomFolding} gives why); folding {@code t} times needs {@code numBlocks()} divisible by
+   * {@code 2^t}. The cost: this probe count was chosen for the larger size ({@link
+   * #foldedFpRate()}: at 20 bits/key and 11 probes, 1.46% against 0.95% at RocksDB's 6 probes). A
+   * wrapped filter folds too; the result is on the heap.
    *
    * @throws IllegalStateException if the number of blocks is odd or below 2
    */
   public BlockedBloomFilter fold() {
-    BlockedBloomKernel.checkFoldable(numBlocks);
-    return new BlockedBloomFilter(
-        BloomWords.onHeap(data.foldPairs(WORDS_PER_BLOCK), numKeys()), numProbes, keyScheme);
+    return BlockedBloomFolding.fold(this);
   }
 
   /**
@@ -371,8 +334,7 @@ public final class BlockedBloomFilter
    * @throws IllegalStateException if the filter cannot fold (an odd number of blocks, or one)
    */
   public double foldedFpRate() {
-    BlockedBloomKernel.checkFoldable(numBlocks);
-    return BloomMath.fastLocalBloomFpRate(numKeys(), sizeInBytes() / 2, numProbes, 64);
+    return BlockedBloomFolding.foldedFpRate(this);
   }
 
   /**
@@ -381,7 +343,7 @@ public final class BlockedBloomFilter
    * when no fold meets it.
    */
   public BlockedBloomFilter shrink(double maxFpRate) {
-    return BlockedBloomKernel.shrink(this, Checks.fpRate(maxFpRate));
+    return BlockedBloomFolding.shrink(this, Checks.fpRate(maxFpRate));
   }
 
   /**
@@ -400,15 +362,13 @@ public final class BlockedBloomFilter
     return BlockedBloomKernel.expectedFpRate(data, numBlocks, numProbes);
   }
 
-  /** Fewer zero bits than this in the whole filter make it {@linkplain #isSaturated saturated}. */
-  static final int SATURATION_ZERO_BITS = 32;
-
   /**
-   * Whether fewer than {@value #SATURATION_ZERO_BITS} bits are 0 (at 10 bits/key, about 100 times
-   * its capacity): the key count estimate is a lower bound and nearly every query answers "maybe".
+   * Whether fewer than 32 bits are 0 (at 10 bits/key, about 100 times its capacity): the key count
+   * estimate is a lower bound and nearly every query answers "maybe".
    */
   public boolean isSaturated() {
-    return BlockedBloomKernel.hasFewerZeroBits(data, numBlocks, SATURATION_ZERO_BITS);
+    return BlockedBloomKernel.hasFewerZeroBits(
+        data, numBlocks, BlockedBloomKernel.SATURATION_ZERO_BITS);
   }
 
   @Override
@@ -473,14 +433,7 @@ public final class BlockedBloomFilter
 
   @Override
   public String toString() {
-    return "BlockedBloomFilter{bytes="
-        + sizeInBytes()
-        + ", blocks="
-        + numBlocks
-        + ", probes="
-        + numProbes
-        + ", keys="
-        + numKeys()
-        + "}";
+    return "BlockedBloomFilter{bytes=%d, blocks=%d, probes=%d, keys=%d}"
+        .formatted(sizeInBytes(), numBlocks, numProbes, numKeys());
   }
 }

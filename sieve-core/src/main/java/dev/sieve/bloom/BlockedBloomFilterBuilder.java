@@ -19,7 +19,7 @@ public final class BlockedBloomFilterBuilder extends MutableFilterBuilder<Blocke
   /** Sets bits per key, fractional, in [1, 100] (default 10). */
   public BlockedBloomFilterBuilder bitsPerKey(double bitsPerKey) {
     Checks.bitsPerKey(
-        bitsPerKey, BlockedBloomFilter.MIN_BITS_PER_KEY, BlockedBloomFilter.MAX_BITS_PER_KEY);
+        bitsPerKey, FastLocalBloomSizing.MIN_BITS_PER_KEY, FastLocalBloomSizing.MAX_BITS_PER_KEY);
     millibitsPerKey = FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey);
     return this;
   }

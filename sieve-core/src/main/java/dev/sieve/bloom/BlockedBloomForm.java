@@ -2,7 +2,6 @@ package dev.sieve.bloom;
 
 import static dev.sieve.bloom.BlockedBloomFilter.BLOCK_BYTES;
 import static dev.sieve.bloom.BlockedBloomFilter.MAX_DATA_BYTES;
-import static dev.sieve.bloom.BlockedBloomFilter.TRAILER_BYTES;
 import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 
@@ -41,6 +40,8 @@ import java.util.Objects;
  * what does not fit ({@link #checkFits}).
  */
 final class BlockedBloomForm {
+  /** The length of RocksDB's filter-block trailer. */
+  static final int TRAILER_BYTES = 5;
 
   private BlockedBloomForm() {}
 
@@ -222,6 +223,13 @@ final class BlockedBloomForm {
   }
 
   // ---------------------------------------------------------------- sizing and building
+
+  /** {@link BlockedBloomFilter#createWithBitsPerKey}: {@code bitsPerKey} checked, as RocksDB. */
+  static BlockedBloomFilter createWithBitsPerKey(long expectedKeys, double bitsPerKey) {
+    Checks.bitsPerKey(
+        bitsPerKey, FastLocalBloomSizing.MIN_BITS_PER_KEY, FastLocalBloomSizing.MAX_BITS_PER_KEY);
+    return createEmpty(expectedKeys, FastLocalBloomSizing.rocksDbMillibitsPerKey(bitsPerKey));
+  }
 
   /** An empty filter sized as RocksDB sizes one for {@code expectedKeys} at {@code millibits}. */
   static BlockedBloomFilter createEmpty(long expectedKeys, int millibits) {

@@ -3,6 +3,7 @@ package dev.sieve.bloom;
 import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
 
 /**
@@ -63,25 +64,6 @@ import dev.sieve.math.BloomMath;
  * {@code probe-forms.sh}). Wrapped storage has one form, {@link #earlyLoop(LongSegments, int, int,
  * int)}: one loop over a storage interface was measurably slower on heap queries, so each storage
  * keeps its own loop.
- *
- * <h2>Folding ({@link BlockedBloomFilter#fold()})</h2>
- *
- * A key's block is {@code FastRange32(h1, n) = floor(h1 · n / 2^32)} and its probe positions inside
- * the block come from {@code h2} alone, never from {@code n}. For even {@code n}:
- *
- * <pre>
- * FastRange32(h1, n/2) = floor(h1 · n / 2^33) = floor(floor(h1 · n / 2^32) / 2)
- *                      = floor(FastRange32(h1, n) / 2)
- * </pre>
- *
- * (nested floor division: {@code floor(floor(x/a)/b) = floor(x/(ab))} for integers {@code x ≥ 0},
- * {@code a, b ≥ 1}). So the key of block {@code j} of a filter lives in block {@code floor(j/2)} of
- * its fold, at the same bit positions: the folded block {@code j} is the OR of blocks {@code 2j}
- * and {@code 2j + 1}, and every key answers "present" there. (It is not the OR of block {@code j}
- * with block {@code j + n/2}, the fold of filters that pick the block by a power-of-two modulo:
- * under a multiply-shift the top bits of {@code h1} pick the block, and halving drops the lowest
- * bit of the block index, not the highest.) Folding {@code t} times needs {@code n} divisible by
- * {@code 2^t}.
  *
  * <p>Reference: P. Dillinger, RocksDB util/bloom_impl.h and table/block_based/filter_policy.cc;
  * Putze, Sanders, Singler, "Cache-, Hash- and Space-Efficient Bloom Filters" (2007).
@@ -297,8 +279,8 @@ final class BlockedBloomKernel {
    * unknowable, so the estimate pools the zero bits of all blocks instead: with the keys per block
    * Poisson with mean {@code λ}, the expected fraction of zero bits is {@code exp(-λ(1 - (1 -
    * 1/512)^k))}, solved for {@code λ} (within a few percent at 10× capacity, see {@code
-   * BloomOverfillTest}). With fewer than {@value BlockedBloomFilter#SATURATION_ZERO_BITS} zero bits
-   * the estimate is only a lower bound. One pass over the words.
+   * BloomOverfillTest}). With fewer than {@value #SATURATION_ZERO_BITS} zero bits the estimate is
+   * only a lower bound. One pass over the words.
    */
   static double approximateElementCount(BloomWords data, int numBlocks, int numProbes) {
     double sum = 0;
@@ -346,24 +328,26 @@ final class BlockedBloomKernel {
     return (int) data.bitCount(base, base + WORDS_PER_BLOCK);
   }
 
-  // ---------------------------------------------------------------- folding (cold)
+  /**
+   * Fewer zero bits than this in the whole filter make it saturated ({@link #hasFewerZeroBits}).
+   */
+  static final int SATURATION_ZERO_BITS = 32;
 
-  /** Refuses to fold a filter of an odd number of blocks, or of one ({@link #shrink}). */
-  static void checkFoldable(int numBlocks) {
-    if (numBlocks < 2 || (numBlocks & 1) != 0) {
-      throw new IllegalStateException(
-          "only a filter of an even number of blocks folds exactly, this one has " + numBlocks);
-    }
+  /** {@link BlockedBloomFilter#union}'s checks: mutable, the same key scheme and shape. */
+  static void checkUnion(BlockedBloomFilter f, BlockedBloomFilter other) {
+    f.data().checkMutable();
+    Schemes.checkSame(f, other);
+    BloomWords.checkSameShape(
+        other.numBlocks() == f.numBlocks() && other.numProbes() == f.numProbes(),
+        "cannot union filters of different shapes: ",
+        f.sizeInBytes() + " bytes/" + f.numProbes() + " probes",
+        other.sizeInBytes() + " bytes/" + other.numProbes() + " probes");
   }
 
-  /**
-   * {@link BlockedBloomFilter#shrink}: folds {@code f} while the layout allows and the folded
-   * filter's modelled rate stays at most {@code maxFpRate} (checked by the caller).
-   */
-  static BlockedBloomFilter shrink(BlockedBloomFilter f, double maxFpRate) {
-    while (f.numBlocks() >= 2 && (f.numBlocks() & 1) == 0 && f.foldedFpRate() <= maxFpRate) {
-      f = f.fold();
-    }
-    return f;
+  /** Why {@link BlockedBloomFilter#addHash} refuses: zero blocks, else wrapped storage. */
+  static RuntimeException cannotAdd(int numBlocks) {
+    return numBlocks == 0
+        ? new IllegalStateException("cannot add to a filter of zero blocks (built from zero keys)")
+        : new UnsupportedOperationException("a filter wrapping a buffer is read-only");
   }
 }

@@ -14,6 +14,11 @@ import dev.sieve.math.BloomMath;
  */
 public final class FastLocalBloomSizing {
 
+  /** The smallest and largest bits/key the builders accept. */
+  static final double MIN_BITS_PER_KEY = 1.0;
+
+  static final double MAX_BITS_PER_KEY = 100.0;
+
   private FastLocalBloomSizing() {}
 
   /**

@@ -136,8 +136,8 @@ final class ScalableBloomParameters {
           entry + 8, "stage " + i + " key count " + keys + " outside 0.." + capacity);
     }
     long blockLength = in.getLong(entry + 16);
-    long minBlock = BlockedBloomFilter.BLOCK_BYTES + BlockedBloomFilter.TRAILER_BYTES;
-    long maxBlock = BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomFilter.TRAILER_BYTES;
+    long minBlock = BlockedBloomFilter.BLOCK_BYTES + BlockedBloomForm.TRAILER_BYTES;
+    long maxBlock = BlockedBloomFilter.MAX_DATA_BYTES + BlockedBloomForm.TRAILER_BYTES;
     if (blockLength < minBlock || blockLength > maxBlock) {
       throw new SieveFormatException(
           entry + 16,

@@ -94,7 +94,7 @@ final class ScalableBloomStage {
               + " needs a false-positive rate of "
               + stageRate
               + ", below what "
-              + BlockedBloomFilter.MAX_BITS_PER_KEY
+              + FastLocalBloomSizing.MAX_BITS_PER_KEY
               + " bits per key reach");
     }
     int probes = FastLocalBloomSizing.chooseNumProbes(millibits);
@@ -148,7 +148,7 @@ final class ScalableBloomStage {
 
   /** {@link ScalableBloomFilter#stageMillibitsPerKey}. */
   static int millibitsPerKey(double rate) {
-    int hi = (int) (BlockedBloomFilter.MAX_BITS_PER_KEY * 1000);
+    int hi = (int) (FastLocalBloomSizing.MAX_BITS_PER_KEY * 1000);
     if (model(hi) > rate) {
       return -1;
     }

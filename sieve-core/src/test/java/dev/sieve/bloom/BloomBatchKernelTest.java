@@ -45,7 +45,7 @@ class BloomBatchKernelTest {
 
   /** RocksDB's FastLocalBloom check over the stored bytes (the data before the trailer). */
   static boolean blockedReference(byte[] block, int numProbes, long hash) {
-    long numBlocks = (block.length - BlockedBloomFilter.TRAILER_BYTES) / 64;
+    long numBlocks = (block.length - BlockedBloomForm.TRAILER_BYTES) / 64;
     if (numBlocks == 0) {
       return false;
     }

@@ -83,7 +83,7 @@ class VectorProbeTest {
   /** The filter's data as little-endian words, read back from its RocksDB block. */
   private static long[] heapWords(BlockedBloomFilter filter) {
     byte[] block = filter.toRocksDbFilterBlock();
-    long[] words = new long[(block.length - BlockedBloomFilter.TRAILER_BYTES) / 8];
+    long[] words = new long[(block.length - BlockedBloomForm.TRAILER_BYTES) / 8];
     ByteBuffer.wrap(block, 0, words.length * 8)
         .order(ByteOrder.LITTLE_ENDIAN)
         .asLongBuffer()

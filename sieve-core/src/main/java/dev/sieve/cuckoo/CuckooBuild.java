@@ -1,11 +1,6 @@
 package dev.sieve.cuckoo;
 
 import static dev.sieve.cuckoo.CuckooFilter.DESIGN_LOAD;
-import static dev.sieve.cuckoo.CuckooFilter.MAX_BUCKETS;
-import static dev.sieve.cuckoo.CuckooFilter.MAX_FINGERPRINT_BITS;
-import static dev.sieve.cuckoo.CuckooFilter.MIN_BUCKETS;
-import static dev.sieve.cuckoo.CuckooFilter.MIN_FINGERPRINT_BITS;
-import static dev.sieve.cuckoo.CuckooFilter.SLACK_BUCKETS_PER_SQRT_KEY;
 import static dev.sieve.cuckoo.CuckooFilter.SLOTS_PER_BUCKET;
 
 import dev.sieve.internal.Checks;
@@ -16,9 +11,28 @@ import dev.sieve.math.FingerprintMath;
  * class and its {@link CuckooFilterBuilder} hold the API (and its documentation) and delegate here.
  */
 final class CuckooBuild {
+  /** The smallest and largest fingerprint widths. */
+  static final int MIN_FINGERPRINT_BITS = 4;
+
+  static final int MAX_FINGERPRINT_BITS = 16;
+
+  /** The fewest buckets {@link #bucketsFor} gives (see {@link CuckooFilter}'s sizing). */
+  static final int MIN_BUCKETS = 16;
+
+  /** The extra buckets per square root of the expected keys {@link #bucketsFor} adds. */
+  static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
+
+  /** The most buckets one filter has. */
+  static final int MAX_BUCKETS = 1 << 30;
+
   private CuckooBuild() {}
 
-  /** {@code CuckooFilter.bucketsFor}. */
+  /**
+   * The buckets {@link CuckooFilter#createWithFingerprintBits} gives {@code expectedKeys} keys:
+   * {@code max(}{@value #MIN_BUCKETS}{@code , ceil(expectedKeys / (4 · 0.95) + 1.5 ·
+   * sqrt(expectedKeys)))}, at most {@link #MAX_BUCKETS} (near that limit the margin shrinks to
+   * fit).
+   */
   static int bucketsFor(long expectedKeys) {
     Checks.count(
         "expected keys",
@@ -31,7 +45,19 @@ final class CuckooBuild {
     return (int) Math.max(MIN_BUCKETS, Math.min(MAX_BUCKETS, buckets));
   }
 
-  /** {@code CuckooFilter.fingerprintBitsForFpRate}. */
+  /**
+   * An empty filter for {@code expectedKeys} keys whose FPR at the design load is at most {@code
+   * fpRate}: the narrowest fingerprint in [4, 16] bits with {@link
+   * FingerprintMath#cuckooFpRate}{@code (f, 4, 0.95) ≤ fpRate}.
+   *
+   * @throws IllegalArgumentException if even 16-bit fingerprints give a higher rate (below about
+   *     0.0116%), or {@code fpRate} is not in (0, 1)
+   */
+  static CuckooFilter createForFpRate(long expectedKeys, double fpRate) {
+    return CuckooFilter.createWithFingerprintBits(expectedKeys, fingerprintBitsForFpRate(fpRate));
+  }
+
+  /** {@return the fingerprint width {@link #createForFpRate} chooses for {@code fpRate}} */
   static int fingerprintBitsForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
     for (int f = MIN_FINGERPRINT_BITS; f <= MAX_FINGERPRINT_BITS; f++) {
@@ -46,7 +72,7 @@ final class CuckooBuild {
             + fpRate);
   }
 
-  /** {@code CuckooFilter.withBuckets}: an empty filter of exactly {@code numBuckets} buckets. */
+  /** An empty filter of exactly {@code numBuckets} buckets, at most {@link #MAX_BUCKETS}. */
   static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
     checkFingerprintBits(fingerprintBits);
     Checks.count("number of buckets", numBuckets, MAX_BUCKETS);

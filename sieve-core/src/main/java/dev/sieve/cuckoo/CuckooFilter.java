@@ -30,11 +30,11 @@ import java.nio.ByteBuffer;
  * <h2>Sizing</h2>
  *
  * {@link #createWithFingerprintBits} sizes the table for {@code expectedKeys = n} at load {@value
- * #DESIGN_LOAD} plus a margin for the randomness of small tables: {@code buckets = max(}{@value
- * #MIN_BUCKETS}{@code , ceil(n / (4 · 0.95) + 1.5 · sqrt(n)))}, a load of about 0.125 at {@code n =
- * 8}, 0.55 at 64, 0.76 at 512, 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there;
- * {@code CuckooSizingTest} pins these figures). In {@code 10^7} random key sets per size of 1 to
- * 16,384 keys none failed to fit; more keys usually fit too, until an add fails.
+ * #DESIGN_LOAD} plus a margin for the randomness of small tables: {@code buckets = max(16, ceil(n /
+ * (4 · 0.95) + 1.5 · sqrt(n)))}, a load of about 0.125 at {@code n = 8}, 0.55 at 64, 0.76 at 512,
+ * 0.91 at 16,384 and 0.945 at {@code 10^6} (0.6% more space there; {@code CuckooSizingTest} pins
+ * these figures). In {@code 10^7} random key sets per size of 1 to 16,384 keys none failed to fit;
+ * more keys usually fit too, until an add fails.
  *
  * <h2>A full table</h2>
  *
@@ -89,20 +89,6 @@ public final class CuckooFilter implements MutableFilter {
 
   /** The load {@link #createWithFingerprintBits} sizes for: {@code n / (4 · buckets) ≤ 0.95}. */
   public static final double DESIGN_LOAD = 0.95;
-
-  /** The smallest and largest fingerprint widths. */
-  static final int MIN_FINGERPRINT_BITS = 4;
-
-  static final int MAX_FINGERPRINT_BITS = 16;
-
-  /** The fewest buckets {@link #createWithFingerprintBits} gives (see the class comment). */
-  static final int MIN_BUCKETS = 16;
-
-  /** The extra buckets per square root of the expected keys {@code bucketsFor} adds. */
-  static final double SLACK_BUCKETS_PER_SQRT_KEY = 1.5;
-
-  /** The most buckets one filter has. */
-  static final int MAX_BUCKETS = 1 << 30;
 
   // Two storage forms, each with its own hot loop in CuckooKernel: one loop over a common storage
   // interface was measurably slower on heap queries; every cold method reads through one accessor
@@ -159,33 +145,7 @@ public final class CuckooFilter implements MutableFilter {
    */
   public static CuckooFilter createWithFingerprintBits(long expectedKeys, int fingerprintBits) {
     CuckooBuild.checkFingerprintBits(fingerprintBits);
-    return withBuckets(bucketsFor(expectedKeys), fingerprintBits);
-  }
-
-  /**
-   * The buckets {@link #createWithFingerprintBits} gives {@code expectedKeys} keys: {@code
-   * max(}{@value #MIN_BUCKETS}{@code , ceil(expectedKeys / (4 · 0.95) + 1.5 ·
-   * sqrt(expectedKeys)))}, at most {@code MAX_BUCKETS} (near that limit the margin shrinks to fit).
-   */
-  static int bucketsFor(long expectedKeys) {
-    return CuckooBuild.bucketsFor(expectedKeys);
-  }
-
-  /**
-   * An empty filter for {@code expectedKeys} keys whose FPR at the design load is at most {@code
-   * fpRate}: the narrowest fingerprint in [4, 16] bits with {@link
-   * FingerprintMath#cuckooFpRate}{@code (f, 4, 0.95) ≤ fpRate}.
-   *
-   * @throws IllegalArgumentException if even 16-bit fingerprints give a higher rate (below about
-   *     0.0116%), or {@code fpRate} is not in (0, 1)
-   */
-  static CuckooFilter createForFpRate(long expectedKeys, double fpRate) {
-    return createWithFingerprintBits(expectedKeys, fingerprintBitsForFpRate(fpRate));
-  }
-
-  /** {@return the fingerprint width {@code createForFpRate} chooses for {@code fpRate}} */
-  static int fingerprintBitsForFpRate(double fpRate) {
-    return CuckooBuild.fingerprintBitsForFpRate(fpRate);
+    return CuckooBuild.withBuckets(CuckooBuild.bucketsFor(expectedKeys), fingerprintBits);
   }
 
   /**
@@ -194,11 +154,6 @@ public final class CuckooFilter implements MutableFilter {
    */
   public static CuckooFilterBuilder builder() {
     return new CuckooFilterBuilder();
-  }
-
-  /** {@return an empty filter of {@code numBuckets} buckets, at most {@code MAX_BUCKETS}} */
-  static CuckooFilter withBuckets(int numBuckets, int fingerprintBits) {
-    return CuckooBuild.withBuckets(numBuckets, fingerprintBits);
   }
 
   @Override
@@ -415,14 +370,7 @@ public final class CuckooFilter implements MutableFilter {
 
   @Override
   public String toString() {
-    return "CuckooFilter{buckets="
-        + numBuckets
-        + ", fingerprintBits="
-        + fingerprintBits
-        + ", keys="
-        + numKeys
-        + ", load="
-        + load()
-        + "}";
+    return "CuckooFilter{buckets=%d, fingerprintBits=%d, keys=%d, load=%s}"
+        .formatted(numBuckets, fingerprintBits, numKeys, load());
   }
 }

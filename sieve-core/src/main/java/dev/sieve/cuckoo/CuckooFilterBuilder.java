@@ -6,7 +6,7 @@ import dev.sieve.MutableFilterBuilder;
 /**
  * Builds {@link CuckooFilter}s: {@link #fingerprintBits(int)} (4 to 16, default 12) or {@link
  * #fpRate(double)} (the narrowest width whose rate at the design load is at most the target, as
- * {@code CuckooFilter.fingerprintBitsForFpRate}); {@link #create()} gives an empty table of {@link
+ * {@code CuckooBuild.fingerprintBitsForFpRate}); {@link #create()} gives an empty table of {@link
  * CuckooFilter#bucketsFor bucketsFor(expectedKeys)} buckets.
  *
  * <p>A build from keys stores each distinct key hash once ({@link CuckooFilter#addHashIfAbsent},
@@ -42,20 +42,20 @@ public final class CuckooFilterBuilder extends MutableFilterBuilder<CuckooFilter
   /** The narrowest width in [4, 16] whose rate at the design load meets it (≥ 0.0116%). */
   @Override
   public CuckooFilterBuilder fpRate(double fpRate) {
-    this.fingerprintBits = CuckooFilter.fingerprintBitsForFpRate(fpRate);
+    this.fingerprintBits = CuckooBuild.fingerprintBitsForFpRate(fpRate);
     return this;
   }
 
   @Override
   public CuckooFilterBuilder expectedKeys(long expectedKeys) {
-    CuckooFilter.bucketsFor(expectedKeys); // checks the range
+    CuckooBuild.bucketsFor(expectedKeys); // checks the range
     super.expectedKeys(expectedKeys);
     return this;
   }
 
   @Override
   protected CuckooFilter createEmpty() {
-    return CuckooFilter.withBuckets(CuckooFilter.bucketsFor(expectedKeys()), fingerprintBits);
+    return CuckooBuild.withBuckets(CuckooBuild.bucketsFor(expectedKeys()), fingerprintBits);
   }
 
   @Override

@@ -140,7 +140,7 @@ final class CuckooForm {
   /** Byte 1, the fingerprint bits; byte 2, the slots per bucket, must be 4. */
   private static int fingerprintBits(ByteBuffer in) {
     int bits = in.get(1) & 0xFF;
-    if (bits < CuckooFilter.MIN_FINGERPRINT_BITS || bits > CuckooFilter.MAX_FINGERPRINT_BITS) {
+    if (bits < CuckooBuild.MIN_FINGERPRINT_BITS || bits > CuckooBuild.MAX_FINGERPRINT_BITS) {
       throw new SieveFormatException(1, "fingerprint bits must be in [4, 16], got " + bits);
     }
     if ((in.get(2) & 0xFF) != SLOTS_PER_BUCKET) {
@@ -164,9 +164,9 @@ final class CuckooForm {
 
   private static long buckets(ByteBuffer in) {
     long buckets = in.getInt(4) & 0xFFFF_FFFFL;
-    if (buckets < 1 || buckets > CuckooFilter.MAX_BUCKETS) {
+    if (buckets < 1 || buckets > CuckooBuild.MAX_BUCKETS) {
       throw new SieveFormatException(
-          4, "number of buckets must be in [1, " + CuckooFilter.MAX_BUCKETS + "], got " + buckets);
+          4, "number of buckets must be in [1, " + CuckooBuild.MAX_BUCKETS + "], got " + buckets);
     }
     return buckets;
   }

@@ -35,15 +35,15 @@ import java.util.Arrays;
  *       (1.44) only below about 0.4%.
  *   <li>Load: with 4-slot buckets and {@value #MAX_KICKS} kicks, adds into a large table reliably
  *       succeed up to about 95% of the slots.
- *   <li>Sizing ({@code CuckooFilter.bucketsFor}; the formula and the loads it gives are in {@link
+ *   <li>Sizing ({@link CuckooBuild#bucketsFor}; the formula and the loads it gives are in {@link
  *       CuckooFilter}'s class comment, pinned by {@code CuckooSizingTest}): the threshold load of a
  *       table fluctuates by about {@code 1/sqrt(slots)}, and a small table is also hurt by keys
  *       whose two buckets coincide or fall in a small group of buckets; both make the plain {@code
  *       n / (4 · 0.95)} buckets too few for small {@code n} (measured with {@value #MAX_KICKS}
  *       kicks: 0.4% of random key sets of 500 and 3% of sets of 64 did not fit; 7 keys then got 2
  *       buckets). Hence the {@code 1.5 · sqrt(n)} extra buckets ({@code 6 · sqrt(n)} slots), and
- *       the minimum of {@value CuckooFilter#MIN_BUCKETS} buckets, which keeps a handful of keys
- *       from sharing a bucket pair.
+ *       the minimum of {@value CuckooBuild#MIN_BUCKETS} buckets, which keeps a handful of keys from
+ *       sharing a bucket pair.
  * </ul>
  *
  * <h2>The trade-off</h2>

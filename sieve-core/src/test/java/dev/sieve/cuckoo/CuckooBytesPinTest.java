@@ -28,7 +28,7 @@ class CuckooBytesPinTest {
   })
   void sameBytesAndAnswers(int fingerprintBits, int buckets, String expected) throws Exception {
     MessageDigest md = MessageDigest.getInstance("SHA-256");
-    CuckooFilter f = CuckooFilter.withBuckets(buckets, fingerprintBits);
+    CuckooFilter f = CuckooBuild.withBuckets(buckets, fingerprintBits);
     SplittableRandom r = new SplittableRandom(fingerprintBits * 1000L + buckets + 1);
     long[] added = new long[8 * buckets + 8];
     int n = 0;

@@ -80,7 +80,7 @@ class CuckooFilterTest {
   @ParameterizedTest
   @ValueSource(ints = {4, 8, 12, 16})
   void fullTableFailsCleanly(int fingerprintBits) {
-    CuckooFilter f = CuckooFilter.withBuckets(50, fingerprintBits);
+    CuckooFilter f = CuckooBuild.withBuckets(50, fingerprintBits);
     long[] keys = randomHashes(400, fingerprintBits);
     int added = 0;
     while (true) {
@@ -150,7 +150,7 @@ class CuckooFilterTest {
    */
   @Test
   void aPayloadOfAnotherVersionIsRefused() {
-    byte[] form = CuckooFilter.withBuckets(1000, 12).toByteArray();
+    byte[] form = CuckooBuild.withBuckets(1000, 12).toByteArray();
     assertEquals(CuckooForm.VERSION, form[3]);
     for (int version : new int[] {0, 2, 255}) {
       form[3] = (byte) version;
@@ -213,11 +213,11 @@ class CuckooFilterTest {
         () -> CuckooForm.wrap(ByteBuffer.wrap(f.toByteArray())).addHashIfAbsent(1));
 
     // the catch: two hashes with one fingerprint and bucket pair are one key to the filter
-    CuckooFilter g = CuckooFilter.withBuckets(64, 8);
+    CuckooFilter g = CuckooBuild.withBuckets(64, 8);
     long a = 0;
     long b = -1;
     for (long h = 1; b == -1; h++) {
-      CuckooFilter probe = CuckooFilter.withBuckets(64, 8);
+      CuckooFilter probe = CuckooBuild.withBuckets(64, 8);
       probe.addHash(a);
       if (probe.mayContainHash(h)) {
         b = h;
@@ -243,15 +243,15 @@ class CuckooFilterTest {
         IllegalArgumentException.class, () -> CuckooFilter.createWithFingerprintBits(-1, 8));
     assertThrows(
         IllegalArgumentException.class, () -> CuckooFilter.createWithFingerprintBits(1L << 40, 8));
-    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.withBuckets(0, 8));
+    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.withBuckets(0, 8));
     // the narrowest width whose modelled rate at load 0.95 meets the target
-    int f = CuckooFilter.fingerprintBitsForFpRate(0.01);
+    int f = CuckooBuild.fingerprintBitsForFpRate(0.01);
     assertEquals(10, f); // 8 · 0.95 / 1023 = 0.74% ≤ 1% < 8 · 0.95 / 511 = 1.5%
     assertTrue(FingerprintMath.cuckooFpRate(f, 4, 0.95) <= 0.01);
     assertTrue(FingerprintMath.cuckooFpRate(f - 1, 4, 0.95) > 0.01);
-    assertEquals(16, CuckooFilter.createForFpRate(1000, 1.2e-4).fingerprintBits());
-    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.createForFpRate(1000, 1e-5));
-    assertThrows(IllegalArgumentException.class, () -> CuckooFilter.createForFpRate(1000, 0));
+    assertEquals(16, CuckooBuild.createForFpRate(1000, 1.2e-4).fingerprintBits());
+    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.createForFpRate(1000, 1e-5));
+    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.createForFpRate(1000, 0));
   }
 
   /** Sequential {@code long} keys through {@link dev.sieve.hash.KeyHash}: add, query, delete. */
@@ -302,7 +302,7 @@ class CuckooFilterTest {
 
   @Test
   void serializedFormRoundTripsAndRejectsCorruption() {
-    CuckooFilter f = CuckooFilter.withBuckets(263, 12);
+    CuckooFilter f = CuckooBuild.withBuckets(263, 12);
     for (long h : randomHashes(900, 6)) {
       f.addHash(h);
     }

@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
 class CuckooSizingTest {
 
   private static double load(long n) {
-    return (double) n / (CuckooFilter.SLOTS_PER_BUCKET * (long) CuckooFilter.bucketsFor(n));
+    return (double) n / (CuckooFilter.SLOTS_PER_BUCKET * (long) CuckooBuild.bucketsFor(n));
   }
 
   @Test
   void theStatedSizingFigures() {
-    assertEquals(16, CuckooFilter.MIN_BUCKETS);
-    assertEquals(16, CuckooFilter.bucketsFor(0));
-    assertEquals(16, CuckooFilter.bucketsFor(8));
+    assertEquals(16, CuckooBuild.MIN_BUCKETS);
+    assertEquals(16, CuckooBuild.bucketsFor(0));
+    assertEquals(16, CuckooBuild.bucketsFor(8));
     assertEquals(0.125, load(8), 0.0005);
     assertEquals(0.55, load(64), 0.005);
     assertEquals(0.76, load(512), 0.005);

@@ -65,7 +65,7 @@ class CuckooStatefulPropertiesTest {
       @ForAll("operations") List<Op> ops,
       @ForAll @IntRange(min = 1, max = 24) int buckets,
       @ForAll("widths") int fingerprintBits) {
-    CuckooFilter filter = CuckooFilter.withBuckets(buckets, fingerprintBits);
+    CuckooFilter filter = CuckooBuild.withBuckets(buckets, fingerprintBits);
     Map<Integer, Integer> model = new HashMap<>();
     long total = 0;
     int step = 0;

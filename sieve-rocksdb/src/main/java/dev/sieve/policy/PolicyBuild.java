@@ -15,6 +15,26 @@ import dev.sieve.ribbon.Standard128RibbonFilter;
 final class PolicyBuild {
   private PolicyBuild() {}
 
+  /** {@link FilterPolicy#rocksDbId()}: the bits/key with up to three decimals, no trailing zero. */
+  static String rocksDbId(boolean ribbonPolicy, int millibitsPerKey, int bloomBeforeLevel) {
+    StringBuilder sb =
+        new StringBuilder(ribbonPolicy ? "ribbonfilter:" : "bloomfilter:")
+            .append(millibitsPerKey / 1000);
+    int frac = millibitsPerKey % 1000;
+    if (frac > 0) {
+      sb.append('.').append(frac / 100);
+      frac %= 100;
+      if (frac > 0) {
+        sb.append(frac / 10);
+        frac %= 10;
+        if (frac > 0) {
+          sb.append(frac);
+        }
+      }
+    }
+    return ribbonPolicy ? sb.append(':').append(bloomBeforeLevel).toString() : sb.toString();
+  }
+
   /** FastLocalBloom over the hashes, rounded as {@code optimize_filters_for_memory} says. */
   static BlockedBloomFilter bloom(FilterPolicy policy, long[] hashes, int count) {
     BlockedBloomFilter planned =

@@ -192,13 +192,13 @@ class FilterPolicyTest {
   @Test
   void glibcHeapChunksNeverGrowAFilter() {
     for (long len = 5; len < 2_000_000; len += 16) {
-      assertEquals(len, FilterPolicy.allocatedLength(len, 16), "ribbon " + len);
+      assertEquals(len, MemoryRounding.allocatedLength(len, 16), "ribbon " + len);
     }
     for (long len = 69; len < 2_000_000; len += 64) {
-      assertEquals(len, FilterPolicy.allocatedLength(len, 64), "bloom " + len);
+      assertEquals(len, MemoryRounding.allocatedLength(len, 64), "bloom " + len);
     }
-    assertEquals(1304, FilterPolicy.glibcUsableSize(1290));
-    assertEquals(24, FilterPolicy.glibcUsableSize(1));
+    assertEquals(1304, MemoryRounding.glibcUsableSize(1290));
+    assertEquals(24, MemoryRounding.glibcUsableSize(1));
   }
 
   @Test

@@ -70,7 +70,7 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
    * @throws IllegalArgumentException if outside [1, 2^62]
    */
   public GrafiteFilterBuilder maxRangeLength(long maxRangeLength) {
-    if (maxRangeLength < 1 || maxRangeLength > GrafiteFilter.MAX_CODE_RANGE) {
+    if (maxRangeLength < 1 || maxRangeLength > GrafiteCodes.MAX_CODE_RANGE) {
       throw new IllegalArgumentException(
           "maxRangeLength " + maxRangeLength + " must be in [1, 2^62]");
     }
@@ -126,7 +126,7 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
         Double.isNaN(bitsPerKey)
             ? RangeMath.grafiteCodeRange(n, maxRangeLength, fpRate)
             : Math.ceil(Math.max(1, n) * Math.pow(2.0, bitsPerKey - 2));
-    return (long) Math.max(1.0, Math.min(r, (double) GrafiteFilter.MAX_CODE_RANGE));
+    return (long) Math.max(1.0, Math.min(r, (double) GrafiteCodes.MAX_CODE_RANGE));
   }
 
   private GrafiteFilter build(long[] keys, int count, KeyScheme scheme) {
@@ -138,10 +138,10 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
       }
     }
     long r = codeRangeFor(n);
-    int k = GrafiteFilter.blockShiftFor(maxRangeLength, r);
+    int k = GrafiteCodes.blockShiftFor(maxRangeLength, r);
     long[] c = new long[n];
     for (int i = 0; i < n; i++) {
-      c[i] = GrafiteFilter.code(keys[i], k, seed, r);
+      c[i] = GrafiteCodes.code(keys[i], k, seed, r);
     }
     Arrays.sort(c);
     int m = 0;

@@ -89,13 +89,13 @@ final class GrafiteForm {
     long r = b.getLong(24);
     long maxLen = b.getLong(32);
     long seed = b.getLong(40);
-    if (r < 1 || r > GrafiteFilter.MAX_CODE_RANGE) {
+    if (r < 1 || r > GrafiteCodes.MAX_CODE_RANGE) {
       throw new SieveFormatException(24, "code range " + r + " is outside [1, 2^62]");
     }
-    if (maxLen < 1 || maxLen > GrafiteFilter.MAX_CODE_RANGE) {
+    if (maxLen < 1 || maxLen > GrafiteCodes.MAX_CODE_RANGE) {
       throw new SieveFormatException(32, "max range length " + maxLen + " is outside [1, 2^62]");
     }
-    int least = GrafiteFilter.blockShiftFor(maxLen);
+    int least = GrafiteCodes.blockShiftFor(maxLen);
     if (k < least || k > 62) {
       throw new SieveFormatException(
           2, "block shift " + k + " is outside [ceil(log2 " + maxLen + ") = " + least + ", 62]");

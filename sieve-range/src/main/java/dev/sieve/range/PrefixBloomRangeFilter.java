@@ -77,14 +77,14 @@ public final class PrefixBloomRangeFilter extends RangeFilterBase {
   static long[] salts(long seed) {
     long[] s = new long[64];
     for (int j = 0; j < 64; j++) {
-      s[j] = GrafiteFilter.mix(j, ~seed);
+      s[j] = GrafiteCodes.mix(j, ~seed);
     }
     return s;
   }
 
   /** The Bloom hash of the prefix {@code p} at level {@code j}. */
   static long entryHash(long[] salts, long seed, int level, long prefix) {
-    return GrafiteFilter.mix(prefix ^ salts[level], seed);
+    return GrafiteCodes.mix(prefix ^ salts[level], seed);
   }
 
   private boolean probe(int level, long prefix) {

@@ -68,7 +68,7 @@ public final class PrefixBloomRangeFilterBuilder extends RangeBuilderBase<Prefix
    * @throws IllegalArgumentException if outside [1, 2^62]
    */
   public PrefixBloomRangeFilterBuilder maxRangeLength(long maxRangeLength) {
-    if (maxRangeLength < 1 || maxRangeLength > GrafiteFilter.MAX_CODE_RANGE) {
+    if (maxRangeLength < 1 || maxRangeLength > GrafiteCodes.MAX_CODE_RANGE) {
       throw new IllegalArgumentException(
           "maxRangeLength " + maxRangeLength + " must be in [1, 2^62]");
     }
@@ -117,7 +117,7 @@ public final class PrefixBloomRangeFilterBuilder extends RangeBuilderBase<Prefix
   }
 
   private PrefixBloomRangeFilter build(long[] keys, int count, KeyScheme scheme) {
-    int t = GrafiteFilter.blockShiftFor(maxRangeLength);
+    int t = GrafiteCodes.blockShiftFor(maxRangeLength);
     // unsigned order, so equal prefixes at every level are adjacent
     for (int i = 0; i < count; i++) {
       keys[i] ^= Long.MIN_VALUE;

@@ -53,7 +53,7 @@ class GrafiteKernelDifferentialTest {
       for (long j = 0; j <= span; j++) {
         long offLo = j == 0 ? lo & mask : 0;
         long offHi = j == span ? hi & mask : mask;
-        if (interval(GrafiteFilter.blockOffset(bLo + j, seed, r) + offLo, offHi - offLo + 1)) {
+        if (interval(GrafiteCodes.blockOffset(bLo + j, seed, r) + offLo, offHi - offLo + 1)) {
           return true;
         }
       }
@@ -64,7 +64,7 @@ class GrafiteKernelDifferentialTest {
   private static Model model(long[] keys, int k, long seed, long r) {
     long[] c =
         Arrays.stream(keys)
-            .map(x -> GrafiteFilter.code(x, k, seed, r))
+            .map(x -> GrafiteCodes.code(x, k, seed, r))
             .sorted()
             .distinct()
             .toArray();
@@ -153,7 +153,7 @@ class GrafiteKernelDifferentialTest {
         assertEquals(want, (bits[q >>> 6] >>> q & 1) != 0, what + " batch");
         assertEquals(want, (wrappedBits[q >>> 6] >>> q & 1) != 0, what + " wrapped batch");
         modelHits += want ? 1 : 0;
-        long s = GrafiteFilter.code(lo[q], built.blockShift, seed, r);
+        long s = GrafiteCodes.code(lo[q], built.blockShift, seed, r);
         if ((lo[q] >>> built.blockShift) == (hi[q] >>> built.blockShift)
             && s + (hi[q] - lo[q]) >= r) {
           wraps++;
@@ -171,10 +171,10 @@ class GrafiteKernelDifferentialTest {
   /** The blocks are 2^8 times L where the code range allows, never shorter than L nor than r. */
   @Test
   void blockShiftRule() {
-    assertEquals(18, GrafiteFilter.blockShiftFor(1024, 1L << 40));
-    assertEquals(12, GrafiteFilter.blockShiftFor(1000, 5000)); // ⌊log2 5000⌋
-    assertEquals(10, GrafiteFilter.blockShiftFor(1024, 100)); // r < L: L's own shift
-    assertEquals(62, GrafiteFilter.blockShiftFor(1L << 60, 1L << 62));
-    assertEquals(8, GrafiteFilter.blockShiftFor(1, 1L << 30));
+    assertEquals(18, GrafiteCodes.blockShiftFor(1024, 1L << 40));
+    assertEquals(12, GrafiteCodes.blockShiftFor(1000, 5000)); // ⌊log2 5000⌋
+    assertEquals(10, GrafiteCodes.blockShiftFor(1024, 100)); // r < L: L's own shift
+    assertEquals(62, GrafiteCodes.blockShiftFor(1L << 60, 1L << 62));
+    assertEquals(8, GrafiteCodes.blockShiftFor(1, 1L << 30));
   }
 }

@@ -2,7 +2,6 @@ package dev.sieve.range;
 
 import dev.sieve.SieveFormatException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * A static Elias–Fano sequence of {@code m} strictly increasing values in {@code [0, u)} laid out
@@ -67,8 +66,8 @@ final class EliasFano {
   final int samples;
   final int dataWords;
 
-  private final int linesBase;
-  private final int samplesBase;
+  final int linesBase;
+  final int samplesBase;
   private final long lowMask;
 
   /** The words on the heap, or {@code null} when read in place. */
@@ -82,16 +81,16 @@ final class EliasFano {
 
   final long last;
 
-  private EliasFano(
+  EliasFano(
       long n, long universe, int lowBits, long[] heap, ByteBuffer wrapped, long first, long last) {
     this.n = n;
     this.universe = universe;
     this.lowBits = lowBits;
-    this.zeros = zeros(universe, lowBits);
+    this.zeros = EliasFanoCodec.zeros(universe, lowBits);
     this.highLength = n + zeros;
-    this.lowWords = (int) words(n * lowBits);
-    this.lines = (int) lines(highLength);
-    this.samples = (int) samples(zeros);
+    this.lowWords = (int) EliasFanoCodec.words(n * lowBits);
+    this.lines = (int) EliasFanoCodec.lines(highLength);
+    this.samples = (int) EliasFanoCodec.samples(zeros);
     this.linesBase = lowWords;
     this.samplesBase = lowWords + LINE_WORDS * lines;
     this.dataWords = samplesBase + (samples + 1) / 2;
@@ -102,216 +101,10 @@ final class EliasFano {
     this.last = last;
   }
 
-  // ---------------------------------------------------------------- sizes
-
-  /** {@code ⌊log2(u/max(n, 1))⌋}, at least 0 and at most 62. */
-  static int lowBitsFor(long n, long universe) {
-    long q = universe / Math.max(1, n);
-    if (q < 2) {
-      return 0;
-    }
-    return Math.min(62, 63 - Long.numberOfLeadingZeros(q));
-  }
-
-  /** The zeros of the upper bits: one per high part, {@code ((u − 1) >>> l) + 1}. */
-  static long zeros(long universe, int lowBits) {
-    return ((universe - 1) >>> lowBits) + 1;
-  }
-
-  static long words(long bits) {
-    return (bits + 63) >>> 6;
-  }
-
-  static long lines(long highLength) {
-    return (highLength + LINE_BITS - 1) / LINE_BITS;
-  }
-
-  static long samples(long zeros) {
-    return (zeros + SAMPLE - 1) / SAMPLE;
-  }
-
-  /**
-   * The data words of {@code m} values below {@code u} with {@code l} low bits, or {@code -1} past
-   * {@code Integer.MAX_VALUE}; {@code m < 2^40}, {@code l <= 62}, {@code 1 <= u <= 2^62}.
-   */
-  static long dataWords(long m, long universe, int lowBits) {
-    long z = zeros(universe, lowBits);
-    if (z > 1L << 40) {
-      return -1;
-    }
-    long w = words(m * lowBits) + LINE_WORDS * lines(m + z) + (samples(z) + 1) / 2;
-    return w > Integer.MAX_VALUE ? -1 : w;
-  }
-
-  // ---------------------------------------------------------------- building and reading
-
-  /**
-   * Encodes sorted values.
-   *
-   * @param values {@code count} strictly increasing values in {@code [0, universe)}
-   */
-  static EliasFano encode(long[] values, int count, long universe) {
-    int l = lowBitsFor(count, universe);
-    long z = zeros(universe, l);
-    long u = count + z;
-    int lw = (int) words((long) count * l);
-    int nl = (int) lines(u);
-    int ns = (int) samples(z);
-    long[] w = new long[lw + LINE_WORDS * nl + (ns + 1) / 2];
-    long mask = l == 0 ? 0 : (1L << l) - 1;
-    for (int i = 0; i < count; i++) {
-      long v = values[i];
-      if (l > 0) {
-        long bitPos = (long) i * l;
-        int at = (int) (bitPos >>> 6);
-        int s = (int) (bitPos & 63);
-        w[at] |= (v & mask) << s;
-        if (s + l > 64) {
-          w[at + 1] |= (v & mask) >>> (64 - s);
-        }
-      }
-      long pos = (v >>> l) + i;
-      w[dataIndex(lw, pos)] |= 1L << pos;
-    }
-    // line headers and samples
-    long seen = 0;
-    int sample = 0;
-    int samplesBase = lw + LINE_WORDS * nl;
-    for (int line = 0; line < nl; line++) {
-      int base = lw + LINE_WORDS * line;
-      w[base] = seen;
-      long inLine = 0;
-      for (int j = 1; j < LINE_WORDS; j++) {
-        inLine +=
-            Long.bitCount(~w[base + j] & validMask(u, (long) line * LINE_BITS + 64L * (j - 1)));
-      }
-      while (sample < ns && (long) sample * SAMPLE < seen + inLine) {
-        w[samplesBase + (sample >>> 1)] |= (long) line << ((sample & 1) << 5);
-        sample++;
-      }
-      seen += inLine;
-    }
-    long first = count == 0 ? -1 : values[0];
-    long last = count == 0 ? -1 : values[count - 1];
-    return new EliasFano(count, universe, l, w, null, first, last);
-  }
-
-  /** The mask of the bits of the data word starting at upper bit {@code start} below {@code u}. */
-  private static long validMask(long u, long start) {
-    long rem = u - start;
-    return rem >= 64 ? -1L : rem <= 0 ? 0 : (1L << rem) - 1;
-  }
-
   /** The data word index of upper bit {@code pos}, past {@code lowWords} low words. */
-  private static int dataIndex(int lowWords, long pos) {
+  static int dataIndex(int lowWords, long pos) {
     long line = pos / LINE_BITS;
     return lowWords + (int) (line * LINE_WORDS + 1 + ((pos - line * LINE_BITS) >>> 6));
-  }
-
-  /**
-   * Reads the data of {@code m} values from {@code data} (little-endian words from its position,
-   * exactly {@link #dataWords} of them), checking it (below); {@code copy} reads onto the heap,
-   * otherwise the buffer is read in place and must not change.
-   *
-   * @param payloadOffset the data's offset in the payload, for the errors' offsets
-   * @throws SieveFormatException if the data is not a valid sequence: padding bits not zero, line
-   *     headers or samples not as the bits say, not {@code m} ones, the upper bits not ending in a
-   *     zero, values not strictly increasing or not below {@code u}
-   */
-  static EliasFano read(
-      ByteBuffer data, long m, long universe, int lowBits, boolean copy, int payloadOffset) {
-    ByteBuffer b = data.slice().order(ByteOrder.LITTLE_ENDIAN);
-    long[] heap = null;
-    ByteBuffer wrapped = null;
-    int words = (int) dataWords(m, universe, lowBits);
-    if (copy) {
-      heap = new long[words];
-      b.asLongBuffer().get(heap);
-    } else {
-      wrapped = b;
-    }
-    EliasFano unchecked = new EliasFano(m, universe, lowBits, heap, wrapped, -1, -1);
-    long[] ends = unchecked.check(payloadOffset);
-    return new EliasFano(m, universe, lowBits, heap, wrapped, ends[0], ends[1]);
-  }
-
-  /** Checks the data against the header's counts; returns the first and last values. */
-  private long[] check(int payloadOffset) {
-    if (lowWords > 0) {
-      long rem = n * lowBits - 64L * (lowWords - 1);
-      if (rem < 64 && (word(lowWords - 1) >>> rem) != 0) {
-        throw new SieveFormatException(
-            payloadOffset + 8L * (lowWords - 1), "low bits: bits past the last used one are not 0");
-      }
-    }
-    long seen = 0;
-    long ones = 0;
-    int sample = 0;
-    for (int line = 0; line < lines; line++) {
-      int base = linesBase + LINE_WORDS * line;
-      if (word(base) != seen) {
-        throw new SieveFormatException(
-            payloadOffset + 8L * base,
-            "line " + line + " header says " + word(base) + " zeros before it, the bits " + seen);
-      }
-      long inLine = 0;
-      for (int j = 1; j < LINE_WORDS; j++) {
-        long valid = validMask(highLength, (long) line * LINE_BITS + 64L * (j - 1));
-        long x = word(base + j);
-        if ((x & ~valid) != 0) {
-          throw new SieveFormatException(
-              payloadOffset + 8L * (base + j), "upper bits: bits past the last used one are not 0");
-        }
-        inLine += Long.bitCount(~x & valid);
-        ones += Long.bitCount(x);
-      }
-      while (sample < samples && (long) sample * SAMPLE < seen + inLine) {
-        if (sampleLine(sample) != line) {
-          throw new SieveFormatException(
-              payloadOffset + 8L * (samplesBase + (sample >>> 1)),
-              "select sample " + sample + " names line " + sampleLine(sample) + ", not " + line);
-        }
-        sample++;
-      }
-      seen += inLine;
-    }
-    if (ones != n) {
-      throw new SieveFormatException(
-          payloadOffset + 8L * linesBase, "upper bits hold " + ones + " codes, not " + n);
-    }
-    if (bit(highLength - 1)) {
-      throw new SieveFormatException(
-          payloadOffset + 8L * dataIndex(lowWords, highLength - 1), "upper bits end in a one");
-    }
-    if ((samples & 1) != 0 && (word(samplesBase + samples / 2) >>> 32) != 0) {
-      throw new SieveFormatException(
-          payloadOffset + 8L * (samplesBase + samples / 2), "the unused last sample is not 0");
-    }
-    // the values: strictly increasing, below u
-    long prev = -1;
-    long firstValue = -1;
-    long i = 0;
-    for (int line = 0; line < lines && i < n; line++) {
-      for (int j = 1; j < LINE_WORDS && i < n; j++) {
-        long x = word(linesBase + LINE_WORDS * line + j);
-        while (x != 0 && i < n) {
-          long pos = (long) line * LINE_BITS + 64L * (j - 1) + Long.numberOfTrailingZeros(x);
-          long v = ((pos - i) << lowBits) | lowAt(i);
-          if (v <= prev || v >= universe) {
-            throw new SieveFormatException(
-                payloadOffset,
-                "code " + i + " is not above the one before it or not below r = " + universe);
-          }
-          if (i == 0) {
-            firstValue = v;
-          }
-          prev = v;
-          i++;
-          x &= x - 1;
-        }
-      }
-    }
-    return new long[] {firstValue, prev};
   }
 
   /** Writes the data words, little-endian, at {@code out}'s position. */
@@ -334,7 +127,7 @@ final class EliasFano {
    * a walk over the upper bits or the line headers past the data's end: that read is reported as
    * the typed error it is, not as the buffer's {@code IndexOutOfBoundsException}.
    */
-  private long word(int i) {
+  long word(int i) {
     long[] h = heap;
     if (h != null) {
       return h[i];
@@ -354,7 +147,7 @@ final class EliasFano {
     }
   }
 
-  private boolean bit(long pos) {
+  boolean bit(long pos) {
     return (word(dataIndex(linesBase, pos)) >>> pos & 1) != 0;
   }
 

@@ -150,6 +150,6 @@ public final class GrafiteFilterBuilder extends RangeBuilderBase<GrafiteFilter> 
         c[m++] = c[i];
       }
     }
-    return new GrafiteFilter(EliasFano.encode(c, m, r), n, r, maxRangeLength, k, seed, scheme);
+    return new GrafiteFilter(EliasFanoCodec.encode(c, m, r), n, r, maxRangeLength, k, seed, scheme);
   }
 }

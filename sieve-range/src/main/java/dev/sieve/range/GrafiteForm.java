@@ -110,11 +110,11 @@ final class GrafiteForm {
       throw new SieveFormatException(
           8, "distinct keys " + numKeys + " is below the stored codes " + m + " or 0 alone");
     }
-    if (l != EliasFano.lowBitsFor(m, r)) {
+    if (l != EliasFanoCodec.lowBitsFor(m, r)) {
       throw new SieveFormatException(
-          3, "low bits " + l + " is not floor(log2(r/m)) = " + EliasFano.lowBitsFor(m, r));
+          3, "low bits " + l + " is not floor(log2(r/m)) = " + EliasFanoCodec.lowBitsFor(m, r));
     }
-    long words = EliasFano.dataWords(m, r, l);
+    long words = EliasFanoCodec.dataWords(m, r, l);
     if (words < 0 || HEADER_BYTES + 8 * words != len) {
       throw new SieveFormatException(
           HEADER_BYTES,
@@ -124,7 +124,7 @@ final class GrafiteForm {
               + (words < 0 ? "more than 2^34" : Long.toString(8 * words)));
     }
     ByteBuffer data = b.duplicate().position(HEADER_BYTES).slice();
-    EliasFano ef = EliasFano.read(data, m, r, l, !wrap, HEADER_BYTES);
+    EliasFano ef = EliasFanoCodec.read(data, m, r, l, !wrap, HEADER_BYTES);
     return new GrafiteFilter(ef, numKeys, r, maxLen, k, seed, KeyScheme.XXPH3);
   }
 

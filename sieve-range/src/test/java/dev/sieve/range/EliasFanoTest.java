@@ -22,7 +22,7 @@ class EliasFanoTest {
     byte[] bytes = out.array();
     ByteBuffer in =
         direct ? ByteBuffer.allocateDirect(bytes.length).put(bytes).flip() : ByteBuffer.wrap(bytes);
-    return EliasFano.read(in, ef.n, ef.universe, ef.lowBits, false, 0);
+    return EliasFanoCodec.read(in, ef.n, ef.universe, ef.lowBits, false, 0);
   }
 
   /**
@@ -52,7 +52,7 @@ class EliasFanoTest {
         set.add(rnd.nextLong(universe));
       }
       long[] v = set.stream().mapToLong(Long::longValue).toArray();
-      EliasFano ef = EliasFano.encode(v.clone(), v.length, universe);
+      EliasFano ef = EliasFanoCodec.encode(v.clone(), v.length, universe);
       assertArrayEquals(v, ef.decodeAll());
       EliasFano[] all = {ef, wrapped(ef, false), wrapped(ef, true)};
       for (EliasFano e : all) {
@@ -79,7 +79,7 @@ class EliasFanoTest {
   @Test
   void sizeCountsTheIndex() {
     long[] v = new SplittableRandom(5).longs(100_000, 0, 1L << 40).sorted().distinct().toArray();
-    EliasFano ef = EliasFano.encode(v, v.length, 1L << 40);
+    EliasFano ef = EliasFanoCodec.encode(v, v.length, 1L << 40);
     double perKey = (double) ef.sizeInBits() / v.length;
     double plain = (double) ((long) v.length * ef.lowBits + ef.highLength) / v.length;
     // the index: a header word per 7 words of upper bits, 32 bits per 256 zeros

@@ -96,8 +96,9 @@ class RangeFormTest {
         bb -> bb.putInt(48 + 8 * at.samples + 4, bb.getInt(48 + 8 * at.samples + 4) + 1));
     // the unused half of the last sample word, where the count is odd
     long samples =
-        EliasFano.samples(
-            EliasFano.zeros(ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(24), b[3]));
+        EliasFanoCodec.samples(
+            EliasFanoCodec.zeros(
+                ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(24), b[3]));
     if (samples % 2 == 1) {
       int last = 48 + 8 * (at.samples + (int) (samples / 2));
       grafiteRejects(last, bb -> bb.putInt(last + 4, 1));
@@ -127,9 +128,9 @@ class RangeFormTest {
     long m = bb.getLong(16);
     int l = bb.get(3);
     long r = bb.getLong(24);
-    int low = (int) EliasFano.words(m * l);
-    long u = m + EliasFano.zeros(r, l);
-    int lines = (int) EliasFano.lines(u);
+    int low = (int) EliasFanoCodec.words(m * l);
+    long u = m + EliasFanoCodec.zeros(r, l);
+    int lines = (int) EliasFanoCodec.lines(u);
     assertTrue(lines >= 2, "the test payload has two lines at least");
     assertTrue(u % EliasFano.LINE_BITS < EliasFano.LINE_BITS - 64, "the last data word unused");
     return new Layout(low, low + EliasFano.LINE_WORDS * lines, (m * l) % 64 != 0);
@@ -150,7 +151,7 @@ class RangeFormTest {
     assertTrue(m >= 2);
     byte[] b = GrafiteForm.write(f);
     ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-    int low = (int) EliasFano.words((long) m * f.codes.lowBits);
+    int low = (int) EliasFanoCodec.words((long) m * f.codes.lowBits);
     for (int i = 0; i < low; i++) {
       bb.putLong(48 + 8 * i, 0); // every low part 0
     }

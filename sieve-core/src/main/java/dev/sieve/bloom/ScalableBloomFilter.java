@@ -336,19 +336,8 @@ public final class ScalableBloomFilter implements MutableFilter {
 
   @Override
   public String toString() {
-    return "ScalableBloomFilter{keys="
-        + numKeys()
-        + ", stages="
-        + numStages()
-        + ", bytes="
-        + sizeInBytes()
-        + ", fpRate="
-        + fpRate
-        + ", growth="
-        + growthFactor
-        + ", tightening="
-        + tighteningRatio
-        + "}";
+    return "ScalableBloomFilter{keys=%s, stages=%s, bytes=%s, fpRate=%s, growth=%s, tightening=%s}"
+        .formatted(numKeys(), numStages(), sizeInBytes(), fpRate, growthFactor, tighteningRatio);
   }
 
   /**

@@ -390,13 +390,8 @@ public final class SplitBlockBloomFilter implements MergeableFilter<SplitBlockBl
 
   @Override
   public String toString() {
-    return "SplitBlockBloomFilter{bytes="
-        + sizeInBytes()
-        + ", blocks="
-        + numBlocks
-        + ", keys="
-        + numKeys()
-        + "}";
+    return "SplitBlockBloomFilter{bytes=%s, blocks=%s, keys=%s}"
+        .formatted(sizeInBytes(), numBlocks, numKeys());
   }
 
   /**

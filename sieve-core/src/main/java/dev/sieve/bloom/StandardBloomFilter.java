@@ -361,13 +361,8 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
 
   @Override
   public String toString() {
-    return "StandardBloomFilter{bits="
-        + numBits
-        + ", probes="
-        + numProbes
-        + ", keys="
-        + numKeys()
-        + "}";
+    return "StandardBloomFilter{bits=%s, probes=%s, keys=%s}"
+        .formatted(numBits, numProbes, numKeys());
   }
 
   /**

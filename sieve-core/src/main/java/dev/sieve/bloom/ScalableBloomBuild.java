@@ -2,13 +2,13 @@ package dev.sieve.bloom;
 
 /**
  * The build steps of {@link ScalableBloomFilter}'s builder (the checks of its settings, stage 0,
- * the adds of a build over keys); the public {@link ScalableBloomFilter.Builder} holds the API and
+ * the adds of a build over keys); the public {@link ScalableBloomFilterBuilder} holds the API and
  * delegates here.
  */
 final class ScalableBloomBuild {
   private ScalableBloomBuild() {}
 
-  /** {@link ScalableBloomFilter.Builder#expectedKeys}'s check: 1 to 2^40. */
+  /** {@link ScalableBloomFilterBuilder#expectedKeys}'s check: 1 to 2^40. */
   static long checkExpectedKeys(long expectedKeys) {
     if (expectedKeys < 1 || expectedKeys > ScalableBloomFilter.MAX_EXPECTED_KEYS) {
       throw new IllegalArgumentException(

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <ul>
  *   <li>Stage {@code i} holds {@code c_i} keys: {@code c_0 = n0} (the initial guess, {@link
- *       ScalableBloomFilter.Builder#expectedKeys}), {@code c_{i+1} = ceil(c_i · s)} (the growth
+ *       ScalableBloomFilterBuilder#expectedKeys}), {@code c_{i+1} = ceil(c_i · s)} (the growth
  *       factor {@code s}, default 2). {@code N} keys open about {@code log_s(N (s−1)/n0) + 1}
  *       stages: 20 for 10^9 keys from a guess of 10^3 at {@code s = 2}.
  *   <li>Stage {@code i} is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening ratio

@@ -155,7 +155,7 @@ final class SplitBlockForm {
 
   /**
    * The builder's size for {@code distinctValues} ({@link
-   * SplitBlockBloomFilter.Builder#numBytesFor}): at {@code bitsPerKey} if positive, else the {@code
+   * SplitBlockBloomFilterBuilder#numBytesFor}): at {@code bitsPerKey} if positive, else the {@code
    * numBytes} request if not negative, else parquet-java's for the values at {@code fpRate}; capped
    * at {@code maxBytes} as parquet-java caps.
    */
@@ -203,7 +203,7 @@ final class SplitBlockForm {
 
   /**
    * The bitset at exactly {@code bitsPerKey} bits per value, in whole blocks (see {@link
-   * SplitBlockBloomFilter.Builder#bitsPerKey}).
+   * SplitBlockBloomFilterBuilder#bitsPerKey}).
    */
   static int numBytesAt(long distinctValues, double bitsPerKey) {
     double blocks = Math.ceil(distinctValues * bitsPerKey / (BLOCK_BYTES * 8.0));

@@ -3,11 +3,9 @@ package dev.sieve.bloom;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
-import dev.sieve.MutableFilterBuilder;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
@@ -69,19 +67,19 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   // loops over raw storage are StandardBloomKernel's; the serialized form is StandardBloomForm's.
 
   /** The words and the key count, for the cold operations (union, copy, equals, bytes). */
-  private final BloomWords data;
+  final BloomWords data;
 
   // Two storage forms, each with its own hot loop in the query methods: one loop over a common
   // storage interface was measurably slower on heap queries; so the probes read these raw fields
   // (data's storage), and every cold method goes to data.
   /** The data on the heap; {@code null} when the filter wraps buffers. */
-  private final long[] words;
+  final long[] words;
 
   /** The data read in place from (possibly memory-mapped) buffers; {@code null} on the heap. */
   private final LongSegments wrapped;
 
-  private final long numBits;
-  private final int numProbes;
+  final long numBits;
+  final int numProbes;
 
   /** How keys become the hashes probed ({@link Filter#keyScheme()}). */
   private final KeyScheme keyScheme;
@@ -151,8 +149,8 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
-  public static Builder builder() {
-    return new Builder().keyScheme(KeyScheme.FAST);
+  public static StandardBloomFilterBuilder builder() {
+    return new StandardBloomFilterBuilder().keyScheme(KeyScheme.FAST);
   }
 
   /**
@@ -363,123 +361,5 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
   public String toString() {
     return "StandardBloomFilter{bits=%s, probes=%s, keys=%s}"
         .formatted(numBits, numProbes, numKeys());
-  }
-
-  /**
-   * Builds {@link StandardBloomFilter}s: {@code m = ceil(n · bitsPerKey)} bits (at least 64) and
-   * the optimal probe count unless one is given.
-   */
-  public static final class Builder extends MutableFilterBuilder<StandardBloomFilter> {
-    /** {@inheritDoc} */
-    @Override
-    public Builder keyScheme(KeyScheme scheme) {
-      super.keyScheme(scheme);
-      return this;
-    }
-
-    private double bitsPerKey = 10.0;
-    private int numProbes;
-
-    private Builder() {}
-
-    /**
-     * Sets bits per key, fractional, in [1, 1000] (default 10).
-     *
-     * @param bitsPerKey the setting
-     * @return this builder
-     */
-    public Builder bitsPerKey(double bitsPerKey) {
-      this.bitsPerKey = Checks.bitsPerKey(bitsPerKey, MIN_BITS_PER_KEY, MAX_BITS_PER_KEY);
-      return this;
-    }
-
-    /**
-     * Sizes for a target false-positive rate: the smallest bits/key whose rate at the optimal probe
-     * count is at most {@code fpRate}.
-     */
-    @Override
-    public Builder fpRate(double fpRate) {
-      Checks.fpRate(fpRate);
-      double lo = MIN_BITS_PER_KEY;
-      double hi = MAX_BITS_PER_KEY;
-      if (rateAt(lo) <= fpRate) {
-        bitsPerKey = lo;
-        return this;
-      }
-      for (int i = 0; i < 100; i++) {
-        double mid = (lo + hi) / 2;
-        if (rateAt(mid) <= fpRate) {
-          hi = mid;
-        } else {
-          lo = mid;
-        }
-      }
-      bitsPerKey = hi;
-      return this;
-    }
-
-    private static double rateAt(double bitsPerKey) {
-      return BloomMath.standardFpRate(bitsPerKey, BloomMath.optimalNumProbes(bitsPerKey));
-    }
-
-    /**
-     * Sets a fixed probe count (1 to 64) in place of the optimal one.
-     *
-     * @param numProbes the setting
-     * @return this builder
-     */
-    public Builder numProbes(int numProbes) {
-      if (numProbes < 1 || numProbes > MAX_PROBES) {
-        throw new IllegalArgumentException(
-            "number of probes must be in [1, " + MAX_PROBES + "], got " + numProbes);
-      }
-      this.numProbes = numProbes;
-      return this;
-    }
-
-    /** {@return the bits/key setting} */
-    public double bitsPerKey() {
-      return bitsPerKey;
-    }
-
-    @Override
-    public Builder expectedKeys(long expectedKeys) {
-      super.expectedKeys(expectedKeys);
-      return this;
-    }
-
-    /** {@inheritDoc} {@code ceil(expectedKeys · bitsPerKey)} bits, at least 64. */
-    @Override
-    protected StandardBloomFilter createEmpty() {
-      return createEmpty(expectedKeys());
-    }
-
-    private StandardBloomFilter createEmpty(long expectedKeys) {
-      Checks.count("expected keys", expectedKeys, (long) (MAX_BITS / bitsPerKey));
-      long bits = Math.max(Long.SIZE, (long) Math.ceil(expectedKeys * bitsPerKey));
-      if (bits > MAX_BITS) {
-        throw new IllegalArgumentException(
-            expectedKeys
-                + " keys at "
-                + bitsPerKey
-                + " bits/key need "
-                + bits
-                + " bits, over the limit of "
-                + MAX_BITS);
-      }
-      int k = numProbes > 0 ? numProbes : BloomMath.optimalNumProbes(bitsPerKey);
-      return StandardBloomForm.empty(bits, Math.min(k, MAX_PROBES));
-    }
-
-    @Override
-    protected StandardBloomFilter buildFromHashes(long[] hashes, int count) {
-      StandardBloomFilter filter = createEmpty(count);
-      long[] w = filter.words;
-      for (int i = 0; i < count; i++) {
-        StandardBloomKernel.addPlain(w, filter.numBits, filter.numProbes, hashes[i]);
-      }
-      filter.data.countKeys(count);
-      return filter;
-    }
   }
 }

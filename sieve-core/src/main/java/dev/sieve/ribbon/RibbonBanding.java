@@ -70,7 +70,7 @@ final class RibbonBanding {
   // ---------------------------------------------------------------- solving a filter
 
   /**
-   * The Ribbon-only builder's filter ({@link Standard128RibbonFilter.Builder}): the hashes without
+   * The Ribbon-only builder's filter ({@link Standard128RibbonFilterBuilder}): the hashes without
    * consecutive duplicates (RocksDB's {@code AddKey}), at RocksDB's size ({@link
    * RibbonSizing#numSlotsForKeys}), grown until a seed solves ({@link #solveGrowing}).
    */

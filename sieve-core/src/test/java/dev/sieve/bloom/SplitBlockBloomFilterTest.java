@@ -345,7 +345,7 @@ class SplitBlockBloomFilterTest {
 
   @Test
   void createWithoutASizeUsesTheDefaultExpectedKeysAsEveryMutableBuilder() {
-    SplitBlockBloomFilter.Builder b = SplitBlockBloomFilter.builder();
+    SplitBlockBloomFilterBuilder b = SplitBlockBloomFilter.builder();
     assertEquals(MutableFilterBuilder.DEFAULT_EXPECTED_KEYS, b.expectedKeys());
     assertEquals(
         b.numBytesFor(MutableFilterBuilder.DEFAULT_EXPECTED_KEYS), b.create().sizeInBytes());

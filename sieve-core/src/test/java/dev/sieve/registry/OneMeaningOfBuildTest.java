@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.FilterBuilder;
 import dev.sieve.format.TestTypes;
 import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.ribbon.Standard128RibbonFilterBuilder;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ class OneMeaningOfBuildTest {
     for (int i = 0; i < keys.length; i++) {
       keys[i] = i * 0x9E3779B97F4A7C15L;
     }
-    Standard128RibbonFilter.Builder b = Standard128RibbonFilter.builder();
+    Standard128RibbonFilterBuilder b = Standard128RibbonFilter.builder();
     for (long k : keys) {
       b.add(k);
     }

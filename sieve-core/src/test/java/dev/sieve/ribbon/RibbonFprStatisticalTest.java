@@ -46,7 +46,7 @@ class RibbonFprStatisticalTest {
     for (int i = 0; i < KEYS; i++) {
       h[i] = keys.nextLong();
     }
-    Standard128RibbonFilter.Builder b = Standard128RibbonFilter.builder();
+    Standard128RibbonFilterBuilder b = Standard128RibbonFilter.builder();
     Standard128RibbonFilter f =
         (fpRate > 0 ? b.fpRate(fpRate) : b.bloomEquivalentBitsPerKey(bitsPerKey))
             .buildFromHashes(h);

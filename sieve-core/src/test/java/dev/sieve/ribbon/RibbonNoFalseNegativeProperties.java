@@ -116,7 +116,7 @@ class RibbonNoFalseNegativeProperties {
   void incrementalAddInAnyOrderGivesTheSameFilter(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 20_000) int size) {
     long[] h = hashes(seed, size, 5);
-    Standard128RibbonFilter.Builder builder =
+    Standard128RibbonFilterBuilder builder =
         Standard128RibbonFilter.builder().bloomEquivalentBitsPerKey(8);
     for (long x : h) {
       builder.addHash(x);

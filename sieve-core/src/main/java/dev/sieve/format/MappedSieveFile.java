@@ -199,9 +199,16 @@ public final class MappedSieveFile implements AutoCloseable {
     throw new IllegalStateException("a " + filter.getClass().getName() + " read as a Filter");
   }
 
-  /** {@return the filter, whatever its class: {@link #filter()}'s without its check} */
-  KeyFilter keyFilter() {
-    return filter;
+  /**
+   * The filter of a file mapped, opened and closed again ({@link SieveFormat#map(Path)}: the
+   * mapping outlives the handle); {@code filterOnly} as {@link ContainerReader}'s reads take it.
+   */
+  static KeyFilter mapped(
+      Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit, String filterOnly)
+      throws IOException {
+    try (MappedSieveFile m = open(file, verifyChecksum, segmentShift, oneBufferLimit, filterOnly)) {
+      return m.filter;
+    }
   }
 
   /**

@@ -52,14 +52,8 @@ import java.util.Objects;
  * from bytes whose checksums match, so a corrupted filter never silently reports a key it was built
  * with as absent (up to CRC32C's 2^-32 miss rate on random corruption).
  *
- * <h2>Other systems' filters</h2>
- *
- * A foreign type's filter (Guava's, Spark's, DataSketches' or Cassandra's Bloom filter, in its
- * owner's form) is a {@link KeyFilter}, not a {@link Filter}: its owner hashes its keys, so it has
- * no Sieve key hash to be tested with. It is written as any filter is, and read by the typed reads
- * ({@link #read(byte[], Class)} and the stream, buffer and file forms) given its class or {@code
- * KeyFilter.class}; the untyped reads, which return a {@link Filter}, refuse its container with a
- * {@link SieveFormatException} that names the typed read.
+ * <p>Another system's filter (its owner hashes its keys) is a {@link KeyFilter}, not a {@link
+ * Filter}: the typed reads given its class return it; the untyped reads refuse it.
  *
  * <h2>Zero copy</h2>
  *
@@ -158,8 +152,7 @@ public final class SieveFormat {
   /**
    * {@return the container holding {@code filter}}
    *
-   * @param outer the filter (written with the flag of its {@link KeyScheme}, none for XXPH3 and for
-   *     another system's filter, which carries no scheme)
+   * @param outer the filter (written with the flag of its {@link KeyScheme}, if it has one)
    */
   public static byte[] toBytes(KeyFilter outer) {
     return ContainerWriter.toBytes(outer);
@@ -235,8 +228,7 @@ public final class SieveFormat {
    *
    * @param bytes a whole container
    * @return the filter
-   * @throws SieveFormatException if the bytes are not one valid container (trailing bytes
-   *     included), or hold another system's filter (read by {@link #read(byte[], Class)})
+   * @throws SieveFormatException if not one valid container (trailing bytes included) of a Filter
    */
   public static Filter read(byte[] bytes) {
     return (Filter) ContainerReader.read(bytes, "SieveFormat.read(byte[], Class)");
@@ -247,8 +239,7 @@ public final class SieveFormat {
    *
    * @param <F> the filter class
    * @param bytes a whole container
-   * @param expected the class the container must hold ({@code KeyFilter.class} for any, another
-   *     system's filter included; {@code Filter.class} for any of Sieve's own)
+   * @param expected the class the container must hold ({@code KeyFilter.class}: any)
    * @return the filter
    * @throws SieveFormatException if the bytes are invalid or hold another filter type
    */
@@ -263,8 +254,7 @@ public final class SieveFormat {
    *
    * @param in the stream, positioned at a container
    * @return the filter
-   * @throws SieveFormatException if the stream ends early or the container is invalid, or holds
-   *     another system's filter (read by {@link #read(InputStream, Class)})
+   * @throws SieveFormatException if the stream ends early or holds no valid container of a Filter
    * @throws IOException if reading fails
    */
   public static Filter read(InputStream in) throws IOException {
@@ -318,8 +308,7 @@ public final class SieveFormat {
    * @param buffer a whole container (its remaining bytes)
    * @param verifyChecksum whether to check the payload checksum
    * @return the filter, reading the buffer in place
-   * @throws SieveFormatException if the container is invalid, or holds another system's filter
-   *     (read by {@link #wrap(ByteBuffer, Class)})
+   * @throws SieveFormatException if the buffer holds no valid container of a Filter
    */
   public static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
     return (Filter)
@@ -366,15 +355,15 @@ public final class SieveFormat {
    *
    * @param <F> the filter class
    * @param file the container file
-   * @param expected the filter class, e.g. {@code Xor8Filter.class} ({@code KeyFilter.class} for
-   *     any)
+   * @param expected the filter class, e.g. {@code Xor8Filter.class} ({@code KeyFilter.class}: any)
    * @return the filter, of that class, reading the mapped file
    * @throws SieveFormatException if the file is invalid or holds another filter type (the message
    *     names the type it holds)
    * @throws IOException if the file cannot be read
    */
   public static <F extends KeyFilter> F map(Path file, Class<F> expected) throws IOException {
-    return ContainerReader.as(map(file, true, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD, null), expected);
+    return ContainerReader.as(
+        MappedSieveFile.mapped(file, true, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD, null), expected);
   }
 
   /**
@@ -383,8 +372,7 @@ public final class SieveFormat {
    * @param file the container file
    * @param verifyChecksum whether to check the payload checksum
    * @return the filter, reading the mapped file in place
-   * @throws SieveFormatException if the file is invalid, or holds another system's filter (read by
-   *     {@link #map(Path, Class)})
+   * @throws SieveFormatException if the file holds no valid container of a Filter
    */
   public static Filter map(Path file, boolean verifyChecksum) throws IOException {
     return map(file, verifyChecksum, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD);
@@ -394,17 +382,8 @@ public final class SieveFormat {
   static Filter map(Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit)
       throws IOException {
     return (Filter)
-        map(file, verifyChecksum, segmentShift, oneBufferLimit, "SieveFormat.map(Path, Class)");
-  }
-
-  /** The mapped filter; {@code filterOnly} as {@link ContainerReader}'s reads take it. */
-  private static KeyFilter map(
-      Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit, String filterOnly)
-      throws IOException {
-    try (MappedSieveFile mapped =
-        MappedSieveFile.open(file, verifyChecksum, segmentShift, oneBufferLimit, filterOnly)) {
-      return mapped.keyFilter();
-    }
+        MappedSieveFile.mapped(
+            file, verifyChecksum, segmentShift, oneBufferLimit, "SieveFormat.map(Path, Class)");
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.sieve.cli;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.interop.ForeignBloomFilter;
 import dev.sieve.registry.FilterType;
@@ -74,7 +75,7 @@ public final class ConvertCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), e.getMessage() + " (or sieve for --to)");
     }
     PrintWriter err = spec.commandLine().getErr();
-    Filter filter;
+    KeyFilter filter;
     try {
       ForeignFormat source = forced;
       if (source == null) {
@@ -90,7 +91,10 @@ public final class ConvertCommand implements Callable<Integer> {
                   + "): nothing to convert");
         }
       }
-      filter = source != null ? source.readFile(in) : SieveFormat.read(Files.readAllBytes(in));
+      filter =
+          source != null
+              ? source.readFile(in)
+              : SieveFormat.read(Files.readAllBytes(in), KeyFilter.class);
     } catch (Exception e) {
       return SstCliSupport.badFile(err, "convert", in.toString(), e);
     }
@@ -113,7 +117,7 @@ public final class ConvertCommand implements Callable<Integer> {
   }
 
   /** Why {@code filter} cannot become {@code target} without loss, or {@code null} if it can. */
-  static String whyNot(Filter filter, ForeignFormat target) {
+  static String whyNot(KeyFilter filter, ForeignFormat target) {
     ForeignFormat source = ForeignFormat.of(filter);
     if (source != null && source.type() == target.type()) {
       return null; // one family (Cassandra's two layouts): the same bits and hash
@@ -127,7 +131,7 @@ public final class ConvertCommand implements Callable<Integer> {
         + " filter without loss: "
         + (source == null
             ? "it hashes keys with Sieve's "
-                + filter.keyScheme()
+                + ((Filter) filter).keyScheme()
                 + " and lays its bits out its own"
                 + " way"
             : "it hashes keys with " + hashOf(source))

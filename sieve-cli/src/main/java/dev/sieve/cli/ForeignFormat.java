@@ -1,6 +1,6 @@
 package dev.sieve.cli;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.interop.CassandraBloomFilter;
 import dev.sieve.interop.DataSketchesBloomFilter;
 import dev.sieve.interop.ForeignBloomFilter;
@@ -324,7 +324,7 @@ enum ForeignFormat {
   }
 
   /** The form of a filter read from a container, or {@code null} if it is not foreign. */
-  static ForeignFormat of(Filter f) {
+  static ForeignFormat of(KeyFilter f) {
     FilterType t = FilterType.forClass(f.getClass());
     return t == null ? null : ofType(t);
   }

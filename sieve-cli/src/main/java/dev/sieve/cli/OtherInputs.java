@@ -1,6 +1,6 @@
 package dev.sieve.cli;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.format.ContainerHeader;
 import dev.sieve.format.SieveFormat;
@@ -27,7 +27,7 @@ final class OtherInputs {
   static final long MAX_BLOCK_BYTES = Integer.MAX_VALUE - 64;
 
   static Map<String, String> describeContainer(Path file) throws IOException {
-    Filter f = SieveFormat.map(file);
+    KeyFilter f = SieveFormat.map(file, KeyFilter.class);
     ContainerHeader h;
     try (var ch = java.nio.channels.FileChannel.open(file)) {
       ByteBuffer head = ByteBuffer.allocate(SieveFormat.HEADER_BYTES);

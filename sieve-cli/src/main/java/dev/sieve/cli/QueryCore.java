@@ -74,7 +74,7 @@ final class QueryCore {
         case DATABASE:
           return DATABASE;
         case SIEVE_CONTAINER:
-          filter = dev.sieve.format.SieveFormat.map(file);
+          filter = dev.sieve.format.SieveFormat.map(file, KeyFilter.class);
           recordsLongKeys =
               (OtherInputs.containerFlags(file) & dev.sieve.format.SieveFormat.FLAG_LONG_KEYS) != 0;
           break;
@@ -99,7 +99,8 @@ final class QueryCore {
       return SstCliSupport.badFile(err, "query", file.toString(), e);
     }
     // the key scheme the filter records (a container's flags, a Parquet bitset): XXPH3 for the
-    // filters that are not Filters (SST files, blocks), which hash key bytes their own way
+    // filters that are not Filters (SST files, blocks, other systems' filters), which hash key
+    // bytes their own way
     KeyScheme scheme = filter instanceof Filter f ? f.keyScheme() : KeyScheme.XXPH3;
     boolean longKeys = scheme.longKeysOnly() || recordsLongKeys;
     if (longKeys) {
@@ -169,10 +170,10 @@ final class QueryCore {
    */
   private void answer(String text, byte[] key, KeyFilter filter, KeyForm form) {
     boolean maybe;
-    if (filter instanceof Filter f && ownNumbers(f) && form == KeyForm.LONG) {
-      maybe = f.mayContain(ByteBuffer.wrap(key).getLong());
-    } else if (filter instanceof Filter f && ownNumbers(f) && form == KeyForm.INT) {
-      maybe = f.mayContainInt(ByteBuffer.wrap(key).getInt());
+    if (ownNumbers(filter) && form == KeyForm.LONG) {
+      maybe = filter.mayContain(ByteBuffer.wrap(key).getLong());
+    } else if (ownNumbers(filter) && form == KeyForm.INT) {
+      maybe = filter.mayContainInt(ByteBuffer.wrap(key).getInt());
     } else {
       maybe = filter.mayContain(key);
     }
@@ -186,8 +187,9 @@ final class QueryCore {
    * Whether the filter hashes numbers its own way: a scheme other than the default, or another
    * system's filter (Guava's long funnel: 8 little-endian bytes; Spark's putLong).
    */
-  private static boolean ownNumbers(Filter f) {
-    return f.keyScheme() != KeyScheme.XXPH3 || f instanceof dev.sieve.interop.ForeignBloomFilter;
+  private static boolean ownNumbers(KeyFilter f) {
+    return f instanceof dev.sieve.interop.ForeignBloomFilter
+        || f instanceof Filter g && g.keyScheme() != KeyScheme.XXPH3;
   }
 
   /** Remembers the first numeric-looking text key that answered absent. */

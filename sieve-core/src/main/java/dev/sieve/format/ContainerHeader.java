@@ -16,7 +16,7 @@ import static dev.sieve.format.SieveFormat.TYPE_OFFSET;
 import static dev.sieve.format.SieveFormat.VERSION;
 import static dev.sieve.format.SieveFormat.VERSION_OFFSET;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.registry.FilterType;
 import java.nio.ByteBuffer;
@@ -33,7 +33,7 @@ import java.nio.ByteOrder;
  * @param payloadLength the payload's length in bytes
  * @param parameterA the type's first parameter (probes or fingerprint bits)
  * @param parameterB the type's second parameter (arity, slots per bucket, or 0)
- * @param sizeInBits the filter's {@link dev.sieve.Filter#sizeInBits()}
+ * @param sizeInBits the filter's {@link dev.sieve.KeyFilter#sizeInBits()}
  * @param flags the flags ({@link SieveFormat#FLAG_MIX64_LONG_KEYS}, {@link
  *     SieveFormat#FLAG_IDENTITY_LONG_KEYS})
  */
@@ -57,7 +57,7 @@ public record ContainerHeader(
   }
 
   /** The header a container of {@code f} (of {@code type}) is written with. */
-  static ContainerHeader of(FilterType type, Filter f, int flags, long payloadLength) {
+  static ContainerHeader of(FilterType type, KeyFilter f, int flags, long payloadLength) {
     long numKeys = f.numKeys();
     int a = TypeForms.of(type).parameterA(f);
     int b = TypeForms.of(type).parameterB(f);

@@ -12,10 +12,12 @@ import static dev.sieve.format.SieveFormat.SIZE_OFFSET;
 import static dev.sieve.format.SieveFormat.TYPE_OFFSET;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.Schemes;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -28,6 +30,11 @@ import java.util.function.Supplier;
  * checksum checked before anything is decoded, then the type's payload decoded and checked against
  * the header. The reading half of {@link SieveFormat}; {@link MappedSieveFile} maps files and
  * shares {@link #checkAgainstHeader} and {@link #withFlags}.
+ *
+ * <p>Each read takes {@code filterOnly}: {@code null} for a read that returns any {@link KeyFilter}
+ * (the typed reads, which then check the class), otherwise the typed read a caller of an untyped
+ * read, which returns a {@link Filter}, is sent to for a container of another system's filter (a
+ * {@link KeyFilter} alone), refused at the header's type field before any payload is read.
  */
 final class ContainerReader {
   /** The first chunk a stream read allocates; chunks double as data arrives. */
@@ -36,9 +43,10 @@ final class ContainerReader {
   private ContainerReader() {}
 
   /** {@link SieveFormat#read(byte[])}. */
-  static Filter read(byte[] bytes) {
+  static KeyFilter read(byte[] bytes, String filterOnly) {
     ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(bytes), bytes.length);
     TypeForms.requirePresent(header.type());
+    requireFilter(header.type(), filterOnly);
     header.checkTotal(bytes.length);
     ByteBuffer payload = ByteBuffer.wrap(bytes, HEADER_BYTES, (int) header.payloadLength());
     checkPayloadHead(header, payload.slice());
@@ -49,10 +57,11 @@ final class ContainerReader {
   }
 
   /** {@link SieveFormat#read(InputStream)}. */
-  static Filter read(InputStream in) throws IOException {
+  static KeyFilter read(InputStream in, String filterOnly) throws IOException {
     byte[] head = in.readNBytes(HEADER_BYTES);
     ContainerHeader header = ContainerHeader.read(ByteBuffer.wrap(head), Long.MAX_VALUE);
     TypeForms.requirePresent(header.type());
+    requireFilter(header.type(), filterOnly);
     if (header.payloadLength() > MAX_ARRAY_PAYLOAD) {
       throw new SieveFormatException(
           PAYLOAD_LENGTH_OFFSET,
@@ -109,11 +118,12 @@ final class ContainerReader {
   }
 
   /** {@link SieveFormat#wrap(ByteBuffer, boolean)}. */
-  static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
+  static KeyFilter wrap(ByteBuffer buffer, boolean verifyChecksum, String filterOnly) {
     ByteBuffer in = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
     int size = in.remaining();
     ContainerHeader header = ContainerHeader.read(in, size);
     TypeForms.requirePresent(header.type());
+    requireFilter(header.type(), filterOnly);
     header.checkTotal(size);
     ByteBuffer payload = in.duplicate().position(HEADER_BYTES);
     payload.limit(HEADER_BYTES + (int) header.payloadLength());
@@ -137,9 +147,36 @@ final class ContainerReader {
     Crc32c.check(HEADER_BYTES + header.payloadLength(), Crc32c.of(payload), stored);
   }
 
+  /**
+   * Refuses, for an untyped read ({@code filterOnly} naming its typed counterpart), a container
+   * whose type's filters are not {@link Filter}s: another system's filter, tested by keys its owner
+   * hashes, has no Sieve key hash to offer, and is read by a typed read as a {@link KeyFilter}.
+   *
+   * @throws SieveFormatException at the type field, naming the type and the read that takes it
+   */
+  static void requireFilter(FilterType type, String filterOnly) {
+    if (filterOnly == null) {
+      return;
+    }
+    Class<? extends KeyFilter> cls = TypeForms.of(type).filterClass();
+    if (!Filter.class.isAssignableFrom(cls)) {
+      throw new SieveFormatException(
+          TYPE_OFFSET,
+          "the container holds a "
+              + type.cliName()
+              + " filter, another system's filter ("
+              + cls.getSimpleName()
+              + ", hashed by its owner): a KeyFilter, not a Filter; read it with "
+              + filterOnly
+              + ", giving "
+              + cls.getSimpleName()
+              + ".class or KeyFilter.class");
+    }
+  }
+
   /** Decodes the payload, turning the type reader's payload-relative offsets into file offsets. */
-  private static Filter decode(ContainerHeader header, Supplier<Filter> reader) {
-    Filter f;
+  private static KeyFilter decode(ContainerHeader header, Supplier<KeyFilter> reader) {
+    KeyFilter f;
     try {
       f = reader.get();
     } catch (SieveFormatException e) {
@@ -155,11 +192,26 @@ final class ContainerReader {
 
   /**
    * The filter carrying the key scheme the header's flags record (none: the default, also for a
-   * form whose reader gives another scheme, as the Parquet bitset's does).
+   * form whose reader gives another scheme, as the Parquet bitset's does); a filter that is not a
+   * {@link Filter} carries none, and its container must record none.
    */
-  static Filter withFlags(ContainerHeader header, Filter f) {
+  static KeyFilter withFlags(ContainerHeader header, KeyFilter read) {
+    int schemeFlags = header.flags() & ~SieveFormat.FLAG_LONG_KEYS;
+    if (!(read instanceof Filter f)) {
+      // another system's filter: its type id says how its owner hashes keys; it carries no scheme
+      if (schemeFlags != KeyScheme.XXPH3.containerFlag()) {
+        throw new SieveFormatException(
+            FLAGS_OFFSET,
+            "flags 0x"
+                + Integer.toHexString(header.flags())
+                + " hold key-scheme bits, and a "
+                + header.type().cliName()
+                + " filter carries no key scheme (its owner hashes its keys)");
+      }
+      return read;
+    }
     for (KeyScheme scheme : KeyScheme.values()) {
-      if ((header.flags() & ~SieveFormat.FLAG_LONG_KEYS) == scheme.containerFlag()) {
+      if (schemeFlags == scheme.containerFlag()) {
         try {
           return Schemes.apply(f, scheme);
         } catch (IllegalArgumentException e) {
@@ -219,13 +271,13 @@ final class ContainerReader {
   }
 
   /** Checks that the decoded filter has the header's parameters, size and key count. */
-  static void checkAgainstHeader(ContainerHeader header, Filter f) {
-    PayloadForm<Filter> codec = TypeForms.of(header.type());
+  static void checkAgainstHeader(ContainerHeader header, KeyFilter f) {
+    PayloadForm<KeyFilter> codec = TypeForms.of(header.type());
     checkFields(header, codec.parameterA(f), codec.parameterB(f), f.sizeInBits(), f.numKeys());
   }
 
   /** The filter as {@code expected}, or the exception naming what the container holds. */
-  static <F extends Filter> F as(Filter f, Class<F> expected) {
+  static <F extends KeyFilter> F as(KeyFilter f, Class<F> expected) {
     if (!expected.isInstance(f)) {
       throw new SieveFormatException(
           TYPE_OFFSET,

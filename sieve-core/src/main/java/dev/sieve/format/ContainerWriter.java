@@ -5,6 +5,7 @@ import static dev.sieve.format.SieveFormat.HEADER_BYTES;
 import static dev.sieve.format.SieveFormat.MAX_ARRAY_PAYLOAD;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.internal.ChannelWrites;
 import dev.sieve.registry.FilterType;
 import java.io.IOException;
@@ -21,17 +22,17 @@ import java.util.zip.CRC32C;
 final class ContainerWriter {
   private ContainerWriter() {}
 
-  /** {@link SieveFormat#toBytes(Filter)}. */
-  static byte[] toBytes(Filter outer) {
+  /** {@link SieveFormat#toBytes(KeyFilter)}. */
+  static byte[] toBytes(KeyFilter outer) {
     Objects.requireNonNull(outer, "filter");
     int flags = flagsOf(outer);
     FilterType type = FilterType.of(outer);
-    Filter filter = TypeForms.toWrite(type, outer);
+    KeyFilter filter = TypeForms.toWrite(type, outer);
     // header and payload from one moment, even while other threads add
     return TypeForms.of(type).holdStill(filter, still -> toBytes(type, still, flags));
   }
 
-  private static byte[] toBytes(FilterType type, Filter filter, int flags) {
+  private static byte[] toBytes(FilterType type, KeyFilter filter, int flags) {
     byte[] payload = TypeForms.of(type).payload(filter);
     if (payload.length > MAX_ARRAY_PAYLOAD) {
       throw new IllegalStateException(
@@ -45,18 +46,18 @@ final class ContainerWriter {
     return out;
   }
 
-  /** {@link SieveFormat#write(Filter, WritableByteChannel, boolean)}. */
-  static void write(Filter outer, WritableByteChannel out, boolean longKeys) throws IOException {
+  /** {@link SieveFormat#write(KeyFilter, WritableByteChannel, boolean)}. */
+  static void write(KeyFilter outer, WritableByteChannel out, boolean longKeys) throws IOException {
     Objects.requireNonNull(out, "out");
     int scheme = flagsOf(Objects.requireNonNull(outer, "filter"));
     if (longKeys && scheme != 0) {
       throw new IllegalArgumentException(
           "the long-keys flag goes with the default key scheme only; this filter's is "
-              + outer.keyScheme());
+              + ((Filter) outer).keyScheme());
     }
     int flags = longKeys ? scheme | SieveFormat.FLAG_LONG_KEYS : scheme;
     FilterType type = FilterType.of(outer);
-    Filter filter = TypeForms.toWrite(type, outer);
+    KeyFilter filter = TypeForms.toWrite(type, outer);
     // header and payload from one moment, even while other threads add
     TypeForms.of(type)
         .holdStill(
@@ -67,7 +68,7 @@ final class ContainerWriter {
             });
   }
 
-  private static void write(FilterType type, Filter filter, int flags, WritableByteChannel out)
+  private static void write(FilterType type, KeyFilter filter, int flags, WritableByteChannel out)
       throws IOException {
     long payloadLength = TypeForms.of(type).payloadLength(filter);
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
@@ -117,8 +118,12 @@ final class ContainerWriter {
     return ByteBuffer.allocate(CHECKSUM_BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(crc).array();
   }
 
-  /** The container flags a filter is written with: its key scheme's (0 for the default). */
-  private static int flagsOf(Filter filter) {
-    return filter.keyScheme().containerFlag();
+  /**
+   * The container flags a filter is written with: its key scheme's (0 for the default), and 0 for a
+   * filter that carries no key scheme (another system's filter, whose type id says how its owner
+   * hashes keys).
+   */
+  private static int flagsOf(KeyFilter filter) {
+    return filter instanceof Filter f ? f.keyScheme().containerFlag() : 0;
   }
 }

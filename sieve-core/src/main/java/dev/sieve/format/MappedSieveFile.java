@@ -1,8 +1,10 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelReads;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -32,7 +34,7 @@ import java.util.zip.CRC32C;
  *       which the JVM turns into {@link InternalError} (an {@link Error}, not a Sieve exception);
  *       Java cannot prevent this without a file-size check per query.
  *   <li><b>Replaced by rename</b> ({@code write to a temporary file, then rename it over the old
- *       one}, as {@link SieveFormat#write(Filter, Path)} does): safe. The mapping keeps the old
+ *       one}, as {@link SieveFormat#write(KeyFilter, Path)} does): safe. The mapping keeps the old
  *       file's pages until the mapping is dropped; the new file is seen by the next {@code open}.
  * </ul>
  *
@@ -49,7 +51,7 @@ public final class MappedSieveFile implements AutoCloseable {
 
   private final Path file;
   private final FileChannel channel;
-  private final Filter filter;
+  private final KeyFilter filter;
   private final long size;
   private final byte[] header;
   private final ByteBuffer headerView;
@@ -60,7 +62,7 @@ public final class MappedSieveFile implements AutoCloseable {
   private MappedSieveFile(
       Path file,
       FileChannel channel,
-      Filter filter,
+      KeyFilter filter,
       long size,
       byte[] header,
       ByteBuffer headerView,
@@ -108,6 +110,16 @@ public final class MappedSieveFile implements AutoCloseable {
   /** {@link #open(Path, boolean)} with the segment size and the one-buffer limit as parameters. */
   static MappedSieveFile open(
       Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit) throws IOException {
+    return open(file, verifyChecksum, segmentShift, oneBufferLimit, null);
+  }
+
+  /**
+   * {@link #open(Path, boolean, int, long)}, refusing another system's filter at its header where
+   * {@code filterOnly} names the typed read to use instead ({@link ContainerReader}).
+   */
+  static MappedSieveFile open(
+      Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit, String filterOnly)
+      throws IOException {
     Objects.requireNonNull(file, "file");
     FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
     try {
@@ -116,15 +128,16 @@ public final class MappedSieveFile implements AutoCloseable {
           ChannelReads.readSmall(ch, 0, (int) Math.min(size, SieveFormat.HEADER_BYTES));
       ContainerHeader h = ContainerHeader.read(head, size);
       TypeForms.requirePresent(h.type());
+      ContainerReader.requireFilter(h.type(), filterOnly);
       h.checkTotal(size);
       long payloadEnd = SieveFormat.HEADER_BYTES + h.payloadLength();
-      Filter filter;
+      KeyFilter filter;
       ByteBuffer headerView;
       ByteBuffer[] payload;
       ByteBuffer checksumView;
       if (h.payloadLength() <= oneBufferLimit) {
         ByteBuffer whole = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
-        filter = SieveFormat.wrap(whole, verifyChecksum);
+        filter = ContainerReader.wrap(whole, verifyChecksum, null);
         headerView = whole.duplicate().position(0).limit(SieveFormat.HEADER_BYTES).slice();
         payload =
             new ByteBuffer[] {
@@ -175,20 +188,38 @@ public final class MappedSieveFile implements AutoCloseable {
    * The filter, querying the mapped file in place.
    *
    * @return the filter
+   * @throws SieveFormatException if the file holds another system's filter, which is a {@link
+   *     KeyFilter} and not a {@link Filter} ({@link #filter(Class)} reads it)
    */
   public Filter filter() {
-    return filter;
+    if (filter instanceof Filter f) {
+      return f;
+    }
+    ContainerReader.requireFilter(FilterType.of(filter), "MappedSieveFile.filter(Class)");
+    throw new IllegalStateException("a " + filter.getClass().getName() + " read as a Filter");
+  }
+
+  /**
+   * The filter of a file mapped, opened and closed again ({@link SieveFormat#map(Path)}: the
+   * mapping outlives the handle); {@code filterOnly} as {@link ContainerReader}'s reads take it.
+   */
+  static KeyFilter mapped(
+      Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit, String filterOnly)
+      throws IOException {
+    try (MappedSieveFile m = open(file, verifyChecksum, segmentShift, oneBufferLimit, filterOnly)) {
+      return m.filter;
+    }
   }
 
   /**
    * The filter as the expected class.
    *
    * @param <F> the filter class
-   * @param expected the class the file must hold
+   * @param expected the class the file must hold ({@code KeyFilter.class} for any)
    * @return the filter
    * @throws SieveFormatException if the container holds another filter type
    */
-  public <F extends Filter> F filter(Class<F> expected) {
+  public <F extends KeyFilter> F filter(Class<F> expected) {
     if (!expected.isInstance(filter)) {
       throw new SieveFormatException(
           10,

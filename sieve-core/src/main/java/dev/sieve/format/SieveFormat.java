@@ -1,6 +1,7 @@
 package dev.sieve.format;
 
 import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicFileWrite;
@@ -50,6 +51,9 @@ import java.util.Objects;
  * {@link SieveFormatException} naming the byte offset and the reason. A filter is returned only
  * from bytes whose checksums match, so a corrupted filter never silently reports a key it was built
  * with as absent (up to CRC32C's 2^-32 miss rate on random corruption).
+ *
+ * <p>Another system's filter (its owner hashes its keys) is a {@link KeyFilter}, not a {@link
+ * Filter}: the typed reads given its class return it; the untyped reads refuse it.
  *
  * <h2>Zero copy</h2>
  *
@@ -119,8 +123,8 @@ public final class SieveFormat {
    * were added as {@code long}s, each hashed as its 8 big-endian bytes, as {@code
    * Filter.mayContain(long)} asks. The filter is the same either way; the flag tells a reader (the
    * CLI's {@code query}) to take keys as numbers, since the bytes of the text "42" are not the key
-   * 42. Written by {@link #write(Filter, WritableByteChannel, boolean)}; a reader from before this
-   * flag refuses it as unknown, while a file without it reads as it always did.
+   * 42. Written by {@link #write(KeyFilter, WritableByteChannel, boolean)}; a reader from before
+   * this flag refuses it as unknown, while a file without it reads as it always did.
    */
   public static final int FLAG_LONG_KEYS = 1 << 16;
 
@@ -148,9 +152,9 @@ public final class SieveFormat {
   /**
    * {@return the container holding {@code filter}}
    *
-   * @param outer the filter (written with the flag of its {@link KeyScheme}, none for XXPH3)
+   * @param outer the filter (written with the flag of its {@link KeyScheme}, if it has one)
    */
-  public static byte[] toBytes(Filter outer) {
+  public static byte[] toBytes(KeyFilter outer) {
     return ContainerWriter.toBytes(outer);
   }
 
@@ -160,7 +164,7 @@ public final class SieveFormat {
    * @param filter the filter
    * @param out where the container goes; not closed
    */
-  public static void write(Filter filter, OutputStream out) throws IOException {
+  public static void write(KeyFilter filter, OutputStream out) throws IOException {
     Objects.requireNonNull(out, "out");
     write(filter, Channels.newChannel(out));
   }
@@ -173,12 +177,12 @@ public final class SieveFormat {
    * @param outer the filter
    * @param out where the container goes; not closed
    */
-  public static void write(Filter outer, WritableByteChannel out) throws IOException {
+  public static void write(KeyFilter outer, WritableByteChannel out) throws IOException {
     ContainerWriter.write(outer, out, false);
   }
 
   /**
-   * {@link #write(Filter, WritableByteChannel)}, recording with {@link #FLAG_LONG_KEYS} that the
+   * {@link #write(KeyFilter, WritableByteChannel)}, recording with {@link #FLAG_LONG_KEYS} that the
    * keys were added as {@code long}s when {@code longKeys} is set.
    *
    * @param outer the filter
@@ -187,7 +191,7 @@ public final class SieveFormat {
    * @throws IllegalArgumentException if {@code longKeys} is set and the filter's key scheme is not
    *     the default (a scheme of its own already says how its keys are hashed)
    */
-  public static void write(Filter outer, WritableByteChannel out, boolean longKeys)
+  public static void write(KeyFilter outer, WritableByteChannel out, boolean longKeys)
       throws IOException {
     ContainerWriter.write(outer, out, longKeys);
   }
@@ -212,7 +216,7 @@ public final class SieveFormat {
    * @param file the file, replaced whole; or a device, pipe or descriptor, written in place
    * @throws java.nio.file.FileSystemException if {@code file} is a directory
    */
-  public static void write(Filter filter, Path file) throws IOException {
+  public static void write(KeyFilter filter, Path file) throws IOException {
     Objects.requireNonNull(filter, "filter");
     AtomicFileWrite.write(file, out -> write(filter, out));
   }
@@ -224,10 +228,10 @@ public final class SieveFormat {
    *
    * @param bytes a whole container
    * @return the filter
-   * @throws SieveFormatException if the bytes are not one valid container (trailing bytes included)
+   * @throws SieveFormatException if not one valid container (trailing bytes included) of a Filter
    */
   public static Filter read(byte[] bytes) {
-    return ContainerReader.read(bytes);
+    return (Filter) ContainerReader.read(bytes, "SieveFormat.read(byte[], Class)");
   }
 
   /**
@@ -235,12 +239,12 @@ public final class SieveFormat {
    *
    * @param <F> the filter class
    * @param bytes a whole container
-   * @param expected the class the container must hold
+   * @param expected the class the container must hold ({@code KeyFilter.class}: any)
    * @return the filter
    * @throws SieveFormatException if the bytes are invalid or hold another filter type
    */
-  public static <F extends Filter> F read(byte[] bytes, Class<F> expected) {
-    return ContainerReader.as(read(bytes), expected);
+  public static <F extends KeyFilter> F read(byte[] bytes, Class<F> expected) {
+    return ContainerReader.as(ContainerReader.read(bytes, null), expected);
   }
 
   /**
@@ -250,11 +254,11 @@ public final class SieveFormat {
    *
    * @param in the stream, positioned at a container
    * @return the filter
-   * @throws SieveFormatException if the stream ends early or the container is invalid
+   * @throws SieveFormatException if the stream ends early or holds no valid container of a Filter
    * @throws IOException if reading fails
    */
   public static Filter read(InputStream in) throws IOException {
-    return ContainerReader.read(in);
+    return (Filter) ContainerReader.read(in, "SieveFormat.read(InputStream, Class)");
   }
 
   /**
@@ -263,14 +267,14 @@ public final class SieveFormat {
    * @param <F> the filter class
    * @param in the stream, left just after the container
    * @param expected the filter class, e.g. {@code BlockedBloomFilter.class} ({@code Filter.class}
-   *     for any)
+   *     for any of Sieve's own, {@code KeyFilter.class} for any)
    * @return the filter, of that class
    * @throws SieveFormatException if the container is invalid or holds another filter type (the
    *     message names the type it holds)
    * @throws IOException if reading fails
    */
-  public static <F extends Filter> F read(InputStream in, Class<F> expected) throws IOException {
-    return ContainerReader.as(read(in), expected);
+  public static <F extends KeyFilter> F read(InputStream in, Class<F> expected) throws IOException {
+    return ContainerReader.as(ContainerReader.read(in, null), expected);
   }
 
   /**
@@ -304,9 +308,11 @@ public final class SieveFormat {
    * @param buffer a whole container (its remaining bytes)
    * @param verifyChecksum whether to check the payload checksum
    * @return the filter, reading the buffer in place
+   * @throws SieveFormatException if the buffer holds no valid container of a Filter
    */
   public static Filter wrap(ByteBuffer buffer, boolean verifyChecksum) {
-    return ContainerReader.wrap(buffer, verifyChecksum);
+    return (Filter)
+        ContainerReader.wrap(buffer, verifyChecksum, "SieveFormat.wrap(ByteBuffer, Class)");
   }
 
   /**
@@ -314,11 +320,11 @@ public final class SieveFormat {
    *
    * @param <F> the filter class
    * @param buffer a whole container (its remaining bytes)
-   * @param expected the class the container must hold
+   * @param expected the class the container must hold ({@code KeyFilter.class} for any)
    * @return the filter, reading the buffer in place
    */
-  public static <F extends Filter> F wrap(ByteBuffer buffer, Class<F> expected) {
-    return ContainerReader.as(wrap(buffer), expected);
+  public static <F extends KeyFilter> F wrap(ByteBuffer buffer, Class<F> expected) {
+    return ContainerReader.as(ContainerReader.wrap(buffer, true, null), expected);
   }
 
   /**
@@ -333,7 +339,7 @@ public final class SieveFormat {
    * under the mapping makes queries throw {@link InternalError} (the JVM's report of {@code
    * SIGBUS}, an {@link Error}, not a Sieve exception; preventing it would cost a size check per
    * query). Replace container files by writing a new file and renaming it over the old one ({@link
-   * #write(Filter, Path)} does): the mapping keeps the old file's pages. Where in-place changes
+   * #write(KeyFilter, Path)} does): the mapping keeps the old file's pages. Where in-place changes
    * cannot be ruled out, open the file with {@link MappedSieveFile#open(Path)} instead, whose
    * {@link MappedSieveFile#verify()} recomputes the payload checksum of the mapping on demand.
    *
@@ -349,14 +355,15 @@ public final class SieveFormat {
    *
    * @param <F> the filter class
    * @param file the container file
-   * @param expected the filter class, e.g. {@code Xor8Filter.class}
+   * @param expected the filter class, e.g. {@code Xor8Filter.class} ({@code KeyFilter.class}: any)
    * @return the filter, of that class, reading the mapped file
    * @throws SieveFormatException if the file is invalid or holds another filter type (the message
    *     names the type it holds)
    * @throws IOException if the file cannot be read
    */
-  public static <F extends Filter> F map(Path file, Class<F> expected) throws IOException {
-    return ContainerReader.as(map(file), expected);
+  public static <F extends KeyFilter> F map(Path file, Class<F> expected) throws IOException {
+    return ContainerReader.as(
+        MappedSieveFile.mapped(file, true, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD, null), expected);
   }
 
   /**
@@ -365,6 +372,7 @@ public final class SieveFormat {
    * @param file the container file
    * @param verifyChecksum whether to check the payload checksum
    * @return the filter, reading the mapped file in place
+   * @throws SieveFormatException if the file holds no valid container of a Filter
    */
   public static Filter map(Path file, boolean verifyChecksum) throws IOException {
     return map(file, verifyChecksum, SEGMENT_SHIFT, MAX_ARRAY_PAYLOAD);
@@ -373,10 +381,9 @@ public final class SieveFormat {
   /** {@link #map(Path, boolean)} with the segment size and the one-buffer limit as parameters. */
   static Filter map(Path file, boolean verifyChecksum, int segmentShift, long oneBufferLimit)
       throws IOException {
-    try (MappedSieveFile mapped =
-        MappedSieveFile.open(file, verifyChecksum, segmentShift, oneBufferLimit)) {
-      return mapped.filter();
-    }
+    return (Filter)
+        MappedSieveFile.mapped(
+            file, verifyChecksum, segmentShift, oneBufferLimit, "SieveFormat.map(Path, Class)");
   }
 
   /**

@@ -2,7 +2,7 @@ package dev.sieve.format;
 
 import static dev.sieve.format.SieveFormat.TYPE_OFFSET;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.Families;
 import dev.sieve.internal.FilterFamily;
@@ -19,7 +19,7 @@ final class TypeForms {
   private TypeForms() {}
 
   /** {@return the payload form of {@code type}, whose family is present} */
-  static PayloadForm<Filter> of(FilterType type) {
+  static PayloadForm<KeyFilter> of(FilterType type) {
     return Families.get().form(type);
   }
 
@@ -41,7 +41,7 @@ final class TypeForms {
    * {@return what is written of {@code filter}, a filter of {@code type}: itself, or the snapshot
    * its family takes so that the header and the payload describe one moment while others add}
    */
-  static Filter toWrite(FilterType type, Filter filter) {
+  static KeyFilter toWrite(FilterType type, KeyFilter filter) {
     FilterFamily.Row<?> row = Families.get().row(type);
     return row == null ? filter : row.toWrite(filter);
   }

@@ -2,6 +2,7 @@ package dev.sieve.internal;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyFilter;
 import dev.sieve.internal.FilterFamily.Row;
 import java.util.HashMap;
 import java.util.Map;
@@ -118,7 +119,7 @@ public final class Families {
    * @throws IllegalArgumentException if no family present registers the class
    */
   @SuppressWarnings("unchecked")
-  public <F extends Filter> PayloadForm<F> form(Class<F> cls) {
+  public <F extends KeyFilter> PayloadForm<F> form(Class<F> cls) {
     Row<?> row = byClass.get(cls);
     if (row == null) {
       throw new IllegalArgumentException(cls.getName() + " is no registered filter type's class");
@@ -132,12 +133,35 @@ public final class Families {
    * @throws IllegalStateException naming the type and the module that provides it, if absent
    */
   @SuppressWarnings("unchecked")
-  public PayloadForm<Filter> form(FamilyType type) {
+  public PayloadForm<KeyFilter> form(FamilyType type) {
     Row<?> row = row(type);
     if (row == null) {
       throw new IllegalStateException(notPresent(type));
     }
-    return (PayloadForm<Filter>) row.form();
+    return (PayloadForm<KeyFilter>) row.form();
+  }
+
+  /**
+   * The payload form of {@code type}, whose filters are {@link Filter}s (a type Sieve builds, as a
+   * sharded filter's shards are).
+   *
+   * @throws IllegalStateException naming the type and the module that provides it, if absent, or
+   *     naming the class if the type's filters are not {@link Filter}s (a foreign type)
+   */
+  @SuppressWarnings("unchecked")
+  public PayloadForm<Filter> filterForm(FamilyType type) {
+    PayloadForm<KeyFilter> form = form(type);
+    if (!Filter.class.isAssignableFrom(form.filterClass())) {
+      throw new IllegalStateException(
+          "type "
+              + type.id()
+              + " ("
+              + type.cliName()
+              + "): "
+              + form.filterClass().getName()
+              + " is not a Filter");
+    }
+    return (PayloadForm<Filter>) (PayloadForm<?>) form;
   }
 
   /**

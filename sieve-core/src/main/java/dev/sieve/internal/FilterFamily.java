@@ -2,6 +2,7 @@ package dev.sieve.internal;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyFilter;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -25,7 +26,8 @@ public interface FilterFamily {
   /**
    * One filter type's row.
    *
-   * @param <F> the filter class
+   * @param <F> the filter class: a {@link Filter} for Sieve's own types, a {@link KeyFilter} alone
+   *     for a foreign type (another system's filter, whose keys its owner hashes)
    * @param type the registry type
    * @param filterClass the filter class
    * @param builder the registry's builder at its defaults, or {@code null} for a foreign type
@@ -34,7 +36,7 @@ public interface FilterFamily {
    * @param beforeWrite what the container writes of a filter: the filter itself, or for a type
    *     whose header and payload must describe one moment while other threads add, its snapshot
    */
-  record Row<F extends Filter>(
+  record Row<F extends KeyFilter>(
       FamilyType type,
       Class<F> filterClass,
       Supplier<? extends FilterBuilder<? extends F>> builder,
@@ -87,7 +89,7 @@ public interface FilterFamily {
      * @param form the container payload form
      * @return the row
      */
-    public static <F extends Filter> Row<F> foreign(
+    public static <F extends KeyFilter> Row<F> foreign(
         FamilyType type, Class<F> filterClass, PayloadForm<F> form) {
       return new Row<>(type, filterClass, null, form, f -> f);
     }
@@ -104,7 +106,7 @@ public interface FilterFamily {
     }
 
     /** {@return what the container writes of {@code filter}, a filter of this row's class} */
-    public Filter toWrite(Filter filter) {
+    public KeyFilter toWrite(KeyFilter filter) {
       return beforeWrite.apply(filterClass.cast(filter));
     }
   }

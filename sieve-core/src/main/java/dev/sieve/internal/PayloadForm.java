@@ -1,6 +1,6 @@
 package dev.sieve.internal;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.SieveFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,7 +27,7 @@ import java.util.function.ToLongFunction;
  *
  * @param <F> the filter class
  */
-public abstract class PayloadForm<F extends Filter> {
+public abstract class PayloadForm<F extends KeyFilter> {
   private final Class<F> filterClass;
 
   /** The container header's payload-length field, where a too-large payload is reported. */
@@ -221,7 +221,7 @@ public abstract class PayloadForm<F extends Filter> {
    * @param wrap the in-place read of a buffer's remaining bytes
    * @return the form
    */
-  public static <F extends Filter> PayloadForm<F> inPlace(
+  public static <F extends KeyFilter> PayloadForm<F> inPlace(
       Class<F> filterClass,
       Function<F, byte[]> payload,
       ToIntFunction<F> parameterA,
@@ -249,7 +249,7 @@ public abstract class PayloadForm<F extends Filter> {
    * @param map the segment map past one buffer
    * @return the form
    */
-  public static <F extends Filter> PayloadForm<F> inPlace(
+  public static <F extends KeyFilter> PayloadForm<F> inPlace(
       Class<F> filterClass,
       Function<F, byte[]> payload,
       ToIntFunction<F> parameterA,
@@ -272,7 +272,7 @@ public abstract class PayloadForm<F extends Filter> {
   }
 
   /** {@link #inPlace}'s form: each method calls the part given for it. */
-  private static final class InPlace<F extends Filter> extends PayloadForm<F> {
+  private static final class InPlace<F extends KeyFilter> extends PayloadForm<F> {
     private final Function<F, byte[]> payload;
     private final ToIntFunction<F> parameterA;
     private final ToIntFunction<F> parameterB;

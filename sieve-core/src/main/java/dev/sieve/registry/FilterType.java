@@ -2,6 +2,7 @@ package dev.sieve.registry;
 
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
+import dev.sieve.KeyFilter;
 import dev.sieve.MutableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.Families;
@@ -144,11 +145,12 @@ public enum FilterType implements FamilyType {
   }
 
   /**
-   * {@return the filter class of this type}
+   * {@return the filter class of this type: a {@link Filter} for the types Sieve builds, a {@link
+   * KeyFilter} alone for a foreign type ({@link #isForeign()}), whose keys its owner hashes}
    *
    * @throws MissingFamilyException if the module that provides the type is absent
    */
-  public Class<? extends Filter> filterClass() {
+  public Class<? extends KeyFilter> filterClass() {
     return family().filterClass();
   }
 
@@ -189,7 +191,8 @@ public enum FilterType implements FamilyType {
 
   /**
    * {@return whether this is another system's filter in its own form ({@code dev.sieve.interop}):
-   * hashed as its owner hashes (so {@code mayContainHash} refuses), with no registry builder}
+   * hashed as its owner hashes, so a {@link KeyFilter} (keys only, no Sieve key hash) and not a
+   * {@link Filter}, with no registry builder}
    */
   public boolean isForeign() {
     return (traits & Traits.FOREIGN) != 0;
@@ -207,7 +210,8 @@ public enum FilterType implements FamilyType {
           "a foreign filter type is built by its own class's create method, hashing keys as its"
               + " owner does; the registry's builders take Sieve key hashes");
     }
-    return family().builder().get();
+    FilterBuilder<?> builder = family().builder().get(); // a builder's filters are Filters
+    return builder;
   }
 
   /**
@@ -258,7 +262,7 @@ public enum FilterType implements FamilyType {
   }
 
   /** {@return the type of {@code filter}; IllegalArgumentException if its class has none} */
-  public static FilterType of(Filter filter) {
+  public static FilterType of(KeyFilter filter) {
     FilterType t = forClass(filter.getClass());
     if (t == null) {
       throw new IllegalArgumentException(

@@ -70,7 +70,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
 
   /** The shards' payload offsets and lengths: {@code [2i]} offset, {@code [2i+1]} length. */
   private static long[] layout(ShardedFilter f) {
-    PayloadForm<Filter> codec = Families.get().form(shardType(f));
+    PayloadForm<Filter> codec = Families.get().filterForm(shardType(f));
     int s = f.shardCount();
     long[] out = new long[2 * s];
     long at = align(TABLE_OFFSET + (long) ENTRY_BYTES * s);
@@ -90,7 +90,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     b.putInt(0, s);
     b.putShort(4, (short) shardType(f).id());
     b.putShort(VERSION_OFFSET, (short) PAYLOAD_VERSION);
-    PayloadForm<Filter> codec = Families.get().form(shardType(f));
+    PayloadForm<Filter> codec = Families.get().filterForm(shardType(f));
     for (int i = 0; i < s; i++) {
       int e = TABLE_OFFSET + ENTRY_BYTES * i;
       b.putLong(e, layout[2 * i]);
@@ -120,7 +120,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     byte[] out = new byte[(int) length];
     ByteBuffer table = tableBytes(f, l);
     table.get(0, out, 0, table.capacity());
-    PayloadForm<Filter> codec = Families.get().form(shardType(f));
+    PayloadForm<Filter> codec = Families.get().filterForm(shardType(f));
     for (int i = 0; i < f.shardCount(); i++) {
       byte[] p = codec.payload(f.shard(i));
       System.arraycopy(p, 0, out, (int) l[2 * i], p.length);
@@ -134,7 +134,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
     ByteBuffer table = tableBytes(f, l);
     ChannelWrites.writeFully(out, table);
     long at = table.capacity();
-    PayloadForm<Filter> codec = Families.get().form(shardType(f));
+    PayloadForm<Filter> codec = Families.get().filterForm(shardType(f));
     for (int i = 0; i < f.shardCount(); i++) {
       if (l[2 * i] > at) {
         ChannelWrites.writeFully(out, ByteBuffer.allocate((int) (l[2 * i] - at)));
@@ -277,7 +277,7 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
   private static Filter decodeShard(Table t, int i, ShardDecoder decoder) throws IOException {
     Filter f;
     try {
-      f = decoder.decode(Families.get().form(t.type), t.offsets[i], t.lengths[i], t.keys[i]);
+      f = decoder.decode(Families.get().filterForm(t.type), t.offsets[i], t.lengths[i], t.keys[i]);
     } catch (SieveFormatException e) {
       throw new SieveFormatException(
           t.offsets[i] + e.offset(), "in shard " + i + ", " + e.getMessage(), e);
@@ -291,13 +291,13 @@ final class ShardedCodec extends PayloadForm<ShardedFilter> {
           entry + 16,
           "shard " + i + " table key count " + t.keys[i] + ", its payload holds " + f.numKeys());
     }
-    int a = Families.get().form(t.type).parameterA(f);
+    int a = Families.get().filterForm(t.type).parameterA(f);
     if (a != t.paramA[i]) {
       throw new SieveFormatException(
           entry + 24,
           "shard " + i + " table parameter A " + t.paramA[i] + ", its payload says " + a);
     }
-    int b = Families.get().form(t.type).parameterB(f);
+    int b = Families.get().filterForm(t.type).parameterB(f);
     if (b != t.paramB[i]) {
       throw new SieveFormatException(
           entry + 28,

@@ -79,12 +79,13 @@ class DefaultKeySchemeTest {
     assertEquals(KeyScheme.FAST, type.builder().keyScheme(KeyScheme.FAST).keyScheme());
   }
 
+  /** The types Sieve builds whose family is on this run's class path. */
   static Stream<FilterType> builtIn() {
-    return FilterType.builtIn().stream();
+    return FilterType.builtIn().stream().filter(FilterType::isPresent);
   }
 
   static Stream<FilterType> fastTypes() {
-    return FilterType.builtIn().stream().filter(t -> DEFAULTS.get(t) == KeyScheme.FAST);
+    return builtIn().filter(t -> DEFAULTS.get(t) == KeyScheme.FAST);
   }
 
   @Test

@@ -11,6 +11,7 @@ import dev.sieve.FilterBuilder;
 import dev.sieve.MutableFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.cuckoo.CuckooFilter;
+import dev.sieve.internal.Families;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.internal.Schemes;
 import dev.sieve.registry.FilterType;
@@ -365,7 +366,7 @@ abstract class FilterContract {
 
   @Test
   void payloadFormRoundTrips() throws IOException {
-    PayloadForm<Filter> form = TypeForms.of(type());
+    PayloadForm<Filter> form = Families.get().filterForm(type());
     for (Built built : roundTripFilters()) {
       Filter f = built.filter();
       long[] keyHashes = built.keyHashes();
@@ -414,12 +415,13 @@ abstract class FilterContract {
       List<String> names = new ArrayList<>();
       readers.add(() -> SieveFormat.read(bytes.clone()));
       names.add("read(byte[])");
-      readers.add(() -> SieveFormat.read(bytes.clone(), type().filterClass()));
+      readers.add(() -> SieveFormat.read(bytes.clone(), TestTypes.filterClass(type())));
       names.add("read(byte[], class)");
       readers.add(
           () -> {
             try {
-              return SieveFormat.read(new ByteArrayInputStream(bytes), type().filterClass());
+              return SieveFormat.read(
+                  new ByteArrayInputStream(bytes), TestTypes.filterClass(type()));
             } catch (IOException e) {
               throw new AssertionError(e);
             }
@@ -435,7 +437,7 @@ abstract class FilterContract {
       readers.add(
           () -> {
             try {
-              return SieveFormat.map(file, type().filterClass());
+              return SieveFormat.map(file, TestTypes.filterClass(type()));
             } catch (IOException e) {
               throw new AssertionError(e);
             }
@@ -540,7 +542,7 @@ abstract class FilterContract {
     long[] keys = longKeys(500, 8000);
     Filter f = builder().build(keys);
     byte[] container = SieveFormat.toBytes(f);
-    PayloadForm<Filter> form = TypeForms.of(type());
+    PayloadForm<Filter> form = Families.get().filterForm(type());
     byte[] payload = form.payload(f);
     long n = f.numKeys();
     SplittableRandom r = new SplittableRandom(seed(8001));

@@ -25,7 +25,7 @@ class FingerprintZeroCopyTest {
     ByteBuffer direct = ByteBuffer.allocateDirect(container.length + 13);
     direct.position(13);
     direct.put(container).position(13);
-    Filter wrapped = SieveFormat.wrap(direct, type.filterClass());
+    Filter wrapped = SieveFormat.wrap(direct, TestTypes.filterClass(type));
     assertTrue(SieveFormat.readsInPlace(type));
     for (long k : keys) {
       assertTrue(wrapped.mayContain(k));

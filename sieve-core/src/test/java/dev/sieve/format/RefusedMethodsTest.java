@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Calls every method of {@link Filter} (its own and {@link dev.sieve.KeyFilter}'s) on a filter of
- * every registry type, with valid arguments, and collects the methods that refuse with {@link
- * UnsupportedOperationException}. A filter type answers every query it offers: a refusal no input
- * can avoid is a method the type should not have. The built-in types refuse nothing (those of
- * sieve-range and sieve-interop through this test in their modules); the foreign types' refusals
- * are pinned by sieve-interop's {@code ForeignRefusedMethodsTest}.
+ * every registry type that is a {@link Filter}, with valid arguments, and collects the methods that
+ * refuse with {@link UnsupportedOperationException}. A filter type answers every query it offers: a
+ * refusal no input can avoid is a method the type should not have. Every type refuses nothing:
+ * those Sieve builds here (those of sieve-range and sieve-interop through this test in their
+ * modules), and the foreign types, which are key filters and not {@link Filter}s (their owners'
+ * hashes give no Sieve key hash), through sieve-interop's {@code ForeignMethodsTest}, which calls
+ * each of their public methods.
  */
 class RefusedMethodsTest {
 

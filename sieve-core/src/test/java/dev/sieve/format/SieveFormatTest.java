@@ -83,7 +83,7 @@ class SieveFormatTest {
     assertArrayEquals(bytes, SieveFormat.toBytes(wrapped));
     assertSameFilter(filter, SieveFormat.map(file));
     assertSameFilter(filter, SieveFormat.map(file, false));
-    assertSameFilter(filter, SieveFormat.read(bytes, type.filterClass()));
+    assertSameFilter(filter, SieveFormat.read(bytes, TestTypes.filterClass(type)));
   }
 
   /** The path a file over 2 GiB takes (several mapped segments), forced with 1 KiB segments. */

@@ -1,5 +1,6 @@
 package dev.sieve.format;
 
+import dev.sieve.Filter;
 import dev.sieve.registry.FilterType;
 import java.util.Arrays;
 import java.util.List;
@@ -51,5 +52,13 @@ public final class TestTypes {
   /** {@return the covered foreign types (other systems' filters in their own form)} */
   public static List<FilterType> foreign() {
     return all().stream().filter(FilterType::isForeign).toList();
+  }
+
+  /**
+   * {@return the filter class of {@code type}, one of the types Sieve builds, as a {@link Filter}
+   * class; a ClassCastException for a foreign type, whose filters are key filters alone}
+   */
+  public static Class<? extends Filter> filterClass(FilterType type) {
+    return type.filterClass().asSubclass(Filter.class);
   }
 }

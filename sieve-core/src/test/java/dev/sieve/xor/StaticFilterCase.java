@@ -66,7 +66,7 @@ record StaticFilterCase(FilterType type, int arity, int index) {
 
   /** Reads the class's own form through its registered reader. */
   Filter fromBytes(byte[] bytes) {
-    return Families.get().form(type.filterClass()).read(bytes, 0);
+    return Families.get().form(TestTypes.filterClass(type)).read(bytes, 0);
   }
 
   @Override

@@ -1,23 +1,25 @@
 package dev.sieve.interop;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.hash.KeyBytes;
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The Bloom filters of other systems, in their own forms ({@link GuavaBloomFilter}, {@link
- * SparkBloomFilter}, {@link DataSketchesBloomFilter}); what they share: {@code m = 64 · words} bits
- * in a {@code long[]} (bit {@code i} is bit {@code i & 63} of word {@code i >>> 6}, as Guava's and
- * Spark's bit arrays), {@code k} probes, and keys that the owning system hashes itself. Every key
- * method goes to the format's hash of the key's bytes; {@link #mayContainHash} and {@link
- * #mayContainHashes} have no meaning here (the format's hash is not Sieve's 64-bit key hash),
- * refuse, and are deprecated for removal: these types are {@link Filter}s only so that the registry
- * and the container, typed by {@link Filter}, carry them.
+ * SparkBloomFilter}, {@link DataSketchesBloomFilter}, {@link CassandraBloomFilter}); what they
+ * share: {@code m = 64 · words} bits in a {@code long[]} (bit {@code i} is bit {@code i & 63} of
+ * word {@code i >>> 6}, as Guava's and Spark's bit arrays), {@code k} probes, and keys that the
+ * owning system hashes itself. Every key method goes to the format's hash of the key's bytes.
+ *
+ * <p>These are {@link KeyFilter}s, not {@link dev.sieve.Filter}s: a {@code Filter} can be tested
+ * with Sieve's 64-bit key hash and carries a {@link dev.sieve.KeyScheme}, and the owners' hashes
+ * fit neither (Guava's default strategy, DataSketches and Cassandra probe with 128 bits, Spark with
+ * a hash pair under the filter's own seed). So they offer the key level, {@code put} and their
+ * owners' bytes, and nothing they cannot answer.
  *
  * <p>The bits are held in {@link BloomWords}, the bit array of Sieve's own Bloom filters (the same
  * word and bit order); the owner's probe loops read the heap array directly.
@@ -26,7 +28,7 @@ import java.util.Arrays;
  * (bits set / m)^k}, {@link #approximateElementCount()} the Swamidass–Baldi estimate; a filter read
  * from bytes reports that estimate as its key count, since none of these forms stores one.
  */
-public abstract class ForeignBloomFilter implements Filter {
+public abstract class ForeignBloomFilter implements KeyFilter {
   /** The bits and the key count. */
   final BloomWords data;
 
@@ -126,6 +128,13 @@ public abstract class ForeignBloomFilter implements Filter {
     return probeBytes(copy, 0, copy.length);
   }
 
+  /**
+   * Tests a {@code long} key as the owning library's {@code long} entry point hashes it (not
+   * necessarily its eight big-endian bytes: Guava's {@code longFunnel} takes them little-endian).
+   *
+   * @param key the key
+   * @return {@code false} if the key was definitely never added
+   */
   @Override
   public final boolean mayContain(long key) {
     return probeLong(key);
@@ -142,93 +151,21 @@ public abstract class ForeignBloomFilter implements Filter {
     return probeBytes(b, 0, b.length);
   }
 
+  /**
+   * Tests an {@code int} key as the owning library's entry point for it hashes it (by default its
+   * {@code long} entry, which the owners widen an {@code int} to).
+   *
+   * @param key the key
+   * @return {@code false} if the key was definitely never added
+   */
   @Override
   public boolean mayContainInt(int key) {
     return probeLong(key);
   }
 
   @Override
-  public final boolean mayContainFloat(float key) {
-    return mayContainInt(Float.floatToRawIntBits(key));
-  }
-
-  @Override
-  public final boolean mayContainDouble(double key) {
-    return probeLong(Double.doubleToRawLongBits(key));
-  }
-
-  @Override
   public final <T> boolean mayContain(T key, KeyEncoder<? super T> encoder) {
     return KeyBytes.test(key, encoder, this::probeBytes);
-  }
-
-  /**
-   * Refuses: these filters hash the key's bytes with their owner's hash, which a Sieve 64-bit key
-   * hash cannot stand for (Guava's default strategy, DataSketches and Cassandra probe with 128
-   * bits). Test keys instead ({@link #mayContain(byte[])} and the other key methods).
-   *
-   * @deprecated a foreign filter has no hash level; this method goes when the foreign types stop
-   *     being {@link Filter}s and offer the key level ({@link dev.sieve.KeyFilter}) alone
-   * @throws UnsupportedOperationException always
-   */
-  @Deprecated(forRemoval = true)
-  @Override
-  public final boolean mayContainHash(long hash64) {
-    throw refusal();
-  }
-
-  /**
-   * Refuses, as {@link #mayContainHash}.
-   *
-   * @deprecated as {@link #mayContainHash}
-   * @throws UnsupportedOperationException always
-   */
-  @Deprecated(forRemoval = true)
-  @Override
-  public final int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    throw refusal();
-  }
-
-  private UnsupportedOperationException refusal() {
-    return new UnsupportedOperationException(
-        getClass().getSimpleName() + " hashes keys with its owner's hash; test keys, not hashes");
-  }
-
-  @Override
-  public final int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
-    return answer(off, len, resultBits, i -> probeLong(keys[i]));
-  }
-
-  @Override
-  public final int mayContainBatch(byte[][] keys, int off, int len, long[] resultBits) {
-    return answer(off, len, resultBits, i -> probeBytes(keys[i], 0, keys[i].length));
-  }
-
-  @Override
-  public final int mayContainBatch(CharSequence[] keys, int off, int len, long[] resultBits) {
-    return answer(off, len, resultBits, i -> mayContain(keys[i]));
-  }
-
-  @Override
-  public final <T> int mayContainBatch(
-      T[] keys, KeyEncoder<? super T> encoder, int off, int len, long[] resultBits) {
-    return answer(off, len, resultBits, i -> mayContain(keys[i], encoder));
-  }
-
-  private interface IndexTest {
-    boolean test(int index);
-  }
-
-  private static int answer(int off, int len, long[] resultBits, IndexTest test) {
-    Arrays.fill(resultBits, 0, (len + 63) >>> 6, 0L);
-    int count = 0;
-    for (int i = 0; i < len; i++) {
-      if (test.test(off + i)) {
-        resultBits[i >>> 6] |= 1L << i;
-        count++;
-      }
-    }
-    return count;
   }
 
   @Override

@@ -3,7 +3,7 @@ package dev.sieve.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.Filter;
+import dev.sieve.KeyFilter;
 import dev.sieve.format.SieveFormat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -74,7 +74,7 @@ class DataSketchesBitCountTest {
     for (long recorded : new long[] {0, 1, 17}) {
       DataSketchesBloomFilter read =
           DataSketchesBloomFilter.readFrom(sieveWrittenWithRecordedCount(recorded));
-      Filter back = SieveFormat.read(SieveFormat.toBytes(read));
+      KeyFilter back = SieveFormat.read(SieveFormat.toBytes(read), KeyFilter.class);
       for (int i = 0; i < KEYS; i++) {
         assertTrue(back.mayContain((long) i), "recorded " + recorded + ", key " + i);
       }

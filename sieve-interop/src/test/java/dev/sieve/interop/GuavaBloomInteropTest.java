@@ -164,11 +164,4 @@ class GuavaBloomInteropTest {
         assertThrows(SieveFormatException.class, () -> GuavaBloomFilter.readFrom(bytes));
     assertTrue(e.getMessage().contains(part), e.getMessage());
   }
-
-  @Test
-  void refusesHashes() {
-    assertThrows(
-        UnsupportedOperationException.class,
-        () -> GuavaBloomFilter.create(10, 0.1).mayContainHash(1));
-  }
 }

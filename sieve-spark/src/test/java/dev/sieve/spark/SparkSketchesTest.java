@@ -29,7 +29,7 @@ class SparkSketchesTest {
     spark.writeTo(out);
     SparkBloomFilter sieve = SparkSketches.fromBytes(out.toByteArray());
     SparkBloomFilter kept =
-        (SparkBloomFilter) SieveFormat.read(SieveFormat.toBytes(sieve)); // --to sieve
+        SieveFormat.read(SieveFormat.toBytes(sieve), SparkBloomFilter.class); // --to sieve
     for (int i = 0; i < 50_000; i++) {
       long key = random.nextLong();
       assertEquals(spark.mightContainLong(key), sieve.mayContain(key));

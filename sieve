@@ -34,7 +34,7 @@
 set -euo pipefail
 root="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 module=sieve-cli
-deps=(sieve-core sieve-range sieve-interop sieve-rocksdb sieve-parquet sieve-orc sieve-json sieve-cli)
+deps=(sieve-core sieve-range sieve-interop sieve-rocksdb sieve-parquet sieve-orc sieve-tools sieve-cli)
 heap="${SIEVE_HEAP:-6g}"
 java_opts=()
 if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]]; then
@@ -44,7 +44,7 @@ if [[ "${1:-}" == "report" || ( "${1:-}" == "help" && "${2:-}" == "report" ) ]];
     shift
   fi
   module=sieve-report
-  deps=(sieve-core sieve-range sieve-interop sieve-json sieve-bench sieve-report)
+  deps=(sieve-core sieve-range sieve-interop sieve-tools sieve-bench sieve-report)
   heap="${SIEVE_HEAP:-10g}"
   # blocked Bloom queries take their SIMD path (dev.sieve.bloom.VectorLineProbe) only with the
   # incubating Vector API; the report measures the library as a user would run it fastest

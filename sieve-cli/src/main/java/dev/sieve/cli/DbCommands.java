@@ -1,6 +1,6 @@
 package dev.sieve.cli;
 
-import dev.sieve.internal.ProgressBar;
+import dev.sieve.console.ProgressBar;
 import dev.sieve.sst.DbFilterReport;
 import dev.sieve.sst.DbView;
 import dev.sieve.sst.Manifest;

@@ -70,7 +70,7 @@ class WrapperScriptTest {
             "sieve-rocksdb",
             "sieve-parquet",
             "sieve-orc",
-            "sieve-json",
+            "sieve-tools",
             "sieve-cli",
             "sieve-bench",
             "sieve-report",

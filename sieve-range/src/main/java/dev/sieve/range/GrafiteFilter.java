@@ -5,7 +5,6 @@ import static dev.sieve.range.GrafiteCodes.code;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.internal.Schemes;
-import dev.sieve.math.RangeMath;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,6 @@
 package dev.sieve.range;
 
 import dev.sieve.KeyScheme;
-import dev.sieve.math.RangeMath;
 import java.util.Arrays;
 import java.util.Objects;
 

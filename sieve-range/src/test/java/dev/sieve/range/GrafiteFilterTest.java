@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.KeyScheme;
-import dev.sieve.math.RangeMath;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.TreeSet;

@@ -2,7 +2,6 @@ package dev.sieve.range;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.math.RangeMath;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,6 +1,6 @@
 package dev.sieve.report;
 
-import dev.sieve.internal.ProgressBar;
+import dev.sieve.console.ProgressBar;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;

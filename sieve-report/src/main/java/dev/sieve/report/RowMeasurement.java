@@ -2,7 +2,7 @@ package dev.sieve.report;
 
 import dev.sieve.bench.StructureKind;
 import dev.sieve.bench.Workload;
-import dev.sieve.internal.ProgressBar;
+import dev.sieve.console.ProgressBar;
 import java.util.ArrayList;
 import java.util.List;
 

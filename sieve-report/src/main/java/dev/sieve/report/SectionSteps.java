@@ -1,7 +1,7 @@
 package dev.sieve.report;
 
 import dev.sieve.bench.StructureKind;
-import dev.sieve.internal.ProgressBar;
+import dev.sieve.console.ProgressBar;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * No package cycle among the main classes of every module this one sees: sieve-core, sieve-rocksdb,
- * sieve-parquet, sieve-orc, sieve-json, sieve-cli, sieve-bench and sieve-report itself (ArchUnit
+ * sieve-parquet, sieve-orc, sieve-tools, sieve-cli, sieve-bench and sieve-report itself (ArchUnit
  * reads their compiled classes from the test class path, so a cycle hidden behind inline
  * fully-qualified names counts as much as one spelled with imports). It lives in the report's
- * module because that one sees the most: the report depends on sieve-bench and sieve-json, and its
+ * module because that one sees the most: the report depends on sieve-bench and sieve-tools, and its
  * tests take sieve-cli, with the library modules under it, as a test dependency. Each package is a
  * slice of its own, the root package {@code dev.sieve} included.
  *

@@ -1,4 +1,4 @@
-package dev.sieve.math;
+package dev.sieve.range;
 
 /**
  * The false-positive bounds of the range filters ({@code dev.sieve.range}).

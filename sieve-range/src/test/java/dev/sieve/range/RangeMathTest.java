@@ -1,4 +1,4 @@
-package dev.sieve.math;
+package dev.sieve.range;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

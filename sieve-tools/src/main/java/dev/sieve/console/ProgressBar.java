@@ -1,4 +1,4 @@
-package dev.sieve.internal;
+package dev.sieve.console;
 
 import java.io.PrintStream;
 import java.util.Locale;

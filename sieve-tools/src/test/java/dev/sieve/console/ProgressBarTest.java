@@ -1,4 +1,4 @@
-package dev.sieve.internal;
+package dev.sieve.console;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -189,9 +189,15 @@ public final class ExpandableFilter implements MutableFilter {
 
   /**
    * {@return an empty filter of the shape {@code (startLog, mant)} ({@link ExpandableMath#slots})}
+   * {@code sized}: built for a key count (the table holds it at load {@value
+   * ExpandableMath#MAX_LOAD}), so the first generation's fingerprints are {@link
+   * ExpandableMath#sizedBits}; else the budget policy's for growth from an empty table.
    */
-  static ExpandableFilter empty(double fpRate, int startLog, int mant) {
-    int bits = ExpandableMath.budgetBits(fpRate, 0, startLog);
+  static ExpandableFilter empty(double fpRate, int startLog, int mant, boolean sized) {
+    int bits =
+        sized
+            ? ExpandableMath.sizedBits(fpRate)
+            : ExpandableMath.budgetBits(fpRate, 0, 0, startLog, 1);
     int width = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
     long[] words =
         new long[ExpandableGrowth.wordCount(ExpandableMath.slots(startLog, mant), width)];
@@ -611,6 +617,19 @@ public final class ExpandableFilter implements MutableFilter {
     } finally {
       lock.unlockRead(stamp);
     }
+  }
+
+  /**
+   * {@return the fingerprint length of the present entry that knows the most hash bits, in a table
+   * of {@code 2^log} slots; 0 when there is none}
+   */
+  int longestFingerprint(int atLog) {
+    for (int h = entriesByKnownBits.length - 1; h > atLog; h--) {
+      if (entriesByKnownBits[h] > 0) {
+        return h - atLog;
+      }
+    }
+    return 0;
   }
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */

@@ -85,8 +85,16 @@ final class ExpandableGrowth {
       throw new IllegalStateException(
           "the table is full at its largest size, " + f.slots + " slots");
     }
-    // the rate is the same after the doubling: the budget is read before it
-    int bits = ExpandableMath.budgetBits(f.fpRate, f.modelledFpRate(), f.log + 1);
+    // the rate is the same after the doubling, and the entries after it are known (void ones
+    // twice): the budget is read before it
+    long after = f.used + f.entriesByKnownBits[f.log];
+    int bits =
+        ExpandableMath.budgetBits(
+            f.fpRate,
+            f.modelledFpRate(),
+            (double) after / ExpandableMath.slots(f.log + 1, f.mant),
+            f.log + 1,
+            f.longestFingerprint(f.log + 1));
     rebuild(f, f.log + 1, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS));
     f.newBits = bits;
     long voidCopies = f.entriesByKnownBits[f.log];

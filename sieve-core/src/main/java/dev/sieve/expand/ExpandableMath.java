@@ -174,31 +174,59 @@ public final class ExpandableMath {
   static final long MAX_SLOTS = slots(MAX_LOG_SLOTS, 255);
 
   /**
+   * The share of a sized filter's budget kept back for growth past its size: a filter built for a
+   * key count (a hint, or the keys given) gives its first generation the longest fingerprints whose
+   * worst-case rate is at most {@code f / (1 + }{@value}{@code )}, so that growing past that count
+   * still finds a length (at a cost in bits, {@link #budgetBits}).
+   */
+  static final double SIZED_RESERVE = 0.125;
+
+  /**
+   * The fingerprint length of a sized filter's first generation: the smallest {@code r} with {@code
+   * MAX_LOAD · 2^(−r) · (1 + SIZED_RESERVE) ≤ fpRate}. At the size it was built for (load {@value
+   * #MAX_LOAD}) its modelled rate is {@code MAX_LOAD · 2^(−r)}, in {@code (f / 2.25, f / 1.125]}: 7
+   * bits (0.66%) at 1%, 10 bits (0.083%) at 0.1%.
+   *
+   * @param fpRate the target rate
+   * @return the length in bits
+   */
+  static int sizedBits(double fpRate) {
+    int bits = 1;
+    while (!(MAX_LOAD * (1 + SIZED_RESERVE) * Math.scalb(1.0, -bits) <= fpRate)) {
+      bits++;
+    }
+    return bits;
+  }
+
+  /**
    * The budget policy: the fingerprint length of the entries added from now on (until the next
-   * doubling) in a table of {@code 2^log} to {@code 2^(log+1)} slots whose present entries have the
-   * modelled rate {@code presentRate}. It is the smallest {@code r} with
+   * doubling or halving) in a table of {@code 2^log} to {@code 2^(log+1)} slots whose present
+   * entries have the modelled rate {@code presentRate} and fill {@code presentLoad} of the slots.
+   * It is the smallest {@code r}, at least {@code floor}, with
    *
    * <pre>
-   *   presentRate + MAX_LOAD · 2^(−r) · wideningSum(MAX_LOG_SLOTS − log)  ≤  fpRate,
+   *   presentRate + 2^(−r) · (MAX_LOAD · wideningSum(MAX_LOG_SLOTS − log) − presentLoad)  ≤  fpRate:
    * </pre>
    *
-   * the present entries' exact share plus the most the current generation and every later one can
-   * add if each later generation gets one more bit at the widening's steps. Chosen this way at
-   * every doubling, the choice {@code r + 1} is always feasible at the next doubling, so the rate
-   * stays at most {@code fpRate} at every size for any adds and removes of present keys (the class
-   * comment of {@link ExpandableFilter} has the induction). Capped at the widest slot and the 64
-   * hash bits.
+   * {@code 2^(−r) · (MAX_LOAD − presentLoad)} is the most the current generation can add (it fills
+   * at most the slots left, and no entry it may displace by removes is matched less often), the
+   * rest the reserve that keeps {@code r + 1} feasible at the next doubling ({@link
+   * ExpandableFilter}'s class comment has the induction). {@code floor} is the longest present
+   * fingerprint in this table's terms, so that no new entry is matched more often than one present.
+   * Capped at the widest slot and the 64 hash bits.
    *
    * @param fpRate the target rate
    * @param presentRate the modelled rate of the entries present, in [0, 1]
+   * @param presentLoad the entries present per slot, in [0, 1]
    * @param log log2 of the slots, rounded down
+   * @param floor the shortest length allowed
    * @return the fingerprint length in bits, at least 1
    */
-  static int budgetBits(double fpRate, double presentRate, int log) {
+  static int budgetBits(double fpRate, double presentRate, double presentLoad, int log, int floor) {
     double left = fpRate - presentRate;
-    double need = MAX_LOAD * wideningSum(Math.max(0, MAX_LOG_SLOTS - log));
+    double need = MAX_LOAD * wideningSum(Math.max(0, MAX_LOG_SLOTS - log)) - presentLoad;
     int cap = Math.min(ExpandableSlots.MAX_WIDTH - SLOT_OVERHEAD_BITS, 64 - log);
-    int bits = 1;
+    int bits = Math.max(1, Math.min(floor, cap));
     while (bits < cap && !(Math.scalb(need, -bits) <= left)) {
       bits++;
     }

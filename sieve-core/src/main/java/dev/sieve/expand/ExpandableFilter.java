@@ -142,7 +142,9 @@ public final class ExpandableFilter implements MutableFilter {
 
   private final KeyScheme keyScheme;
   final double fpRate;
-  final int startLog;
+
+  /** log2 of the first slot count, rounded down; lowered by a {@link #compact()} below it. */
+  int startLog;
 
   /** The slot count's significant bits past the leading one ({@link ExpandableMath#slots}). */
   final int mant;
@@ -487,6 +489,33 @@ public final class ExpandableFilter implements MutableFilter {
     }
   }
 
+  /**
+   * Returns memory after removes: halves the table while its entries fit the half at load at most
+   * {@value ExpandableMath#MAX_LOAD}, down to the smallest table. A halving moves each entry's low
+   * quotient bit into its fingerprint, so every entry knows the same hash bits and the modelled
+   * rate is unchanged (no key becomes absent); the slots get one bit wider where the longest
+   * fingerprints need it, and entries added afterwards get the budget policy's length for the
+   * smaller table. Each halving rebuilds the table (time and a second table's memory while it runs,
+   * as a doubling does); nothing shrinks by itself.
+   *
+   * @return the number of halvings, 0 when the entries do not fit half the table
+   * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
+   */
+  public int compact() {
+    checkMutable();
+    long stamp = lock.writeLock();
+    try {
+      int halvings = 0;
+      while (ExpandableGrowth.canHalve(this)) {
+        ExpandableGrowth.halve(this);
+        halvings++;
+      }
+      return halvings;
+    } finally {
+      lock.unlockWrite(stamp);
+    }
+  }
+
   @Override
   public long numKeys() {
     return numKeys;
@@ -529,7 +558,10 @@ public final class ExpandableFilter implements MutableFilter {
     return slots;
   }
 
-  /** {@return how many times the table doubled since creation} */
+  /**
+   * {@return how many times the table doubled since creation, less the halvings of {@link
+   * #compact()} (from the smallest size it had)}
+   */
   public int doublings() {
     return log - startLog;
   }

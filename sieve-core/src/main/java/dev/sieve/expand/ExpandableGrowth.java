@@ -131,6 +131,46 @@ final class ExpandableGrowth {
     f.width = newWidth;
   }
 
+  /**
+   * {@return whether {@code f}'s table can be halved: a smaller shape exists, the entries fit it at
+   * load at most {@value ExpandableMath#MAX_LOAD}, and the longest fingerprint, one bit longer,
+   * fits the widest slot}
+   */
+  static boolean canHalve(ExpandableFilter f) {
+    int min = f.mant == 0 ? ExpandableMath.MIN_LOG_SLOTS : 8;
+    return f.log > min
+        && f.used <= ExpandableMath.maxEntries(ExpandableMath.slots(f.log - 1, f.mant))
+        && f.longestFingerprint(f.log - 1) + ExpandableMath.SLOT_OVERHEAD_BITS
+            <= ExpandableSlots.MAX_WIDTH;
+  }
+
+  /**
+   * Halves the table ({@link ExpandableKernel#halve}): every entry keeps its known hash bits, so
+   * the modelled rate is unchanged; the slots are as wide as the longest fingerprint now needs, and
+   * the next generation's length is the budget policy's for the halved table.
+   */
+  static void halve(ExpandableFilter f) {
+    int newLog = f.log - 1;
+    long newSlots = ExpandableMath.slots(newLog, f.mant);
+    int longest = f.longestFingerprint(newLog);
+    int bits =
+        ExpandableMath.budgetBits(
+            f.fpRate, f.modelledFpRate(), (double) f.used / newSlots, newLog, longest);
+    int newWidth = Math.max(longest, bits) + ExpandableMath.SLOT_OVERHEAD_BITS;
+    long[] next = new long[wordCount(newSlots, newWidth)];
+    long written = ExpandableKernel.halve(f.heap, f.slots, f.width, next, newWidth);
+    if (written != f.used) {
+      throw new IllegalStateException(written + " entries halved, " + f.used + " counted");
+    }
+    f.words = next;
+    f.heap = new ExpandableSlots.Heap(next);
+    f.log = newLog;
+    f.slots = newSlots;
+    f.width = newWidth;
+    f.newBits = bits;
+    f.startLog = Math.min(f.startLog, newLog);
+  }
+
   /** {@link ExpandableFilter#union}: the checks of scheme and mutability are the caller's. */
   static void union(ExpandableFilter f, ExpandableFilter other) {
     if (other.fpRate != f.fpRate) {

@@ -213,7 +213,10 @@ public final class ExpandableMath {
    * rest the reserve that keeps {@code r + 1} feasible at the next doubling ({@link
    * ExpandableFilter}'s class comment has the induction). {@code floor} is the longest present
    * fingerprint in this table's terms, so that no new entry is matched more often than one present.
-   * Capped at the widest slot and the 64 hash bits.
+   * Capped at the widest slot and the 64 hash bits. When the present rate is at or past the target
+   * (after a {@link ExpandableFilter#union}, the only way there), {@code SIZED_RESERVE · fpRate} is
+   * taken as left: each generation then adds at most {@code SIZED_RESERVE · fpRate}, and new
+   * entries keep lengths near the sized ones.
    *
    * @param fpRate the target rate
    * @param presentRate the modelled rate of the entries present, in [0, 1]
@@ -223,7 +226,10 @@ public final class ExpandableMath {
    * @return the fingerprint length in bits, at least 1
    */
   static int budgetBits(double fpRate, double presentRate, double presentLoad, int log, int floor) {
-    double left = fpRate - presentRate;
+    // past the target (only a union gets there: the rates of both add up) new entries are
+    // budgeted as if a sized filter's reserve were left, so that the rate grows by at most that
+    // per generation instead of new entries taking the widest slots
+    double left = presentRate < fpRate ? fpRate - presentRate : fpRate * SIZED_RESERVE;
     double need = MAX_LOAD * wideningSum(Math.max(0, MAX_LOG_SLOTS - log)) - presentLoad;
     int cap = Math.min(ExpandableSlots.MAX_WIDTH - SLOT_OVERHEAD_BITS, 64 - log);
     int bits = Math.max(1, Math.min(floor, cap));

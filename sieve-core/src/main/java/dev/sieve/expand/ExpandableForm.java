@@ -3,7 +3,6 @@ package dev.sieve.expand;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
-import dev.sieve.internal.PayloadForm;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,7 +11,7 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * The expandable filter's serialized form; the container's payload for {@link ExpandableFilter}
- * ({@link Payload}).
+ * ({@link ExpandablePayload}).
  *
  * <p>Little-endian, offsets from the payload's first byte:
  *
@@ -283,7 +282,7 @@ final class ExpandableForm {
   }
 
   /** The header fields of a form, validated, and its table's size in words. */
-  private record Shape(
+  record Shape(
       int log,
       int startLog,
       int width,
@@ -302,7 +301,7 @@ final class ExpandableForm {
    *
    * @throws SieveFormatException naming the field and its limit
    */
-  private static Shape shape(ByteBuffer in, long size) {
+  static Shape shape(ByteBuffer in, long size) {
     if (size < HEADER_BYTES) {
       throw new SieveFormatException(
           size,
@@ -516,82 +515,5 @@ final class ExpandableForm {
           }
         });
     return byKnownBits;
-  }
-
-  /**
-   * The container's payload form (type id 13): this form; parameter A the slot width in bits, B
-   * log2 of the slots. Read in place (a wrapped filter is read-only); past one buffer's 2 GiB the
-   * table is mapped in segments ({@link #map}) and written streamed, up to the largest table one
-   * heap array holds (2^31 − 9 words, 16 GiB: what a filter on the heap can reach).
-   */
-  static final class Payload extends PayloadForm<ExpandableFilter> {
-    Payload() {
-      super(ExpandableFilter.class);
-    }
-
-    @Override
-    public byte[] payload(ExpandableFilter f) {
-      return f.toByteArray();
-    }
-
-    /** Under the filter's read lock, on a view (the header and payload of one moment). */
-    @Override
-    public <R, X extends Exception> R holdStill(
-        ExpandableFilter f, HeldAction<? super ExpandableFilter, R, X> action) throws X {
-      return f.holdStill(action);
-    }
-
-    @Override
-    public int parameterA(ExpandableFilter f) {
-      return f.slotBits();
-    }
-
-    @Override
-    public int parameterB(ExpandableFilter f) {
-      return f.logSlots();
-    }
-
-    /**
-     * Width, log2 of the slots, table size and key count from the payload's header, checked with
-     * its exact length ({@code shape}).
-     */
-    @Override
-    public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
-      Shape h = shape(head, payloadLength);
-      long bits = ExpandableSlots.tableBits(h.slots(), h.width());
-      return new HeaderFields(h.width(), h.log(), bits, h.numKeys());
-    }
-
-    @Override
-    public ExpandableFilter read(byte[] payload, long numKeys) {
-      return ExpandableForm.read(ByteBuffer.wrap(payload), false);
-    }
-
-    @Override
-    public ExpandableFilter wrap(ByteBuffer payload, long numKeys) {
-      return ExpandableForm.read(payload, true);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
-
-    @Override
-    public long payloadLength(ExpandableFilter f) {
-      return f.payloadLength();
-    }
-
-    @Override
-    public void writePayload(ExpandableFilter f, WritableByteChannel out) throws IOException {
-      f.writePayload(out);
-    }
-
-    @Override
-    public ExpandableFilter mapLarge(
-        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
-        throws IOException {
-      return ExpandableForm.map(channel, payloadOffset, payloadLength, segmentShift);
-    }
   }
 }

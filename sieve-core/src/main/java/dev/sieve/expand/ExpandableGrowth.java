@@ -145,9 +145,9 @@ final class ExpandableGrowth {
   }
 
   /**
-   * Halves the table ({@link ExpandableKernel#halve}): every entry keeps its known hash bits, so
-   * the modelled rate is unchanged; the slots are as wide as the longest fingerprint now needs, and
-   * the next generation's length is the budget policy's for the halved table.
+   * Halves the table ({@link #halveTable}): every entry keeps its known hash bits, so the modelled
+   * rate is unchanged; the slots are as wide as the longest fingerprint now needs, and the next
+   * generation's length is the budget policy's for the halved table.
    */
   static void halve(ExpandableFilter f) {
     int newLog = f.log - 1;
@@ -158,7 +158,7 @@ final class ExpandableGrowth {
             f.fpRate, f.modelledFpRate(), (double) f.used / newSlots, newLog, longest);
     int newWidth = Math.max(longest, bits) + ExpandableMath.SLOT_OVERHEAD_BITS;
     long[] next = new long[wordCount(newSlots, newWidth)];
-    long written = ExpandableKernel.halve(f.heap, f.slots, f.width, next, newWidth);
+    long written = halveTable(f.heap, f.slots, f.width, next, newWidth);
     if (written != f.used) {
       throw new IllegalStateException(written + " entries halved, " + f.used + " counted");
     }
@@ -169,6 +169,38 @@ final class ExpandableGrowth {
     f.width = newWidth;
     f.newBits = bits;
     f.startLog = Math.min(f.startLog, newLog);
+  }
+
+  /**
+   * Writes every entry of {@code src} ({@code n} slots, {@code n} even) into the empty table {@code
+   * dst} of {@code n / 2} slots of {@code newWidth} bits: the low quotient bit becomes the entry's
+   * top fingerprint bit (a void entry gets that one bit), so every entry knows the same hash bits
+   * as before. Entry by entry through {@link ExpandableKernel#insert}, in quotient order: the
+   * halved runs need not fit where the doubled layout's {@code Appender} would put them (a cluster
+   * before the pass's start can wrap round onto it), and an insert shifts what it must.
+   *
+   * @return the number of entries written
+   */
+  static long halveTable(ExpandableSlots.Words src, long n, int width, long[] dst, int newWidth) {
+    ExpandableSlots.Heap out = new ExpandableSlots.Heap(dst);
+    long half = n / 2;
+    long[] count = {0};
+    ExpandableKernel.forEachRun(
+        src,
+        n,
+        width,
+        (q, first, length) -> {
+          long bit = q & 1;
+          for (int k = 0; k < length; k++) {
+            long v = ExpandableKernel.valueAt(src, width, (first + k) % n);
+            int r = ExpandableKernel.length(v);
+            long fp = v & ((1L << r) - 1);
+            ExpandableKernel.insert(
+                out, half, newWidth, q >>> 1, (1L << (r + 1)) | (bit << r) | fp);
+            count[0]++;
+          }
+        });
+    return count[0];
   }
 
   /** {@link ExpandableFilter#union}: the checks of scheme and mutability are the caller's. */

@@ -751,37 +751,6 @@ final class ExpandableKernel {
     return out.count;
   }
 
-  /**
-   * Writes every entry of {@code src} ({@code n} slots, {@code n} even) into the empty table {@code
-   * dst} of {@code n / 2} slots of {@code newWidth} bits: the low quotient bit becomes the entry's
-   * top fingerprint bit (a void entry gets that one bit), so every entry knows the same hash bits
-   * as before. Entry by entry through {@link #insert}, in quotient order: the halved runs need not
-   * fit where the doubled layout's {@link Appender} would put them (a cluster before the pass's
-   * start can wrap round onto it), and an insert shifts what it must.
-   *
-   * @return the number of entries written
-   */
-  static long halve(Words src, long n, int width, long[] dst, int newWidth) {
-    ExpandableSlots.Heap out = new ExpandableSlots.Heap(dst);
-    long half = n / 2;
-    long[] count = {0};
-    forEachRun(
-        src,
-        n,
-        width,
-        (q, first, length) -> {
-          long bit = q & 1;
-          for (int k = 0; k < length; k++) {
-            long v = valueAt(src, width, (first + k) % n);
-            int r = length(v);
-            long fp = v & ((1L << r) - 1);
-            insert(out, half, newWidth, q >>> 1, (1L << (r + 1)) | (bit << r) | fp);
-            count[0]++;
-          }
-        });
-    return count[0];
-  }
-
   /** {@link #rebuild(Words, long, int, long[], long, int)} from a heap table. */
   static long rebuild(long[] src, long n, int width, long[] dst, long newN, int newWidth) {
     return rebuild(new ExpandableSlots.Heap(src), n, width, dst, newN, newWidth);

@@ -3,11 +3,48 @@ package dev.sieve.expand;
 import dev.sieve.internal.Checks;
 
 /**
- * The model of the {@link ExpandableFilter}: the fixed widening schedule (how long the fingerprints
- * of new entries are after {@code j} doublings; with adds only, the upper end of the budget policy,
- * which picks each generation's length from the exact modelled rate), the false-positive bound it
- * keeps at every size, and the modelled rate of a given state. The derivations are in {@link
- * ExpandableFilter}'s class comment; {@code ExpandableMathTest} pins the figures quoted there.
+ * The model of the {@link ExpandableFilter}: the budget policy that picks each generation's
+ * fingerprint length from the exact modelled rate ({@link #budgetBits}, {@link #sizedBits}), the
+ * fixed widening schedule (with adds only from the smallest table, the upper end of that policy),
+ * and the modelled rate of a given state. {@code ExpandableMathTest} and {@code
+ * ExpandableSizingTest} pin the figures quoted in {@link ExpandableFilter}'s class comment.
+ *
+ * <h2>Why the budget policy keeps the rate at most f</h2>
+ *
+ * Write {@code L} for {@link #MAX_LOAD}, {@code m} for the modelled rate (the sum over the entries
+ * of {@code 2^(−known bits)}), and call generation {@code j} the entries added between two events
+ * (doublings, halvings, creation), with {@code r_j} bits in a table of {@code n_j} slots holding
+ * {@code p_j · n_j} entries and rate {@code m_j} at the event. The policy picks the smallest {@code
+ * r_j}, at least the longest present fingerprint in the table's terms, with
+ *
+ * <pre>
+ *   m_j + 2^(−r_j) · (L · W(K_j) − p_j)  ≤  f,   W(K) = Σ_{i=0..K} 2^(−floor(log2(i+1))),  W ≥ 1.
+ * </pre>
+ *
+ * <ol>
+ *   <li>Within generation {@code j}: an entry added contributes {@code 2^(−r_j)/n_j}; a present
+ *       entry removed contributed at least that (none knows more bits than a new one: the floor).
+ *       At most {@code L · n_j} entries are present at once, so while the table holds {@code u ·
+ *       n_j} entries, {@code m ≤ m_j + (u − p_j) · 2^(−r_j) ≤ m_j + (L − p_j) · 2^(−r_j) ≤ f}.
+ *   <li>At the next doubling, {@code u ≤ L}, the doubled table holds at least {@code u/2} per slot
+ *       ({@code p_{j+1} ≥ u/2}) and {@code m_{j+1} ≤ m_j + (u − p_j) · 2^(−r_j)}. The length {@code
+ *       r_j + 1} then satisfies the rule: {@code m_{j+1} + 2^(−r_j−1)(L · W(K−1) − u/2) ≤ m_j +
+ *       2^(−r_j) (3u/4 − p_j + L · W(K−1)/2) ≤ m_j + 2^(−r_j) (L · W(K) − p_j)}, since {@code 3u/4
+ *       + L · W(K−1)/2 ≤ L (3/4 + W(K−1)/2) ≤ L · W(K)} for {@code K ≥ 1} ({@code W(K) ≥ W(K−1)},
+ *       {@code W(K) ≥ 3/2}). So a length always exists, at most one bit longer per doubling, and
+ *       {@code m ≤ f} at every moment for any adds and removes of present keys.
+ *   <li>A sized start gives the first generation more than the rule would ({@link #sizedBits}: its
+ *       worst case {@code L · 2^(−r0)} at most {@code f / (1 + 1/8)}): point 1 holds as it is, and
+ *       the {@code f/9} or more left is what the first doubling past the size budgets from (point 2
+ *       holds from there on).
+ *   <li>A halving keeps every entry's known bits ({@code m} unchanged) and picks the next length by
+ *       the same rule for the halved table. A union adds both rates, and may pass {@code f}; then
+ *       the rule takes {@code f / 8} as what is left.
+ * </ol>
+ *
+ * The lengths are capped at the widest slot and at 64 known bits; the bound assumes the cap is not
+ * reached (it is not for the rates the builder accepts and adds only; removes that empty and refill
+ * the table many times over can raise the lengths toward it).
  */
 public final class ExpandableMath {
   private ExpandableMath() {}

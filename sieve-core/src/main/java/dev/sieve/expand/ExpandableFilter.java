@@ -127,7 +127,7 @@ import java.util.concurrent.locks.StampedLock;
  */
 public final class ExpandableFilter implements MutableFilter {
 
-  // Anatomy: API, shape, counts here; Kernel (loops), Growth (doubling, union), Form.
+  // Anatomy: API and counts here; Kernel, Rank, Writes (loops), Growth (resizes, union), Form.
 
   private final KeyScheme keyScheme;
   final double fpRate;
@@ -381,7 +381,7 @@ public final class ExpandableFilter implements MutableFilter {
       return;
     }
     ExpandableGrowth.ensureRoom(this, 1);
-    ExpandableKernel.insert(
+    ExpandableWrites.insert(
         heap,
         slots,
         width,
@@ -406,7 +406,7 @@ public final class ExpandableFilter implements MutableFilter {
         numKeys = Math.max(0, numKeys - 1); // a saturated entry stays (ExpandableDuplicates)
         return true;
       }
-      int r = ExpandableKernel.remove(heap, slots, width, hash64);
+      int r = ExpandableWrites.remove(heap, slots, width, hash64);
       if (r < 0) {
         return false;
       }

@@ -494,7 +494,7 @@ final class ExpandableForm {
       }
       ended += ExpandableSlots.runend(t, width, i) ? 1 : 0;
     }
-    ExpandableKernel.forEachOffset(
+    ExpandableWrites.forEachOffset(
         t,
         slots,
         width,

@@ -118,7 +118,7 @@ final class ExpandableGrowth {
   static void rebuild(ExpandableFilter f, int newLog, int newWidth) {
     long newSlots = ExpandableMath.slots(newLog, f.mant);
     long[] next = new long[wordCount(newSlots, newWidth)];
-    f.used = ExpandableKernel.rebuild(f.heap, f.slots, f.width, next, newSlots, newWidth);
+    f.used = ExpandableWrites.rebuild(f.heap, f.slots, f.width, next, newSlots, newWidth);
     if (newLog == f.log + 1) {
       // void entries (knowing exactly log bits) were duplicated; every other entry keeps its count
       f.entriesByKnownBits[newLog] += 2 * f.entriesByKnownBits[f.log];
@@ -175,7 +175,7 @@ final class ExpandableGrowth {
    * Writes every entry of {@code src} ({@code n} slots, {@code n} even) into the empty table {@code
    * dst} of {@code n / 2} slots of {@code newWidth} bits: the low quotient bit becomes the entry's
    * top fingerprint bit (a void entry gets that one bit), so every entry knows the same hash bits
-   * as before. Entry by entry through {@link ExpandableKernel#insert}, in quotient order: the
+   * as before. Entry by entry through {@link ExpandableWrites#insert}, in quotient order: the
    * halved runs need not fit where the doubled layout's {@code Appender} would put them (a cluster
    * before the pass's start can wrap round onto it), and an insert shifts what it must.
    *
@@ -185,7 +185,7 @@ final class ExpandableGrowth {
     ExpandableSlots.Heap out = new ExpandableSlots.Heap(dst);
     long half = n / 2;
     long[] count = {0};
-    ExpandableKernel.forEachRun(
+    ExpandableWrites.forEachRun(
         src,
         n,
         width,
@@ -195,7 +195,7 @@ final class ExpandableGrowth {
             long v = ExpandableKernel.valueAt(src, width, (first + k) % n);
             int r = ExpandableKernel.length(v);
             long fp = v & ((1L << r) - 1);
-            ExpandableKernel.insert(
+            ExpandableWrites.insert(
                 out, half, newWidth, q >>> 1, (1L << (r + 1)) | (bit << r) | fp);
             count[0]++;
           }
@@ -223,7 +223,7 @@ final class ExpandableGrowth {
     if (needWidth > f.width) {
       rebuild(f, f.log, Math.min(needWidth, ExpandableSlots.MAX_WIDTH));
     }
-    ExpandableKernel.forEachRun(
+    ExpandableWrites.forEachRun(
         src,
         otherSlots,
         srcWidth,
@@ -307,7 +307,7 @@ final class ExpandableGrowth {
     if (ExpandableDuplicates.saturated(f.heap, f.slots, f.width, q, value)) {
       return; // the run keeps a bounded number of copies of one entry
     }
-    ExpandableKernel.insert(f.heap, f.slots, f.width, q, value);
+    ExpandableWrites.insert(f.heap, f.slots, f.width, q, value);
     f.used++;
     f.entriesByKnownBits[f.log + ExpandableKernel.length(value)]++;
   }

@@ -100,7 +100,7 @@ class ExpandableSegmentsTest {
     long lo = word(ExpandableSlots.base(b, w));
     long hi = word(ExpandableSlots.base(b, w) + ExpandableSlots.VALUES_AT - 1);
     if (ExpandableSlots.occupied(t, w, q)) {
-      long end = ExpandableKernel.runEnd(t, n, w, q);
+      long end = ExpandableRank.runEnd(t, n, w, q);
       long i = end;
       while (i != q && !ExpandableSlots.runend(t, w, ExpandableKernel.prev(i, n))) {
         i = ExpandableKernel.prev(i, n);

@@ -87,7 +87,7 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
    */
   @Override
   public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
-    ExpandableForm.Shape h = ExpandableForm.shape(head, payloadLength);
+    ExpandableFormCheck.Shape h = ExpandableFormCheck.shape(head, payloadLength);
     long bits = ExpandableSlots.tableBits(h.slots(), h.width());
     return new HeaderFields(h.width(), h.log(), bits, h.numKeys());
   }

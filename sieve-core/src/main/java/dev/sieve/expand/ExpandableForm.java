@@ -19,7 +19,7 @@ import java.nio.channels.WritableByteChannel;
  *   0   1  type tag 0x45 ('E')
  *   1   1  payload version, 3
  *   2   1  log2 of the slots rounded down, [6, 32]
- *   3   1  the same at creation, [6, byte 2]
+ *   3   1  the same at creation, or the smallest since (compact), [6, byte 2]
  *   4   1  slot width in bits: [bits + 3, 57]
  *   5   1  mant: the slots are 2^log (mant 0) or (256 + mant) · 2^(log − 8) (mant > 0, start ≥ 8)
  *   6   1  bits: the fingerprint length of new entries, [1, min(54, 64 − log)]
@@ -33,9 +33,9 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>Bytes 5 and 6 are stored because neither can be derived: a table sized from a key-count hint
  * need not have a power of two of slots, and the fingerprint length of new entries is the budget
- * policy's choice at the last doubling, which the entries present do not determine after removes.
- * The table is in RSQF blocks so that a query takes O(1). A payload of any other version is refused
- * with a {@link SieveFormatException} naming the version.
+ * policy's choice at the last doubling or halving, which the entries present do not determine after
+ * removes. The table is in RSQF blocks so that a query takes O(1). A payload of any other version
+ * is refused with a {@link SieveFormatException} naming the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
  * exact length (before anything is allocated), the zero padding, and the slots decoded: an empty

@@ -42,7 +42,7 @@ final class ExpandableDuplicates {
     if (!ExpandableSlots.occupied(t, width, q)) {
       return false;
     }
-    return saturatedFrom(t, n, width, q, ExpandableKernel.runEnd(t, n, width, q), value);
+    return saturatedFrom(t, n, width, q, ExpandableRank.runEnd(t, n, width, q), value);
   }
 
   /** {@link #saturated} with the run's last slot {@code end} known. */
@@ -68,7 +68,7 @@ final class ExpandableDuplicates {
     if (!ExpandableSlots.occupied(t, width, q)) {
       return false;
     }
-    long end = ExpandableKernel.runEnd(t, n, width, q);
+    long end = ExpandableRank.runEnd(t, n, width, q);
     long at = ExpandableKernel.position(hash, n);
     long best = 0;
     int bestLength = -1;

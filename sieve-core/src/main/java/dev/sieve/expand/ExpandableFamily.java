@@ -23,6 +23,6 @@ public final class ExpandableFamily implements FilterFamily {
             FilterType.EXPANDABLE,
             ExpandableFilter.class,
             ExpandableFilter::builder,
-            new ExpandableForm.Payload()));
+            new ExpandablePayload()));
   }
 }

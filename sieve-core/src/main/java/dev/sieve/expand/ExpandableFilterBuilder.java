@@ -71,12 +71,15 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
     return create(fpRate, hinted ? ExpandableGrowth.shapeFor(expectedKeys()) : 0);
   }
 
-  /** A filter of the shape {@code log << 8 | mant} ({@link ExpandableGrowth#shapeFor}); 0: none. */
+  /**
+   * A filter of the shape {@code log << 8 | mant} ({@link ExpandableGrowth#shapeFor}), sized for
+   * its key count ({@link ExpandableMath#sizedBits}); 0: none, grown from the smallest table.
+   */
   private static ExpandableFilter create(double fpRate, int shape) {
     if (shape == 0) {
-      return ExpandableFilter.empty(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0);
+      return ExpandableFilter.empty(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0, false);
     }
-    return ExpandableFilter.empty(fpRate, shape >>> 8, shape & 0xFF);
+    return ExpandableFilter.empty(fpRate, shape >>> 8, shape & 0xFF, true);
   }
 
   @Override

@@ -3,7 +3,6 @@ package dev.sieve.expand;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
-import dev.sieve.internal.PayloadForm;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,7 +11,7 @@ import java.nio.channels.WritableByteChannel;
 
 /**
  * The expandable filter's serialized form; the container's payload for {@link ExpandableFilter}
- * ({@link Payload}).
+ * ({@link ExpandablePayload}).
  *
  * <p>Little-endian, offsets from the payload's first byte:
  *
@@ -20,7 +19,7 @@ import java.nio.channels.WritableByteChannel;
  *   0   1  type tag 0x45 ('E')
  *   1   1  payload version, 3
  *   2   1  log2 of the slots rounded down, [6, 32]
- *   3   1  the same at creation, [6, byte 2]
+ *   3   1  the same at creation, or the smallest since (compact), [6, byte 2]
  *   4   1  slot width in bits: [bits + 3, 57]
  *   5   1  mant: the slots are 2^log (mant 0) or (256 + mant) · 2^(log − 8) (mant > 0, start ≥ 8)
  *   6   1  bits: the fingerprint length of new entries, [1, min(54, 64 − log)]
@@ -34,9 +33,9 @@ import java.nio.channels.WritableByteChannel;
  *
  * <p>Bytes 5 and 6 are stored because neither can be derived: a table sized from a key-count hint
  * need not have a power of two of slots, and the fingerprint length of new entries is the budget
- * policy's choice at the last doubling, which the entries present do not determine after removes.
- * The table is in RSQF blocks so that a query takes O(1). A payload of any other version is refused
- * with a {@link SieveFormatException} naming the version.
+ * policy's choice at the last doubling or halving, which the entries present do not determine after
+ * removes. The table is in RSQF blocks so that a query takes O(1). A payload of any other version
+ * is refused with a {@link SieveFormatException} naming the version.
  *
  * <p>{@link #read} validates a form once, before any filter sees it: every header field, then the
  * exact length (before anything is allocated), the zero padding, and the slots decoded: an empty
@@ -147,7 +146,7 @@ final class ExpandableForm {
   static ExpandableFilter read(ByteBuffer bytes, boolean inPlace) {
     ByteBuffer in = bytes.slice().order(ByteOrder.LITTLE_ENDIAN);
     int size = in.remaining();
-    Shape h = shape(in, size);
+    ExpandableFormCheck.Shape h = ExpandableFormCheck.shape(in, size);
     ByteBuffer data =
         in.slice(HEADER_BYTES, (int) h.numWords() * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     return inBlocks(h, ExpandableSegments.of(data), inPlace);
@@ -229,7 +228,7 @@ final class ExpandableForm {
   private static ExpandableFilter segmented(
       ByteBuffer first, long length, int segmentShift, Segmenter segmenter) throws IOException {
     ByteBuffer head = first.order(ByteOrder.LITTLE_ENDIAN);
-    Shape h = shape(head, length);
+    ExpandableFormCheck.Shape h = ExpandableFormCheck.shape(head, length);
     if (h.numWords() > Integer.MAX_VALUE - 8) {
       throw new SieveFormatException(
           2,
@@ -248,7 +247,7 @@ final class ExpandableForm {
   }
 
   /** Checks that the bits past the table in its last word are 0. */
-  private static void checkPadding(Shape h, ExpandableSlots.Words t) {
+  private static void checkPadding(ExpandableFormCheck.Shape h, ExpandableSlots.Words t) {
     long tableBits = ExpandableSlots.tableBits(h.slots(), h.width());
     int usedBits = (int) (tableBits & 63);
     if (usedBits != 0 && (t.word((int) (h.numWords() - 1)) >>> usedBits) != 0) {
@@ -259,15 +258,17 @@ final class ExpandableForm {
   }
 
   /** The filter of a table in {@code table}, checked: read in place, or copied onto the heap. */
-  private static ExpandableFilter inBlocks(Shape h, ExpandableSegments table, boolean inPlace) {
+  private static ExpandableFilter inBlocks(
+      ExpandableFormCheck.Shape h, ExpandableSegments table, boolean inPlace) {
     ExpandableSlots.Words t = table.words();
     checkPadding(h, t);
-    long[] byKnownBits = decodeBlocks(t, h.slots(), h.log(), h.width(), h.used());
+    long[] byKnownBits =
+        ExpandableFormCheck.decodeBlocks(t, h.slots(), h.log(), h.width(), h.used());
     return filter(h, inPlace ? null : table.toArray(), inPlace ? table : null, byKnownBits);
   }
 
   private static ExpandableFilter filter(
-      Shape h, long[] words, ExpandableSegments wrapped, long[] byKnownBits) {
+      ExpandableFormCheck.Shape h, long[] words, ExpandableSegments wrapped, long[] byKnownBits) {
     return new ExpandableFilter(
         h.fpRate(),
         h.startLog(),
@@ -280,318 +281,5 @@ final class ExpandableForm {
         h.used(),
         h.numKeys(),
         byKnownBits);
-  }
-
-  /** The header fields of a form, validated, and its table's size in words. */
-  private record Shape(
-      int log,
-      int startLog,
-      int width,
-      int mant,
-      int bits,
-      double fpRate,
-      long slots,
-      long used,
-      long numKeys,
-      long numWords) {}
-
-  /**
-   * Validates the header of a form of {@code size} bytes whose first bytes {@code in} holds (from
-   * index 0, little-endian; at least {@link #HEADER_BYTES} of them when {@code size} is), and its
-   * exact length.
-   *
-   * @throws SieveFormatException naming the field and its limit
-   */
-  private static Shape shape(ByteBuffer in, long size) {
-    if (size < HEADER_BYTES) {
-      throw new SieveFormatException(
-          size,
-          "truncated expandable filter: the header needs " + HEADER_BYTES + " bytes, got " + size);
-    }
-    int tag = in.get(0) & 0xFF;
-    if (tag != TYPE_TAG) {
-      throw new SieveFormatException(
-          0,
-          "not an expandable filter: type tag 0x" + Integer.toHexString(tag) + ", expected 0x45");
-    }
-    int version = in.get(1) & 0xFF;
-    if (version != VERSION) {
-      throw new SieveFormatException(
-          1,
-          "expandable payload version "
-              + version
-              + " is not supported (this reader reads "
-              + VERSION
-              + ")");
-    }
-    int log = in.get(2) & 0xFF;
-    if (log < ExpandableMath.MIN_LOG_SLOTS || log > ExpandableMath.MAX_LOG_SLOTS) {
-      throw new SieveFormatException(
-          2,
-          "log2 of the slots must be in ["
-              + ExpandableMath.MIN_LOG_SLOTS
-              + ", "
-              + ExpandableMath.MAX_LOG_SLOTS
-              + "], got "
-              + log);
-    }
-    int startLog = in.get(3) & 0xFF;
-    if (startLog < ExpandableMath.MIN_LOG_SLOTS || startLog > log) {
-      throw new SieveFormatException(
-          3,
-          "log2 of the starting slots must be in ["
-              + ExpandableMath.MIN_LOG_SLOTS
-              + ", "
-              + log
-              + "], got "
-              + startLog);
-    }
-    if (in.get(7) != 0) {
-      throw new SieveFormatException(7, "reserved byte 7 must be 0");
-    }
-    double fpRate = in.getDouble(8);
-    if (!(fpRate > 0 && fpRate <= ExpandableMath.MAX_FP_RATE)
-        || ExpandableMath.baseFingerprintBits(fpRate) > ExpandableMath.MAX_BASE_FINGERPRINT_BITS) {
-      throw new SieveFormatException(
-          8,
-          "target rate "
-              + fpRate
-              + " outside (0, "
-              + ExpandableMath.MAX_FP_RATE
-              + "] or below the lowest, that of "
-              + ExpandableMath.MAX_BASE_FINGERPRINT_BITS
-              + "-bit fingerprints");
-    }
-    int mant = in.get(5) & 0xFF;
-    if (mant != 0 && startLog < 8) {
-      throw new SieveFormatException(
-          5, "mant " + mant + " needs a starting log2 of at least 8, got " + startLog);
-    }
-    int bits = in.get(6) & 0xFF;
-    int maxBits = Math.min(ExpandableSlots.MAX_WIDTH - ExpandableMath.SLOT_OVERHEAD_BITS, 64 - log);
-    if (bits < 1 || bits > maxBits) {
-      throw new SieveFormatException(
-          6, "fingerprint length must be in [1, " + maxBits + "] bits, got " + bits);
-    }
-    int width = in.get(4) & 0xFF;
-    int minWidth = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
-    int maxWidth = ExpandableSlots.MAX_WIDTH;
-    if (width < minWidth || width > maxWidth) {
-      throw new SieveFormatException(
-          4, "slot width must be in [" + minWidth + ", " + maxWidth + "] bits, got " + width);
-    }
-    long slots = ExpandableMath.slots(log, mant);
-    long maxEntries = ExpandableMath.maxEntries(slots);
-    long used = in.getLong(16);
-    if (used < 0 || used > maxEntries) {
-      throw new SieveFormatException(
-          16, "entries " + used + " outside [0, " + maxEntries + "] (load 0.85 of " + slots + ")");
-    }
-    long numKeys = in.getLong(24);
-    // adds past a run's bound on equal entries are counted but not stored (ExpandableDuplicates),
-    // so the count has no upper bound in the entries
-    if (numKeys < 0) {
-      throw new SieveFormatException(24, "negative key count " + numKeys);
-    }
-    long numWords = ExpandableSlots.wordsFor(slots, width);
-    long expected = HEADER_BYTES + numWords * Long.BYTES;
-    if (size != expected) {
-      throw new SieveFormatException(
-          Math.min(size, expected),
-          "expandable filter of "
-              + slots
-              + " slots of "
-              + width
-              + " bits needs "
-              + expected
-              + " bytes, got "
-              + size
-              + (size < expected ? " (truncated)" : " (trailing bytes)"));
-    }
-    return new Shape(log, startLog, width, mant, bits, fpRate, slots, used, numKeys, numWords);
-  }
-
-  /** The offset of slot {@code i}'s block, for messages. */
-  private static long blockOffsetOf(long i, int width) {
-    return HEADER_BYTES + (ExpandableSlots.base(i >>> 6, width) >>> 3);
-  }
-
-  /**
-   * Decodes a table (see the class comment) and returns the entries by known hash bits.
-   *
-   * @throws SieveFormatException at the first block or slot that breaks the table's structure
-   */
-  private static long[] decodeBlocks(
-      ExpandableSlots.Words t, long slots, int log, int width, long used) {
-    long blocks = ExpandableSlots.blocks(slots);
-    int tail = (int) (slots & 63);
-    if (tail != 0) {
-      long last = blocks - 1;
-      if ((ExpandableSlots.occupieds(t, width, last) >>> tail) != 0
-          || (ExpandableSlots.runends(t, width, last) >>> tail) != 0) {
-        throw new SieveFormatException(
-            blockOffsetOf(slots, width), "metadata bits set past the last slot " + (slots - 1));
-      }
-      for (long i = slots; i < blocks << 6; i++) {
-        if (ExpandableSlots.value(t, width, i) != 0) {
-          throw new SieveFormatException(
-              blockOffsetOf(i, width), "value set in slot " + i + ", past the last slot");
-        }
-      }
-    }
-    long[] byKnownBits = new long[65];
-    long nonEmpty = 0;
-    long empty = -1;
-    for (long i = 0; i < slots; i++) {
-      long value = ExpandableSlots.value(t, width, i);
-      if (value == 0) {
-        if (ExpandableSlots.occupied(t, width, i) || ExpandableSlots.runend(t, width, i)) {
-          throw new SieveFormatException(
-              blockOffsetOf(i, width), "empty slot " + i + " has its occupied or run-end bit set");
-        }
-        empty = empty < 0 ? i : empty;
-        continue;
-      }
-      int known = log + ExpandableKernel.length(value);
-      if (known > 64) {
-        throw new SieveFormatException(
-            blockOffsetOf(i, width),
-            "slot " + i + " knows " + known + " hash bits, more than the 64 of a key hash");
-      }
-      byKnownBits[known]++;
-      nonEmpty++;
-    }
-    if (nonEmpty != used) {
-      throw new SieveFormatException(
-          16, "header says " + used + " entries, the slots hold " + nonEmpty);
-    }
-    // empty >= 0: used <= 0.85 · slots. In every cluster (maximal run of non-empty slots) the
-    // entry of the k-th run needs k occupied bits at or before it, and the runs end as often as
-    // there are occupied bits.
-    long occupied = 0;
-    long ended = 0;
-    for (long rel = 1; rel <= slots; rel++) {
-      long i = (empty + rel) % slots;
-      if (ExpandableSlots.value(t, width, i) == 0) {
-        if (ended != occupied) {
-          throw new SieveFormatException(
-              blockOffsetOf(i, width),
-              "the cluster ending before slot "
-                  + i
-                  + " has "
-                  + ended
-                  + " run ends, "
-                  + occupied
-                  + " occupied");
-        }
-        occupied = 0;
-        ended = 0;
-        continue;
-      }
-      occupied += ExpandableSlots.occupied(t, width, i) ? 1 : 0;
-      if (ended >= occupied) {
-        throw new SieveFormatException(
-            blockOffsetOf(i, width), "slot " + i + " is in a run before its canonical slot");
-      }
-      ended += ExpandableSlots.runend(t, width, i) ? 1 : 0;
-    }
-    ExpandableKernel.forEachOffset(
-        t,
-        slots,
-        width,
-        (b, exact) -> {
-          long stored = ExpandableSlots.offset(t, width, b);
-          if (stored != Math.min(exact, ExpandableSlots.SATURATED)) {
-            throw new SieveFormatException(
-                blockOffsetOf(b << 6, width),
-                "block "
-                    + b
-                    + " has offset "
-                    + stored
-                    + ", its runs give "
-                    + Math.min(exact, ExpandableSlots.SATURATED)
-                    + " (saturated at "
-                    + ExpandableSlots.SATURATED
-                    + ")");
-          }
-        });
-    return byKnownBits;
-  }
-
-  /**
-   * The container's payload form (type id 13): this form; parameter A the slot width in bits, B
-   * log2 of the slots. Read in place (a wrapped filter is read-only); past one buffer's 2 GiB the
-   * table is mapped in segments ({@link #map}) and written streamed, up to the largest table one
-   * heap array holds (2^31 − 9 words, 16 GiB: what a filter on the heap can reach).
-   */
-  static final class Payload extends PayloadForm<ExpandableFilter> {
-    Payload() {
-      super(ExpandableFilter.class);
-    }
-
-    @Override
-    public byte[] payload(ExpandableFilter f) {
-      return f.toByteArray();
-    }
-
-    /** Under the filter's read lock, on a view (the header and payload of one moment). */
-    @Override
-    public <R, X extends Exception> R holdStill(
-        ExpandableFilter f, HeldAction<? super ExpandableFilter, R, X> action) throws X {
-      return f.holdStill(action);
-    }
-
-    @Override
-    public int parameterA(ExpandableFilter f) {
-      return f.slotBits();
-    }
-
-    @Override
-    public int parameterB(ExpandableFilter f) {
-      return f.logSlots();
-    }
-
-    /**
-     * Width, log2 of the slots, table size and key count from the payload's header, checked with
-     * its exact length ({@code shape}).
-     */
-    @Override
-    public HeaderFields headerFields(ByteBuffer head, long payloadLength) {
-      Shape h = shape(head, payloadLength);
-      long bits = ExpandableSlots.tableBits(h.slots(), h.width());
-      return new HeaderFields(h.width(), h.log(), bits, h.numKeys());
-    }
-
-    @Override
-    public ExpandableFilter read(byte[] payload, long numKeys) {
-      return ExpandableForm.read(ByteBuffer.wrap(payload), false);
-    }
-
-    @Override
-    public ExpandableFilter wrap(ByteBuffer payload, long numKeys) {
-      return ExpandableForm.read(payload, true);
-    }
-
-    @Override
-    public boolean zeroCopy() {
-      return true;
-    }
-
-    @Override
-    public long payloadLength(ExpandableFilter f) {
-      return f.payloadLength();
-    }
-
-    @Override
-    public void writePayload(ExpandableFilter f, WritableByteChannel out) throws IOException {
-      f.writePayload(out);
-    }
-
-    @Override
-    public ExpandableFilter mapLarge(
-        FileChannel channel, long payloadOffset, long payloadLength, int segmentShift, long numKeys)
-        throws IOException {
-      return ExpandableForm.map(channel, payloadOffset, payloadLength, segmentShift);
-    }
   }
 }

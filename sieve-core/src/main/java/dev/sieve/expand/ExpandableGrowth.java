@@ -85,8 +85,16 @@ final class ExpandableGrowth {
       throw new IllegalStateException(
           "the table is full at its largest size, " + f.slots + " slots");
     }
-    // the rate is the same after the doubling: the budget is read before it
-    int bits = ExpandableMath.budgetBits(f.fpRate, f.modelledFpRate(), f.log + 1);
+    // the rate is the same after the doubling, and the entries after it are known (void ones
+    // twice): the budget is read before it
+    long after = f.used + f.entriesByKnownBits[f.log];
+    int bits =
+        ExpandableMath.budgetBits(
+            f.fpRate,
+            f.modelledFpRate(),
+            (double) after / ExpandableMath.slots(f.log + 1, f.mant),
+            f.log + 1,
+            f.longestFingerprint(f.log + 1));
     rebuild(f, f.log + 1, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS));
     f.newBits = bits;
     long voidCopies = f.entriesByKnownBits[f.log];
@@ -110,7 +118,7 @@ final class ExpandableGrowth {
   static void rebuild(ExpandableFilter f, int newLog, int newWidth) {
     long newSlots = ExpandableMath.slots(newLog, f.mant);
     long[] next = new long[wordCount(newSlots, newWidth)];
-    f.used = ExpandableKernel.rebuild(f.heap, f.slots, f.width, next, newSlots, newWidth);
+    f.used = ExpandableWrites.rebuild(f.heap, f.slots, f.width, next, newSlots, newWidth);
     if (newLog == f.log + 1) {
       // void entries (knowing exactly log bits) were duplicated; every other entry keeps its count
       f.entriesByKnownBits[newLog] += 2 * f.entriesByKnownBits[f.log];
@@ -121,6 +129,78 @@ final class ExpandableGrowth {
     f.log = newLog;
     f.slots = newSlots;
     f.width = newWidth;
+  }
+
+  /**
+   * {@return whether {@code f}'s table can be halved: a smaller shape exists, the entries fit it at
+   * load at most {@value ExpandableMath#MAX_LOAD}, and the longest fingerprint, one bit longer,
+   * fits the widest slot}
+   */
+  static boolean canHalve(ExpandableFilter f) {
+    int min = f.mant == 0 ? ExpandableMath.MIN_LOG_SLOTS : 8;
+    return f.log > min
+        && f.used <= ExpandableMath.maxEntries(ExpandableMath.slots(f.log - 1, f.mant))
+        && f.longestFingerprint(f.log - 1) + ExpandableMath.SLOT_OVERHEAD_BITS
+            <= ExpandableSlots.MAX_WIDTH;
+  }
+
+  /**
+   * Halves the table ({@link #halveTable}): every entry keeps its known hash bits, so the modelled
+   * rate is unchanged; the slots are as wide as the longest fingerprint now needs, and the next
+   * generation's length is the budget policy's for the halved table.
+   */
+  static void halve(ExpandableFilter f) {
+    int newLog = f.log - 1;
+    long newSlots = ExpandableMath.slots(newLog, f.mant);
+    int longest = f.longestFingerprint(newLog);
+    int bits =
+        ExpandableMath.budgetBits(
+            f.fpRate, f.modelledFpRate(), (double) f.used / newSlots, newLog, longest);
+    int newWidth = Math.max(longest, bits) + ExpandableMath.SLOT_OVERHEAD_BITS;
+    long[] next = new long[wordCount(newSlots, newWidth)];
+    long written = halveTable(f.heap, f.slots, f.width, next, newWidth);
+    if (written != f.used) {
+      throw new IllegalStateException(written + " entries halved, " + f.used + " counted");
+    }
+    f.words = next;
+    f.heap = new ExpandableSlots.Heap(next);
+    f.log = newLog;
+    f.slots = newSlots;
+    f.width = newWidth;
+    f.newBits = bits;
+    f.startLog = Math.min(f.startLog, newLog);
+  }
+
+  /**
+   * Writes every entry of {@code src} ({@code n} slots, {@code n} even) into the empty table {@code
+   * dst} of {@code n / 2} slots of {@code newWidth} bits: the low quotient bit becomes the entry's
+   * top fingerprint bit (a void entry gets that one bit), so every entry knows the same hash bits
+   * as before. Entry by entry through {@link ExpandableWrites#insert}, in quotient order: the
+   * halved runs need not fit where the doubled layout's {@code Appender} would put them (a cluster
+   * before the pass's start can wrap round onto it), and an insert shifts what it must.
+   *
+   * @return the number of entries written
+   */
+  static long halveTable(ExpandableSlots.Words src, long n, int width, long[] dst, int newWidth) {
+    ExpandableSlots.Heap out = new ExpandableSlots.Heap(dst);
+    long half = n / 2;
+    long[] count = {0};
+    ExpandableWrites.forEachRun(
+        src,
+        n,
+        width,
+        (q, first, length) -> {
+          long bit = q & 1;
+          for (int k = 0; k < length; k++) {
+            long v = ExpandableKernel.valueAt(src, width, (first + k) % n);
+            int r = ExpandableKernel.length(v);
+            long fp = v & ((1L << r) - 1);
+            ExpandableWrites.insert(
+                out, half, newWidth, q >>> 1, (1L << (r + 1)) | (bit << r) | fp);
+            count[0]++;
+          }
+        });
+    return count[0];
   }
 
   /** {@link ExpandableFilter#union}: the checks of scheme and mutability are the caller's. */
@@ -143,7 +223,7 @@ final class ExpandableGrowth {
     if (needWidth > f.width) {
       rebuild(f, f.log, Math.min(needWidth, ExpandableSlots.MAX_WIDTH));
     }
-    ExpandableKernel.forEachRun(
+    ExpandableWrites.forEachRun(
         src,
         otherSlots,
         srcWidth,
@@ -227,7 +307,7 @@ final class ExpandableGrowth {
     if (ExpandableDuplicates.saturated(f.heap, f.slots, f.width, q, value)) {
       return; // the run keeps a bounded number of copies of one entry
     }
-    ExpandableKernel.insert(f.heap, f.slots, f.width, q, value);
+    ExpandableWrites.insert(f.heap, f.slots, f.width, q, value);
     f.used++;
     f.entriesByKnownBits[f.log + ExpandableKernel.length(value)]++;
   }

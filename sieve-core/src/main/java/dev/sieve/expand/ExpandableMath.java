@@ -3,11 +3,48 @@ package dev.sieve.expand;
 import dev.sieve.internal.Checks;
 
 /**
- * The model of the {@link ExpandableFilter}: the fixed widening schedule (how long the fingerprints
- * of new entries are after {@code j} doublings; with adds only, the upper end of the budget policy,
- * which picks each generation's length from the exact modelled rate), the false-positive bound it
- * keeps at every size, and the modelled rate of a given state. The derivations are in {@link
- * ExpandableFilter}'s class comment; {@code ExpandableMathTest} pins the figures quoted there.
+ * The model of the {@link ExpandableFilter}: the budget policy that picks each generation's
+ * fingerprint length from the exact modelled rate ({@link #budgetBits}, {@link #sizedBits}), the
+ * fixed widening schedule (with adds only from the smallest table, the upper end of that policy),
+ * and the modelled rate of a given state. {@code ExpandableMathTest} and {@code
+ * ExpandableSizingTest} pin the figures quoted in {@link ExpandableFilter}'s class comment.
+ *
+ * <h2>Why the budget policy keeps the rate at most f</h2>
+ *
+ * Write {@code L} for {@link #MAX_LOAD}, {@code m} for the modelled rate (the sum over the entries
+ * of {@code 2^(−known bits)}), and call generation {@code j} the entries added between two events
+ * (doublings, halvings, creation), with {@code r_j} bits in a table of {@code n_j} slots holding
+ * {@code p_j · n_j} entries and rate {@code m_j} at the event. The policy picks the smallest {@code
+ * r_j}, at least the longest present fingerprint in the table's terms, with
+ *
+ * <pre>
+ *   m_j + 2^(−r_j) · (L · W(K_j) − p_j)  ≤  f,   W(K) = Σ_{i=0..K} 2^(−floor(log2(i+1))),  W ≥ 1.
+ * </pre>
+ *
+ * <ol>
+ *   <li>Within generation {@code j}: an entry added contributes {@code 2^(−r_j)/n_j}; a present
+ *       entry removed contributed at least that (none knows more bits than a new one: the floor).
+ *       At most {@code L · n_j} entries are present at once, so while the table holds {@code u ·
+ *       n_j} entries, {@code m ≤ m_j + (u − p_j) · 2^(−r_j) ≤ m_j + (L − p_j) · 2^(−r_j) ≤ f}.
+ *   <li>At the next doubling, {@code u ≤ L}, the doubled table holds at least {@code u/2} per slot
+ *       ({@code p_{j+1} ≥ u/2}) and {@code m_{j+1} ≤ m_j + (u − p_j) · 2^(−r_j)}. The length {@code
+ *       r_j + 1} then satisfies the rule: {@code m_{j+1} + 2^(−r_j−1)(L · W(K−1) − u/2) ≤ m_j +
+ *       2^(−r_j) (3u/4 − p_j + L · W(K−1)/2) ≤ m_j + 2^(−r_j) (L · W(K) − p_j)}, since {@code 3u/4
+ *       + L · W(K−1)/2 ≤ L (3/4 + W(K−1)/2) ≤ L · W(K)} for {@code K ≥ 1} ({@code W(K) ≥ W(K−1)},
+ *       {@code W(K) ≥ 3/2}). So a length always exists, at most one bit longer per doubling, and
+ *       {@code m ≤ f} at every moment for any adds and removes of present keys.
+ *   <li>A sized start gives the first generation more than the rule would ({@link #sizedBits}: its
+ *       worst case {@code L · 2^(−r0)} at most {@code f / (1 + 1/8)}): point 1 holds as it is, and
+ *       the {@code f/9} or more left is what the first doubling past the size budgets from (point 2
+ *       holds from there on).
+ *   <li>A halving keeps every entry's known bits ({@code m} unchanged) and picks the next length by
+ *       the same rule for the halved table. A union adds both rates, and may pass {@code f}; then
+ *       the rule takes {@code f / 8} as what is left.
+ * </ol>
+ *
+ * The lengths are capped at the widest slot and at 64 known bits; the bound assumes the cap is not
+ * reached (it is not for the rates the builder accepts and adds only; removes that empty and refill
+ * the table many times over can raise the lengths toward it).
  */
 public final class ExpandableMath {
   private ExpandableMath() {}
@@ -174,31 +211,65 @@ public final class ExpandableMath {
   static final long MAX_SLOTS = slots(MAX_LOG_SLOTS, 255);
 
   /**
+   * The share of a sized filter's budget kept back for growth past its size: a filter built for a
+   * key count (a hint, or the keys given) gives its first generation the longest fingerprints whose
+   * worst-case rate is at most {@code f / (1 + }{@value}{@code )}, so that growing past that count
+   * still finds a length (at a cost in bits, {@link #budgetBits}).
+   */
+  static final double SIZED_RESERVE = 0.125;
+
+  /**
+   * The fingerprint length of a sized filter's first generation: the smallest {@code r} with {@code
+   * MAX_LOAD · 2^(−r) · (1 + SIZED_RESERVE) ≤ fpRate}. At the size it was built for (load {@value
+   * #MAX_LOAD}) its modelled rate is {@code MAX_LOAD · 2^(−r)}, in {@code (f / 2.25, f / 1.125]}: 7
+   * bits (0.66%) at 1%, 10 bits (0.083%) at 0.1%.
+   *
+   * @param fpRate the target rate
+   * @return the length in bits
+   */
+  static int sizedBits(double fpRate) {
+    int bits = 1;
+    while (!(MAX_LOAD * (1 + SIZED_RESERVE) * Math.scalb(1.0, -bits) <= fpRate)) {
+      bits++;
+    }
+    return bits;
+  }
+
+  /**
    * The budget policy: the fingerprint length of the entries added from now on (until the next
-   * doubling) in a table of {@code 2^log} to {@code 2^(log+1)} slots whose present entries have the
-   * modelled rate {@code presentRate}. It is the smallest {@code r} with
+   * doubling or halving) in a table of {@code 2^log} to {@code 2^(log+1)} slots whose present
+   * entries have the modelled rate {@code presentRate} and fill {@code presentLoad} of the slots.
+   * It is the smallest {@code r}, at least {@code floor}, with
    *
    * <pre>
-   *   presentRate + MAX_LOAD · 2^(−r) · wideningSum(MAX_LOG_SLOTS − log)  ≤  fpRate,
+   *   presentRate + 2^(−r) · (MAX_LOAD · wideningSum(MAX_LOG_SLOTS − log) − presentLoad)  ≤  fpRate:
    * </pre>
    *
-   * the present entries' exact share plus the most the current generation and every later one can
-   * add if each later generation gets one more bit at the widening's steps. Chosen this way at
-   * every doubling, the choice {@code r + 1} is always feasible at the next doubling, so the rate
-   * stays at most {@code fpRate} at every size for any adds and removes of present keys (the class
-   * comment of {@link ExpandableFilter} has the induction). Capped at the widest slot and the 64
-   * hash bits.
+   * {@code 2^(−r) · (MAX_LOAD − presentLoad)} is the most the current generation can add (it fills
+   * at most the slots left, and no entry it may displace by removes is matched less often), the
+   * rest the reserve that keeps {@code r + 1} feasible at the next doubling ({@link
+   * ExpandableFilter}'s class comment has the induction). {@code floor} is the longest present
+   * fingerprint in this table's terms, so that no new entry is matched more often than one present.
+   * Capped at the widest slot and the 64 hash bits. When the present rate is at or past the target
+   * (after a {@link ExpandableFilter#union}, the only way there), {@code SIZED_RESERVE · fpRate} is
+   * taken as left: each generation then adds at most {@code SIZED_RESERVE · fpRate}, and new
+   * entries keep lengths near the sized ones.
    *
    * @param fpRate the target rate
    * @param presentRate the modelled rate of the entries present, in [0, 1]
+   * @param presentLoad the entries present per slot, in [0, 1]
    * @param log log2 of the slots, rounded down
+   * @param floor the shortest length allowed
    * @return the fingerprint length in bits, at least 1
    */
-  static int budgetBits(double fpRate, double presentRate, int log) {
-    double left = fpRate - presentRate;
-    double need = MAX_LOAD * wideningSum(Math.max(0, MAX_LOG_SLOTS - log));
+  static int budgetBits(double fpRate, double presentRate, double presentLoad, int log, int floor) {
+    // past the target (only a union gets there: the rates of both add up) new entries are
+    // budgeted as if a sized filter's reserve were left, so that the rate grows by at most that
+    // per generation instead of new entries taking the widest slots
+    double left = presentRate < fpRate ? fpRate - presentRate : fpRate * SIZED_RESERVE;
+    double need = MAX_LOAD * wideningSum(Math.max(0, MAX_LOG_SLOTS - log)) - presentLoad;
     int cap = Math.min(ExpandableSlots.MAX_WIDTH - SLOT_OVERHEAD_BITS, 64 - log);
-    int bits = 1;
+    int bits = Math.max(1, Math.min(floor, cap));
     while (bits < cap && !(Math.scalb(need, -bits) <= left)) {
       bits++;
     }

@@ -28,12 +28,15 @@ class ExpandableFilterTest {
     assertEquals(10 << 8 | 39, ExpandableGrowth.shapeFor(1000));
     assertEquals(16 << 8, ExpandableGrowth.shapeFor(55_705)); // 0.85 · 2^16, a power of two
     assertEquals(6 << 8, ExpandableGrowth.shapeFor(0));
-    assertEquals(9 + 3, hinted.slotBits());
+    // sized for its key count: 7-bit fingerprints (0.85 · 2^−7 = 0.66% at load 0.85); grown from
+    // the smallest table: 9 (the reserve for 26 doublings)
+    assertEquals(7 + 3, hinted.slotBits());
+    assertEquals(9 + 3, ExpandableFilter.builder().create().slotBits());
     assertEquals(0.01, hinted.fpRate());
     ExpandableFilter built = ExpandableFilter.builder().fpRate(0.001).build(new long[] {1, 2, 3});
     assertEquals(3, built.numKeys());
     assertEquals(ExpandableMath.MIN_LOG_SLOTS, built.logSlots());
-    assertEquals(12 + 3, built.slotBits());
+    assertEquals(10 + 3, built.slotBits()); // 0.85 · 2^−10 = 0.083%
     assertTrue(built.mayContain(2L));
     assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(0));
     assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(1));

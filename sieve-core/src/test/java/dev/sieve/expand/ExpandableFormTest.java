@@ -32,7 +32,7 @@ class ExpandableFormTest {
   @Test
   void aWrappedFilterReadsInPlaceAndIsReadOnly() {
     ExpandableFilter f = filter(300);
-    byte[] form = f.toByteArray();
+    byte[] form = ExpandablePayload.bytes(f);
     ByteBuffer direct = ByteBuffer.allocateDirect(form.length).put(form).flip();
     ExpandableFilter wrapped = ExpandableForm.read(direct, true);
     assertTrue(wrapped.isWrapped());
@@ -40,7 +40,7 @@ class ExpandableFormTest {
     for (long i = 0; i < 300; i++) {
       assertTrue(wrapped.mayContain(i));
     }
-    assertArrayEquals(form, wrapped.toByteArray());
+    assertArrayEquals(form, ExpandablePayload.bytes(wrapped));
     assertThrows(UnsupportedOperationException.class, () -> wrapped.add(1L));
     assertThrows(UnsupportedOperationException.class, () -> wrapped.remove(1L));
     assertThrows(UnsupportedOperationException.class, () -> wrapped.union(f));
@@ -52,7 +52,7 @@ class ExpandableFormTest {
   }
 
   private static String refused(ExpandableFilter f, Consumer<ByteBuffer> edit) {
-    ByteBuffer b = ByteBuffer.wrap(f.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.wrap(ExpandablePayload.bytes(f)).order(ByteOrder.LITTLE_ENDIAN);
     edit.accept(b);
     return assertThrows(SieveFormatException.class, () -> ExpandableForm.read(b, false))
         .getMessage();
@@ -92,7 +92,7 @@ class ExpandableFormTest {
       f.add(i);
     }
     assertEquals(1, f.doublings());
-    byte[] form = f.toByteArray();
+    byte[] form = ExpandablePayload.bytes(f);
     ExpandableFilter back = ExpandableForm.read(ByteBuffer.wrap(form), false);
     assertEquals(f, back);
     ExpandableFilter wrapped =
@@ -152,7 +152,7 @@ class ExpandableFormTest {
 
   private static long[] readWords(ExpandableFilter f) {
     return ExpandableForm.words(
-        ByteBuffer.wrap(f.toByteArray()).position(ExpandableForm.HEADER_BYTES).slice());
+        ByteBuffer.wrap(ExpandablePayload.bytes(f)).position(ExpandableForm.HEADER_BYTES).slice());
   }
 
   private static void edit(ByteBuffer b, Consumer<long[]> edit) {

@@ -70,7 +70,7 @@ class ExpandableKernelDifferentialTest {
     TreeMap<Long, List<Long>> decoded = new TreeMap<>();
     long[] home = new long[(int) n];
     java.util.Arrays.fill(home, -1);
-    ExpandableKernel.forEachRun(
+    ExpandableWrites.forEachRun(
         t,
         n,
         width,
@@ -102,7 +102,7 @@ class ExpandableKernelDifferentialTest {
           Math.min(p, ExpandableSlots.SATURATED),
           ExpandableSlots.offset(t, width, b),
           where + ": offset of block " + b);
-      assertEquals(p, ExpandableKernel.blockOffset(t, n, width, b), where + ": block " + b);
+      assertEquals(p, ExpandableRank.blockOffset(t, n, width, b), where + ": block " + b);
     }
   }
 
@@ -137,7 +137,7 @@ class ExpandableKernelDifferentialTest {
         long q = ExpandableKernel.quotient(h, n);
         long v = ExpandableKernel.entryValue(h, n, rnd.nextInt(bits + 1));
         last = "insert q " + q + " v " + v + " before " + dump(a, n, width);
-        ExpandableKernel.insert(a, n, width, q, v);
+        ExpandableWrites.insert(a, n, width, q, v);
         model.add(q, v);
         hashes.add(h);
       } else if (op < 8 && !hashes.isEmpty()) {
@@ -243,7 +243,7 @@ class ExpandableKernelDifferentialTest {
     long q = ExpandableKernel.quotient(h, n);
     last = "remove q " + q + " before " + dump(a, n, width);
     long want = model.longestMatch(q, ExpandableKernel.position(h, n));
-    int got = ExpandableKernel.remove(a, n, width, h);
+    int got = ExpandableWrites.remove(a, n, width, h);
     assertEquals(want < 0 ? -1 : ExpandableKernel.length(want), got, "remove");
     if (want >= 0) {
       model.remove(q, want);
@@ -274,7 +274,7 @@ class ExpandableKernelDifferentialTest {
       randomOperations(n, width, (int) (3 * n), 50, rnd, a, model);
       // wider at the same size: the same runs
       long[] wider = new long[(int) ExpandableSlots.wordsFor(n, width + 3)];
-      assertEquals(model.size, ExpandableKernel.rebuild(a, n, width, wider, n, width + 3));
+      assertEquals(model.size, ExpandableWrites.rebuild(a, n, width, wider, n, width + 3));
       check(wider, n, width + 3, model, "wider");
       // doubled: each value to run 2q + top bit, void ones to both
       Model doubled = new Model();
@@ -292,7 +292,7 @@ class ExpandableKernelDifferentialTest {
         }
       }
       long[] big = new long[(int) ExpandableSlots.wordsFor(2 * n, width)];
-      assertEquals(doubled.size, ExpandableKernel.rebuild(a, n, width, big, 2 * n, width));
+      assertEquals(doubled.size, ExpandableWrites.rebuild(a, n, width, big, 2 * n, width));
       check(big, 2 * n, width, doubled, "doubled");
     }
   }
@@ -311,7 +311,7 @@ class ExpandableKernelDifferentialTest {
     long[] a = new long[(int) ExpandableSlots.wordsFor(n, width)];
     Model model = new Model();
     SplittableRandom rnd = new SplittableRandom(38);
-    ExpandableKernel.Appender out = new ExpandableKernel.Appender(a, n, width);
+    ExpandableWrites.Appender out = new ExpandableWrites.Appender(a, n, width);
     for (long k = 0; k < 1000; k++) {
       long q = (n - 500 + k) % n;
       for (int j = 0; j < 70; j++) {
@@ -336,7 +336,7 @@ class ExpandableKernelDifferentialTest {
       int op = rnd.nextInt(3);
       if (op == 0) {
         long v = ExpandableKernel.entryValue(h, n, rnd.nextInt(6));
-        ExpandableKernel.insert(a, n, width, q, v);
+        ExpandableWrites.insert(a, n, width, q, v);
         model.add(q, v);
         hashes.add(h);
       } else if (op == 1) {

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The kernel against a model: the table decoded run by run ({@link ExpandableKernel#forEachRun})
+ * The kernel against a model: the table decoded run by run ({@link ExpandableWrites#forEachRun})
  * must hold exactly the multiset of (quotient, value) entries inserted and not deleted, whatever
  * the runs, shifts across blocks and wrap-around past the last slot; queries must find every entry;
  * a rebuild must move every entry to its new run, void entries to both.
@@ -36,7 +36,7 @@ class ExpandableKernelTest {
     long mask = (1L << log) - 1;
     int[] total = {0};
     ExpandableSlots.Words w = new ExpandableSlots.Heap(t);
-    ExpandableKernel.forEachRun(
+    ExpandableWrites.forEachRun(
         w,
         1L << log,
         width,
@@ -113,7 +113,7 @@ class ExpandableKernelTest {
     long[][] entries = {{15, 5}, {15, 9}, {15, 33}, {0, 7}, {1, 2}, {0, 63}, {14, 1}, {3, 4}};
     for (long[] e : entries) {
       long value = (1L << 6) | e[1];
-      ExpandableKernel.insert(t, 1L << log, width, e[0], value);
+      ExpandableWrites.insert(t, 1L << log, width, e[0], value);
       model.merge(e[0] + ":" + value, 1, Integer::sum);
       hashes.add(hashOf(log, e[0], 6, e[1], 12345));
       assertEquals(model, decode(t, log, width));
@@ -125,18 +125,18 @@ class ExpandableKernelTest {
     assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 2, 6, 7, 0)));
     assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
     // slot 0 holds a wrapped entry of run 15, so run 0 ends later
-    assertTrue(ExpandableKernel.runEnd(new ExpandableSlots.Heap(t), 1L << log, width, 0) > 1);
+    assertTrue(ExpandableRank.runEnd(new ExpandableSlots.Heap(t), 1L << log, width, 0) > 1);
     // delete the wrapped entries first: the runs of 0 and 1 move back to their canonical slots
     for (long[] e : new long[][] {{15, 5}, {15, 33}, {0, 7}, {15, 9}}) {
       long value = (1L << 6) | e[1];
-      assertEquals(6, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, e[0], 6, e[1], 99)));
+      assertEquals(6, ExpandableWrites.remove(t, 1L << log, width, hashOf(log, e[0], 6, e[1], 99)));
       model.merge(e[0] + ":" + value, -1, Integer::sum);
       model.remove(e[0] + ":" + value, 0);
       assertEquals(model, decode(t, log, width));
     }
-    assertEquals(0, ExpandableKernel.runEnd(new ExpandableSlots.Heap(t), 1L << log, width, 0));
-    assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, 15, 6, 5, 0)));
-    assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
+    assertEquals(0, ExpandableRank.runEnd(new ExpandableSlots.Heap(t), 1L << log, width, 0));
+    assertEquals(-1, ExpandableWrites.remove(t, 1L << log, width, hashOf(log, 15, 6, 5, 0)));
+    assertEquals(-1, ExpandableWrites.remove(t, 1L << log, width, hashOf(log, 0, 6, 8, 0)));
   }
 
   @Test
@@ -158,13 +158,13 @@ class ExpandableKernelTest {
           int r = rnd.nextInt(bits + 1);
           long fp = r == 0 ? 0 : rnd.nextLong() & ((1L << r) - 1);
           long value = (1L << r) | fp;
-          ExpandableKernel.insert(t, 1L << log, width, q, value);
+          ExpandableWrites.insert(t, 1L << log, width, q, value);
           model.merge(q + ":" + value, 1, Integer::sum);
           present.add(new long[] {q, r, fp});
         } else {
           long[] e = present.remove(rnd.nextInt(present.size()));
           long h = hashOf(log, e[0], (int) e[1], e[2], rnd.nextLong());
-          int removed = ExpandableKernel.remove(t, 1L << log, width, h);
+          int removed = ExpandableWrites.remove(t, 1L << log, width, h);
           assertTrue(removed >= 0, "a present entry is found");
           // the longest matching entry went: find it in the model (it matches h)
           String gone = null;
@@ -211,22 +211,22 @@ class ExpandableKernelTest {
     int log = 4;
     int width = 3 + 4;
     long[] t = table(log, width);
-    ExpandableKernel.insert(t, 1L << log, width, 5, 1); // void
-    ExpandableKernel.insert(t, 1L << log, width, 5, (1L << 4) | 0b1010);
-    ExpandableKernel.insert(t, 1L << log, width, 6, (1L << 1) | 1);
+    ExpandableWrites.insert(t, 1L << log, width, 5, 1); // void
+    ExpandableWrites.insert(t, 1L << log, width, 5, (1L << 4) | 0b1010);
+    ExpandableWrites.insert(t, 1L << log, width, 6, (1L << 1) | 1);
     for (long fp = 0; fp < 16; fp++) {
       assertTrue(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 5, 4, fp, fp * 31)));
     }
     assertFalse(ExpandableKernel.mayContain(t, 1L << log, width, hashOf(log, 6, 1, 0, 0)));
     // the longest match goes first, then the void entry
     long h = hashOf(log, 5, 4, 0b1010, 0);
-    assertEquals(4, ExpandableKernel.remove(t, 1L << log, width, h));
-    assertEquals(0, ExpandableKernel.remove(t, 1L << log, width, h));
-    assertEquals(-1, ExpandableKernel.remove(t, 1L << log, width, h));
+    assertEquals(4, ExpandableWrites.remove(t, 1L << log, width, h));
+    assertEquals(0, ExpandableWrites.remove(t, 1L << log, width, h));
+    assertEquals(-1, ExpandableWrites.remove(t, 1L << log, width, h));
 
-    ExpandableKernel.insert(t, 1L << log, width, 5, 1);
+    ExpandableWrites.insert(t, 1L << log, width, 5, 1);
     long[] doubled = table(log + 1, width);
-    assertEquals(3, ExpandableKernel.rebuild(t, 1L << log, width, doubled, 2L << log, width));
+    assertEquals(3, ExpandableWrites.rebuild(t, 1L << log, width, doubled, 2L << log, width));
     TreeMap<String, Integer> want = new TreeMap<>();
     want.put("10:1", 1);
     want.put("11:1", 1);
@@ -250,7 +250,7 @@ class ExpandableKernelTest {
         if (rnd.nextInt(4) == 0) {
           h = (slots - 1) << (64 - log) | (h >>> log); // crowd the last slot: wrap-around
         }
-        ExpandableKernel.insert(
+        ExpandableWrites.insert(
             t,
             1L << log,
             width,
@@ -260,7 +260,7 @@ class ExpandableKernelTest {
       }
       int newWidth = width + rnd.nextInt(2);
       long[] doubled = table(log + 1, newWidth);
-      long written = ExpandableKernel.rebuild(t, 1L << log, width, doubled, 2L << log, newWidth);
+      long written = ExpandableWrites.rebuild(t, 1L << log, width, doubled, 2L << log, newWidth);
       TreeMap<String, Integer> want = new TreeMap<>();
       for (long h : hashes) {
         // an entry of `bits` bits at log knows log + bits bits: at log + 1 it has bits − 1
@@ -281,7 +281,7 @@ class ExpandableKernelTest {
       }
       // rewidening at the same size keeps every entry where it was
       long[] wider = table(log, width + 2);
-      assertEquals(n, ExpandableKernel.rebuild(t, 1L << log, width, wider, 1L << log, width + 2));
+      assertEquals(n, ExpandableWrites.rebuild(t, 1L << log, width, wider, 1L << log, width + 2));
       assertEquals(decode(t, log, width), decode(wider, log, width + 2));
     }
   }
@@ -303,18 +303,18 @@ class ExpandableKernelTest {
         }
         long q = ExpandableKernel.quotient(h, n);
         assertTrue(q >= 0 && q < n, "quotient " + q + " of " + n);
-        ExpandableKernel.insert(t, n, width, q, ExpandableKernel.entryValue(h, n, bits));
+        ExpandableWrites.insert(t, n, width, q, ExpandableKernel.entryValue(h, n, bits));
         hashes.add(h);
       }
       for (int i = 0; i < hashes.size() / 3; i++) {
         long h = hashes.remove(rnd.nextInt(hashes.size()));
-        assertEquals(bits, ExpandableKernel.remove(t, n, width, h), "round " + round);
+        assertEquals(bits, ExpandableWrites.remove(t, n, width, h), "round " + round);
       }
       for (long h : hashes) {
         assertTrue(ExpandableKernel.mayContain(t, n, width, h), "round " + round);
       }
       long[] doubled = new long[(int) ExpandableSlots.wordsFor(2 * n, width)];
-      assertEquals(hashes.size(), ExpandableKernel.rebuild(t, n, width, doubled, 2 * n, width));
+      assertEquals(hashes.size(), ExpandableWrites.rebuild(t, n, width, doubled, 2 * n, width));
       for (long h : hashes) {
         assertTrue(ExpandableKernel.mayContain(doubled, 2 * n, width, h), "round " + round);
         // the doubled entry is the one the key would get in the doubled table

@@ -87,9 +87,9 @@ class ExpandableMemoryTest {
       for (Row r : table(f, max, queries)) {
         if (r.n() == 100_000 && f == 0.01) {
           // no hint: 64 · 2^11 slots (load 0.763) of 13 bits (9-bit first generation, 10 from
-          // the 2nd doubling); hint 1x: 117,760 slots (load 0.849) of 12 bits; and a 16-bit
-          // offset per 64 slots
-          double want = r.hint().equals("none") ? 13.25 * 131_072 / 1e5 : 12.25 * 117_760 / 1e5;
+          // the 2nd doubling); hint 1x: 117,760 slots (load 0.849) of 10 bits (7-bit
+          // fingerprints, sized for the count); and a 16-bit offset per 64 slots
+          double want = r.hint().equals("none") ? 13.25 * 131_072 / 1e5 : 10.25 * 117_760 / 1e5;
           if (r.hint().equals("none") || r.hint().equals("1.0x")) {
             assertTrue(Math.abs(r.bitsPerKey() - want) < 1e-9, r.toString());
           }

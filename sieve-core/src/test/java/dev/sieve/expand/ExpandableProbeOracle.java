@@ -21,12 +21,12 @@ final class ExpandableProbeOracle {
     }
     long i =
         n <= 64
-            ? ExpandableKernel.runEnd(t, n, width, q)
-            : ExpandableKernel.selectRunend(
+            ? ExpandableRank.runEnd(t, n, width, q)
+            : ExpandableRank.selectRunend(
                 t,
                 n,
                 width,
-                ((b << 6) + ExpandableKernel.blockOffset(t, n, width, b)) % n,
+                ((b << 6) + ExpandableRank.blockOffset(t, n, width, b)) % n,
                 Long.bitCount(occupieds & (-1L >>> (63 - j))));
     long at = ExpandableKernel.position(hash, n);
     while (true) {

@@ -21,14 +21,15 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * A stateful property: arbitrary interleavings of add, remove (of a present key), union (with a
- * filter of other keys, of any size), copy and a round trip through the Sieve container (read from
- * its bytes, or wrapped from a direct buffer; the filter read goes on), against a multiset model
- * ({@code HashMap} of key to copies). After every step every key of the model is present (no false
- * negative, ever; by the single lookup, and every fourth step by the batch form), the key count is
- * the model's, and the modelled rate is at most the target (times one plus the number of unions,
- * each of which adds the other filter's rate, or four times it for a hinted other filter whose slot
- * count is not this one's times a power of two). A high target rate (10%: 6-bit fingerprints) makes
- * the fingerprints run out within a few doublings, so void entries are exercised.
+ * filter of other keys, of any size), compact (its rate and entries unchanged), copy and a round
+ * trip through the Sieve container (read from its bytes, or wrapped from a direct buffer; the
+ * filter read goes on), against a multiset model ({@code HashMap} of key to copies). After every
+ * step every key of the model is present (no false negative, ever; by the single lookup, and every
+ * fourth step by the batch form), the key count is the model's, and the modelled rate is at most
+ * the target (times one plus the number of unions, each of which adds the other filter's rate, or
+ * four times it for a hinted other filter whose slot count is not this one's times a power of two).
+ * A high target rate (10%: 6-bit fingerprints) makes the fingerprints run out within a few
+ * doublings, so void entries are exercised.
  */
 class ExpandablePropertyTest {
 
@@ -37,7 +38,8 @@ class ExpandablePropertyTest {
     REMOVE,
     UNION,
     COPY,
-    SERIALIZE
+    SERIALIZE,
+    COMPACT
   }
 
   /** Each union adds the other filter's rate and void copies: a few keep the rate below 1. */
@@ -59,7 +61,8 @@ class ExpandablePropertyTest {
             Tuple.of(25, Kind.REMOVE),
             Tuple.of(1, Kind.UNION),
             Tuple.of(3, Kind.COPY),
-            Tuple.of(3, Kind.SERIALIZE));
+            Tuple.of(3, Kind.SERIALIZE),
+            Tuple.of(2, Kind.COMPACT));
     return Combinators.combine(
             kinds, Arbitraries.integers().between(0, 5000), Arbitraries.integers().between(0, 600))
         .as(Op::new)
@@ -156,6 +159,15 @@ class ExpandablePropertyTest {
           assertEquals(filter.modelledFpRate(), read.modelledFpRate(), "step " + step);
           assertEquals(filter.voidEntries(), read.voidEntries(), "step " + step);
           filter = read;
+        }
+        case COMPACT -> {
+          double rate = filter.modelledFpRate();
+          long entries = filter.entries();
+          int halvings = filter.compact();
+          assertEquals(entries, filter.entries(), "step " + step + ": compact keeps every entry");
+          assertEquals(rate, filter.modelledFpRate(), 1e-12 * rate, "step " + step);
+          assertTrue(halvings == 0 || !ExpandableGrowth.canHalve(filter), "step " + step);
+          Statistics.label("compact halved").collect(halvings > 0);
         }
       }
       assertEquals(total, filter.numKeys(), "step " + step);

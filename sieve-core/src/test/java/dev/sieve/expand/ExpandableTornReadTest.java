@@ -116,12 +116,12 @@ class ExpandableTornReadTest {
     int width = 12;
     long[] t = table(n, width);
     ExpandableSlots.Words w = new ExpandableSlots.Heap(t);
-    assertEquals(17, ExpandableKernel.selectRunend(w, n, width, 17, 3));
+    assertEquals(17, ExpandableRank.selectRunend(w, n, width, 17, 3));
     ExpandableSlots.setRunend(t, width, 5, true);
-    assertEquals(5, ExpandableKernel.selectRunend(w, n, width, 17, 1));
-    assertEquals(5, ExpandableKernel.selectRunend(w, n, width, 5, 1));
-    assertEquals(40, ExpandableKernel.selectRunend(w, n, width, 40, 2)); // only one in the table
+    assertEquals(5, ExpandableRank.selectRunend(w, n, width, 17, 1));
+    assertEquals(5, ExpandableRank.selectRunend(w, n, width, 5, 1));
+    assertEquals(40, ExpandableRank.selectRunend(w, n, width, 40, 2)); // only one in the table
     ExpandableSlots.setRunend(t, width, 310, true); // past the last slot: torn
-    assertEquals(299, ExpandableKernel.selectRunend(w, n, width, 299, 1));
+    assertEquals(299, ExpandableRank.selectRunend(w, n, width, 299, 1));
   }
 }

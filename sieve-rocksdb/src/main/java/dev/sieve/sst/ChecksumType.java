@@ -1,6 +1,5 @@
 package dev.sieve.sst;
 
-import dev.sieve.hash.XxHash32;
 import dev.sieve.hash.XxHash64;
 import dev.sieve.hash.Xxh3;
 import java.util.zip.CRC32C;

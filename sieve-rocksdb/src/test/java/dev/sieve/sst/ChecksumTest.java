@@ -2,7 +2,6 @@ package dev.sieve.sst;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sieve.hash.XxHash32;
 import dev.sieve.hash.XxHash64;
 import dev.sieve.hash.Xxh3;
 import java.util.zip.CRC32C;

@@ -1,4 +1,4 @@
-package dev.sieve.hash;
+package dev.sieve.sst;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -14,7 +14,7 @@ import java.util.Objects;
  * and a final avalanche spreads every input bit over the result. Inputs are read little-endian on
  * every platform. Reference: the xxHash specification (doc/xxhash_spec.md of the xxHash project).
  */
-public final class XxHash32 {
+final class XxHash32 {
   private XxHash32() {}
 
   private static final int P1 = 0x9E3779B1;

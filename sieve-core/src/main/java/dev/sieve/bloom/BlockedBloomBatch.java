@@ -3,7 +3,6 @@ package dev.sieve.bloom;
 import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
 import static dev.sieve.bloom.BlockedBloomKernel.all6;
 import static dev.sieve.bloom.BlockedBloomKernel.allProbes;
-import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
@@ -11,9 +10,9 @@ import dev.sieve.internal.BatchScratch;
 
 /**
  * The batch lookups of {@link BlockedBloomFilter} over heap storage: the scalar batch,
- * software-pipelined, and the one-pass chunk of the SIMD line test. Static methods over the
- * filter's words, block count and probe count, as {@link BlockedBloomKernel}'s single lookups are,
- * so the JIT inlines them into the filter's batch methods.
+ * software-pipelined (the SIMD chunk stays in the filter class, see its {@code probeChunk}). Static
+ * methods over the filter's words, block count and probe count, as {@link BlockedBloomKernel}'s
+ * single lookups are, so the JIT inlines them into the filter's batch methods.
  */
 final class BlockedBloomBatch {
   private BlockedBloomBatch() {}
@@ -144,27 +143,6 @@ final class BlockedBloomBatch {
       for (int i = 0; i < n; i++) {
         long e = staged[i];
         word |= (allProbes(w, (int) e, (int) (e >>> 32), k) & 1) << i;
-      }
-    }
-    return word;
-  }
-
-  /** One chunk through the SIMD line test (the gate is open): one pass, no staging. */
-  static long probeChunk(
-      long[] words, int numBlocks, int numProbes, long[] hashes, int at, int chunk) {
-    long[] w = words;
-    // one pass: the vector line test is short and branch-light, so the core overlaps the lines of
-    // consecutive keys without a separate loading pass (which measured slower)
-    int k = numProbes;
-    long word = 0;
-    for (int i = 0; i < chunk; i++) {
-      long hash = hashes[at + i];
-      int base = blockBase(hash, numBlocks);
-      int h = (int) (hash >>> 32);
-      if (k <= 8
-          ? VectorLineProbe.oneGroup(w, base, h, k)
-          : VectorLineProbe.groups(w, base, h, k)) {
-        word |= 1L << i;
       }
     }
     return word;

@@ -28,12 +28,12 @@ import java.nio.channels.WritableByteChannel;
  * <h2>The math</h2>
  *
  * Stage {@code i} holds {@code c_i} keys, {@code c_0 = n0} (the guess, {@link
- * Builder#expectedKeys}) and {@code c_{i+1} = ceil(c_i · s)} (the growth factor {@code s}, default
- * 2), and is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening ratio {@code r},
- * default 0.9), so the chain's rate stays below {@code Σ f_i < f} however many stages open ({@link
- * GrowthMath#scalableStageCapacity}, {@link GrowthMath#scalableStageFpRate}, {@link
- * GrowthMath#scalableChainFpRateBound}); the memory taxes over a filter sized right are the tighter
- * rates and the newest stage's unused room ({@link GrowthMath#scalableWorstMemoryRatio}).
+ * ScalableBloomFilterBuilder#expectedKeys}) and {@code c_{i+1} = ceil(c_i · s)} (the growth factor
+ * {@code s}, default 2), and is sized for the rate {@code f_i = f · (1 − r) · r^i} (the tightening
+ * ratio {@code r}, default 0.9), so the chain's rate stays below {@code Σ f_i < f} however many
+ * stages open ({@link GrowthMath#scalableStageCapacity}, {@link GrowthMath#scalableStageFpRate},
+ * {@link GrowthMath#scalableChainFpRateBound}); the memory taxes over a filter sized right are the
+ * tighter rates and the newest stage's unused room ({@link GrowthMath#scalableWorstMemoryRatio}).
  * docs/growing.md gives the derivation and why the defaults.
  *
  * <h2>Queries: newest stage first</h2>

@@ -134,7 +134,7 @@ public final class CuckooFilter implements MutableFilter {
 
   /**
    * An empty filter with {@code fingerprintBits}-bit fingerprints and room for {@code expectedKeys}
-   * stored fingerprints: {@link #bucketsFor bucketsFor(expectedKeys)} buckets, so that that many
+   * stored fingerprints: {@code CuckooBuild.bucketsFor(expectedKeys)} buckets, so that that many
    * distinct keys fit with overwhelming probability for every size (see the sizing in the class
    * comment). {@code expectedKeys} counts <em>adds</em>, not distinct keys: every {@link #add}
    * stores one more copy, repeats included (at most 8 copies of one key fit). With {@link

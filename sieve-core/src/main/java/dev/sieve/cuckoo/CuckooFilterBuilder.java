@@ -6,8 +6,8 @@ import dev.sieve.MutableFilterBuilder;
 /**
  * Builds {@link CuckooFilter}s: {@link #fingerprintBits(int)} (4 to 16, default 12) or {@link
  * #fpRate(double)} (the narrowest width whose rate at the design load is at most the target, as
- * {@code CuckooBuild.fingerprintBitsForFpRate}); {@link #create()} gives an empty table of {@link
- * CuckooFilter#bucketsFor bucketsFor(expectedKeys)} buckets.
+ * {@code CuckooBuild.fingerprintBitsForFpRate}); {@link #create()} gives an empty table of {@code
+ * CuckooBuild.bucketsFor(expectedKeys)} buckets.
  *
  * <p>A build from keys stores each distinct key hash once ({@link CuckooFilter#addHashIfAbsent},
  * safe there since nothing was deleted yet), in a table sized for the number of keys given; on the

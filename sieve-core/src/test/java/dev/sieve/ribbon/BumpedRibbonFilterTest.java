@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.math.RibbonMath;
+import dev.sieve.testing.SplitMix64;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;

@@ -1,16 +1,16 @@
 package dev.sieve.policy;
 
-import static dev.sieve.policy.RibbonGoldenKeys.bloomHash;
-import static dev.sieve.policy.RibbonGoldenKeys.firstFalsePositives;
-import static dev.sieve.policy.RibbonGoldenKeys.keys;
+import static dev.sieve.testing.RocksDbTestKeys.bloomHash;
+import static dev.sieve.testing.RocksDbTestKeys.firstFalsePositives;
+import static dev.sieve.testing.RocksDbTestKeys.keys;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sieve.Filter;
 import dev.sieve.bloom.BlockedBloomFilter;
-import dev.sieve.policy.RibbonGoldenKeys.SplitMix64;
 import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.testing.SplitMix64;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

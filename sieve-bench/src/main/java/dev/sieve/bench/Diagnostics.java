@@ -1,6 +1,5 @@
 package dev.sieve.bench;
 
-import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BlockedBloomFilterBuilder;
 import dev.sieve.bloom.FastLocalBloomSizing;
@@ -87,12 +86,12 @@ public final class Diagnostics {
             "diagnostic: Sieve BumpedRibbonFilter (7 result bits) read in place from a direct"
                 + " buffer (wrap), single lookups",
             false,
-            (keys, b) ->
-                new SieveFilterMembership(
-                    BumpedRibbonFilter.wrap(
-                        direct(
-                            BumpedRibbonFilter.builder().resultBits(7).build(keys).toByteArray()),
-                        KeyScheme.XXPH3))),
+            (keys, b) -> {
+              BumpedRibbonFilter built = BumpedRibbonFilter.builder().resultBits(7).build(keys);
+              // its byte form records no key scheme: the wrapped filter is given the built one's
+              return new SieveFilterMembership(
+                  BumpedRibbonFilter.wrap(direct(built.toByteArray()), built.keyScheme()));
+            }),
         new StructureKind(
             "xxph3-hash-only",
             Family.LIMIT,

@@ -52,8 +52,10 @@ class GrowthReportTest {
   @Test
   void everyStructureAtEveryCheckpointWithVerdictsAndThreePlots() throws Exception {
     long maxN = 20_000;
+    // 200,000 absent keys a checkpoint: a filter sized to use most of its budget (a modelled rate
+    // up to f / 1.125) has a 99.9% upper bound under f only with that many
     List<GrowthReport.Point> points =
-        GrowthReport.measureAll(0.01, 1_000, maxN, 20_000, GrowthReport.defaultHints(maxN));
+        GrowthReport.measureAll(0.01, 1_000, maxN, 200_000, GrowthReport.defaultHints(maxN));
     TreeSet<Long> fixed = GrowthReport.checkpoints(1_000, maxN);
     for (String label :
         List.of(

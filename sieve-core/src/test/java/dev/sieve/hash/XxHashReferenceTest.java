@@ -1,5 +1,6 @@
 package dev.sieve.hash;
 
+import static dev.sieve.testing.HashVectors.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -16,14 +17,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * 129-240, and the long path with one, several and partial 1024-byte blocks) and every XXH64 tail.
  */
 class XxHashReferenceTest {
-  private static byte[] pattern(int n) {
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (i * 131 + 7);
-    }
-    return b;
-  }
-
   @ParameterizedTest(name = "length {0}")
   @CsvSource({
     "0, 0x2d06800538d394c2, 0xef46db3751d8e999",

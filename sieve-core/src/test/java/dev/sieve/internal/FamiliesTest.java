@@ -2,7 +2,6 @@ package dev.sieve.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -12,26 +11,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.Filter;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
-import dev.sieve.SieveFormatException;
 import dev.sieve.cuckoo.CuckooFamily;
 import dev.sieve.cuckoo.CuckooFilter;
-import dev.sieve.format.SieveFormat;
 import dev.sieve.format.TestTypes;
 import dev.sieve.registry.FilterType;
-import dev.sieve.registry.MissingFamilyException;
+import dev.sieve.testing.AbsentFamilies;
 import dev.sieve.xor.Xor8Filter;
 import dev.sieve.xor.XorFamily;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -183,38 +176,10 @@ class FamiliesTest {
       String seed, FilterType type, String artifact, @TempDir Path dir) throws IOException {
     // a real container of the type, written where its module was present
     byte[] bytes = seed(seed);
-    byte[] xor8 = SieveFormat.toBytes(FilterType.XOR8.builder().build(keys(300)));
-    Path file = Files.write(dir.resolve(seed + ".sieve"), bytes);
-    String absent =
-        "type "
-            + type.id()
-            + " ("
-            + type.cliName()
-            + ") is provided by "
-            + artifact
-            + ", which is not on the class or module path";
+    assertEquals(artifact, type.artifact());
     if (type == FilterType.GRAFITE) {
-      assertEquals(GRAFITE_ABSENT, absent);
+      assertEquals(GRAFITE_ABSENT, AbsentFamilies.absentMessage(type));
     }
-    assertFalse(type.isPresent());
-    for (Executable registry : List.<Executable>of(type::builder, type::filterClass)) {
-      MissingFamilyException e = assertThrows(MissingFamilyException.class, registry);
-      assertEquals(absent, e.getMessage());
-      assertEquals(type, e.type());
-    }
-    for (Executable read :
-        List.<Executable>of(
-            () -> SieveFormat.read(bytes),
-            () -> SieveFormat.read(new ByteArrayInputStream(bytes)),
-            () -> SieveFormat.wrap(ByteBuffer.wrap(bytes)),
-            () -> SieveFormat.map(file))) {
-      SieveFormatException e = assertThrows(SieveFormatException.class, read);
-      assertEquals(10, e.offset(), e.getMessage()); // the header's type id
-      assertEquals("at offset 10: " + absent, e.getMessage());
-      MissingFamilyException cause = assertInstanceOf(MissingFamilyException.class, e.getCause());
-      assertEquals(type, cause.type());
-    }
-    // the other families are unaffected
-    assertEquals(FilterType.XOR8, FilterType.of(SieveFormat.read(xor8)));
+    AbsentFamilies.assertRefused(type, bytes, dir);
   }
 }

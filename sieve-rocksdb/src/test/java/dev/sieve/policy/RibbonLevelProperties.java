@@ -1,5 +1,8 @@
 package dev.sieve.policy;
 
+import static dev.sieve.testing.RocksDbHashSets.assertAllPresent;
+import static dev.sieve.testing.RocksDbHashSets.hashes;
+import static dev.sieve.testing.RocksDbHashSets.readBack;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,8 +12,8 @@ import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
+import dev.sieve.testing.RocksDbHashSets;
 import dev.sieve.testing.SplitMix64;
-import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -29,41 +32,7 @@ class RibbonLevelProperties {
 
   @Provide
   Arbitrary<Integer> sizes() {
-    return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(8, Arbitraries.integers().between(0, 3000)),
-        net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(3000, 60_000)),
-        net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(60_000, 1_000_000)));
-  }
-
-  /** A key-hash set of {@code size} entries; {@code dupPercent} of them repeat an earlier one. */
-  private static long[] hashes(long seed, int size, int dupPercent) {
-    SplittableRandom rnd = new SplittableRandom(seed);
-    long[] h = new long[size];
-    for (int i = 0; i < size; i++) {
-      if (i > 0 && rnd.nextInt(100) < dupPercent) {
-        // half consecutive repeats (dropped by RocksDB's AddKey), half scattered (kept)
-        h[i] = rnd.nextBoolean() ? h[i - 1] : h[rnd.nextInt(i)];
-      } else {
-        h[i] = rnd.nextLong();
-      }
-    }
-    return h;
-  }
-
-  private static void assertAllPresent(Filter f, long[] hashes, String what) {
-    for (long h : hashes) {
-      if (!f.mayContainHash(h)) {
-        throw new AssertionError(what + ": false negative for hash " + h + " in " + f);
-      }
-    }
-  }
-
-  private static Filter readBack(Filter f) {
-    if (f instanceof Standard128RibbonFilter r) {
-      return Standard128RibbonFilter.fromRocksDbFilterBlock(r.toRocksDbFilterBlock());
-    }
-    return BlockedBloomFilter.fromRocksDbFilterBlock(
-        ((BlockedBloomFilter) f).toRocksDbFilterBlock());
+    return RocksDbHashSets.sizes();
   }
 
   @Property(tries = 60)

@@ -1,5 +1,6 @@
 package dev.sieve.sst;
 
+import static dev.sieve.testing.HashVectors.pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -14,14 +15,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code b[i] = (131 i + 7) mod 256}, covering every XXH32 tail and the 16-byte stripes.
  */
 class XxHash32ReferenceTest {
-  private static byte[] pattern(int n) {
-    byte[] b = new byte[n];
-    for (int i = 0; i < n; i++) {
-      b[i] = (byte) (i * 131 + 7);
-    }
-    return b;
-  }
-
   @ParameterizedTest(name = "length {0}")
   @CsvSource({
     "0, 0x2cc5d05",

@@ -3,6 +3,7 @@ package dev.sieve.bench;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.BlockedBloomFilterBuilder;
 import dev.sieve.bloom.FastLocalBloomSizing;
+import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.ribbon.BumpedRibbonFilter;
 import dev.sieve.ribbon.Standard128RibbonFilter;
@@ -88,9 +89,9 @@ public final class Diagnostics {
             false,
             (keys, b) -> {
               BumpedRibbonFilter built = BumpedRibbonFilter.builder().resultBits(7).build(keys);
-              // its byte form records no key scheme: the wrapped filter is given the built one's
+              // the container records the key scheme; its payload is queried in place
               return new SieveFilterMembership(
-                  BumpedRibbonFilter.wrap(direct(built.toByteArray()), built.keyScheme()));
+                  SieveFormat.wrap(direct(SieveFormat.toBytes(built))));
             }),
         new StructureKind(
             "xxph3-hash-only",

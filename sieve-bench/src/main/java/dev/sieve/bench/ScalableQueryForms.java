@@ -1,6 +1,7 @@
 package dev.sieve.bench;
 
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.format.SieveFormat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -18,12 +19,9 @@ import java.nio.ByteOrder;
  *   <li>{@code branchfree} ({@link #branchFreeMayContain}): ANDs every probe of every stage.
  * </ul>
  *
- * <p>Measured at 10^8 keys (17 stages) against a blocked Bloom filter sized right for the keys: the
- * loop 9.5× its time for absent keys and 5.8× for present ones, two-pass 10.8× and 6.4×,
- * branch-free 19× and 15× (README, "Filters that grow"); {@code GrowthQueryBenchmark}'s {@code
- * queryForm} runs them. The forms work on heap copies of the stages' FastLocalBloom words, read
- * from the filter's serialized form ({@code ScalableBloomForm}'s layout), taken once: later adds
- * are not seen.
+ * <p>{@code GrowthQueryBenchmark}'s {@code queryForm} runs them. The forms work on heap copies of
+ * the stages' FastLocalBloom words, read from the filter's serialized form ({@code
+ * ScalableBloomForm}'s layout), taken once: later adds are not seen.
  */
 public final class ScalableQueryForms {
   /** The form names, as {@code GrowthQueryBenchmark}'s {@code queryForm} takes them. */
@@ -59,7 +57,12 @@ public final class ScalableQueryForms {
 
   /** Heap copies of {@code filter}'s stages as they are now. */
   public static ScalableQueryForms of(ScalableBloomFilter filter) {
-    ByteBuffer in = ByteBuffer.wrap(filter.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    // the container's payload, past its header: the filter's own form, stage data 64-byte aligned
+    ByteBuffer in =
+        ByteBuffer.wrap(SieveFormat.toBytes(filter))
+            .position(SieveFormat.HEADER_BYTES)
+            .slice()
+            .order(ByteOrder.LITTLE_ENDIAN);
     int m = in.getInt(4);
     long[][] words = new long[m][];
     long[] blocks = new long[m];

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sieve.KeyScheme;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.format.SieveFormat;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -42,8 +42,7 @@ class ScalableQueryFormsTest {
       one.add(k);
     }
     assertEquals(1, one.numStages());
-    ScalableBloomFilter read =
-        ScalableBloomFilter.fromByteArray(grown().toByteArray(), KeyScheme.XXPH3);
+    ScalableBloomFilter read = (ScalableBloomFilter) SieveFormat.read(SieveFormat.toBytes(grown()));
     for (ScalableBloomFilter filter : new ScalableBloomFilter[] {one, read}) {
       ScalableQueryForms forms = ScalableQueryForms.of(filter);
       SplittableRandom random = new SplittableRandom(5);

@@ -60,8 +60,8 @@ import java.nio.channels.WritableByteChannel;
  *
  * <h2>Serialized form (the Sieve container, type id 11)</h2>
  *
- * {@code docs/format.md} gives the layout and the checks. Read in place ({@link #wrap}) each stage
- * is a zero-copy view.
+ * {@code docs/format.md} gives the layout and the checks. Read in place (a container wrapped or
+ * mapped by {@code SieveFormat}) each stage is a zero-copy view.
  *
  * <h2>Limits</h2>
  *
@@ -294,7 +294,10 @@ public final class ScalableBloomFilter implements MutableFilter {
     return chain.stages[i].filter.numProbes();
   }
 
-  /** Whether the filter reads its stages in place from a buffer ({@link #wrap}). */
+  /**
+   * Whether the filter reads its stages in place from a buffer (a container wrapped or mapped by
+   * {@code SieveFormat}).
+   */
   public boolean isWrapped() {
     return wrapped;
   }
@@ -313,7 +316,10 @@ public final class ScalableBloomFilter implements MutableFilter {
         this, new ScalableBloomChain(chain.frozen()), true, wrapped, keyScheme);
   }
 
-  /** An independent, mutable copy on the heap (of a quiescent filter: see {@link #toByteArray}). */
+  /**
+   * An independent, mutable copy on the heap (of a quiescent filter: see {@code
+   * SieveFormat.write}).
+   */
   public ScalableBloomFilter copy() {
     return new ScalableBloomFilter(
         this, new ScalableBloomChain(chain.copied()), false, false, keyScheme);
@@ -352,7 +358,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    * serialize while other threads add, write a {@link #snapshot()} (as {@code SieveFormat} does) so
    * that values read outside the payload (the key count, the size) agree with it.
    */
-  public byte[] toByteArray() {
+  byte[] toByteArray() {
     return ScalableBloomForm.toByteArray(this, chain.stages);
   }
 
@@ -368,7 +374,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    *
    * @throws SieveFormatException naming the offset and the problem for anything but a valid form
    */
-  public static ScalableBloomFilter fromByteArray(byte[] bytes, KeyScheme scheme) {
+  static ScalableBloomFilter fromByteArray(byte[] bytes, KeyScheme scheme) {
     return ScalableBloomForm.read(ByteBuffer.wrap(bytes), false).withKeyScheme(scheme);
   }
 
@@ -381,7 +387,7 @@ public final class ScalableBloomFilter implements MutableFilter {
    * @param scheme the written filter's {@link #keyScheme()} (as {@link #fromByteArray})
    * @throws SieveFormatException as {@link #fromByteArray}
    */
-  public static ScalableBloomFilter wrap(ByteBuffer buffer, KeyScheme scheme) {
+  static ScalableBloomFilter wrap(ByteBuffer buffer, KeyScheme scheme) {
     return ScalableBloomForm.read(buffer.slice(), true).withKeyScheme(scheme);
   }
 }

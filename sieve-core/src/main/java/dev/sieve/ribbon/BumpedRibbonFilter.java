@@ -80,8 +80,8 @@ import java.util.Objects;
  * A 24-byte header (version, thresholds, layer count, seed, key count), a descriptor per layer,
  * then each layer's 2-bit thresholds and its solution in Standard Ribbon's interleaved order
  * ({@code BumpedRibbonForm} and docs/format.md give the bytes). At most one Java array (just under
- * 2 GiB: about 2·10^9 keys at 7 bits), read copied ({@link #fromByteArray}) or in place ({@link
- * #wrap}).
+ * 2 GiB: about 2·10^9 keys at 7 bits), read from a container copied ({@code SieveFormat.read}) or
+ * in place ({@code SieveFormat.wrap}, {@code map}).
  *
  * <h2>The trade-off</h2>
  *
@@ -302,7 +302,7 @@ public final class BumpedRibbonFilter implements Filter {
   }
 
   /** The payload (the class Javadoc outlines its layout). */
-  public byte[] toByteArray() {
+  byte[] toByteArray() {
     return BumpedRibbonForm.toBytes(t1, t2, seed, numKeys, layers);
   }
 
@@ -310,7 +310,7 @@ public final class BumpedRibbonFilter implements Filter {
    * Reads {@link #toByteArray()}'s form, copied onto the heap. The form records no key scheme (the
    * container does): {@code scheme} is the written filter's {@link #keyScheme()}.
    */
-  public static BumpedRibbonFilter fromByteArray(byte[] bytes, KeyScheme scheme) {
+  static BumpedRibbonFilter fromByteArray(byte[] bytes, KeyScheme scheme) {
     Objects.requireNonNull(bytes, "bytes");
     return BumpedRibbonForm.read(ByteBuffer.wrap(bytes), false).withKeyScheme(scheme);
   }
@@ -320,7 +320,7 @@ public final class BumpedRibbonFilter implements Filter {
    * direct or memory-mapped), without copying; the buffer's bytes must not change while the filter
    * is used. Checks and {@code scheme} as {@link #fromByteArray}.
    */
-  public static BumpedRibbonFilter wrap(ByteBuffer buffer, KeyScheme scheme) {
+  static BumpedRibbonFilter wrap(ByteBuffer buffer, KeyScheme scheme) {
     Objects.requireNonNull(buffer, "buffer");
     return BumpedRibbonForm.read(buffer.slice(), true).withKeyScheme(scheme);
   }

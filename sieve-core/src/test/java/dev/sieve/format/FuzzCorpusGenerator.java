@@ -4,9 +4,11 @@ import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.bloom.ScalableBloomRawForm;
 import dev.sieve.bloom.SplitBlockBloomFilter;
 import dev.sieve.registry.FilterType;
 import dev.sieve.ribbon.BumpedRibbonFilter;
+import dev.sieve.ribbon.BumpedRibbonRawForm;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -79,9 +81,9 @@ public final class FuzzCorpusGenerator {
     } else if (f instanceof SplitBlockBloomFilter s) {
       return s.withKeyScheme(KeyScheme.PARQUET_XXH64).toParquetBitset();
     } else if (f instanceof BumpedRibbonFilter r) {
-      return r.toByteArray();
+      return BumpedRibbonRawForm.bytes(r);
     } else if (f instanceof ScalableBloomFilter s) {
-      return s.toByteArray();
+      return ScalableBloomRawForm.bytes(s);
     } else {
       return Forms.toBytes(f); // standard Bloom, Xor, Binary Fuse, Cuckoo, expandable: the own form
     }

@@ -9,6 +9,7 @@ import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.bloom.ScalableBloomRawForm;
 import dev.sieve.registry.FilterType;
 import dev.sieve.shard.ShardedFilter;
 import java.nio.ByteBuffer;
@@ -110,14 +111,13 @@ class ParameterSecondCopyTest {
         SieveFormatException.class,
         () -> SieveFormat.wrap(ByteBuffer.wrap(TestFilters.fixChecksums(edited))));
     // the payload alone, through the class's own readers
-    byte[] payload = f.toByteArray();
+    byte[] payload = ScalableBloomRawForm.bytes(f);
     int own = (int) (stage0 + blockLength - 5);
     payload[own + 2] = (byte) ((payload[own + 2] & ~31) | ((payload[own + 2] & 31) + 1));
     assertThrows(
-        SieveFormatException.class,
-        () -> ScalableBloomFilter.fromByteArray(payload, KeyScheme.XXPH3));
+        SieveFormatException.class, () -> ScalableBloomRawForm.read(payload, KeyScheme.XXPH3));
     assertThrows(
         SieveFormatException.class,
-        () -> ScalableBloomFilter.wrap(ByteBuffer.wrap(payload), KeyScheme.XXPH3));
+        () -> ScalableBloomRawForm.wrap(ByteBuffer.wrap(payload), KeyScheme.XXPH3));
   }
 }

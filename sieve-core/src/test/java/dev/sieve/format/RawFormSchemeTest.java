@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.bloom.ScalableBloomRawForm;
 import dev.sieve.ribbon.BumpedRibbonFilter;
+import dev.sieve.ribbon.BumpedRibbonRawForm;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Function;
@@ -40,11 +42,11 @@ class RawFormSchemeTest {
     long[] keys = keys();
     ScalableBloomFilter f = ScalableBloomFilter.builder().build(keys);
     assertEquals(KeyScheme.FAST, f.keyScheme());
-    byte[] bytes = f.toByteArray();
+    byte[] bytes = ScalableBloomRawForm.bytes(f);
     List<Function<byte[], Filter>> readers =
         List.of(
-            b -> ScalableBloomFilter.fromByteArray(b, f.keyScheme()),
-            b -> ScalableBloomFilter.wrap(ByteBuffer.wrap(b), f.keyScheme()));
+            b -> ScalableBloomRawForm.read(b, f.keyScheme()),
+            b -> ScalableBloomRawForm.wrap(ByteBuffer.wrap(b), f.keyScheme()));
     for (Function<byte[], Filter> r : readers) {
       Filter back = r.apply(bytes);
       assertEquals(KeyScheme.FAST, back.keyScheme());
@@ -57,11 +59,11 @@ class RawFormSchemeTest {
     long[] keys = keys();
     BumpedRibbonFilter f = BumpedRibbonFilter.builder().build(keys);
     assertEquals(KeyScheme.FAST, f.keyScheme());
-    byte[] bytes = f.toByteArray();
+    byte[] bytes = BumpedRibbonRawForm.bytes(f);
     List<Function<byte[], Filter>> readers =
         List.of(
-            b -> BumpedRibbonFilter.fromByteArray(b, f.keyScheme()),
-            b -> BumpedRibbonFilter.wrap(ByteBuffer.wrap(b), f.keyScheme()));
+            b -> BumpedRibbonRawForm.read(b, f.keyScheme()),
+            b -> BumpedRibbonRawForm.wrap(ByteBuffer.wrap(b), f.keyScheme()));
     for (Function<byte[], Filter> r : readers) {
       Filter back = r.apply(bytes);
       assertEquals(KeyScheme.FAST, back.keyScheme());

@@ -7,30 +7,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.sieve.KeyScheme;
 import dev.sieve.bloom.ScalableBloomFilter;
+import dev.sieve.bloom.ScalableBloomRawForm;
 import java.nio.ByteBuffer;
 
 /**
- * Fuzz target for {@link ScalableBloomFilter#fromByteArray(byte[])} and {@link
- * ScalableBloomFilter#wrap(ByteBuffer)}: both refuse with a typed error or both return a filter
- * that re-serializes to the same bytes, answers as the other, and (on a mutable copy whose newest
- * stage has room, so no stage is allocated from fuzzed parameters) keeps a key added to it. The
- * corpus is in {@code src/test/resources/dev/sieve/format/ScalableBloomFormFuzzTestInputs/fuzz/}.
+ * Fuzz target for {@link ScalableBloomRawForm#read} and {@link ScalableBloomRawForm#wrap} (the
+ * payload without the container): both refuse with a typed error or both return a filter that
+ * re-serializes to the same bytes, answers as the other, and (on a mutable copy whose newest stage
+ * has room, so no stage is allocated from fuzzed parameters) keeps a key added to it. The corpus is
+ * in {@code src/test/resources/dev/sieve/format/ScalableBloomFormFuzzTestInputs/fuzz/}.
  */
 class ScalableBloomFormFuzzTest {
 
   @FuzzTest(maxDuration = "30s")
   void fuzz(byte[] data) {
     ScalableBloomFilter heap =
-        FuzzSupport.readOrNull(() -> ScalableBloomFilter.fromByteArray(data, KeyScheme.XXPH3));
+        FuzzSupport.readOrNull(() -> ScalableBloomRawForm.read(data, KeyScheme.XXPH3));
     ByteBuffer direct = ByteBuffer.allocateDirect(data.length).put(data).flip();
     ScalableBloomFilter wrapped =
-        FuzzSupport.readOrNull(() -> ScalableBloomFilter.wrap(direct, KeyScheme.XXPH3));
+        FuzzSupport.readOrNull(() -> ScalableBloomRawForm.wrap(direct, KeyScheme.XXPH3));
     assertEquals(heap == null, wrapped == null, "byte[] and ByteBuffer readers disagree");
     if (heap == null) {
       return;
     }
-    assertArrayEquals(data, heap.toByteArray());
-    assertArrayEquals(data, wrapped.toByteArray());
+    assertArrayEquals(data, ScalableBloomRawForm.bytes(heap));
+    assertArrayEquals(data, ScalableBloomRawForm.bytes(wrapped));
     FuzzSupport.assertSameAnswers(heap, wrapped, data);
     int newest = heap.numStages() - 1;
     if (heap.stageKeys(newest) < heap.stageCapacity(newest)) {

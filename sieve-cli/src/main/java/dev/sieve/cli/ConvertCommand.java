@@ -4,6 +4,7 @@ import dev.sieve.Filter;
 import dev.sieve.KeyFilter;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.interop.ForeignBloomFilter;
+import dev.sieve.interop.ForeignFormat;
 import dev.sieve.registry.FilterType;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -81,7 +82,7 @@ public final class ConvertCommand implements Callable<Integer> {
       if (source == null) {
         InputKind kind = InputKind.of(in);
         if (kind == InputKind.FOREIGN) {
-          source = ForeignFormat.recognize(in);
+          source = ForeignFileReader.recognize(in);
         } else if (kind != InputKind.SIEVE_CONTAINER) {
           return refuse(
               err,
@@ -93,7 +94,7 @@ public final class ConvertCommand implements Callable<Integer> {
       }
       filter =
           source != null
-              ? source.readFile(in)
+              ? ForeignFileReader.read(in, source)
               : SieveFormat.read(Files.readAllBytes(in), KeyFilter.class);
     } catch (Exception e) {
       return SstCliSupport.badFile(err, "convert", in.toString(), e);
@@ -118,7 +119,7 @@ public final class ConvertCommand implements Callable<Integer> {
 
   /** Why {@code filter} cannot become {@code target} without loss, or {@code null} if it can. */
   static String whyNot(KeyFilter filter, ForeignFormat target) {
-    ForeignFormat source = ForeignFormat.of(filter);
+    ForeignFormat source = ForeignInputs.formOf(filter);
     if (source != null && source.type() == target.type()) {
       return null; // one family (Cassandra's two layouts): the same bits and hash
     }
@@ -127,7 +128,7 @@ public final class ConvertCommand implements Callable<Integer> {
     return "a "
         + what
         + " filter cannot become a "
-        + target.cliName()
+        + target.formatName()
         + " filter without loss: "
         + (source == null
             ? "it hashes keys with Sieve's "
@@ -136,7 +137,7 @@ public final class ConvertCommand implements Callable<Integer> {
                 + " way"
             : "it hashes keys with " + hashOf(source))
         + ", a "
-        + target.cliName()
+        + target.formatName()
         + " filter with "
         + hashOf(target)
         + "; rebuild it from the keys";

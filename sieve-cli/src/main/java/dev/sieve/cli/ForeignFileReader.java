@@ -2,25 +2,51 @@ package dev.sieve.cli;
 
 import dev.sieve.SieveFormatException;
 import dev.sieve.interop.ForeignBloomFilter;
+import dev.sieve.interop.ForeignFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * Reads a foreign filter file with every read bounded by the form's own limit, whatever the file
- * claims to be. A regular file's size is checked before it is read; a device, a FIFO or anything
- * else whose size the file system does not give ({@code /dev/zero} has size 0 and never ends) is
- * read only as far as its header says the filter goes, and refused when the header asks for more
- * than the form holds or the input goes on past the filter.
+ * Recognizes a foreign filter file by its name and first bytes ({@link
+ * ForeignFormat#recognize(String, ByteBuffer, long)}), and reads one with every read bounded by the
+ * form's own limit, whatever the file claims to be. A regular file's size is checked before it is
+ * read; a device, a FIFO or anything else whose size the file system does not give ({@code
+ * /dev/zero} has size 0 and never ends) is read only as far as its header says the filter goes, and
+ * refused when the header asks for more than the form holds or the input goes on past the filter.
  */
 final class ForeignFileReader {
   private ForeignFileReader() {}
 
   /** The bytes read before the header is decoded: more than any form's header needs. */
-  static final int HEAD_BYTES = 24;
+  static final int HEAD_BYTES = ForeignFormat.HEAD_BYTES;
+
+  /**
+   * The form {@code file} has by its name (Cassandra's {@code *-Filter.db}) or structure, or {@code
+   * null} (also for anything but a regular file).
+   *
+   * @throws SieveFormatException for a Cassandra file name of a version Sieve does not read
+   */
+  static ForeignFormat recognize(Path file) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    Path name = file.getFileName();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = ch.size();
+      ByteBuffer head = ByteBuffer.allocate((int) Math.min(HEAD_BYTES, size));
+      while (head.hasRemaining() && ch.read(head) > 0) {
+        // fill
+      }
+      head.flip();
+      return ForeignFormat.recognize(name == null ? null : name.toString(), head, size);
+    }
+  }
 
   /**
    * {@code file} read as {@code form}, at most {@link ForeignFormat#maxBytes()} bytes of it.
@@ -61,7 +87,7 @@ final class ForeignFileReader {
             "the input goes on past the "
                 + bytes.length
                 + " bytes its "
-                + form.cliName()
+                + form.formatName()
                 + " header gives (read stopped there)");
       }
       return f;
@@ -72,7 +98,7 @@ final class ForeignFileReader {
     return new SieveFormatException(
         0,
         "a "
-            + form.cliName()
+            + form.formatName()
             + " filter file with "
             + what
             + " is over the limit of "

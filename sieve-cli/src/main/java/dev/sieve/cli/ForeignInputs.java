@@ -1,8 +1,10 @@
 package dev.sieve.cli;
 
+import dev.sieve.KeyFilter;
 import dev.sieve.bloom.StandardBloomFilter;
 import dev.sieve.interop.CassandraBloomFilter;
 import dev.sieve.interop.ForeignBloomFilter;
+import dev.sieve.interop.ForeignFormat;
 import dev.sieve.interop.GuavaBloomFilter;
 import dev.sieve.interop.SparkBloomFilter;
 import dev.sieve.math.BloomMath;
@@ -23,10 +25,24 @@ final class ForeignInputs {
   /** Saturated: more than this fraction of the bits set (the rate then tells little apart). */
   static final double SATURATED_FILL = 0.9;
 
+  /**
+   * The form of a filter read from a container, or {@code null} if it is not foreign (of the two
+   * Cassandra layouts, which share a type, the current one).
+   */
+  static ForeignFormat formOf(KeyFilter f) {
+    dev.sieve.registry.FilterType t = dev.sieve.registry.FilterType.forClass(f.getClass());
+    for (ForeignFormat form : ForeignFormat.values()) {
+      if (t != null && form.type() == t) {
+        return form;
+      }
+    }
+    return null;
+  }
+
   static Map<String, String> describe(
       ForeignFormat format, ForeignBloomFilter f, long fileBytes, double askedFpRate) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put("input_kind", SstCliSupport.jsonString(format.cliName() + " bloom filter"));
+    m.put("input_kind", SstCliSupport.jsonString(format.formatName() + " bloom filter"));
     if (f instanceof GuavaBloomFilter g) {
       m.put("strategy", SstCliSupport.jsonString(g.strategy().toString()));
     } else if (f instanceof dev.sieve.interop.DataSketchesBloomFilter d) {

@@ -34,10 +34,10 @@ enum InputKind {
   /** A RocksDB block-based SST file: the table magic in the last 8 bytes. */
   SST((p, head, tail, size) -> size >= Footer.ENCODED_LENGTH && tail == Footer.BLOCK_BASED_MAGIC),
   /**
-   * Another system's filter in its own form ({@link ForeignFormat}: Guava, Spark, DataSketches,
-   * Cassandra), recognised by its header fields and a size that matches them exactly.
+   * Another system's filter in its own form ({@link dev.sieve.interop.ForeignFormat}: Guava, Spark,
+   * DataSketches, Cassandra), recognised by its header fields and a size that matches them exactly.
    */
-  FOREIGN((p, head, tail, size) -> ForeignFormat.recognize(p) != null),
+  FOREIGN((p, head, tail, size) -> ForeignFileReader.recognize(p) != null),
   /**
    * A raw RocksDB filter block as {@code sieve build} writes it: no magic of its own, recognised by
    * its 5-byte metadata trailer (FastLocalBloom marker −1 with a 64-byte line layout, or Ribbon

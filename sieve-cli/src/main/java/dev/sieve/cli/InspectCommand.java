@@ -1,5 +1,6 @@
 package dev.sieve.cli;
 
+import dev.sieve.interop.ForeignFormat;
 import dev.sieve.registry.FilterType;
 import dev.sieve.sst.FilterKind;
 import dev.sieve.sst.SstFile;
@@ -202,11 +203,11 @@ public final class InspectCommand implements Callable<Integer> {
           break;
         case FOREIGN:
           {
-            ForeignFormat f = forced != null ? forced : ForeignFormat.recognize(file);
+            ForeignFormat f = forced != null ? forced : ForeignFileReader.recognize(file);
             fields =
                 ForeignInputs.describe(
                     f,
-                    f.readFile(file),
+                    ForeignFileReader.read(file, f),
                     java.nio.file.Files.size(file),
                     fpRate == null ? 0 : fpRate);
             break;

@@ -51,7 +51,7 @@ final class OtherInputs {
     m.put("modelled_fpr", SstCliSupport.jsonNumber(f.modelledFpRate()));
     if (f instanceof dev.sieve.interop.ForeignBloomFilter foreign) {
       // another system's filter kept in its own form: the container's key count is the one it had
-      m.put("foreign_format", SstCliSupport.jsonString(ForeignFormat.of(f).cliName()));
+      m.put("foreign_format", SstCliSupport.jsonString(ForeignInputs.formOf(f).formatName()));
       m.put(
           "key_hash",
           SstCliSupport.jsonString(

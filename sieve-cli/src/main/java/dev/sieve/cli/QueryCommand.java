@@ -1,5 +1,6 @@
 package dev.sieve.cli;
 
+import dev.sieve.interop.ForeignFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dev.sieve.cli;
 import dev.sieve.Filter;
 import dev.sieve.KeyFilter;
 import dev.sieve.KeyScheme;
+import dev.sieve.interop.ForeignFormat;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -82,7 +83,9 @@ final class QueryCore {
           filter = OtherInputs.readNamedBlock(file, acceptAlwaysTrue);
           break;
         case FOREIGN:
-          filter = (format != null ? format : ForeignFormat.recognize(file)).readFile(file);
+          filter =
+              ForeignFileReader.read(
+                  file, format != null ? format : ForeignFileReader.recognize(file));
           break;
         case PARTITIONED_FILTER:
           throw new Usage(

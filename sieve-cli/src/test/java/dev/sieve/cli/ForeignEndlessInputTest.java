@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sieve.interop.ForeignFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

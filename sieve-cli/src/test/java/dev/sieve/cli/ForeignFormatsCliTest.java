@@ -351,11 +351,6 @@ class ForeignFormatsCliTest {
     assertTrue(i3.out().contains("\"layout\": \"LEGACY\""), i3.out());
     CliRun q3 = CliRun.of("query", named3.toString(), "user:1", "user:999");
     assertEquals("user:1\tmaybe\nuser:999\tmaybe\n", q3.out().replace("\r", ""), q3.err());
-    assertEquals(ForeignFormat.CASSANDRA3, ForeignFormat.cassandraByName("md-12-big-Filter.db"));
-    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("nb-12-big-Filter.db"));
-    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("oa-2-big-Filter.db"));
-    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("da-1-bti-Filter.db"));
-    assertEquals(ForeignFormat.CASSANDRA, ForeignFormat.cassandraByName("x-Filter.db"));
     Path old = dir.resolve("la-1-big-Filter.db");
     Files.write(old, legacy);
     CliRun refused = CliRun.of("inspect", old.toString());

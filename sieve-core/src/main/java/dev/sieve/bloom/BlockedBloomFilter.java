@@ -1,22 +1,18 @@
 package dev.sieve.bloom;
 
-import static dev.sieve.bloom.BlockedBloomKernel.BRANCH_FREE_MAX_BYTES;
 import static dev.sieve.bloom.BlockedBloomKernel.VECTOR_PROBE;
-import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
-import static dev.sieve.bloom.BlockedBloomKernel.allProbes;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 import static dev.sieve.bloom.BlockedBloomKernel.early6;
 import static dev.sieve.bloom.BlockedBloomKernel.earlyLoop;
 import static dev.sieve.bloom.BlockedBloomKernel.upTo8;
+import static dev.sieve.bloom.BlockedBloomKernel.vectorBatch;
 
-import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.BloomMath;
@@ -52,8 +48,7 @@ import java.nio.channels.WritableByteChannel;
  */
 public final class BlockedBloomFilter
     implements MergeableFilter<BlockedBloomFilter>, RocksDbFilter {
-  // The API; the words are BloomWords', the loops BlockedBloomKernel's, the block
-  // BlockedBloomForm's.
+  // The API; the words are BloomWords', the loops BlockedBloomKernel's, the bytes the form's.
 
   /** The largest data length RocksDB's FastLocalBloom supports, in bytes. */
   public static final long MAX_DATA_BYTES = 0xffffffc0L;
@@ -64,8 +59,7 @@ public final class BlockedBloomFilter
   /** The words and the key count, for the cold operations. */
   private final BloomWords data;
 
-  // Two storage forms, each with its own hot loop (one loop over both ran 5-60% slower on heap).
-  /** The data on the heap; {@code null} when the filter wraps buffers ({@link #wrapped}). */
+  /** The data on the heap (own loops: {@code BloomWords} gives why), else {@code null}. */
   private final long[] words;
 
   /** The data in (possibly memory-mapped) buffers, read in place; {@code null} on the heap. */
@@ -73,21 +67,8 @@ public final class BlockedBloomFilter
 
   private final int numBlocks;
   private final int numProbes;
-  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
-
-  /** Whether heap queries test this filter branch-free (small enough: in cache). */
-  private final boolean branchFreeQueries;
-
-  /** How keys become the hashes probed ({@link Filter#keyScheme()}). */
   private final KeyScheme keyScheme;
-
-  BlockedBloomFilter(long[] words, int numProbes, long numKeys) {
-    this(BloomWords.onHeap(words, numKeys), numProbes);
-  }
-
-  BlockedBloomFilter(BloomWords data, int numProbes) {
-    this(data, numProbes, KeyScheme.XXPH3);
-  }
+  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
 
   BlockedBloomFilter(BloomWords data, int numProbes, KeyScheme keyScheme) {
     this.keyScheme = keyScheme;
@@ -97,8 +78,7 @@ public final class BlockedBloomFilter
     if (VECTOR_PROBE && words != null) {
       VectorGate.BLOCKED_BLOOM.watch(); // the SIMD path's warm-up thread, waiting for 2^20 lookups
     }
-    this.numBlocks = (int) (data.numWords() / WORDS_PER_BLOCK);
-    this.branchFreeQueries = (long) numBlocks * BLOCK_BYTES <= BRANCH_FREE_MAX_BYTES;
+    this.numBlocks = (int) (data.numWords() / BlockedBloomKernel.WORDS_PER_BLOCK);
     this.numProbes = numProbes;
   }
 
@@ -210,10 +190,8 @@ public final class BlockedBloomFilter
   public boolean mayContainHash(long hash64) {
     long[] w = words;
     if (w == null || numBlocks == 0) {
-      return wrappedOrEmptyMayContain(hash64);
+      return BlockedBloomKernel.wrappedOrEmpty(wrapped, numBlocks, numProbes, hash64);
     }
-    // heap and wrapped storage keep separate loops: one loop over a storage interface measured
-    // slower on heap queries (docs/journal.md)
     int base = blockBase(hash64, numBlocks);
     int h = (int) (hash64 >>> 32);
     if (VECTOR_PROBE) {
@@ -224,53 +202,34 @@ public final class BlockedBloomFilter
             ? VectorLineProbe.oneGroup(w, base, h, k)
             : VectorLineProbe.groups(w, base, h, k);
       }
-      // the gate is shut: the scalar test, for up to eight probes straight-line code (no loop, no
-      // call), so that a caller's loop compiled with both sides of the gate stays an innermost
-      // loop without calls, which C2 optimizes as the vector side alone (see upTo8)
+      // the gate is shut: the scalar test, straight-line up to eight probes (upTo8 gives why)
       return k <= 8 ? upTo8(w, base, h, k) : earlyLoop(w, base, h, k);
     }
-    if (branchFreeQueries) {
-      return (allProbes(w, base, h, numProbes) & 1) != 0;
+    if (numBlocks <= BlockedBloomKernel.BRANCH_FREE_MAX_BLOCKS) { // small: in cache
+      return (BlockedBloomKernel.allProbes(w, base, h, numProbes) & 1) != 0;
     }
     return numProbes == 6 ? early6(w, base, h) : earlyLoop(w, base, h, numProbes);
   }
 
-  private boolean wrappedOrEmptyMayContain(long hash64) {
-    if (numBlocks == 0) {
-      return false; // built from zero keys
-    }
-    return earlyLoop(wrapped, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
-  }
-
   /**
-   * Heap storage: the scalar batch is software-pipelined one chunk of 64 hashes deep (the next
-   * chunk's blocks computed and both their cache lines requested before the current chunk is
-   * tested); with the SIMD line test warm, one pass per chunk.
+   * Heap storage: the scalar batch software-pipelined a chunk of 64 hashes deep ({@code
+   * BlockedBloomBatch}); with the SIMD line test warm, one pass per chunk.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (words == null || numBlocks == 0) {
       return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
-    // the gate counts batch lookups too (VectorGate.openAfter), so a batch-only workload warms it
-    if (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len))) {
+    if (vectorBatch(len)) {
       return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
     }
     return BlockedBloomBatch.pipelined(
         words, numBlocks, numProbes, hashes, null, off, len, resultBits);
   }
 
-  /**
-   * As {@link Filter#mayContainBatch(long[], int, int, long[])}; on heap storage with the scalar
-   * probe, the keys of the next chunk of 64 are hashed and their lines requested before the current
-   * chunk is tested.
-   */
   @Override
   public int mayContainBatch(long[] keys, int off, int len, long[] resultBits) {
-    if (words == null
-        || numBlocks == 0
-        || keyScheme == KeyScheme.IDENTITY
-        || (VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len)))) {
+    if (words == null || numBlocks == 0 || keyScheme == KeyScheme.IDENTITY || vectorBatch(len)) {
       return MergeableFilter.super.mayContainBatch(keys, off, len, resultBits);
     }
     return BlockedBloomBatch.pipelined(
@@ -304,42 +263,25 @@ public final class BlockedBloomFilter
 
   @Override
   public boolean addHash(long hash64) {
-    if (numBlocks == 0 || words == null) {
-      throw BlockedBloomKernel.cannotAdd(numBlocks);
-    }
-    int base = blockBase(hash64, numBlocks);
-    int h = (int) (hash64 >>> 32);
-    boolean changed = BlockedBloomKernel.add(words, base, h, numProbes);
-    if (changed) {
-      data.countKey();
-    }
-    return changed;
+    return BlockedBloomKernel.addHash(words, data, numBlocks, numProbes, hash64);
   }
 
   /**
-   * ORs {@code other} into this filter: afterwards this filter contains every key of both. Safe to
-   * call while other threads add to or query either filter.
-   *
-   * <p>The key count afterwards is {@code max(numKeys(), other.numKeys(),
+   * {@inheritDoc} Here the count is {@code max(numKeys(), other.numKeys(),
    * round(approximateElementCount()))}, not the sum, which would count shared keys twice.
-   *
-   * @throws IllegalArgumentException if the two filters differ in size or probes
    */
   @Override
   public void union(BlockedBloomFilter other) {
-    BlockedBloomKernel.checkUnion(this, other);
-    data.union(other.data, this::approximateElementCount);
+    BlockedBloomKernel.union(this, other);
   }
 
   /**
-   * Folds the filter to half its size: a new filter of {@code numBlocks() / 2} blocks and the same
-   * probes that holds every key of this one, for a filter built too large; this filter is not
-   * changed (fold a quiescent one: keys added meanwhile may be missing). Exact on RocksDB's layout:
-   * folded block {@code j} is the OR of blocks {@code 2j} and {@code 2j + 1} ({@code
-   * BlockedBloomFolding} gives why); folding {@code t} times needs {@code numBlocks()} divisible by
-   * {@code 2^t}. The cost: this probe count was chosen for the larger size ({@link
-   * #foldedFpRate()}: at 20 bits/key and 11 probes, 1.46% against 0.95% at RocksDB's 6 probes). A
-   * wrapped filter folds too; the result is on the heap.
+   * Folds the filter to half its size, for a filter built too large: a new filter of {@code
+   * numBlocks() / 2} blocks and the same probes holding every key of this one, exact on RocksDB's
+   * layout ({@code BlockedBloomFolding} gives why); this filter is not changed (fold a quiescent
+   * one: keys added meanwhile may be missing). Folding {@code t} times needs {@code numBlocks()}
+   * divisible by {@code 2^t}. The cost: the probe count was chosen for the larger size ({@link
+   * #foldedFpRate()}). A wrapped filter folds too; the result is on the heap.
    *
    * @throws IllegalStateException if the number of blocks is odd or below 2
    */
@@ -363,7 +305,7 @@ public final class BlockedBloomFilter
    * when no fold meets it.
    */
   public BlockedBloomFilter shrink(double maxFpRate) {
-    return BlockedBloomFolding.shrink(this, Checks.fpRate(maxFpRate));
+    return BlockedBloomFolding.shrink(this, maxFpRate);
   }
 
   /**
@@ -387,8 +329,7 @@ public final class BlockedBloomFilter
    * estimate is a lower bound and nearly every query answers "maybe".
    */
   public boolean isSaturated() {
-    return BlockedBloomKernel.hasFewerZeroBits(
-        data, numBlocks, BlockedBloomKernel.SATURATION_ZERO_BITS);
+    return BlockedBloomKernel.isSaturated(data, numBlocks);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.sieve.bloom;
 
 import dev.sieve.internal.BloomWords;
+import dev.sieve.internal.Checks;
 import dev.sieve.math.BloomMath;
 
 /**
@@ -38,7 +39,12 @@ final class BlockedBloomFolding {
     return new BlockedBloomFilter(folded, f.numProbes(), f.keyScheme());
   }
 
-  /** {@link BlockedBloomFilter#foldedFpRate()}: the model at half the bytes, the same probes. */
+  /**
+   * {@link BlockedBloomFilter#foldedFpRate()}: the model at half the bytes, the same probes. The
+   * probe count was chosen for the larger size, so the fold's rate is above that of a filter built
+   * at half the size: at 20 bits/key and 11 probes, 1.46% against 0.95% at 10 bits/key and
+   * RocksDB's 6 probes.
+   */
   static double foldedFpRate(BlockedBloomFilter f) {
     checkFoldable(f.numBlocks());
     return BloomMath.fastLocalBloomFpRate(f.numKeys(), f.sizeInBytes() / 2, f.numProbes(), 64);
@@ -54,9 +60,10 @@ final class BlockedBloomFolding {
 
   /**
    * {@link BlockedBloomFilter#shrink}: folds {@code f} while the layout allows and the folded
-   * filter's modelled rate stays at most {@code maxFpRate} (checked by the caller).
+   * filter's modelled rate stays at most {@code maxFpRate}.
    */
   static BlockedBloomFilter shrink(BlockedBloomFilter f, double maxFpRate) {
+    Checks.fpRate(maxFpRate);
     while (f.numBlocks() >= 2 && (f.numBlocks() & 1) == 0 && f.foldedFpRate() <= maxFpRate) {
       f = f.fold();
     }

@@ -5,6 +5,7 @@ import static dev.sieve.bloom.BlockedBloomFilter.MAX_DATA_BYTES;
 import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.ChannelReads;
@@ -45,6 +46,16 @@ final class BlockedBloomForm {
 
   private BlockedBloomForm() {}
 
+  /** A filter over {@code data} with the default key scheme (the container applies its own). */
+  static BlockedBloomFilter of(BloomWords data, int numProbes) {
+    return new BlockedBloomFilter(data, numProbes, KeyScheme.XXPH3);
+  }
+
+  /** A filter over the heap array {@code words} (the array itself), as {@link #of}. */
+  static BlockedBloomFilter onHeap(long[] words, int numProbes, long numKeys) {
+    return of(BloomWords.onHeap(words, numKeys), numProbes);
+  }
+
   // ---------------------------------------------------------------- reading and wrapping
 
   /**
@@ -54,12 +65,12 @@ final class BlockedBloomForm {
     Checks.count("number of keys", numKeys, Long.MAX_VALUE);
     if (block.length == 0) {
       checkEmptyBlockKeys(numKeys, 0);
-      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
+      return onHeap(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(ByteBuffer.wrap(block));
     int dataLen = block.length - TRAILER_BYTES;
     checkEmptyBlockKeys(numKeys, dataLen);
-    return new BlockedBloomFilter(BloomWords.copyOf(block, 0, dataLen, numKeys), probes);
+    return of(BloomWords.copyOf(block, 0, dataLen, numKeys), probes);
   }
 
   /**
@@ -71,12 +82,12 @@ final class BlockedBloomForm {
     ByteBuffer view = block.slice();
     if (!view.hasRemaining()) {
       checkEmptyBlockKeys(numKeys, 0);
-      return new BlockedBloomFilter(new long[0], 1, 0); // RocksDB's block for zero keys
+      return onHeap(new long[0], 1, 0); // RocksDB's block for zero keys
     }
     int probes = checkTrailer(view);
     long dataLen = (long) view.remaining() - TRAILER_BYTES;
     checkEmptyBlockKeys(numKeys, dataLen);
-    return new BlockedBloomFilter(BloomWords.wrap(view, dataLen / Long.BYTES, numKeys), probes);
+    return of(BloomWords.wrap(view, dataLen / Long.BYTES, numKeys), probes);
   }
 
   /** The filter of data split over buffers of {@code 2^segmentShift} bytes, read in place. */
@@ -87,8 +98,7 @@ final class BlockedBloomForm {
           "data bytes must be a multiple of 64 in [0, " + MAX_DATA_BYTES + "], got " + dataBytes);
     }
     checkProbes(numProbes);
-    return new BlockedBloomFilter(
-        BloomWords.wrap(segments, segmentShift, dataBytes / Long.BYTES, numKeys), numProbes);
+    return of(BloomWords.wrap(segments, segmentShift, dataBytes / Long.BYTES, numKeys), numProbes);
   }
 
   /**
@@ -236,7 +246,7 @@ final class BlockedBloomForm {
     Checks.count("expected keys", expectedKeys, Long.MAX_VALUE / 100_000);
     checkFits(expectedKeys, millibits);
     long bytes = Math.max(BLOCK_BYTES, dataBytes(expectedKeys, millibits));
-    return new BlockedBloomFilter(
+    return onHeap(
         new long[(int) (bytes / Long.BYTES)], BloomMath.fastLocalBloomNumProbes(millibits), 0);
   }
 
@@ -250,7 +260,7 @@ final class BlockedBloomForm {
               + dataBytes);
     }
     checkProbes(numProbes);
-    return new BlockedBloomFilter(new long[(int) (dataBytes / Long.BYTES)], numProbes, 0);
+    return onHeap(new long[(int) (dataBytes / Long.BYTES)], numProbes, 0);
   }
 
   /** RocksDB's filter of these hashes (see {@link BlockedBloomFilter#buildRocksDb}). */
@@ -265,7 +275,7 @@ final class BlockedBloomForm {
     long bytes = dataBytes(distinct, millibitsPerKey);
     long[] words = new long[(int) (bytes / Long.BYTES)];
     int numProbes = BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
-    BlockedBloomFilter filter = new BlockedBloomFilter(words, numProbes, distinct);
+    BlockedBloomFilter filter = onHeap(words, numProbes, distinct);
     if (bytes > 0) {
       int numBlocks = filter.numBlocks();
       for (int i = 0; i < count; i++) {

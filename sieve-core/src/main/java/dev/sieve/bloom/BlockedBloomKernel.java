@@ -96,12 +96,28 @@ final class BlockedBloomKernel {
   static final long BRANCH_FREE_MAX_BYTES = 4L << 20;
 
   /**
+   * {@link #BRANCH_FREE_MAX_BYTES} in blocks: a filter this small stays in cache, where testing
+   * every probe beats an early exit's mispredicted branch.
+   */
+  static final int BRANCH_FREE_MAX_BLOCKS =
+      (int) (BRANCH_FREE_MAX_BYTES / BlockedBloomFilter.BLOCK_BYTES);
+
+  /**
    * Whether heap-resident queries (single and batch) may run the SIMD line test of {@link
    * VectorLineProbe}: the module {@code jdk.incubator.vector} is readable ({@link
    * VectorGate#MODULE_READABLE}; no incubator class is loaded for it). They run it once {@link
    * VectorGate#BLOCKED_BLOOM} is open, the scalar probe before.
    */
   static final boolean VECTOR_PROBE = VectorGate.MODULE_READABLE;
+
+  /**
+   * Whether a heap batch of {@code len} lookups runs the SIMD line test: {@link #VECTOR_PROBE} and
+   * the gate open. The gate counts batch lookups too ({@link VectorGate#openAfter}), so a
+   * batch-only workload warms it.
+   */
+  static boolean vectorBatch(int len) {
+    return VECTOR_PROBE && (VectorGate.UNGATED || VectorGate.BLOCKED_BLOOM.openAfter(len));
+  }
 
   /** The first word of the key's block: {@code FastRange32(h1, numBlocks) · 8}. */
   static int blockBase(long hash64, int numBlocks) {
@@ -241,18 +257,42 @@ final class BlockedBloomKernel {
     return true;
   }
 
+  /**
+   * {@link BlockedBloomFilter#mayContainHash} off the heap: over wrapped data ({@code null} for an
+   * empty filter), "absent" for a filter of zero blocks (built from zero keys).
+   */
+  static boolean wrappedOrEmpty(LongSegments data, int numBlocks, int numProbes, long hash64) {
+    if (numBlocks == 0) {
+      return false;
+    }
+    return earlyLoop(data, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
+  }
+
   // ---------------------------------------------------------------- adds (heap only)
 
   /**
-   * Sets the {@code numProbes} probe bits from {@code h} on atomically (safe beside concurrent adds
-   * and queries) and returns whether any bit changed.
+   * {@link BlockedBloomFilter#addHash}: sets the key's {@code numProbes} probe bits on atomically
+   * (safe beside concurrent adds and queries), counts the key in {@code data} if any bit changed,
+   * and returns whether one did. {@code words} is {@code data}'s heap array, {@code null} when it
+   * wraps buffers (read-only).
    */
-  static boolean add(long[] words, int base, int h, int numProbes) {
+  static boolean addHash(long[] words, BloomWords data, int numBlocks, int numProbes, long hash64) {
+    if (numBlocks == 0 || words == null) {
+      throw numBlocks == 0
+          ? new IllegalStateException(
+              "cannot add to a filter of zero blocks (built from zero keys)")
+          : new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+    }
+    int base = blockBase(hash64, numBlocks);
+    int h = (int) (hash64 >>> 32);
     boolean changed = false;
     for (int i = 0; i < numProbes; i++) {
       int bitpos = h >>> 23;
       changed |= AtomicBits.setBit(words, base + (bitpos >>> 6), bitpos & 63);
       h *= GOLDEN32;
+    }
+    if (changed) {
+      data.countKey();
     }
     return changed;
   }
@@ -314,9 +354,13 @@ final class BlockedBloomKernel {
     return sum / numBlocks;
   }
 
-  /** Whether there are blocks and fewer than {@code limit} zero bits in all of them. */
-  static boolean hasFewerZeroBits(BloomWords data, int numBlocks, int limit) {
+  /**
+   * {@link BlockedBloomFilter#isSaturated}: whether there are blocks and fewer than {@value
+   * #SATURATION_ZERO_BITS} zero bits in all of them.
+   */
+  static boolean isSaturated(BloomWords data, int numBlocks) {
     long zeros = 0;
+    int limit = SATURATION_ZERO_BITS;
     for (int b = 0; b < numBlocks && zeros < limit; b++) {
       zeros += BLOCK_BITS - blockBitsSet(data, b);
     }
@@ -328,13 +372,14 @@ final class BlockedBloomKernel {
     return (int) data.bitCount(base, base + WORDS_PER_BLOCK);
   }
 
-  /**
-   * Fewer zero bits than this in the whole filter make it saturated ({@link #hasFewerZeroBits}).
-   */
+  /** Fewer zero bits than this in the whole filter make it saturated ({@link #isSaturated}). */
   static final int SATURATION_ZERO_BITS = 32;
 
-  /** {@link BlockedBloomFilter#union}'s checks: mutable, the same key scheme and shape. */
-  static void checkUnion(BlockedBloomFilter f, BlockedBloomFilter other) {
+  /**
+   * {@link BlockedBloomFilter#union}: checks (mutable, the same key scheme and shape), then ORs the
+   * words ({@link BloomWords#union}: the key count after is the larger count or the estimate).
+   */
+  static void union(BlockedBloomFilter f, BlockedBloomFilter other) {
     f.data().checkMutable();
     Schemes.checkSame(f, other);
     BloomWords.checkSameShape(
@@ -342,12 +387,6 @@ final class BlockedBloomKernel {
         "cannot union filters of different shapes: ",
         f.sizeInBytes() + " bytes/" + f.numProbes() + " probes",
         other.sizeInBytes() + " bytes/" + other.numProbes() + " probes");
-  }
-
-  /** Why {@link BlockedBloomFilter#addHash} refuses: zero blocks, else wrapped storage. */
-  static RuntimeException cannotAdd(int numBlocks) {
-    return numBlocks == 0
-        ? new IllegalStateException("cannot add to a filter of zero blocks (built from zero keys)")
-        : new UnsupportedOperationException("a filter wrapping a buffer is read-only");
+    f.data().union(other.data(), f::approximateElementCount);
   }
 }

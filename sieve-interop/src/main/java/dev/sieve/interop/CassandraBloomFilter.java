@@ -1,9 +1,7 @@
 package dev.sieve.interop;
 
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.PayloadForm;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * Apache Cassandra's SSTable Bloom filter, the {@code *-Filter.db} component, read and written in
@@ -25,7 +23,7 @@ import java.nio.ByteOrder;
  *       is told.
  * </ul>
  *
- * No key count, no rate, no checksum, no magic.
+ * No key count, no rate, no checksum, no magic ({@code CassandraBloomForm} reads and writes it).
  *
  * <h2>Keys</h2>
  *
@@ -71,9 +69,6 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
    * int}, and a bound keeps a crafted header from asking for billions of probes per key.
    */
   public static final int MAX_PROBES = 255;
-
-  /** The length of the header before the bits. */
-  static final int HEADER_BYTES = 8;
 
   /** The bits after the one-row-per-bits-per-key table's last row: {@code BITSET_EXCESS}. */
   static final int EXCESS_BITS = 20;
@@ -307,7 +302,7 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
    *     does not match it
    */
   public static CassandraBloomFilter readFrom(byte[] bytes) {
-    return read(ByteBuffer.wrap(bytes), Layout.CURRENT, -1);
+    return CassandraBloomForm.read(ByteBuffer.wrap(bytes), Layout.CURRENT, -1);
   }
 
   /**
@@ -322,39 +317,7 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
     if (layout == null) {
       throw new IllegalArgumentException("layout is null");
     }
-    return read(ByteBuffer.wrap(bytes), layout, -1);
-  }
-
-  /** Reads the form; {@code numKeys < 0} estimates the key count from the bits. */
-  static CassandraBloomFilter read(ByteBuffer bytes, Layout layout, long numKeys) {
-    ByteBuffer in = bytes.slice(); // big-endian
-    long length = in.remaining();
-    if (length < HEADER_BYTES) {
-      throw new SieveFormatException(
-          0, "Cassandra Bloom filter of " + length + " bytes is shorter than its 8-byte header");
-    }
-    int k = in.getInt();
-    if (k < 1 || k > MAX_PROBES) {
-      throw new SieveFormatException(0, "hash count " + k + " outside [1, " + MAX_PROBES + "]");
-    }
-    int count = in.getInt();
-    if (count < 1 || count > MAX_WORDS) {
-      throw new SieveFormatException(4, "word count " + count + " outside [1, " + MAX_WORDS + "]");
-    }
-    long expected = HEADER_BYTES + (long) count * Long.BYTES;
-    if (length != expected) {
-      throw new SieveFormatException(
-          4, "word count " + count + " needs " + expected + " bytes, the filter has " + length);
-    }
-    long[] words;
-    if (layout == Layout.LEGACY) {
-      words = readWordsBigEndian(in, count);
-    } else {
-      words = new long[count];
-      in.order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
-    }
-    long n = numKeys >= 0 ? numKeys : estimateKeys(words, k);
-    return new CassandraBloomFilter(words, k, layout, n);
+    return CassandraBloomForm.read(ByteBuffer.wrap(bytes), layout, -1);
   }
 
   @Override
@@ -368,19 +331,7 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
    * @param layout the layout of the bits
    */
   public byte[] toByteArray(Layout layout) {
-    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + words.length * Long.BYTES);
-    out.putInt(numProbes).putInt(words.length);
-    if (layout == Layout.LEGACY) {
-      for (long w : words) {
-        out.putLong(w);
-      }
-    } else {
-      out.order(ByteOrder.LITTLE_ENDIAN);
-      for (long w : words) {
-        out.putLong(w);
-      }
-    }
-    return out.array();
+    return CassandraBloomForm.toBytes(words, numProbes, layout);
   }
 
   @Override
@@ -432,36 +383,5 @@ public final class CassandraBloomFilter extends ForeignBloomFilter {
   @Override
   public String toString() {
     return "CassandraBloomFilter{" + layout + ", bits=" + numBits + ", k=" + numProbes + "}";
-  }
-
-  /**
-   * The container's payload form: the {@code Filter.db} bytes in the current layout (a legacy
-   * filter comes back in the current layout; its bits and answers are the same); parameter A the
-   * hash functions, B the payload's layout code (always {@link Layout#CURRENT}'s 0).
-   */
-  static final class Payload extends PayloadForm<CassandraBloomFilter> {
-    Payload() {
-      super(CassandraBloomFilter.class);
-    }
-
-    @Override
-    public byte[] payload(CassandraBloomFilter f) {
-      return f.toByteArray(Layout.CURRENT);
-    }
-
-    @Override
-    public int parameterA(CassandraBloomFilter f) {
-      return f.numProbes;
-    }
-
-    @Override
-    public int parameterB(CassandraBloomFilter f) {
-      return Layout.CURRENT.code();
-    }
-
-    @Override
-    public CassandraBloomFilter read(byte[] payload, long numKeys) {
-      return CassandraBloomFilter.read(ByteBuffer.wrap(payload), Layout.CURRENT, numKeys);
-    }
   }
 }

@@ -33,6 +33,6 @@ public final class InteropFamily implements FilterFamily {
         Row.foreign(
             FilterType.CASSANDRA_BLOOM,
             CassandraBloomFilter.class,
-            new CassandraBloomFilter.Payload()));
+            new CassandraBloomForm.Payload()));
   }
 }

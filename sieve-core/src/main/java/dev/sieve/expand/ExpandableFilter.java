@@ -5,7 +5,6 @@ import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Schemes;
-import java.util.Arrays;
 import java.util.concurrent.locks.StampedLock;
 
 /**
@@ -127,136 +126,52 @@ import java.util.concurrent.locks.StampedLock;
  */
 public final class ExpandableFilter implements MutableFilter {
 
-  // Anatomy: API and counts here; Kernel, Rank, Writes (loops), Growth (resizes, union), Form.
+  // Anatomy: API, state and the single lookup here; Ops (add, remove, compact, copies), Reads
+  // (the batch lookup), Kernel, Rank, Writes (loops), Growth (resizes, union), Form.
 
   private final KeyScheme keyScheme;
   final double fpRate;
-
-  /** log2 of the first slot count, rounded down; lowered by a {@link #compact()} below it. */
-  int startLog;
-
-  /** The slot count's significant bits past the leading one ({@link ExpandableMath#slots}). */
-  final int mant;
-
+  int startLog; // log2 of the first slot count, rounded down; lowered by a compact() below it
+  final int mant; // the slot count's significant bits past the leading one (ExpandableMath.slots)
   int log;
   long slots;
   int width;
-
-  /** The fingerprint length of entries added now: the budget policy's, set at each doubling. */
-  int newBits;
+  int newBits; // the fingerprint length of entries added now: the budget policy's, per doubling
+  long used;
+  long numKeys;
+  long[] entriesByKnownBits; // [h]: the entries with h = log + r known hash bits
 
   /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
   long[] words;
 
-  /** {@link #words} as the kernel reads them (kept with it); {@code null} when wrapped. */
-  ExpandableSlots.Heap heap;
+  ExpandableSlots.Heap heap; // words as the kernel reads them (kept with it); null when wrapped
 
-  /**
-   * The slot words in little-endian buffers (one, or segments past 2 GiB), read-only; {@code null}
-   * on the heap.
-   */
+  /** The slot words in little-endian buffers (one, or segments past 2 GiB), read-only, or null. */
   final ExpandableSegments wrapped;
 
-  /** {@link #wrapped} read as words by the kernel; {@code null} on the heap. */
-  private final ExpandableSlots.Words wrappedWords;
+  final ExpandableSlots.Words wrappedWords; // wrapped read as words by the kernel; null on heap
 
-  long used;
-  long numKeys;
-
-  /**
-   * Whether this is a read-only view sharing another filter's heap array, valid only while that
-   * filter's read lock is held ({@link ExpandablePayload#holdStill}).
-   */
-  private final boolean heldView;
+  /** A read-only view of another's heap array, valid under its read lock (a holdStill's). */
+  final boolean heldView;
 
   /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
   final StampedLock lock = new StampedLock();
 
-  /** The batch form's probe of one chunk ({@link #mayContainHashes}). */
-  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
-
-  /** {@code entriesByKnownBits[h]}: entries with {@code h = log + r}. */
-  final long[] entriesByKnownBits;
+  private final BatchScratch.ChunkProbe chunkProbe = // the batch form's probe of one chunk
+      (hashes, at, chunk) -> ExpandableReads.probeChunk(this, hashes, at, chunk);
 
   /**
-   * {@return an empty filter of the shape {@code (startLog, mant)} ({@link ExpandableMath#slots})}
-   * {@code sized}: built for a key count (the table holds it at load {@value
-   * ExpandableMath#MAX_LOAD}), so the first generation's fingerprints are {@link
-   * ExpandableMath#sizedBits}; else the budget policy's for growth from an empty table.
-   */
-  static ExpandableFilter empty(double fpRate, int startLog, int mant, boolean sized) {
-    int bits =
-        sized
-            ? ExpandableMath.sizedBits(fpRate)
-            : ExpandableMath.budgetBits(fpRate, 0, 0, startLog, 1);
-    int width = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
-    long[] words =
-        new long[ExpandableGrowth.wordCount(ExpandableMath.slots(startLog, mant), width)];
-    return new ExpandableFilter(
-        fpRate, startLog, mant, startLog, width, bits, words, null, 0, 0, new long[65]);
-  }
-
-  /** A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer. */
-  private ExpandableFilter(ExpandableFilter o, KeyScheme keyScheme, boolean shareWrapped) {
-    this(o, keyScheme, shareWrapped, false);
-  }
-
-  /**
-   * A copy of {@code o} under {@code keyScheme}: on the heap, or sharing a wrapped buffer, or (a
-   * {@link #heldView}) sharing {@code o}'s heap array.
+   * A filter with these fixed parts; {@link ExpandableOps#of} sets the table and the counts (the
+   * form's reader, {@link ExpandableForm}, validated them), the empty ones and the copies.
    */
   ExpandableFilter(
-      ExpandableFilter o, KeyScheme keyScheme, boolean shareWrapped, boolean heldView) {
+      KeyScheme keyScheme, double fpRate, int mant, ExpandableSegments wrapped, boolean heldView) {
     this.keyScheme = keyScheme;
-    this.fpRate = o.fpRate;
-    this.startLog = o.startLog;
-    this.mant = o.mant;
-    this.log = o.log;
-    this.slots = o.slots;
-    this.width = o.width;
-    this.newBits = o.newBits;
-    this.words = shareWrapped ? null : heldView ? o.words : o.heapWords();
-    this.heap = words == null ? null : new ExpandableSlots.Heap(words);
-    this.wrapped = shareWrapped ? o.wrapped : null;
-    this.wrappedWords = shareWrapped ? o.wrappedWords : null;
-    this.used = o.used;
-    this.numKeys = o.numKeys;
-    this.entriesByKnownBits = o.entriesByKnownBits.clone();
-    this.heldView = heldView;
-  }
-
-  /**
-   * A filter read from its form ({@link ExpandableForm}), already validated there: on {@code
-   * words}, or on {@code wrapped} (read-only) when {@code words} is null.
-   */
-  ExpandableFilter(
-      double fpRate,
-      int startLog,
-      int mant,
-      int log,
-      int width,
-      int newBits,
-      long[] words,
-      ExpandableSegments wrapped,
-      long used,
-      long numKeys,
-      long[] entriesByKnownBits) {
-    this.keyScheme = KeyScheme.XXPH3;
     this.fpRate = fpRate;
-    this.startLog = startLog;
     this.mant = mant;
-    this.log = log;
-    this.slots = ExpandableMath.slots(log, mant);
-    this.width = width;
-    this.newBits = newBits;
-    this.words = words;
-    this.heap = words == null ? null : new ExpandableSlots.Heap(words);
     this.wrapped = wrapped;
     this.wrappedWords = wrapped == null ? null : wrapped.words();
-    this.used = used;
-    this.numKeys = numKeys;
-    this.entriesByKnownBits = entriesByKnownBits;
-    this.heldView = false;
+    this.heldView = heldView;
   }
 
   /** {@return a builder: target rate {@code fpRate} (default 1%), optional key-count hint} */
@@ -281,19 +196,10 @@ public final class ExpandableFilter implements MutableFilter {
           return found;
         }
       } catch (RuntimeException torn) {
-        // half-written metadata read optimistically: asked again under the lock;
-        // an exception of a table no writer touched meanwhile is the kernel's own
-        if (lock.validate(stamp)) {
-          throw torn;
-        }
+        ExpandableReads.rethrowIfUntouched(lock, stamp, torn);
       }
     }
-    stamp = lock.readLock();
-    try {
-      return ExpandableKernel.mayContain(heap, slots, width, hash64);
-    } finally {
-      lock.unlockRead(stamp);
-    }
+    return ExpandableReads.mayContainLocked(this, hash64);
   }
 
   /**
@@ -308,54 +214,9 @@ public final class ExpandableFilter implements MutableFilter {
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }
 
-  private long probeChunk(long[] hashes, int at, int chunk) {
-    if (words == null) {
-      return ExpandableKernel.probeChunk(wrappedWords, slots, width, hashes, at, chunk);
-    }
-    long stamp = lock.tryOptimisticRead();
-    ExpandableSlots.Heap w = heap;
-    long n = slots;
-    int wd = width;
-    if (lock.validate(stamp)) {
-      try {
-        long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
-        if (lock.validate(stamp)) {
-          return found;
-        }
-      } catch (RuntimeException torn) {
-        // half-written metadata read optimistically: asked again under the lock;
-        // an exception of a table no writer touched meanwhile is the kernel's own
-        if (lock.validate(stamp)) {
-          throw torn;
-        }
-      }
-    }
-    stamp = lock.readLock();
-    try {
-      return ExpandableKernel.probeChunk(heap, slots, width, hashes, at, chunk);
-    } finally {
-      lock.unlockRead(stamp);
-    }
-  }
-
   /** {@return whether the filter reads its slots in place from a buffer; read-only} */
   boolean isWrapped() {
     return words == null;
-  }
-
-  void checkMutable() {
-    if (heldView) {
-      throw new UnsupportedOperationException("a view held for writing the filter is read-only");
-    }
-    if (words == null) {
-      throw new UnsupportedOperationException(
-          "an expandable filter wrapping a buffer is read-only; copy() gives a mutable one");
-    }
-  }
-
-  /** {@return the slot words on the heap: a copy (of the array, or of the wrapped buffer)} */
-  long[] heapWords() {
-    return words != null ? words.clone() : wrapped.toArray();
   }
 
   /**
@@ -365,31 +226,8 @@ public final class ExpandableFilter implements MutableFilter {
    */
   @Override
   public boolean addHash(long hash64) {
-    checkMutable();
-    long stamp = lock.writeLock();
-    try {
-      addLocked(hash64);
-    } finally {
-      lock.unlockWrite(stamp);
-    }
+    ExpandableOps.add(this, hash64);
     return true;
-  }
-
-  private void addLocked(long hash64) {
-    if (ExpandableDuplicates.absorbs(this, hash64)) { // before a growth this add does not need
-      numKeys++; // the key is present already: counted, not stored
-      return;
-    }
-    ExpandableGrowth.ensureRoom(this, 1);
-    ExpandableWrites.insert(
-        heap,
-        slots,
-        width,
-        ExpandableKernel.quotient(hash64, slots),
-        ExpandableKernel.entryValue(hash64, slots, newBits));
-    used++;
-    numKeys++;
-    entriesByKnownBits[log + newBits]++;
   }
 
   /**
@@ -399,24 +237,7 @@ public final class ExpandableFilter implements MutableFilter {
    * @return {@code false} if no entry matches the key; then nothing changed
    */
   public boolean removeHash(long hash64) {
-    checkMutable();
-    long stamp = lock.writeLock();
-    try {
-      if (ExpandableDuplicates.removeKeeps(heap, slots, width, hash64)) {
-        numKeys = Math.max(0, numKeys - 1); // a saturated entry stays (ExpandableDuplicates)
-        return true;
-      }
-      int r = ExpandableWrites.remove(heap, slots, width, hash64);
-      if (r < 0) {
-        return false;
-      }
-      used--;
-      numKeys = Math.max(0, numKeys - 1);
-      entriesByKnownBits[log + r]--;
-      return true;
-    } finally {
-      lock.unlockWrite(stamp);
-    }
+    return ExpandableOps.remove(this, hash64);
   }
 
   /** Deletes one entry of a {@code long} key; see {@link #removeHash}. */
@@ -443,10 +264,7 @@ public final class ExpandableFilter implements MutableFilter {
   @Override
   public ExpandableFilter withKeyScheme(KeyScheme scheme) {
     Schemes.check(this, scheme);
-    if (scheme == keyScheme) {
-      return this;
-    }
-    return new ExpandableFilter(this, scheme, words == null);
+    return scheme == keyScheme ? this : ExpandableOps.copyOf(this, scheme, words == null, false);
   }
 
   /**
@@ -472,15 +290,7 @@ public final class ExpandableFilter implements MutableFilter {
    *     filter's keys stay present, only part of {@code other}'s were added
    */
   public void union(ExpandableFilter other) {
-    Schemes.checkSame(this, other);
-    checkMutable();
-    ExpandableFilter source = other.copy(); // other's read lock, then ours (other may be this)
-    long stamp = lock.writeLock();
-    try {
-      ExpandableGrowth.union(this, source);
-    } finally {
-      lock.unlockWrite(stamp);
-    }
+    ExpandableOps.union(this, other);
   }
 
   /**
@@ -496,18 +306,7 @@ public final class ExpandableFilter implements MutableFilter {
    * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
    */
   public int compact() {
-    checkMutable();
-    long stamp = lock.writeLock();
-    try {
-      int halvings = 0;
-      while (ExpandableGrowth.canHalve(this)) {
-        ExpandableGrowth.halve(this);
-        halvings++;
-      }
-      return halvings;
-    } finally {
-      lock.unlockWrite(stamp);
-    }
+    return ExpandableOps.compact(this);
   }
 
   @Override
@@ -542,27 +341,12 @@ public final class ExpandableFilter implements MutableFilter {
     return fpRate;
   }
 
-  /** {@return log2 of the number of slots, rounded down} */
-  int logSlots() {
-    return log;
-  }
-
-  /** {@return the number of slots} */
-  long slots() {
-    return slots;
-  }
-
   /**
    * {@return how many times the table doubled since creation, less the halvings of {@link
    * #compact()} (from the smallest size it had)}
    */
   public int doublings() {
     return log - startLog;
-  }
-
-  /** {@return the slot width in bits} */
-  int slotBits() {
-    return width;
   }
 
   /** {@return the fingerprint length of an entry added now} */
@@ -582,25 +366,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
   public ExpandableFilter copy() {
-    long stamp = lock.readLock();
-    try {
-      return new ExpandableFilter(this, keyScheme, false);
-    } finally {
-      lock.unlockRead(stamp);
-    }
-  }
-
-  /**
-   * {@return the fingerprint length of the present entry that knows the most hash bits, in a table
-   * of {@code 2^log} slots; 0 when there is none}
-   */
-  int longestFingerprint(int atLog) {
-    for (int h = entriesByKnownBits.length - 1; h > atLog; h--) {
-      if (entriesByKnownBits[h] > 0) {
-        return h - atLog;
-      }
-    }
-    return 0;
+    return ExpandableOps.copy(this);
   }
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
@@ -610,29 +376,16 @@ public final class ExpandableFilter implements MutableFilter {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ExpandableFilter f
-        && f.keyScheme == keyScheme
-        && f.fpRate == fpRate
-        && f.startLog == startLog
-        && f.mant == mant
-        && f.log == log
-        && f.width == width
-        && f.newBits == newBits
-        && f.used == used
-        && f.numKeys == numKeys
-        && Arrays.equals(
-            f.words != null ? f.words : f.heapWords(), words != null ? words : heapWords());
+    return o instanceof ExpandableFilter f && ExpandableOps.sameState(this, f);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(words != null ? words : heapWords()) * 31 + log;
+    return ExpandableOps.hash(this);
   }
 
   @Override
   public String toString() {
-    return String.format(
-        "ExpandableFilter{fpRate=%s, slots=%d, doublings=%d, slotBits=%d, keys=%d, entries=%d}",
-        fpRate, slots, doublings(), width, numKeys, used);
+    return ExpandableOps.describe(this);
   }
 }

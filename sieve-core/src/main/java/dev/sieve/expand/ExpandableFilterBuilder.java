@@ -77,9 +77,9 @@ public final class ExpandableFilterBuilder extends MutableFilterBuilder<Expandab
    */
   private static ExpandableFilter create(double fpRate, int shape) {
     if (shape == 0) {
-      return ExpandableFilter.empty(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0, false);
+      return ExpandableOps.empty(fpRate, ExpandableMath.MIN_LOG_SLOTS, 0, false);
     }
-    return ExpandableFilter.empty(fpRate, shape >>> 8, shape & 0xFF, true);
+    return ExpandableOps.empty(fpRate, shape >>> 8, shape & 0xFF, true);
   }
 
   @Override

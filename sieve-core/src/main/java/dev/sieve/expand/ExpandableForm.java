@@ -1,5 +1,6 @@
 package dev.sieve.expand;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.ChannelWrites;
@@ -269,15 +270,13 @@ final class ExpandableForm {
 
   private static ExpandableFilter filter(
       ExpandableFormCheck.Shape h, long[] words, ExpandableSegments wrapped, long[] byKnownBits) {
-    return new ExpandableFilter(
-        h.fpRate(),
+    return ExpandableOps.of(
+        new ExpandableFilter(KeyScheme.XXPH3, h.fpRate(), h.mant(), wrapped, false),
         h.startLog(),
-        h.mant(),
         h.log(),
         h.width(),
         h.bits(),
         words,
-        wrapped,
         h.used(),
         h.numKeys(),
         byKnownBits);

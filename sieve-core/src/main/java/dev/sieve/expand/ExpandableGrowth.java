@@ -94,7 +94,7 @@ final class ExpandableGrowth {
             f.modelledFpRate(),
             (double) after / ExpandableMath.slots(f.log + 1, f.mant),
             f.log + 1,
-            f.longestFingerprint(f.log + 1));
+            longestFingerprint(f, f.log + 1));
     rebuild(f, f.log + 1, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS));
     f.newBits = bits;
     long voidCopies = f.entriesByKnownBits[f.log];
@@ -140,7 +140,7 @@ final class ExpandableGrowth {
     int min = f.mant == 0 ? ExpandableMath.MIN_LOG_SLOTS : 8;
     return f.log > min
         && f.used <= ExpandableMath.maxEntries(ExpandableMath.slots(f.log - 1, f.mant))
-        && f.longestFingerprint(f.log - 1) + ExpandableMath.SLOT_OVERHEAD_BITS
+        && longestFingerprint(f, f.log - 1) + ExpandableMath.SLOT_OVERHEAD_BITS
             <= ExpandableSlots.MAX_WIDTH;
   }
 
@@ -152,7 +152,7 @@ final class ExpandableGrowth {
   static void halve(ExpandableFilter f) {
     int newLog = f.log - 1;
     long newSlots = ExpandableMath.slots(newLog, f.mant);
-    int longest = f.longestFingerprint(newLog);
+    int longest = longestFingerprint(f, newLog);
     int bits =
         ExpandableMath.budgetBits(
             f.fpRate, f.modelledFpRate(), (double) f.used / newSlots, newLog, longest);
@@ -203,6 +203,19 @@ final class ExpandableGrowth {
     return count[0];
   }
 
+  /**
+   * {@return the fingerprint length of the present entry of {@code f} that knows the most hash
+   * bits, in a table of {@code 2^atLog} slots; 0 when there is none}
+   */
+  static int longestFingerprint(ExpandableFilter f, int atLog) {
+    for (int h = f.entriesByKnownBits.length - 1; h > atLog; h--) {
+      if (f.entriesByKnownBits[h] > 0) {
+        return h - atLog;
+      }
+    }
+    return 0;
+  }
+
   /** {@link ExpandableFilter#union}: the checks of scheme and mutability are the caller's. */
   static void union(ExpandableFilter f, ExpandableFilter other) {
     if (other.fpRate != f.fpRate) {
@@ -210,7 +223,7 @@ final class ExpandableGrowth {
           "cannot merge filters of different target rates: " + f.fpRate + " and " + other.fpRate);
     }
     // a snapshot: other may be f
-    ExpandableSlots.Words src = new ExpandableSlots.Heap(other.heapWords());
+    ExpandableSlots.Words src = new ExpandableSlots.Heap(ExpandableOps.heapWords(other));
     int otherLog = other.log;
     long otherSlots = other.slots;
     int srcWidth = other.width;

@@ -65,7 +65,7 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
     }
     long stamp = f.lock.readLock();
     try {
-      return action.apply(new ExpandableFilter(f, f.keyScheme(), false, true));
+      return action.apply(ExpandableOps.copyOf(f, f.keyScheme(), false, true));
     } finally {
       f.lock.unlockRead(stamp);
     }
@@ -73,12 +73,12 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
 
   @Override
   public int parameterA(ExpandableFilter f) {
-    return f.slotBits();
+    return f.width;
   }
 
   @Override
   public int parameterB(ExpandableFilter f) {
-    return f.logSlots();
+    return f.log;
   }
 
   /**

@@ -29,7 +29,8 @@ class ExpandableBatchTest {
     ExpandableSlots.Words t =
         f.isWrapped()
             ? new ExpandableSlots.Buffer(
-                ByteBuffer.wrap(toBytes(f.heapWords())).order(java.nio.ByteOrder.LITTLE_ENDIAN))
+                ByteBuffer.wrap(toBytes(ExpandableOps.heapWords(f)))
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN))
             : new ExpandableSlots.Heap(f.words);
     for (int i = 0; i < bits.length * 64; i++) {
       boolean got = (bits[i >>> 6] >>> (i & 63) & 1) != 0;
@@ -41,9 +42,7 @@ class ExpandableBatchTest {
       boolean single = f.mayContainHash(h);
       assertEquals(single, got, where + ": hash " + (off + i));
       assertEquals(
-          ExpandableProbeOracle.mayContain(t, f.slots(), f.slotBits(), h),
-          single,
-          where + " oracle");
+          ExpandableProbeOracle.mayContain(t, f.slots, f.width, h), single, where + " oracle");
       want += single ? 1 : 0;
     }
     assertEquals(want, count, where + ": the count");
@@ -67,12 +66,12 @@ class ExpandableBatchTest {
   private static void growRemoveWrap(ExpandableFilter f, int keys, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     long[] present = new long[keys];
-    int lastLog = f.logSlots();
+    int lastLog = f.log;
     for (int i = 0; i < keys; i++) {
       present[i] = rnd.nextLong();
       f.addHash(present[i]);
-      if (f.logSlots() != lastLog || i == keys - 1) {
-        lastLog = f.logSlots();
+      if (f.log != lastLog || i == keys - 1) {
+        lastLog = f.log;
         long[] sample = java.util.Arrays.copyOf(present, i + 1);
         compare(f, mixed(sample, 700, rnd), rnd, "grown to " + (i + 1) + " keys, " + f);
       }
@@ -115,7 +114,7 @@ class ExpandableBatchTest {
   @Test
   void hintedSlotCountsThatAreNotPowersOfTwo() {
     ExpandableFilter f = ExpandableFilter.builder().fpRate(0.001).expectedKeys(3_000).create();
-    assertTrue(Long.bitCount(f.slots()) > 1, f.toString());
+    assertTrue(Long.bitCount(f.slots) > 1, f.toString());
     growRemoveWrap(f, 20_000, 2);
   }
 

@@ -60,8 +60,8 @@ class ExpandableCompactTest {
     assertEquals(modelled, filter.modelledFpRate(), 1e-15, "the rate is the entries' own");
     assertTrue(filter.load() <= ExpandableMath.MAX_LOAD);
     assertTrue(
-        filter.slots() == ExpandableMath.slots(ExpandableMath.MIN_LOG_SLOTS, 0)
-            || 2 * filter.entries() > ExpandableMath.maxEntries(filter.slots()),
+        filter.slots == ExpandableMath.slots(ExpandableMath.MIN_LOG_SLOTS, 0)
+            || 2 * filter.entries() > ExpandableMath.maxEntries(filter.slots),
         "one more halving would have fit: " + filter);
     assertEquals(0, filter.compact(), "compacted already");
     for (long i = 0; i < n; i += keepOneIn) {
@@ -95,7 +95,7 @@ class ExpandableCompactTest {
     // the halved table is at least half full: at most twice the memory of a full one
     assertTrue(
         bitsPerKey
-            <= ExpandableMath.bitsPerKey(filter.slotBits(), ExpandableMath.MAX_LOAD / 2)
+            <= ExpandableMath.bitsPerKey(filter.width, ExpandableMath.MAX_LOAD / 2)
                 * filter.entries()
                 / kept);
     if (sized) {
@@ -135,13 +135,13 @@ class ExpandableCompactTest {
       assertTrue(filter.removeHash(ExpandableGrowthTest.keyHash(i)));
     }
     filter.compact();
-    assertTrue(filter.logSlots() <= 8, filter.toString());
+    assertTrue(filter.log <= 8, filter.toString());
     for (long i = n - 20; i < n; i++) {
       assertTrue(filter.mayContainHash(ExpandableGrowthTest.keyHash(i)));
       assertTrue(filter.removeHash(ExpandableGrowthTest.keyHash(i)));
     }
     filter.compact();
-    assertTrue(filter.logSlots() <= 7, filter.toString());
+    assertTrue(filter.log <= 7, filter.toString());
     assertTrue(filter.load() <= ExpandableMath.MAX_LOAD);
     assertTrue(filter.modelledFpRate() <= f);
   }

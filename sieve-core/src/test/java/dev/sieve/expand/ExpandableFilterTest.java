@@ -20,23 +20,23 @@ class ExpandableFilterTest {
 
   @Test
   void builderStartsTinyWithoutAHintAndRightSizedWithOne() {
-    assertEquals(ExpandableMath.MIN_LOG_SLOTS, ExpandableFilter.builder().create().logSlots());
+    assertEquals(ExpandableMath.MIN_LOG_SLOTS, ExpandableFilter.builder().create().log);
     ExpandableFilter hinted = ExpandableFilter.builder().expectedKeys(1000).create();
     // 1000 / 0.85 = 1176.5 slots, rounded up to 9 significant bits: 295 · 4 = 1180 (1003 keys)
-    assertEquals(10, hinted.logSlots());
-    assertEquals(1180, hinted.slots());
+    assertEquals(10, hinted.log);
+    assertEquals(1180, hinted.slots);
     assertEquals(10 << 8 | 39, ExpandableGrowth.shapeFor(1000));
     assertEquals(16 << 8, ExpandableGrowth.shapeFor(55_705)); // 0.85 · 2^16, a power of two
     assertEquals(6 << 8, ExpandableGrowth.shapeFor(0));
     // sized for its key count: 7-bit fingerprints (0.85 · 2^−7 = 0.66% at load 0.85); grown from
     // the smallest table: 9 (the reserve for 26 doublings)
-    assertEquals(7 + 3, hinted.slotBits());
-    assertEquals(9 + 3, ExpandableFilter.builder().create().slotBits());
+    assertEquals(7 + 3, hinted.width);
+    assertEquals(9 + 3, ExpandableFilter.builder().create().width);
     assertEquals(0.01, hinted.fpRate());
     ExpandableFilter built = ExpandableFilter.builder().fpRate(0.001).build(new long[] {1, 2, 3});
     assertEquals(3, built.numKeys());
-    assertEquals(ExpandableMath.MIN_LOG_SLOTS, built.logSlots());
-    assertEquals(10 + 3, built.slotBits()); // 0.85 · 2^−10 = 0.083%
+    assertEquals(ExpandableMath.MIN_LOG_SLOTS, built.log);
+    assertEquals(10 + 3, built.width); // 0.85 · 2^−10 = 0.083%
     assertTrue(built.mayContain(2L));
     assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(0));
     assertThrows(IllegalArgumentException.class, () -> ExpandableFilter.builder().fpRate(1));
@@ -139,8 +139,8 @@ class ExpandableFilterTest {
     for (int i = 50_000; i < 60_000; i++) {
       b.addHash(hash(i));
     }
-    assertTrue(a.slotBits() > b.slotBits());
-    assertTrue(a.logSlots() < b.logSlots());
+    assertTrue(a.width > b.width);
+    assertTrue(a.log < b.log);
     ExpandableFilter small = a.copy();
     ExpandableFilter big = b.copy();
     small.union(b); // the smaller doubles first
@@ -212,7 +212,7 @@ class ExpandableFilterTest {
     // 55,705 keys: 2^16 slots (a hint giving another slot count's significant bits is refused)
     ExpandableFilter large = ExpandableFilter.builder().fpRate(0.25).expectedKeys(55_705).create();
     ExpandableFilter odd = ExpandableFilter.builder().fpRate(0.25).expectedKeys(50_000).create();
-    assertTrue(odd.slots() != 1L << odd.logSlots());
+    assertTrue(odd.slots != 1L << odd.log);
     assertEquals(5, small.fingerprintBits());
     for (int i = 0; i < 40; i++) {
       small.addHash(hash(i));
@@ -220,7 +220,7 @@ class ExpandableFilterTest {
     for (int i = 1000; i < 1100; i++) {
       large.addHash(hash(i));
     }
-    int d = large.logSlots() - small.logSlots();
+    int d = large.log - small.log;
     assertEquals(10, d);
     double before = large.modelledFpRate();
     large.union(small);
@@ -287,7 +287,7 @@ class ExpandableFilterTest {
     assertNotEquals(f, c);
     assertFalse(f.toString().isEmpty());
     // blocks of 64 slots: 64 slot widths and a 16-bit offset each
-    assertEquals((1L << f.logSlots()) / 64 * (64L * f.slotBits() + 16), f.sizeInBits());
+    assertEquals((1L << f.log) / 64 * (64L * f.width + 16), f.sizeInBits());
     assertEquals(1000, f.approximateElementCount());
     assertEquals(f.modelledFpRate(), f.expectedFpRate());
   }

@@ -101,13 +101,13 @@ class ExpandableFormTest {
       assertTrue(back.mayContain(i) && wrapped.mayContain(i), "key " + i);
     }
     back.add(-1L);
-    assertEquals(f.slots(), back.slots());
+    assertEquals(f.slots, back.slots);
   }
 
   @Test
   void theBlocksAreDecodedAsTheKernelWalksThem() {
     ExpandableFilter f = filter(1);
-    int width = f.slotBits();
+    int width = f.width;
     ExpandableSlots.Words t = new ExpandableSlots.Heap(readWords(f));
     long q = -1;
     for (long i = 0; i < 64; i++) {
@@ -139,9 +139,9 @@ class ExpandableFormTest {
   void slotsPastTheLastOfAPartialBlockMustBeEmpty() {
     ExpandableFilter f =
         ExpandableFilter.builder().expectedKeys(220).keyScheme(KeyScheme.XXPH3).create();
-    long n = f.slots();
+    long n = f.slots;
     assertTrue(n % 64 != 0, n + " slots");
-    int width = f.slotBits();
+    int width = f.width;
     assertTrue(
         refused(f, b -> edit(b, w -> ExpandableSlots.setValue(w, width, n, 1)))
             .contains("past the last slot"));

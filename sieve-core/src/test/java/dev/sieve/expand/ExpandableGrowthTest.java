@@ -68,7 +68,7 @@ class ExpandableGrowthTest {
         "voidCopies");
     long queryOffset = 0;
     for (long i = 0; i < KEYS; i++) {
-      if (filter.entries() == ExpandableMath.maxEntries(filter.slots())) {
+      if (filter.entries() == ExpandableMath.maxEntries(filter.slots)) {
         queryOffset = checkpoint(filter, f, base, i, queryOffset);
       }
       filter.addHash(keyHash(i));
@@ -81,7 +81,7 @@ class ExpandableGrowthTest {
 
   private static long checkpoint(ExpandableFilter filter, double f, int base, long n, long off) {
     int doublings = filter.doublings();
-    assertTrue(filter.slotBits() >= filter.fingerprintBits() + 3);
+    assertTrue(filter.width >= filter.fingerprintBits() + 3);
     assertTrue(filter.fingerprintBits() <= base + ExpandableMath.widening(doublings));
     long fp = 0;
     for (long q = 0; q < QUERIES; q++) {
@@ -98,11 +98,9 @@ class ExpandableGrowthTest {
       assertTrue(filter.mayContainHash(keyHash(i)), "false negative, key " + i);
     }
     double bitsPerKey = (double) filter.sizeInBits() / n;
-    long slots = filter.slots();
+    long slots = filter.slots;
     assertEquals(
-        ExpandableMath.bitsPerKey(filter.slotBits(), (double) n / slots),
-        bitsPerKey,
-        1e-9 * bitsPerKey);
+        ExpandableMath.bitsPerKey(filter.width, (double) n / slots), bitsPerKey, 1e-9 * bitsPerKey);
     // the slots void copies take beyond one per key: at most a fraction f of the table
     long extraCopies = filter.entries() - n;
     assertTrue(extraCopies >= 0 && extraCopies <= f * slots, extraCopies + " extra void copies");
@@ -111,7 +109,7 @@ class ExpandableGrowthTest {
     double after = Double.NaN;
     if (n < KEYS) {
       doubled.addHash(keyHash(n));
-      assertEquals(filter.logSlots() + 1, doubled.logSlots());
+      assertEquals(filter.log + 1, doubled.log);
       // the budget's induction: one bit more at most, and never more than the fixed schedule
       assertTrue(doubled.fingerprintBits() <= filter.fingerprintBits() + 1, "widening");
       assertTrue(doubled.fingerprintBits() <= base + ExpandableMath.widening(doublings + 1));
@@ -122,7 +120,7 @@ class ExpandableGrowthTest {
         "%8d %4d %5d %10.6f %10.6f %10.6f %8.4f %9.2f %9.2f %8d%n",
         n,
         doublings,
-        filter.slotBits(),
+        filter.width,
         (double) fp / QUERIES,
         modelled,
         (double) upperAtTarget / QUERIES,

@@ -39,8 +39,8 @@ class ExpandableSizingTest {
         assertTrue(m <= f / 1.125 && m > f / 2.25, f + " " + n + ": " + m);
         // bits per key: exactly the slot width the sizing gives over the load
         int width = ExpandableMath.sizedBits(f) + ExpandableMath.SLOT_OVERHEAD_BITS;
-        assertEquals(width, hinted.slotBits());
-        assertEquals(ExpandableSlots.tableBits(hinted.slots(), width), hinted.sizeInBits());
+        assertEquals(width, hinted.width);
+        assertEquals(ExpandableSlots.tableBits(hinted.slots, width), hinted.sizeInBits());
         long[] hashes = new long[(int) Math.min(n, 100_000)];
         for (int i = 0; i < hashes.length; i++) {
           hashes[i] = ExpandableGrowthTest.keyHash(i);
@@ -86,7 +86,7 @@ class ExpandableSizingTest {
       ExpandableFilter filter = ExpandableFilter.builder().fpRate(f).expectedKeys(3_000).create();
       int lastBits = filter.fingerprintBits();
       for (long i = 0; i < 3_000 * 64; i++) {
-        if (filter.entries() == ExpandableMath.maxEntries(filter.slots())) {
+        if (filter.entries() == ExpandableMath.maxEntries(filter.slots)) {
           assertTrue(filter.modelledFpRate() <= f, f + " at " + i + ": " + filter);
         }
         filter.addHash(ExpandableGrowthTest.keyHash(i));

@@ -83,7 +83,7 @@ class ExpandableUnionTest {
     assertTrue(ratio <= 1.1, "memory " + ratio + "x one filter");
     // more adds: at most SIZED_RESERVE · f more per doubling, and slots of sane width
     int doublings = a.doublings();
-    int width = a.slotBits();
+    int width = a.width;
     for (long i = (long) na + nb; i < 3L * (na + nb); i++) {
       a.addHash(ExpandableGrowthTest.keyHash(i));
     }
@@ -92,6 +92,6 @@ class ExpandableUnionTest {
     assertTrue(
         a.modelledFpRate() <= Math.max(m, f) + more * ExpandableMath.SIZED_RESERVE * f + 1e-12,
         a.modelledFpRate() + " after " + more + " doublings from " + m);
-    assertTrue(a.slotBits() <= width + 2 * more, a.slotBits() + " bits from " + width);
+    assertTrue(a.width <= width + 2 * more, a.width + " bits from " + width);
   }
 }

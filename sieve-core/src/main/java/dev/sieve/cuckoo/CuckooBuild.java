@@ -103,17 +103,18 @@ final class CuckooBuild {
   /**
    * The builder's build from hashes: each distinct hash stored once, in a table sized for {@code
    * count} keys, grown by one bucket in eight and started again on the rare set that does not fit.
+   * The table is the one {@link CuckooFilter#addHashIfAbsent} of each hash in turn gives ({@link
+   * CuckooBulkAdd}), filled with plain writes before the filter is made.
    */
   static CuckooFilter build(long[] hashes, int count, int fingerprintBits) {
+    checkFingerprintBits(fingerprintBits);
     long buckets = bucketsFor(count);
     while (true) {
-      CuckooFilter f = withBuckets((int) buckets, fingerprintBits);
-      int i = 0;
-      while (i < count && (f.addHashIfAbsent(hashes[i]) || f.failedAdds() == 0)) {
-        i++;
-      }
-      if (i == count) {
-        return f;
+      int numBuckets = (int) buckets; // at least MIN_BUCKETS, at most MAX_BUCKETS
+      long[] words = new long[CuckooKernel.wordsFor(numBuckets, fingerprintBits)];
+      long stored = CuckooBulkAdd.addAllIfAbsent(words, numBuckets, fingerprintBits, hashes, count);
+      if (stored >= 0) {
+        return new CuckooFilter(words, null, numBuckets, fingerprintBits, stored);
       }
       if (buckets >= MAX_BUCKETS) {
         throw new IllegalArgumentException(

@@ -13,22 +13,39 @@ import static dev.sieve.cuckoo.CuckooKernel.SLOTS_PER_BUCKET;
  * CuckooKernel#kick}, exactly as an add does, so the words are those of the adds one by one.
  */
 final class CuckooBulkAdd {
-  private CuckooBulkAdd() {}
+  private final long[] words;
+  private final int numBuckets;
+  private final int fingerprintBits;
+  private int[] path; // the kick path, allocated on the first key that needs kicks
+  private long stored;
+
+  /** Adds into {@code words}, an empty table of {@code numBuckets} buckets. */
+  CuckooBulkAdd(long[] words, int numBuckets, int fingerprintBits) {
+    this.words = words;
+    this.numBuckets = numBuckets;
+    this.fingerprintBits = fingerprintBits;
+  }
+
+  /** {@return the fingerprints stored so far} */
+  long stored() {
+    return stored;
+  }
 
   /**
-   * Adds {@code hashes[0, count)} to the empty table {@code words} of {@code numBuckets} buckets as
-   * {@code addHashIfAbsent} adds them one by one, stopping at the first add that finds the table
-   * full (the table is then discarded by the caller).
+   * Adds {@code hashes[0, count)} after the hashes added before, as {@code addHashIfAbsent} adds
+   * them one by one, stopping at the first add that finds the table full (the caller then discards
+   * the table).
    *
-   * @return the number of fingerprints stored, or {@code -1} if an add found the table full
+   * @return {@code false} if an add found the table full
    */
-  static long addAllIfAbsent(
-      long[] words, int numBuckets, int fingerprintBits, long[] hashes, int count) {
+  boolean add(long[] hashes, int count) {
+    long[] words = this.words;
+    int numBuckets = this.numBuckets;
+    int fingerprintBits = this.fingerprintBits;
     int bucketBits = SLOTS_PER_BUCKET * fingerprintBits;
     long laneOnes = CuckooKernel.laneOnes(fingerprintBits);
     long laneHighs = CuckooKernel.laneHighs(fingerprintBits);
-    int[] path = null; // the kick path, allocated on the first key that needs kicks
-    long stored = 0;
+    long added = 0;
     for (int i = 0; i < count; i++) {
       long h = CuckooKernel.remix(hashes[i]);
       int fp = CuckooKernel.fingerprint(h, fingerprintBits);
@@ -46,17 +63,20 @@ final class CuckooBulkAdd {
         orLane(words, i1, bucketBits, free1, fp, fingerprintBits);
       } else if (free2 != 0) {
         orLane(words, i2, bucketBits, free2, fp, fingerprintBits);
-      } else {
-        if (path == null) {
-          path = new int[CuckooKernel.KICK_PATH_LENGTH];
-        }
-        if (!CuckooKernel.kick(words, path, numBuckets, fingerprintBits, fp, i1, i2)) {
-          return -1;
-        }
+      } else if (!kick(fp, i1, i2)) {
+        return false;
       }
-      stored++;
+      added++;
     }
-    return stored;
+    stored += added;
+    return true;
+  }
+
+  private boolean kick(int fp, int i1, int i2) {
+    if (path == null) {
+      path = new int[CuckooKernel.KICK_PATH_LENGTH];
+    }
+    return CuckooKernel.kick(words, path, numBuckets, fingerprintBits, fp, i1, i2);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
+import java.util.Arrays;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -38,7 +39,10 @@ class CuckooBulkBuildPropertyTest {
     return Arbitraries.oneOf(repeats, Arbitraries.longs().array(long[].class).ofMaxSize(3000));
   }
 
-  /** The builder's filter is the one adding each key hash to a fresh table of its size gives. */
+  /**
+   * The builder's filter, from {@code long} keys (hashed a block at a time) and from their hashes,
+   * is the one adding each key hash to a fresh table of its size gives.
+   */
   @Property(tries = 200, seed = "7063607924056215640")
   void buildEqualsAddsOneByOne(
       @ForAll("keySets") long[] keys, @ForAll @IntRange(min = 4, max = 16) int fingerprintBits) {
@@ -47,17 +51,21 @@ class CuckooBulkBuildPropertyTest {
     assertEquals(oneByOne.withKeyScheme(KeyScheme.FAST), built);
     assertEquals(oneByOne.numKeys(), built.numKeys());
     assertEquals(oneByOne.numBuckets(), built.numBuckets());
+    assertEquals(
+        built,
+        CuckooFilter.builder().fingerprintBits(fingerprintBits).buildFromHashes(hashes(keys)));
   }
 
   /**
-   * Into a table of 1 to 40 buckets: the same words as the adds one by one while they all succeed,
-   * and failure exactly where one of them fails.
+   * Into a table of 1 to 40 buckets, the hashes given in blocks of any length: the same words as
+   * the adds one by one while they all succeed, and failure exactly where one of them fails.
    */
   @Property(tries = 300, seed = "-1811302245937365405")
   void smallTablesKickAndFailAsTheAddsDo(
       @ForAll("keySets") long[] keys,
       @ForAll @IntRange(min = 4, max = 16) int fingerprintBits,
-      @ForAll @IntRange(min = 1, max = 40) int numBuckets) {
+      @ForAll @IntRange(min = 1, max = 40) int numBuckets,
+      @ForAll @IntRange(min = 1, max = 600) int block) {
     long[] hashes = hashes(keys);
     CuckooFilter oneByOne = CuckooBuild.withBuckets(numBuckets, fingerprintBits);
     for (long h : hashes) {
@@ -67,12 +75,16 @@ class CuckooBulkBuildPropertyTest {
       }
     }
     long[] words = new long[CuckooKernel.wordsFor(numBuckets, fingerprintBits)];
-    long stored =
-        CuckooBulkAdd.addAllIfAbsent(words, numBuckets, fingerprintBits, hashes, hashes.length);
-    if (oneByOne.failedAdds() != 0) {
-      assertEquals(-1, stored);
-    } else {
-      assertEquals(oneByOne, new CuckooFilter(words, null, numBuckets, fingerprintBits, stored));
+    CuckooBulkAdd adds = new CuckooBulkAdd(words, numBuckets, fingerprintBits);
+    boolean fits = true;
+    for (int off = 0; fits && off < hashes.length; off += block) {
+      long[] part = Arrays.copyOfRange(hashes, off, Math.min(hashes.length, off + block));
+      fits = adds.add(part, part.length);
+    }
+    assertEquals(oneByOne.failedAdds() == 0, fits);
+    if (fits) {
+      assertEquals(
+          oneByOne, new CuckooFilter(words, null, numBuckets, fingerprintBits, adds.stored()));
     }
   }
 

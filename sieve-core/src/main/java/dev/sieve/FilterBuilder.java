@@ -193,10 +193,13 @@ public abstract class FilterBuilder<F extends Filter> {
   }
 
   /**
-   * Builds the filter from {@code long} keys as they are, for a type whose keys are values in
-   * order, so that {@link #build(long[])} gives the filter its name promises (a range filter over
-   * the keys, not a point filter over their hashes); {@code null}, the default, hashes them by the
-   * scheme. The array is not modified.
+   * A subclass's own build from {@code long} keys, in place of hashing them all by the scheme into
+   * one array for {@link #buildFromHashes(long[], int)}: a type whose keys are values in order
+   * builds over them as they are, so that {@link #build(long[])} gives the filter its name promises
+   * (a range filter over the keys, not a point filter over their hashes); a type that hashes the
+   * keys by {@link #keyScheme()} itself as it adds them (a block at a time, without an array of
+   * {@code n} hashes) returns the filter {@code buildFromHashes} gives for their hashes. {@code
+   * null}, the default, hashes them by the scheme. The array is not modified.
    *
    * @param keys the keys
    * @return the filter, carrying its own scheme, or {@code null}

@@ -3,6 +3,7 @@ package dev.sieve.bloom;
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.LongKeyBlocks;
 
 /** Builds {@link BlockedBloomFilter}s with RocksDB's sizing (see the class comment). */
 public final class BlockedBloomFilterBuilder extends MutableFilterBuilder<BlockedBloomFilter> {
@@ -56,5 +57,20 @@ public final class BlockedBloomFilterBuilder extends MutableFilterBuilder<Blocke
   protected BlockedBloomFilter buildFromHashes(long[] hashes, int count) {
     BlockedBloomForm.checkFits(count, millibitsPerKey);
     return BlockedBloomFilter.buildRocksDb(hashes, count, millibitsPerKey);
+  }
+
+  /**
+   * The filter {@link #buildFromHashes} gives for the keys' hashes, hashing them a block at a time
+   * into a small scratch array as it adds them (no array of {@code n} hashes); under a scheme that
+   * may map two keys to one hash, {@code null}: the common path.
+   */
+  @Override
+  protected BlockedBloomFilter buildFromLongKeys(long[] keys) {
+    KeyScheme scheme = keyScheme();
+    if (!LongKeyBlocks.injective(scheme)) {
+      return null;
+    }
+    BlockedBloomForm.checkFits(keys.length, millibitsPerKey);
+    return schemed(BloomLongKeyBuild.blocked(keys, scheme, millibitsPerKey));
   }
 }

@@ -2,14 +2,14 @@ package dev.sieve.bloom;
 
 import static dev.sieve.bloom.BlockedBloomFilter.BLOCK_BYTES;
 import static dev.sieve.bloom.BlockedBloomFilter.MAX_DATA_BYTES;
-import static dev.sieve.bloom.BlockedBloomKernel.addPlain;
-import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
+import static dev.sieve.bloom.BlockedBloomKernel.addAllPlain;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.ChannelReads;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.LongKeyBlocks;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
@@ -277,13 +277,7 @@ final class BlockedBloomForm {
     int numProbes = BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
     BlockedBloomFilter filter = onHeap(words, numProbes, distinct);
     if (bytes > 0) {
-      int numBlocks = filter.numBlocks();
-      for (int i = 0; i < count; i++) {
-        if (i == 0 || hashes[i] != hashes[i - 1]) {
-          long hash64 = hashes[i];
-          addPlain(words, blockBase(hash64, numBlocks), (int) (hash64 >>> 32), numProbes);
-        }
-      }
+      addAllPlain(words, filter.numBlocks(), numProbes, hashes, count, ~hashes[0]);
     }
     return filter;
   }
@@ -347,13 +341,7 @@ final class BlockedBloomForm {
   }
 
   static long countConsecutiveDistinct(long[] hashes, int count) {
-    long n = 0;
-    for (int i = 0; i < count; i++) {
-      if (i == 0 || hashes[i] != hashes[i - 1]) {
-        n++;
-      }
-    }
-    return n;
+    return LongKeyBlocks.countConsecutiveDistinct(hashes, count);
   }
 
   private static void checkProbes(int numProbes) {

@@ -297,13 +297,27 @@ final class BlockedBloomKernel {
     return changed;
   }
 
-  /** Sets the probe bits with plain writes: for a builder, before the filter is published. */
-  static void addPlain(long[] w, int base, int h, int numProbes) {
-    for (int i = 0; i < numProbes; i++) {
-      int bitpos = h >>> 23;
-      w[base + (bitpos >>> 6)] |= 1L << bitpos;
-      h *= GOLDEN32;
+  /**
+   * Adds {@code hashes[0, count)} with plain writes, for a builder before the filter is published,
+   * skipping a hash equal to the one before it ({@code prev} before the first): RocksDB's
+   * consecutive de-duplication. Returns the last hash, the {@code prev} of the next block.
+   */
+  static long addAllPlain(
+      long[] w, int numBlocks, int numProbes, long[] hashes, int count, long prev) {
+    for (int i = 0; i < count; i++) {
+      long hash64 = hashes[i];
+      if (hash64 != prev) {
+        int base = blockBase(hash64, numBlocks);
+        int h = (int) (hash64 >>> 32);
+        for (int p = 0; p < numProbes; p++) {
+          int bitpos = h >>> 23;
+          w[base + (bitpos >>> 6)] |= 1L << bitpos;
+          h *= GOLDEN32;
+        }
+      }
+      prev = hash64;
     }
+    return prev;
   }
 
   // ---------------------------------------------------------------- counts over the blocks (cold)

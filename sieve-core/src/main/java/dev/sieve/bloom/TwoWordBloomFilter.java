@@ -10,6 +10,7 @@ import dev.sieve.internal.AtomicBits;
 import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.LongKeyBlocks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
 import dev.sieve.math.TwoWordMath;
@@ -362,6 +363,20 @@ public final class TwoWordBloomFilter implements MergeableFilter<TwoWordBloomFil
     @Override
     protected TwoWordBloomFilter buildFromHashes(long[] hashes, int count) {
       return TwoWordBloomForm.build(hashes, count, bitsPerKey, effectiveBitsPerWord());
+    }
+
+    /**
+     * The filter {@link #buildFromHashes} gives for the keys' hashes, hashed a block at a time as
+     * they are added; {@code null} (the common path) under a scheme that may map two keys to one
+     * hash.
+     */
+    @Override
+    protected TwoWordBloomFilter buildFromLongKeys(long[] keys) {
+      KeyScheme scheme = keyScheme();
+      if (!LongKeyBlocks.injective(scheme)) {
+        return null;
+      }
+      return schemed(BloomLongKeyBuild.twoWord(keys, scheme, bitsPerKey, effectiveBitsPerWord()));
     }
   }
 }

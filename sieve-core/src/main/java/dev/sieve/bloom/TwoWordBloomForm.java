@@ -7,6 +7,7 @@ import static dev.sieve.bloom.TwoWordBloomFilter.TRAILER_BYTES;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.LongKeyBlocks;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.TwoWordMath;
 import java.nio.ByteBuffer;
@@ -108,7 +109,7 @@ final class TwoWordBloomForm {
 
   /** The filter of {@code count} hashes, sized for the distinct neighbours among them. */
   static TwoWordBloomFilter build(long[] hashes, int count, double bitsPerKey, int j) {
-    long distinct = BlockedBloomForm.countConsecutiveDistinct(hashes, count);
+    long distinct = LongKeyBlocks.countConsecutiveDistinct(hashes, count);
     long[] words = new long[numBlocks(distinct, bitsPerKey) * TwoWordBloomKernel.WORDS_PER_BLOCK];
     TwoWordBloomKernel.addPlain(words, j, hashes, count);
     return new TwoWordBloomFilter(BloomWords.onHeap(words, distinct), j);

@@ -3,7 +3,9 @@ package dev.sieve.cuckoo;
 import static dev.sieve.cuckoo.CuckooFilter.DESIGN_LOAD;
 import static dev.sieve.cuckoo.CuckooFilter.SLOTS_PER_BUCKET;
 
+import dev.sieve.KeyScheme;
 import dev.sieve.internal.Checks;
+import dev.sieve.internal.LongKeyBlocks;
 import dev.sieve.math.FingerprintMath;
 
 /**
@@ -103,17 +105,43 @@ final class CuckooBuild {
   /**
    * The builder's build from hashes: each distinct hash stored once, in a table sized for {@code
    * count} keys, grown by one bucket in eight and started again on the rare set that does not fit.
+   * The table is the one {@link CuckooFilter#addHashIfAbsent} of each hash in turn gives ({@link
+   * CuckooBulkAdd}), filled with plain writes before the filter is made.
    */
   static CuckooFilter build(long[] hashes, int count, int fingerprintBits) {
+    return build(hashes, count, null, fingerprintBits);
+  }
+
+  /**
+   * {@link #build(long[], int, int)} of the keys' hashes by {@code scheme}, hashed a block at a
+   * time ({@link LongKeyBlocks}) as they are added.
+   */
+  static CuckooFilter buildFromKeys(long[] keys, KeyScheme scheme, int fingerprintBits) {
+    return build(keys, keys.length, scheme, fingerprintBits);
+  }
+
+  /** The build from hashes, or from keys hashed by {@code scheme} where it is not null. */
+  private static CuckooFilter build(
+      long[] source, int count, KeyScheme scheme, int fingerprintBits) {
+    checkFingerprintBits(fingerprintBits);
     long buckets = bucketsFor(count);
+    long[] scratch = scheme == null ? null : LongKeyBlocks.scratch(count);
     while (true) {
-      CuckooFilter f = withBuckets((int) buckets, fingerprintBits);
-      int i = 0;
-      while (i < count && (f.addHashIfAbsent(hashes[i]) || f.failedAdds() == 0)) {
-        i++;
+      int numBuckets = (int) buckets; // at least MIN_BUCKETS, at most MAX_BUCKETS
+      long[] words = new long[CuckooKernel.wordsFor(numBuckets, fingerprintBits)];
+      CuckooBulkAdd adds = new CuckooBulkAdd(words, numBuckets, fingerprintBits);
+      boolean fits = true;
+      if (scheme == null) {
+        fits = adds.add(source, count);
+      } else {
+        for (int off = 0; fits && off < count; off += scratch.length) {
+          int len = Math.min(scratch.length, count - off);
+          scheme.hash(source, off, len, scratch, 0);
+          fits = adds.add(scratch, len);
+        }
       }
-      if (i == count) {
-        return f;
+      if (fits) {
+        return new CuckooFilter(words, null, numBuckets, fingerprintBits, adds.stored());
       }
       if (buckets >= MAX_BUCKETS) {
         throw new IllegalArgumentException(

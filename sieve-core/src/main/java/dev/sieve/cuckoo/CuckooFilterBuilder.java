@@ -62,4 +62,13 @@ public final class CuckooFilterBuilder extends MutableFilterBuilder<CuckooFilter
   protected CuckooFilter buildFromHashes(long[] hashes, int count) {
     return CuckooBuild.build(hashes, count, fingerprintBits);
   }
+
+  /**
+   * The filter {@link #buildFromHashes} gives for the keys' hashes, hashing them a block at a time
+   * as it adds them (no array of {@code n} hashes).
+   */
+  @Override
+  protected CuckooFilter buildFromLongKeys(long[] keys) {
+    return schemed(CuckooBuild.buildFromKeys(keys, keyScheme(), fingerprintBits));
+  }
 }

@@ -315,13 +315,13 @@ public final class BlockedBloomFilter
    */
   @Override
   public double approximateElementCount() {
-    return BlockedBloomKernel.approximateElementCount(data, numBlocks, numProbes);
+    return BlockedBloomCounts.approximateElementCount(data, numBlocks, numProbes);
   }
 
   /** The mean over the blocks of {@code (bits set / 512)^k}: right whatever the key count. */
   @Override
   public double expectedFpRate() {
-    return BlockedBloomKernel.expectedFpRate(data, numBlocks, numProbes);
+    return BlockedBloomCounts.expectedFpRate(data, numBlocks, numProbes);
   }
 
   /**
@@ -329,7 +329,7 @@ public final class BlockedBloomFilter
    * estimate is a lower bound and nearly every query answers "maybe".
    */
   public boolean isSaturated() {
-    return BlockedBloomKernel.isSaturated(data, numBlocks);
+    return BlockedBloomCounts.isSaturated(data, numBlocks);
   }
 
   @Override

@@ -24,7 +24,7 @@ final class BloomLongKeyBuild {
     long bytes = BlockedBloomForm.dataBytes(distinct, millibitsPerKey);
     long[] words = new long[(int) (bytes / Long.BYTES)];
     int numProbes = BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
-    BlockedBloomFilter filter = new BlockedBloomFilter(words, numProbes, distinct);
+    BlockedBloomFilter filter = BlockedBloomForm.onHeap(words, numProbes, distinct);
     if (bytes > 0) {
       int numBlocks = filter.numBlocks();
       long[] scratch = LongKeyBlocks.scratch(n);

@@ -7,11 +7,11 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.AtomicBits;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.TwoWordMath;
 
 /**

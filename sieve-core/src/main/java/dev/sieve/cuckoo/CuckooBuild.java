@@ -3,7 +3,7 @@ package dev.sieve.cuckoo;
 import static dev.sieve.cuckoo.CuckooFilter.DESIGN_LOAD;
 import static dev.sieve.cuckoo.CuckooFilter.SLOTS_PER_BUCKET;
 
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.FingerprintMath;
 
 /**

@@ -31,10 +31,18 @@ module dev.sieve.core {
   exports dev.sieve.shard;
   // the expandable fingerprint filter (grows, deletes, merges)
   exports dev.sieve.expand;
-  // the payload forms and shared kernels (Bloom words, Murmur3, key schemes, checks), for Sieve's
+  // the payload forms and shared kernels (Bloom words, key schemes, the family loader), for Sieve's
   // other library modules only, not API: the filter families of sieve-range and sieve-interop, and
   // RocksDB's filter policies in sieve-rocksdb
   exports dev.sieve.internal to
+      dev.sieve.range,
+      dev.sieve.interop,
+      dev.sieve.rocksdb;
+  // the helpers below the API, for the same modules: the batch scratch and chunk loop, argument
+  // checks, a growable long array, the Murmur3 rounds. They import no other package of Sieve, so
+  // the API and the hash functions use them without depending on dev.sieve.internal, which is
+  // typed by the API (no package cycle)
+  exports dev.sieve.internal.base to
       dev.sieve.range,
       dev.sieve.interop,
       dev.sieve.rocksdb;

@@ -2,7 +2,6 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.BatchScratch;
 import java.nio.ByteBuffer;
 
 /**
@@ -208,7 +207,7 @@ public interface Filter extends KeyFilter {
    *     is too short
    */
   default int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
-    return BatchScratch.singles(this, hashes, off, len, resultBits);
+    return KeyBatches.singles(this, hashes, off, len, resultBits);
   }
 
   /**

@@ -2,8 +2,7 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.LongList;
-import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.LongList;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.stream.Stream;
@@ -87,9 +86,29 @@ public abstract class FilterBuilder<F extends Filter> {
    */
   public FilterBuilder<F> keyScheme(KeyScheme scheme) {
     Objects.requireNonNull(scheme, "scheme");
-    Schemes.check(this, scheme);
+    if (scheme == KeyScheme.IDENTITY && !isIdentitySafe()) {
+      throw new IllegalArgumentException(
+          "keys as their own hash (IDENTITY) need a filter that mixes them itself (Xor, Binary"
+              + " Fuse), not "
+              + getClass().getName().replaceFirst(".*\\.", ""));
+    }
     this.keyScheme = scheme;
     return this;
+  }
+
+  /**
+   * Whether the filters built may take keys as their own hashes ({@link KeyScheme#IDENTITY}): their
+   * probe sends the 64-bit key hash and its seed through a full 64-bit finalizer, every input bit
+   * reaching every output bit, so that neither the false-positive rate nor the construction's
+   * success rate depends on the keys being mixed first. {@code false} here; the builders of such
+   * types (Xor, Binary Fuse, the range filters) return {@code true}, as their registry type's
+   * {@code isIdentitySafe()} does. {@link #keyScheme(KeyScheme)} refuses {@code IDENTITY} where
+   * this is {@code false}.
+   *
+   * @return whether {@link KeyScheme#IDENTITY} is accepted
+   */
+  protected boolean isIdentitySafe() {
+    return false;
   }
 
   /**
@@ -107,8 +126,18 @@ public abstract class FilterBuilder<F extends Filter> {
    * @param filter the filter
    * @return it, carrying {@link #keyScheme()}
    */
+  @SuppressWarnings("unchecked")
   protected final F schemed(F filter) {
-    return keyScheme == KeyScheme.XXPH3 ? filter : Schemes.apply(filter, keyScheme);
+    if (keyScheme == KeyScheme.XXPH3 || filter.keyScheme() == keyScheme) {
+      return filter;
+    }
+    // the filter's withKeyScheme refuses a scheme its type cannot carry
+    Filter schemed = filter.withKeyScheme(keyScheme);
+    if (schemed.getClass() != filter.getClass()) {
+      throw new IllegalStateException(
+          filter.getClass().getName() + ".withKeyScheme gave a " + schemed.getClass().getName());
+    }
+    return (F) schemed; // the same class as the F given
   }
 
   /**

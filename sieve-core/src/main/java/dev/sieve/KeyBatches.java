@@ -2,18 +2,40 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 import java.util.Objects;
 
 /**
- * The key-level batch queries behind {@link Filter}'s default {@code mayContainBatch} methods: keys
- * hashed by the filter's {@link KeyScheme} a chunk at a time into this thread's {@link
- * BatchScratch}, then probed through {@link Filter#mayContainHashes}. They live beside the API
- * rather than among the internal helpers because they hash keys: the helpers know only hashes, so
- * {@code dev.sieve.internal} needs neither the key schemes nor {@code dev.sieve.hash}.
+ * The batch queries behind {@link Filter}'s default methods: the key-level {@code mayContainBatch}
+ * (keys hashed by the filter's {@link KeyScheme} a chunk at a time into this thread's {@link
+ * BatchScratch}, then probed through {@link Filter#mayContainHashes}) and the hash-level {@code
+ * mayContainHashes} of a filter without a batch probe of its own (its single-hash probe, one hash
+ * at a time). They live beside the API rather than among the internal helpers because they are
+ * typed by it: the helpers below the API know only hashes and arrays, so that the API depends on
+ * them and they on nothing of Sieve.
  */
 final class KeyBatches {
   private KeyBatches() {}
+
+  /**
+   * {@code hashes[off, off + len)} through {@code filter.mayContainHash}, one by one, one result
+   * word per 64 hashes: {@link Filter#mayContainHashes}'s default.
+   */
+  static int singles(Filter filter, long[] hashes, int off, int len, long[] resultBits) {
+    BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
+    int count = 0;
+    for (int done = 0; done < len; done += BatchScratch.CHUNK) {
+      int at = off + done;
+      int chunk = Math.min(BatchScratch.CHUNK, len - done);
+      long word = 0;
+      for (int i = 0; i < chunk; i++) {
+        word |= (filter.mayContainHash(hashes[at + i]) ? 1L : 0L) << i;
+      }
+      resultBits[done >>> 6] = word;
+      count += Long.bitCount(word);
+    }
+    return count;
+  }
 
   /**
    * A batch of keys ({@code longKeys}, or {@code byteKeys} where {@code longKeys} is null), hashed

@@ -2,7 +2,7 @@ package dev.sieve;
 
 import dev.sieve.hash.KeyEncoder;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
 package dev.sieve;
 
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 
 /**
  * The builder of a {@link MutableFilter}: everything {@link FilterBuilder} does, plus {@link

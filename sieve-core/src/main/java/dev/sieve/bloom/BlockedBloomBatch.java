@@ -6,7 +6,7 @@ import static dev.sieve.bloom.BlockedBloomKernel.allProbes;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The batch lookups of {@link BlockedBloomFilter} over heap storage: the scalar batch,

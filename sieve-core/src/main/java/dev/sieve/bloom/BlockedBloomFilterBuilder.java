@@ -2,8 +2,8 @@ package dev.sieve.bloom;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongKeyBlocks;
+import dev.sieve.internal.base.Checks;
 
 /** Builds {@link BlockedBloomFilter}s with RocksDB's sizing (see the class comment). */
 public final class BlockedBloomFilterBuilder extends MutableFilterBuilder<BlockedBloomFilter> {

@@ -1,7 +1,7 @@
 package dev.sieve.bloom;
 
 import dev.sieve.internal.BloomWords;
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.BloomMath;
 
 /**

@@ -9,10 +9,10 @@ import dev.sieve.KeySchemeException;
 import dev.sieve.MergeableFilter;
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.AtomicBits;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.SplitBlockMath;
 import java.nio.ByteBuffer;
 

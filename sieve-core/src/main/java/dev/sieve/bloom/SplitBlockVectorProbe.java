@@ -1,6 +1,6 @@
 package dev.sieve.bloom;
 
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;

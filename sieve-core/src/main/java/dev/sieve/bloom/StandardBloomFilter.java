@@ -4,10 +4,10 @@ import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.BloomMath;
 import java.nio.ByteBuffer;
 

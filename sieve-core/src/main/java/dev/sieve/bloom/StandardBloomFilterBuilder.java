@@ -2,7 +2,7 @@ package dev.sieve.bloom;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.BloomMath;
 
 /**

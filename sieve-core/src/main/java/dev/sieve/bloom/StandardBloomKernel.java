@@ -1,8 +1,8 @@
 package dev.sieve.bloom;
 
 import dev.sieve.internal.AtomicBits;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The probe and add loops of {@link StandardBloomFilter} over raw storage, heap ({@code long[]})

@@ -7,12 +7,12 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.MutableFilterBuilder;
 import dev.sieve.internal.AtomicBits;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongKeyBlocks;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.TwoWordMath;
 
 /**

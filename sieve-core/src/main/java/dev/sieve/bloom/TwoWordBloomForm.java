@@ -6,9 +6,9 @@ import static dev.sieve.bloom.TwoWordBloomFilter.TRAILER_BYTES;
 
 import dev.sieve.SieveFormatException;
 import dev.sieve.internal.BloomWords;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongKeyBlocks;
 import dev.sieve.internal.PayloadForm;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.TwoWordMath;
 import java.nio.ByteBuffer;
 

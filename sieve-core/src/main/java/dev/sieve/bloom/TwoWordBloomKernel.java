@@ -1,9 +1,9 @@
 package dev.sieve.bloom;
 
 import dev.sieve.internal.AtomicBits;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.TwoWordMath;
 
 /**

@@ -4,8 +4,8 @@ import static dev.sieve.cuckoo.CuckooFilter.DESIGN_LOAD;
 import static dev.sieve.cuckoo.CuckooFilter.SLOTS_PER_BUCKET;
 
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.LongKeyBlocks;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.FingerprintMath;
 
 /**

@@ -2,8 +2,8 @@ package dev.sieve.cuckoo;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 

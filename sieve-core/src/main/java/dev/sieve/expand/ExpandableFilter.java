@@ -3,8 +3,8 @@ package dev.sieve.expand;
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilter;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
 import java.util.concurrent.locks.StampedLock;
 
 /**

@@ -2,7 +2,7 @@ package dev.sieve.expand;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.MutableFilterBuilder;
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 
 /**
  * Builds {@link ExpandableFilter}s: {@link #fpRate(double)} (default 1%) and an optional {@link

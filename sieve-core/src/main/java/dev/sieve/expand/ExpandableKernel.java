@@ -5,7 +5,7 @@ import static dev.sieve.expand.ExpandableRank.runEnd;
 import static dev.sieve.expand.ExpandableRank.selectRunend;
 
 import dev.sieve.expand.ExpandableSlots.Words;
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The table of an {@link ExpandableFilter}: a quotient filter (Bender et al., "Don't Thrash: How to

@@ -1,6 +1,6 @@
 package dev.sieve.expand;
 
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 
 /**
  * The model of the {@link ExpandableFilter}: the budget policy that picks each generation's

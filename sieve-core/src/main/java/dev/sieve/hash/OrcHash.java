@@ -1,6 +1,6 @@
 package dev.sieve.hash;
 
-import dev.sieve.internal.Murmur3x64;
+import dev.sieve.internal.base.Murmur3x64;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -1,7 +1,6 @@
 package dev.sieve.internal;
 
 import dev.sieve.Filter;
-import dev.sieve.FilterBuilder;
 import dev.sieve.KeyFilter;
 import dev.sieve.internal.FilterFamily.Row;
 import java.util.HashMap;
@@ -13,9 +12,9 @@ import java.util.ServiceLoader;
  * sieve-core's class loader: on the module path the providers its {@code module-info} names, on the
  * class path those {@code META-INF/services/dev.sieve.internal.FilterFamily} lists. The registry
  * resolves a type's class and builder here, the container its payload form and the key schemes the
- * trait a filter's or builder's class carries. Two rows for one type id, or for one filter class,
- * fail the load with both providers named (and every later use, the same way). Not API: this
- * package is not exported.
+ * trait a filter's class carries. Two rows for one type id, or for one filter class, fail the load
+ * with both providers named (and every later use, the same way). Not API: this package is not
+ * exported.
  */
 public final class Families {
   private static final Object LOCK = new Object();
@@ -26,9 +25,6 @@ public final class Families {
   private final Map<Integer, Row<?>> byId = new HashMap<>();
   private final Map<Integer, String> providerOf = new HashMap<>();
   private final Map<Class<?>, Row<?>> byClass = new HashMap<>();
-
-  /** The builders' classes, found once on a first identity check of a builder. */
-  private volatile Map<Class<?>, Row<?>> byBuilderClass;
 
   /**
    * The registry of the rows of {@code families}.
@@ -165,29 +161,13 @@ public final class Families {
   }
 
   /**
-   * Whether {@code target}, a filter or a builder, is of a type whose keys may be given as their
-   * own hashes ({@link FamilyType#isIdentitySafe()}); a class no family registers is not.
+   * Whether {@code filter} is of a type whose keys may be given as their own hashes ({@link
+   * FamilyType#isIdentitySafe()}); a class no family registers is not. (A builder answers for
+   * itself: {@code FilterBuilder.isIdentitySafe()}.)
    */
-  public boolean isIdentitySafe(Object target) {
-    Row<?> row = byClass.get(target.getClass());
-    if (row == null && target instanceof FilterBuilder<?>) {
-      row = builderClasses().get(target.getClass());
-    }
+  public boolean isIdentitySafe(Filter filter) {
+    Row<?> row = byClass.get(filter.getClass());
     return row != null && row.type().isIdentitySafe();
-  }
-
-  private Map<Class<?>, Row<?>> builderClasses() {
-    Map<Class<?>, Row<?>> m = byBuilderClass;
-    if (m == null) {
-      m = new HashMap<>();
-      for (Row<?> row : byId.values()) {
-        if (row.builder() != null) {
-          m.put(row.builder().get().getClass(), row);
-        }
-      }
-      byBuilderClass = m;
-    }
-    return m;
   }
 
   /**

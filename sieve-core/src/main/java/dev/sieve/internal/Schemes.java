@@ -6,9 +6,10 @@ import dev.sieve.KeySchemeException;
 import java.util.Objects;
 
 /**
- * The key-scheme plumbing of the builders and the container reader: a filter is given its scheme
- * through {@link Filter#withKeyScheme}, which every filter class implements (the same data, sharing
- * its storage, with keys hashed by another scheme).
+ * The key-scheme plumbing of the filters, the families' builders and the container reader (the
+ * API's own {@code FilterBuilder} does without it, the API depending on no class of this package):
+ * a filter is given its scheme through {@link Filter#withKeyScheme}, which every filter class
+ * implements (the same data, sharing its storage, with keys hashed by another scheme).
  */
 public final class Schemes {
   private Schemes() {}
@@ -39,21 +40,22 @@ public final class Schemes {
   }
 
   /**
-   * Checks that {@code target} (a filter or its builder) can carry {@code scheme}: {@link
-   * KeyScheme#IDENTITY} only where the target's registry type is identity-safe ({@link
-   * FamilyType#isIdentitySafe()}).
+   * Checks that {@code filter} can carry {@code scheme}: {@link KeyScheme#IDENTITY} only where the
+   * filter's registry type is identity-safe ({@link FamilyType#isIdentitySafe()}). A builder checks
+   * the scheme it is given itself, with the same message ({@link
+   * dev.sieve.FilterBuilder#keyScheme(KeyScheme)}).
    *
-   * @param target the filter or builder
+   * @param filter the filter
    * @param scheme the scheme
    * @throws IllegalArgumentException if not
    */
-  public static void check(Object target, KeyScheme scheme) {
+  public static void check(Filter filter, KeyScheme scheme) {
     Objects.requireNonNull(scheme, "scheme");
-    if (scheme == KeyScheme.IDENTITY && !Families.get().isIdentitySafe(target)) {
+    if (scheme == KeyScheme.IDENTITY && !Families.get().isIdentitySafe(filter)) {
       throw new IllegalArgumentException(
           "keys as their own hash (IDENTITY) need a filter that mixes them itself (Xor, Binary"
               + " Fuse), not "
-              + target.getClass().getName().replaceFirst(".*\\.", ""));
+              + filter.getClass().getName().replaceFirst(".*\\.", ""));
     }
   }
 

@@ -8,7 +8,7 @@ import static dev.sieve.ribbon.BumpedRibbonKernel.layerSeed;
 import static dev.sieve.ribbon.BumpedRibbonKernel.metaWords;
 import static dev.sieve.ribbon.BumpedRibbonKernel.packThresholds;
 
-import dev.sieve.internal.LongList;
+import dev.sieve.internal.base.LongList;
 import dev.sieve.ribbon.BumpedRibbonKernel.Layer;
 import java.util.Arrays;
 

@@ -1,6 +1,6 @@
 package dev.sieve.ribbon;
 
-import dev.sieve.internal.LongList;
+import dev.sieve.internal.base.LongList;
 import java.util.Objects;
 import java.util.Optional;
 

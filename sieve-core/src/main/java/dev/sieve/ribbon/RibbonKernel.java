@@ -1,6 +1,6 @@
 package dev.sieve.ribbon;
 
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The kernel of {@link Standard128RibbonFilter}: RocksDB's hashing and the batch probe over heap

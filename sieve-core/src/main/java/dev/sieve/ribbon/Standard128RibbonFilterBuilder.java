@@ -3,8 +3,8 @@ package dev.sieve.ribbon;
 import dev.sieve.FilterBuilder;
 import dev.sieve.KeyScheme;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.Checks;
-import dev.sieve.internal.LongList;
+import dev.sieve.internal.base.Checks;
+import dev.sieve.internal.base.LongList;
 
 /**
  * Builds Standard128Ribbon filters, sized by a bloom-equivalent bits/key (as RocksDB's {@code

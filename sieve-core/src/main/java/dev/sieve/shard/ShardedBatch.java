@@ -2,7 +2,7 @@ package dev.sieve.shard;
 
 import dev.sieve.Filter;
 import dev.sieve.hash.KeyHash;
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The batch query of {@link ShardedFilter}, one chunk of hashes at a time: with one shard, the

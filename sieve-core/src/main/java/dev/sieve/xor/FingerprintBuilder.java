@@ -41,6 +41,14 @@ abstract class FingerprintBuilder<F extends FingerprintFilter, B extends Fingerp
   }
 
   /**
+   * {@return true: the probes remix each key hash with the seed through a full 64-bit finalizer}
+   */
+  @Override
+  protected final boolean isIdentitySafe() {
+    return true;
+  }
+
+  /**
    * The seed of the first construction attempt (default: a fixed constant, so builds are
    * reproducible); a failed attempt moves to the next seed deterministically.
    *

@@ -6,8 +6,9 @@
 package dev.sieve.xor;
 
 import dev.sieve.KeyScheme;
-import dev.sieve.internal.BatchScratch;
+import dev.sieve.internal.FilterBatches;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
 
@@ -122,7 +123,7 @@ public final class Xor8Filter extends FingerprintFilter {
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
     if (fingerprints == null || fingerprints.length == 0) {
-      return BatchScratch.singles(this, hashes, off, len, resultBits);
+      return FilterBatches.singles(this, hashes, off, len, resultBits);
     }
     return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
   }

@@ -1,7 +1,7 @@
 package dev.sieve.xor;
 
 import dev.sieve.SieveException;
-import dev.sieve.internal.Checks;
+import dev.sieve.internal.base.Checks;
 import dev.sieve.math.FingerprintMath;
 import java.util.Arrays;
 

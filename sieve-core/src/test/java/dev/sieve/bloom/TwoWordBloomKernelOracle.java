@@ -1,7 +1,7 @@
 package dev.sieve.bloom;
 
-import dev.sieve.internal.BatchScratch;
 import dev.sieve.internal.LongSegments;
+import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The two-word Bloom probes as they were before the early-exit probe and the three-pass batch, kept

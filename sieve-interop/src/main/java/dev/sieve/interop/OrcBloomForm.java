@@ -5,8 +5,8 @@ import static dev.sieve.interop.OrcBloomFilter.MAX_WORDS;
 
 import dev.sieve.KeyScheme;
 import dev.sieve.SieveFormatException;
-import dev.sieve.internal.Checks;
 import dev.sieve.internal.PayloadForm;
+import dev.sieve.internal.base.Checks;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 

@@ -29,6 +29,15 @@ abstract class RangeBuilderBase<F extends Filter> extends FilterBuilder<F> {
     return this;
   }
 
+  /**
+   * {@return true: a range filter is built over the keys themselves, as their own hashes ({@link
+   * KeyScheme#IDENTITY}), unless a scheme is set}
+   */
+  @Override
+  protected final boolean isIdentitySafe() {
+    return true;
+  }
+
   @Override
   protected final F buildFromLongKeys(long[] keys) {
     return schemeSet ? null : buildOverKeys(keys.clone());

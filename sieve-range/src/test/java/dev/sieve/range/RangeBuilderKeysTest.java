@@ -8,8 +8,10 @@ import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
 import dev.sieve.KeySchemeException;
 import dev.sieve.format.SieveFormat;
+import dev.sieve.registry.FilterType;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,6 +70,27 @@ class RangeBuilderKeysTest {
     PrefixBloomRangeFilter f = PrefixBloomRangeFilter.builder().bitsPerKey(16).build(keys);
     assertHoldsEveryKey(f, keys, "prefix bloom");
     assertEquals(KeyScheme.IDENTITY, f.keyScheme());
+  }
+
+  /**
+   * A range builder accepts {@link KeyScheme#IDENTITY} set explicitly, as its registry type's trait
+   * says it may, and the filter keeps every key under it.
+   */
+  @Test
+  void theBuildersTakeKeysAsTheirOwnHashesAsTheirTypesSay() {
+    long[] keys = keys(5);
+    for (FilterType t : List.of(FilterType.GRAFITE, FilterType.PREFIX_BLOOM_RANGE)) {
+      assertTrue(t.isIdentitySafe(), t.name());
+      Filter f = t.builder().keyScheme(KeyScheme.IDENTITY).build(keys);
+      assertEquals(KeyScheme.IDENTITY, f.keyScheme(), t.name());
+      int missed = 0;
+      for (long k : keys) {
+        if (!f.mayContain(k)) {
+          missed++;
+        }
+      }
+      assertEquals(0, missed, t.name());
+    }
   }
 
   @Test

@@ -36,6 +36,7 @@ class FamilyDependenciesTest {
     "dev.sieve.format",
     "dev.sieve.hash",
     "dev.sieve.internal",
+    "dev.sieve.internal.base",
     "dev.sieve.math",
     "dev.sieve.policy",
     "dev.sieve.registry",

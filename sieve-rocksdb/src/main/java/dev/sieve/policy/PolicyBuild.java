@@ -3,7 +3,7 @@ package dev.sieve.policy;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FastLocalBloomSizing;
-import dev.sieve.internal.LongList;
+import dev.sieve.internal.base.LongList;
 import dev.sieve.ribbon.RibbonSizing;
 import dev.sieve.ribbon.Standard128RibbonFilter;
 

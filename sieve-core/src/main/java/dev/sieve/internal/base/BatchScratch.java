@@ -1,14 +1,14 @@
-package dev.sieve.internal;
+package dev.sieve.internal.base;
 
-import dev.sieve.Filter;
 import java.util.Objects;
 
 /**
  * Per-thread scratch arrays for the batch queries of {@code Filter}: a chunk of key hashes and one
  * result word, so a key-level batch hashes {@value #CHUNK} keys, then probes them as one batch,
- * without allocating per call. The key-level batches themselves live beside {@code Filter} (they
- * hash by its {@code KeyScheme}): this class knows hashes, not keys, so the helpers stay below the
- * API and the hash functions in the package graph.
+ * without allocating per call, and the chunk loop of the filters' own batch probes. The key-level
+ * batches themselves live beside {@code Filter} (they hash by its {@code KeyScheme}), and so does
+ * the batch through a filter's single-hash probe: this class knows hashes and arrays, not filters
+ * or keys, so it stays below the API and the hash functions in the package graph.
  */
 public final class BatchScratch {
   /** Keys hashed before each probe pass: one result word. */
@@ -70,29 +70,10 @@ public final class BatchScratch {
    * returns the number of maybes.
    */
   public static int batch(long[] hashes, int off, int len, long[] resultBits, ChunkProbe probe) {
-    return run(hashes, off, len, resultBits, probe, null);
-  }
-
-  /** A batch query through {@code filter}'s single-key {@code mayContainHash}, one by one. */
-  public static int singles(Filter filter, long[] hashes, int off, int len, long[] resultBits) {
-    return run(hashes, off, len, resultBits, null, filter);
-  }
-
-  private static int run(
-      long[] hashes, int off, int len, long[] resultBits, ChunkProbe probe, Filter single) {
     checkBatch(hashes.length, off, len, resultBits.length);
     int count = 0;
     for (int done = 0; done < len; done += CHUNK) {
-      int at = off + done;
-      int chunk = Math.min(CHUNK, len - done);
-      long word = 0;
-      if (probe != null) {
-        word = probe.probe(hashes, at, chunk);
-      } else {
-        for (int i = 0; i < chunk; i++) {
-          word |= (single.mayContainHash(hashes[at + i]) ? 1L : 0L) << i;
-        }
-      }
+      long word = probe.probe(hashes, off + done, Math.min(CHUNK, len - done));
       resultBits[done >>> 6] = word;
       count += Long.bitCount(word);
     }

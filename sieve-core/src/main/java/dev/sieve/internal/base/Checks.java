@@ -1,4 +1,4 @@
-package dev.sieve.internal;
+package dev.sieve.internal.base;
 
 /** Argument checks with messages that name the value and the limit. */
 public final class Checks {

@@ -1,4 +1,4 @@
-package dev.sieve.internal;
+package dev.sieve.internal.base;
 
 import java.util.Arrays;
 

@@ -1,4 +1,4 @@
-package dev.sieve.internal;
+package dev.sieve.internal.base;
 
 /**
  * The rounds of MurmurHash3 x64 (Austin Appleby, public domain) written once for the three places

@@ -153,8 +153,9 @@ public final class GrafiteFilter extends RangeFilterBase {
   }
 
   /**
-   * Tests ranges in groups of {@value GrafiteBatch#GROUP}, in stages, so that the memory reads of
-   * different ranges overlap instead of following one another ({@link GrafiteBatch}). Answers are
+   * Tests ranges in groups of 32, in stages, so that the memory reads of different ranges overlap
+   * instead of following one another: every range's select index entry, then every range's word of
+   * upper bits and probable word of lower bits, then the answers from cached lines. Answers are
    * those of {@link #mayContainRange(long, long)}, range by range; nothing is allocated per call.
    */
   @Override

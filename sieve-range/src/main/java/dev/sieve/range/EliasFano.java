@@ -99,7 +99,8 @@ final class EliasFano {
   /**
    * The select index, built in memory from the checked data: entry {@code s} is the number of ones
    * before zero {@code s·2^STEP_SHIFT} (which lies at {@code s·2^STEP_SHIFT} plus it), 32 bits per
-   * 32 zeros; {@code null} when empty, unchecked, or when a count can pass {@code 2^31 − 1}.
+   * 32 zeros; no entries for an empty sequence or one not yet checked, {@code null} where a count
+   * can pass {@code 2^31 − 1} (then {@link #wideStepRanks} holds them).
    */
   private final int[] stepRanks;
 

@@ -374,26 +374,4 @@ final class EliasFano {
   long sizeInBits() {
     return 64L * dataWords;
   }
-
-  /** Whether the data words are equal (heap or wrapped alike). */
-  boolean sameData(EliasFano o) {
-    if (o.dataWords != dataWords) {
-      return false;
-    }
-    for (int i = 0; i < dataWords; i++) {
-      if (o.word(i) != word(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** A hash of the data words. */
-  int dataHash() {
-    long h = 1;
-    for (int i = 0; i < dataWords; i++) {
-      h = h * 31 + word(i);
-    }
-    return Long.hashCode(h);
-  }
 }

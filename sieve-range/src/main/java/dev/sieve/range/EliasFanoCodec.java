@@ -276,4 +276,26 @@ final class EliasFanoCodec {
     }
     return out;
   }
+
+  /** Whether the data words are equal (heap or wrapped alike). */
+  static boolean sameData(EliasFano ef, EliasFano o) {
+    if (o.dataWords != ef.dataWords) {
+      return false;
+    }
+    for (int i = 0; i < ef.dataWords; i++) {
+      if (o.word(i) != ef.word(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A hash of the data words. */
+  static int dataHash(EliasFano ef) {
+    long h = 1;
+    for (int i = 0; i < ef.dataWords; i++) {
+      h = h * 31 + ef.word(i);
+    }
+    return Long.hashCode(h);
+  }
 }

@@ -287,12 +287,12 @@ public final class GrafiteFilter extends RangeFilterBase {
         && g.seed == seed
         && g.scheme == scheme
         && g.codes.n == codes.n
-        && g.codes.sameData(codes);
+        && EliasFanoCodec.sameData(g.codes, codes);
   }
 
   @Override
   public int hashCode() {
-    return codes.dataHash() * 31 + Long.hashCode(codeRange);
+    return EliasFanoCodec.dataHash(codes) * 31 + Long.hashCode(codeRange);
   }
 
   @Override

@@ -16,11 +16,12 @@ import java.util.Objects;
  * is the block length, {@code q} a seeded hash of the block number onto {@code [0, r)} and {@code r
  * = n·L/ε} for ranges up to {@code L} at rate {@code ε}: inside a block codes keep the keys' order
  * and distances, and the blocks land at independent random places. The sorted distinct codes are
- * stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}, plus about 0.42 for its
- * select index, {@code EliasFano}). A range {@code [lo, hi]} becomes one interval of codes per
- * block it meets ({@code [q(b) + lo mod 2^k, q(b) + hi mod 2^k]}, wrapping past {@code r}); the
- * filter answers "maybe" when a stored code lies in one. A key in the range always has its code in
- * its block's interval: no false negative.
+ * stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}, plus about 0.42 stored
+ * for its line headers and select samples and about 1 in memory for the select index its queries
+ * use, {@code EliasFano}). A range {@code [lo, hi]} becomes one interval of codes per block it
+ * meets ({@code [q(b) + lo mod 2^k, q(b) + hi mod 2^k]}, wrapping past {@code r}); the filter
+ * answers "maybe" when a stored code lies in one. A key in the range always has its code in its
+ * block's interval: no false negative.
  *
  * <p>The block is {@code 2^8} times {@code L}, or as long as {@code r} allows ({@code GrafiteCodes}
  * gives the codes and why), so a range up to {@code L} is almost always one interval, one successor

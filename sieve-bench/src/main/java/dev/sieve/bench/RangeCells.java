@@ -70,7 +70,7 @@ public final class RangeCells {
         .buildFromKeys(keys);
   }
 
-  /** Grafite's bits per key in memory (the stored data and the select samples). */
+  /** Grafite's bits per key in memory (the stored data and the select index built at load). */
   public static double memoryBitsPerKey(GrafiteFilter g, int n) {
     return (double) g.memoryBits() / n;
   }

@@ -5,9 +5,10 @@ import java.nio.ByteBuffer;
 
 /**
  * A static Elias–Fano sequence of {@code m} strictly increasing values in {@code [0, u)} laid out
- * for a successor query ({@link #successor}) that touches about three cache lines: one select
- * sample, one line of upper bits, one word of lower bits. Held on the heap (a {@code long[]}) or
- * read in place from a little-endian buffer (a wrapped payload); the same kernel reads either.
+ * for a successor query ({@link #successor}) whose reads of memory are one entry of a select index
+ * and then, independent of each other, a word of upper bits and a word of lower bits. Held on the
+ * heap (a {@code long[]}) or read in place from a little-endian buffer (a wrapped payload); the
+ * same kernel reads either.
  *
  * <h2>Layout (all 64-bit words, little-endian)</h2>
  *
@@ -25,12 +26,19 @@ import java.nio.ByteBuffer;
  *       {@code s} is the line holding zero {@code 256·s}.
  * </ol>
  *
+ * The line headers and the samples are part of the stored form and are checked when it is read; the
+ * query uses neither, but the finer select index below, built in memory.
+ *
  * <h2>The successor of {@code x}</h2>
  *
- * The values with high part {@code h = x >>> l} start just past zero {@code h − 1}: its sample
- * names a line, the line headers step forward (the zero lies at most a line or two on; 448 bits
- * hold about 224–300 zeros), and within the line the zero is found by popcounts and a branch-free
- * broadword select ({@link #select}). The values of bucket {@code h} (on average at most one) are
+ * The values with high part {@code h = x >>> l} start just past zero {@code t = h − 1}. The select
+ * index, an {@code int} per {@code 2^}{@value #STEP_SHIFT} zeros built from the checked data, gives
+ * the place of zero {@code 32·⌊t/32⌋} exactly; zero {@code t} is at most 31 zeros on (about 64 bits
+ * at the usual density: one word of upper bits, two at times), found by popcounts and a branch-free
+ * broadword select ({@link #select}). The same entry also counts the values before that zero, so
+ * the low-bits word of bucket {@code h} is known up to the few values of at most 31 buckets: the
+ * query reads that probable word at once, beside the upper bits, instead of after them, and one
+ * dependent miss of memory is saved. The values of bucket {@code h} (on average at most one) are
  * compared by their low bits; the first one not below {@code x}'s, or else the next value, is the
  * answer. The first and last values are kept in fields, so a query past the last or before the
  * first returns at once (a range that wraps around the code range needs no search at all, see
@@ -38,11 +46,13 @@ import java.nio.ByteBuffer;
  *
  * <h2>Space</h2>
  *
- * {@code m·l + U} bits of Elias–Fano data ({@code U ≤ 2m + 1}, so at most {@code m·(2 + l) + 1}),
- * plus one header word per 7 words of upper bits ({@code U/7} bits) and 32 bits per 256 zeros:
- * about {@code 0.3 + 0.13 = 0.42} bits per value at the usual {@code Z ≈ m}. All of it is stored
- * (the samples are in the payload, not rebuilt), which is what lets a wrapped payload be queried in
- * place.
+ * Stored: {@code m·l + U} bits of Elias–Fano data ({@code U ≤ 2m + 1}, so at most {@code m·(2 + l)
+ * + 1}), plus one header word per 7 words of upper bits ({@code U/7} bits) and 32 bits per 256
+ * zeros: about {@code 0.3 + 0.13 = 0.42} bits per value at the usual {@code Z ≈ m}. In memory only:
+ * the select index, 32 bits per 32 zeros, about 1 bit per value at {@code Z ≈ m} (64-bit entries
+ * where {@code m} passes {@code 2^31 − 1}); {@link #indexBits()}. It is rebuilt when the data is
+ * read or wrapped, in the same pass's time as the check, and a wrapped payload keeps it on the
+ * heap.
  */
 final class EliasFano {
   /** The zeros per select sample. */
@@ -81,8 +91,39 @@ final class EliasFano {
 
   final long last;
 
+  /** log2 of the zeros per entry of the select index. */
+  static final int STEP_SHIFT = 5;
+
+  static final long STEP_MASK = (1L << STEP_SHIFT) - 1;
+
+  /**
+   * The select index, built in memory from the checked data: entry {@code s} is the number of ones
+   * before zero {@code s·2^STEP_SHIFT} (which lies at {@code s·2^STEP_SHIFT} plus it), 32 bits per
+   * 32 zeros; no entries for an empty sequence or one not yet checked, {@code null} where a count
+   * can pass {@code 2^31 − 1} (then {@link #wideStepRanks} holds them).
+   */
+  private final int[] stepRanks;
+
+  /** The select index in 64-bit entries, where a count can pass {@code 2^31 − 1}; else null. */
+  private final long[] wideStepRanks;
+
+  /** {@code m/Z} in 16.16 fixed point: the expected ones per zero, for the low-bits hint. */
+  private final long onesPerZero;
+
+  /**
+   * A sequence over {@code heap} or {@code wrapped}.
+   *
+   * @param indexed whether to build the select index (data already checked, ready for queries)
+   */
   EliasFano(
-      long n, long universe, int lowBits, long[] heap, ByteBuffer wrapped, long first, long last) {
+      long n,
+      long universe,
+      int lowBits,
+      long[] heap,
+      ByteBuffer wrapped,
+      long first,
+      long last,
+      boolean indexed) {
     this.n = n;
     this.universe = universe;
     this.lowBits = lowBits;
@@ -99,12 +140,17 @@ final class EliasFano {
     this.wrapped = wrapped;
     this.first = first;
     this.last = last;
+    this.onesPerZero = (n << 16) / zeros;
+    int entries = indexed && n > 0 ? (int) (((zeros - 1) >>> STEP_SHIFT) + 1) : 0;
+    boolean narrow = n <= Integer.MAX_VALUE;
+    this.stepRanks = narrow ? new int[entries] : null;
+    this.wideStepRanks = narrow ? null : new long[entries];
+    EliasFanoCodec.fillStepRanks(this, stepRanks, wideStepRanks, entries);
   }
 
-  /** The data word index of upper bit {@code pos}, past {@code lowWords} low words. */
-  static int dataIndex(int lowWords, long pos) {
-    long line = pos / LINE_BITS;
-    return lowWords + (int) (line * LINE_WORDS + 1 + ((pos - line * LINE_BITS) >>> 6));
+  /** {@return the bits of the select index, held in memory only} */
+  long indexBits() {
+    return stepRanks != null ? 32L * stepRanks.length : 64L * wideStepRanks.length;
   }
 
   /** Writes the data words, little-endian, at {@code out}'s position. */
@@ -147,15 +193,25 @@ final class EliasFano {
     }
   }
 
-  boolean bit(long pos) {
-    return (word(dataIndex(linesBase, pos)) >>> pos & 1) != 0;
-  }
-
   int sampleLine(int s) {
     return (int) (word(samplesBase + (s >>> 1)) >>> ((s & 1) << 5));
   }
 
+  /** Upper-bits word {@code q}: upper bits {@code 64q} to {@code 64q + 63}, in line {@code q/7}. */
+  long upperWord(int q) {
+    int line = q / (LINE_WORDS - 1);
+    return word(linesBase + LINE_WORDS * line + 1 + (q - (LINE_WORDS - 1) * line));
+  }
+
   long lowAt(long i) {
+    return lowAt(i, -1, 0);
+  }
+
+  /**
+   * The low bits of value {@code i}; {@code hint} is low-bits word {@code hintWord}, read earlier
+   * (a read whose value is used, so that it is not dropped and overlaps the upper bits' read).
+   */
+  long lowAt(long i, int hintWord, long hint) {
     int l = lowBits;
     if (l == 0) {
       return 0;
@@ -163,14 +219,14 @@ final class EliasFano {
     long bitPos = i * l;
     int w = (int) (bitPos >>> 6);
     int s = (int) (bitPos & 63);
-    long v = word(w) >>> s;
+    long v = (w == hintWord ? hint : word(w)) >>> s;
     if (s + l > 64) {
       v |= word(w + 1) << (64 - s);
     }
     return v & lowMask;
   }
 
-  /** The low-bits word of value {@code i} (a batch query touches it early). */
+  /** The low-bits word of value {@code i}. */
   int lowWordOf(long i) {
     return (int) ((i * lowBits) >>> 6);
   }
@@ -209,45 +265,41 @@ final class EliasFano {
     return place + SELECT_IN_BYTE[((k - before) << 8) | (int) ((x >>> place) & 0xFF)];
   }
 
-  /** The line holding zero {@code t} ({@code t < Z}), from its sample and the line headers. */
-  int lineOfZero(long t) {
-    return lineOfZeroFrom(t, sampleLine((int) (t >>> 8)));
+  // ---------------------------------------------------------------- the successor
+
+  /** The ones before zero {@code s·2^STEP_SHIFT} (entry {@code s} of the select index). */
+  long stepRank(int s) {
+    int[] r = stepRanks;
+    return r != null ? r[s] : wideStepRanks[s];
   }
 
-  /** The line holding zero {@code t}, stepping on from {@code line}, its sample's line. */
-  int lineOfZeroFrom(long t, int line) {
-    while (line + 1 < lines && word(linesBase + LINE_WORDS * (line + 1)) <= t) {
-      line++;
-    }
-    return line;
+  /**
+   * The low-bits word that probably holds the first value of bucket {@code t + 1}, from the ones
+   * before its step's zero: that count plus the expected ones of the {@code t mod 2^STEP_SHIFT}
+   * buckets between (never past the last value's word).
+   */
+  int lowHintWord(long t, long stepRank) {
+    long expected = ((t & STEP_MASK) * onesPerZero) >>> 16;
+    return lowWordOf(Math.min(stepRank + expected, n - 1));
   }
 
-  /** The low-bits word of value {@code i}, read: a batch query's early touch. */
-  long touchLow(long i) {
-    return word(lowWordOf(i));
-  }
-
-  /** The position in the upper bits of zero {@code t}, which lies in line {@code line}. */
-  long selectZeroInLine(long t, int line) {
-    int base = linesBase + LINE_WORDS * line;
-    long left = t - word(base);
-    for (int j = 1; ; j++) {
-      long z = ~word(base + j);
+  /**
+   * The position in the upper bits of zero {@code t}: the select index gives zero {@code s·2^5}
+   * ({@code s = t >>> 5}) at {@code from}, whose upper-bits word is {@code w}; the zero sought is
+   * the {@code t mod 2^5}-th after it, found by popcounts over the next words (about 64 bits, one
+   * word or two) and a select in the word.
+   */
+  long selectZeroFrom(long from, int k, long w) {
+    int q = (int) (from >>> 6);
+    long z = ~w & (-1L << from);
+    for (; ; ) {
       int c = Long.bitCount(z);
-      if (left < c) {
-        return (long) line * LINE_BITS + 64L * (j - 1) + select(z, (int) left);
+      if (k < c) {
+        return ((long) q << 6) + select(z, k);
       }
-      left -= c;
+      k -= c;
+      z = ~upperWord(++q);
     }
-  }
-
-  /** Where the values with high part {@code h} start in the upper bits. */
-  long bucketStart(long h) {
-    if (h == 0) {
-      return 0;
-    }
-    long t = h - 1;
-    return selectZeroInLine(t, lineOfZero(t)) + 1;
   }
 
   /**
@@ -263,43 +315,53 @@ final class EliasFano {
       return first;
     }
     long h = x >>> lowBits;
-    return successorFrom(x, h, bucketStart(h));
+    if (h == 0) {
+      return successorFrom(x, 0, 0, -1, 0);
+    }
+    long t = h - 1;
+    int s = (int) (t >>> STEP_SHIFT);
+    long rank = stepRank(s);
+    long from = ((long) s << STEP_SHIFT) + rank;
+    // both reads depend on the index entry alone, so they overlap: the low-bits word first
+    int hintWord = lowHintWord(t, rank);
+    long hint = word(hintWord);
+    long pos = selectZeroFrom(from, (int) (t & STEP_MASK), upperWord((int) (from >>> 6))) + 1;
+    return successorFrom(x, h, pos, hintWord, hint);
   }
 
-  /** The successor of {@code x} (between the first and the last value), bucket {@code h} at pos. */
-  long successorFrom(long x, long h, long pos) {
+  /**
+   * The successor of {@code x} (above the first value, at most the last), whose bucket {@code h}
+   * starts at {@code pos} in the upper bits; {@code hint} is low-bits word {@code hintWord}, read
+   * early ({@code -1}: none).
+   */
+  long successorFrom(long x, long h, long pos, int hintWord, long hint) {
     long i = pos - h; // the values before bucket h
     long xl = x & lowMask;
-    int at = dataIndex(linesBase, pos);
-    long word = word(at) >>> pos;
-    int bits = 64 - (int) (pos & 63); // bits of word left
+    int q = (int) (pos >>> 6);
+    long word = upperWord(q) >>> pos;
+    int bits = 64 - (int) (pos & 63); // bits of the word left
     // the values in bucket h: ones from pos up to the next zero
     while ((word & 1) != 0) {
-      long lv = lowAt(i);
+      long lv = lowAt(i, hintWord, hint);
       if (lv >= xl) {
         return (h << lowBits) | lv;
       }
       i++;
       pos++;
       if (--bits == 0) {
-        at = dataIndex(linesBase, pos);
-        word = word(at);
+        word = upperWord(++q);
         bits = 64;
       } else {
         word >>>= 1;
       }
     }
     // the next value (there is one: x <= last) lies in a later bucket: the next one bit
-    word &= -1L >>> (64 - bits);
-    long next = pos;
     while (word == 0) {
-      next += bits;
-      at = dataIndex(linesBase, next);
-      word = word(at);
-      bits = 64;
+      word = upperWord(++q);
+      pos = (long) q << 6;
     }
-    long onePos = next + Long.numberOfTrailingZeros(word);
-    return ((onePos - i) << lowBits) | lowAt(i);
+    long onePos = pos + Long.numberOfTrailingZeros(word);
+    return ((onePos - i) << lowBits) | lowAt(i, hintWord, hint);
   }
 
   /** Whether some value lies in {@code [a, b]}, {@code 0 <= a <= b}. */
@@ -308,48 +370,8 @@ final class EliasFano {
     return s >= 0 && s <= b;
   }
 
-  /** Every value, in order (for tests and rebuilding). */
-  long[] decodeAll() {
-    long[] out = new long[Math.toIntExact(n)];
-    int i = 0;
-    for (int line = 0; line < lines && i < n; line++) {
-      for (int j = 1; j < LINE_WORDS && i < n; j++) {
-        long x = word(linesBase + LINE_WORDS * line + j);
-        while (x != 0 && i < n) {
-          long pos = (long) line * LINE_BITS + 64L * (j - 1) + Long.numberOfTrailingZeros(x);
-          out[i] = ((pos - i) << lowBits) | lowAt(i);
-          i++;
-          x &= x - 1;
-        }
-      }
-    }
-    return out;
-  }
-
   /** Bits of every data word: low bits, upper-bit lines with their headers, select samples. */
   long sizeInBits() {
     return 64L * dataWords;
-  }
-
-  /** Whether the data words are equal (heap or wrapped alike). */
-  boolean sameData(EliasFano o) {
-    if (o.dataWords != dataWords) {
-      return false;
-    }
-    for (int i = 0; i < dataWords; i++) {
-      if (o.word(i) != word(i)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** A hash of the data words. */
-  int dataHash() {
-    long h = 1;
-    for (int i = 0; i < dataWords; i++) {
-      h = h * 31 + word(i);
-    }
-    return Long.hashCode(h);
   }
 }

@@ -81,7 +81,7 @@ final class EliasFanoCodec {
         }
       }
       long pos = (v >>> l) + i;
-      w[EliasFano.dataIndex(lw, pos)] |= 1L << pos;
+      w[dataIndex(lw, pos)] |= 1L << pos;
     }
     // line headers and samples
     long seen = 0;
@@ -103,7 +103,34 @@ final class EliasFanoCodec {
     }
     long first = count == 0 ? -1 : values[0];
     long last = count == 0 ? -1 : values[count - 1];
-    return new EliasFano(count, universe, l, w, null, first, last);
+    return new EliasFano(count, universe, l, w, null, first, last, true);
+  }
+
+  /**
+   * Fills the select index of checked data ({@code entries} entries into {@code narrow} or, if it
+   * is null, {@code wide}): entry {@code s} counts the ones before zero {@code s·2^STEP_SHIFT}. One
+   * pass over the upper-bits words, one select per entry.
+   */
+  static void fillStepRanks(EliasFano ef, int[] narrow, long[] wide, int entries) {
+    long zerosBefore = 0;
+    int next = 0;
+    long upperWords = words(ef.highLength);
+    for (int q = 0; q < upperWords && next < entries; q++) {
+      long z = ~ef.upperWord(q) & validMask(ef.highLength, 64L * q);
+      int c = Long.bitCount(z);
+      long at = (long) next << EliasFano.STEP_SHIFT;
+      while (next < entries && at < zerosBefore + c) {
+        long ones = 64L * q + EliasFano.select(z, (int) (at - zerosBefore)) - at;
+        if (narrow != null) {
+          narrow[next] = (int) ones;
+        } else {
+          wide[next] = ones;
+        }
+        next++;
+        at = (long) next << EliasFano.STEP_SHIFT;
+      }
+      zerosBefore += c;
+    }
   }
 
   /** The mask of the bits of the data word starting at upper bit {@code start} below {@code u}. */
@@ -134,9 +161,9 @@ final class EliasFanoCodec {
     } else {
       wrapped = b;
     }
-    EliasFano unchecked = new EliasFano(m, universe, lowBits, heap, wrapped, -1, -1);
+    EliasFano unchecked = new EliasFano(m, universe, lowBits, heap, wrapped, -1, -1, false);
     long[] ends = check(unchecked, payloadOffset);
-    return new EliasFano(m, universe, lowBits, heap, wrapped, ends[0], ends[1]);
+    return new EliasFano(m, universe, lowBits, heap, wrapped, ends[0], ends[1], true);
   }
 
   /** Checks the data against the header's counts; returns the first and last values. */
@@ -189,9 +216,9 @@ final class EliasFanoCodec {
       throw new SieveFormatException(
           payloadOffset + 8L * ef.linesBase, "upper bits hold " + ones + " codes, not " + ef.n);
     }
-    if (ef.bit(ef.highLength - 1)) {
+    if ((ef.word(dataIndex(ef.linesBase, ef.highLength - 1)) >>> (ef.highLength - 1) & 1) != 0) {
       throw new SieveFormatException(
-          payloadOffset + 8L * EliasFano.dataIndex(ef.lowWords, ef.highLength - 1),
+          payloadOffset + 8L * dataIndex(ef.lowWords, ef.highLength - 1),
           "upper bits end in a one");
     }
     if ((ef.samples & 1) != 0 && (ef.word(ef.samplesBase + ef.samples / 2) >>> 32) != 0) {
@@ -224,5 +251,51 @@ final class EliasFanoCodec {
       }
     }
     return new long[] {firstValue, prev};
+  }
+
+  /** The data word index of upper bit {@code pos}, past {@code lowWords} low words. */
+  static int dataIndex(int lowWords, long pos) {
+    long line = pos / LINE_BITS;
+    return lowWords + (int) (line * LINE_WORDS + 1 + ((pos - line * LINE_BITS) >>> 6));
+  }
+
+  /** Every value, in order (for tests and rebuilding). */
+  static long[] decodeAll(EliasFano ef) {
+    long[] out = new long[Math.toIntExact(ef.n)];
+    int i = 0;
+    for (int line = 0; line < ef.lines && i < ef.n; line++) {
+      for (int j = 1; j < LINE_WORDS && i < ef.n; j++) {
+        long x = ef.word(ef.linesBase + LINE_WORDS * line + j);
+        while (x != 0 && i < ef.n) {
+          long pos = (long) line * LINE_BITS + 64L * (j - 1) + Long.numberOfTrailingZeros(x);
+          out[i] = ((pos - i) << ef.lowBits) | ef.lowAt(i);
+          i++;
+          x &= x - 1;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether the data words are equal (heap or wrapped alike). */
+  static boolean sameData(EliasFano ef, EliasFano o) {
+    if (o.dataWords != ef.dataWords) {
+      return false;
+    }
+    for (int i = 0; i < ef.dataWords; i++) {
+      if (o.word(i) != ef.word(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A hash of the data words. */
+  static int dataHash(EliasFano ef) {
+    long h = 1;
+    for (int i = 0; i < ef.dataWords; i++) {
+      h = h * 31 + ef.word(i);
+    }
+    return Long.hashCode(h);
   }
 }

@@ -16,11 +16,12 @@ import java.util.Objects;
  * is the block length, {@code q} a seeded hash of the block number onto {@code [0, r)} and {@code r
  * = n·L/ε} for ranges up to {@code L} at rate {@code ε}: inside a block codes keep the keys' order
  * and distances, and the blocks land at independent random places. The sorted distinct codes are
- * stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}, plus about 0.42 for its
- * select index, {@code EliasFano}). A range {@code [lo, hi]} becomes one interval of codes per
- * block it meets ({@code [q(b) + lo mod 2^k, q(b) + hi mod 2^k]}, wrapping past {@code r}); the
- * filter answers "maybe" when a stored code lies in one. A key in the range always has its code in
- * its block's interval: no false negative.
+ * stored in an Elias–Fano sequence (bits per key {@code ≈ 2 + log2(r/n)}, plus about 0.42 stored
+ * for its line headers and select samples and about 1 in memory for the select index its queries
+ * use, {@code EliasFano}). A range {@code [lo, hi]} becomes one interval of codes per block it
+ * meets ({@code [q(b) + lo mod 2^k, q(b) + hi mod 2^k]}, wrapping past {@code r}); the filter
+ * answers "maybe" when a stored code lies in one. A key in the range always has its code in its
+ * block's interval: no false negative.
  *
  * <p>The block is {@code 2^8} times {@code L}, or as long as {@code r} allows ({@code GrafiteCodes}
  * gives the codes and why), so a range up to {@code L} is almost always one interval, one successor
@@ -39,19 +40,20 @@ import java.util.Objects;
  *
  * <h2>Trade-off</h2>
  *
- * A successor query reads about three cache lines: a 32-bit select sample, the 64-byte line of
- * upper bits it names (a header word of zero counts and seven words of bits), and a word of lower
- * bits; {@link #mayContainRanges(long[], long[], int, int, long[])} issues those reads for a group
- * of ranges stage by stage, so that they overlap. A longer range is split at block boundaries into
- * up to {@value #MAX_BLOCKS} pieces (the bound {@code n·ℓ/r} still holds; the time grows with the
- * pieces); a range that meets more blocks answers "maybe" without probing (for such a range the
- * bound {@code n·ℓ/r} is above {@code 64·n·2^k/r} anyway). Static: the keys are given at build.
- * Against a prefix-Bloom filter ({@link PrefixBloomRangeFilter}) Grafite pays for ranges up to
- * {@code L} at every length equally and keeps its bound on correlated workloads, where the prefix
- * Bloom filter's false positives pile up. A payload wrapped or mapped ({@code
- * SieveFormat.wrap}/{@code map}) is checked once and then queried in place, without a copy; if the
- * mapped file is overwritten in place afterwards, a query may answer from the new bytes or, where
- * they send it past the data's end, throw {@code SieveFormatException}.
+ * A successor query reads memory at one entry of an in-memory select index (1 bit per key, built at
+ * load; {@link #memoryBits()}) and then, at once, a word of upper bits and the word of lower bits
+ * that entry points near ({@code EliasFano}); {@link #mayContainRanges(long[], long[], int, int,
+ * long[])} issues those reads for a group of ranges stage by stage, so that they overlap. A longer
+ * range is split at block boundaries into up to {@value #MAX_BLOCKS} pieces (the bound {@code
+ * n·ℓ/r} still holds; the time grows with the pieces); a range that meets more blocks answers
+ * "maybe" without probing (for such a range the bound {@code n·ℓ/r} is above {@code 64·n·2^k/r}
+ * anyway). Static: the keys are given at build. Against a prefix-Bloom filter ({@link
+ * PrefixBloomRangeFilter}) Grafite pays for ranges up to {@code L} at every length equally and
+ * keeps its bound on correlated workloads, where the prefix Bloom filter's false positives pile up.
+ * A payload wrapped or mapped ({@code SieveFormat.wrap}/{@code map}) is checked once and then
+ * queried in place, without a copy; if the mapped file is overwritten in place afterwards, a query
+ * may answer from the new bytes or, where they send it past the data's end, throw {@code
+ * SieveFormatException}.
  *
  * <p>Keys are 64-bit values in unsigned order, stored as they are: {@code builder().build(long[])}
  * (with no key scheme set), {@link GrafiteFilterBuilder#buildFromKeys} and {@link
@@ -151,17 +153,11 @@ public final class GrafiteFilter extends RangeFilterBase {
     return codes.last >= s || codes.first <= e - r;
   }
 
-  /** The ranges of one batch group whose answer waits on a search. */
-  private static final int GROUP = 32;
-
   /**
-   * Tests ranges in groups of {@value #GROUP}, in stages, so that the memory reads of different
-   * ranges overlap instead of following one another: first every range's codes and its select
-   * sample (one read each, independent), then each range's line of upper bits (its header word),
-   * then the select in the line, now cached, and an early read of the low-bits word, then the
-   * successor itself from cached lines. Ranges over several blocks or wrapping past {@code r} are
-   * answered as {@link #mayContainRange(long, long)} answers them (no search, or one per block).
-   * Answers are those of {@link #mayContainRange(long, long)}, range by range.
+   * Tests ranges in groups of 32, in stages, so that the memory reads of different ranges overlap
+   * instead of following one another: every range's select index entry, then every range's word of
+   * upper bits and probable word of lower bits, then the answers from cached lines. Answers are
+   * those of {@link #mayContainRange(long, long)}, range by range; nothing is allocated per call.
    */
   @Override
   public int mayContainRanges(long[] lo, long[] hi, int off, int len, long[] resultBits) {
@@ -169,86 +165,7 @@ public final class GrafiteFilter extends RangeFilterBase {
     Objects.checkFromIndexSize(off, len, hi.length);
     Objects.checkFromIndexSize(0, (len + 63) >>> 6, resultBits.length);
     checkRangeQueries();
-    java.util.Arrays.fill(resultBits, 0, (len + 63) >>> 6, 0L);
-    EliasFano ef = codes;
-    int k = blockShift;
-    long mask = k == 0 ? 0 : (1L << k) - 1;
-    long r = codeRange;
-    int l = ef.lowBits;
-    long[] xs = new long[GROUP]; // the interval's first code
-    long[] es = new long[GROUP]; // its last code
-    long[] pos = new long[GROUP]; // the bucket's start in the upper bits
-    long[] lowWord = new long[GROUP]; // the early read of the bucket's low-bits word
-    int[] line = new int[GROUP]; // the line of the zero before the bucket
-    byte[] todo = new byte[GROUP]; // 0 answered no, 1 answered yes, 2 search, 3 the single query
-    int count = 0;
-    for (int g = 0; g < len; g += GROUP) {
-      int size = Math.min(GROUP, len - g);
-      // stage 1: the codes; the trivial answers; the select sample of the rest
-      for (int j = 0; j < size; j++) {
-        long a = lo[off + g + j];
-        long b = hi[off + g + j];
-        RangeFilter.checkRange(a, b);
-        byte t = 3;
-        if (ef.n == 0) {
-          t = 0;
-        } else if ((a >>> k) == (b >>> k)) {
-          long offLo = a & mask;
-          long width = (b & mask) - offLo + 1;
-          long start = blockOffset(a >>> k, seed, r) + offLo;
-          long s = start < r ? start : start % r;
-          long e = s + width - 1;
-          if (width < r && e < r) {
-            if (s > ef.last || e < ef.first) {
-              t = 0;
-            } else if (s <= ef.first) {
-              t = 1;
-            } else {
-              t = 2;
-              xs[j] = s;
-              es[j] = e;
-              long h = s >>> l;
-              line[j] = h == 0 ? -1 : ef.sampleLine((int) ((h - 1) >>> 8));
-            }
-          }
-        }
-        todo[j] = t;
-      }
-      // stage 2: step to the line of the zero before each bucket (touches its header)
-      for (int j = 0; j < size; j++) {
-        if (todo[j] == 2 && line[j] >= 0) {
-          line[j] = ef.lineOfZeroFrom((xs[j] >>> l) - 1, line[j]);
-        }
-      }
-      // stage 3: the select in the (now cached) line; touch the low-bits word
-      for (int j = 0; j < size; j++) {
-        if (todo[j] == 2) {
-          long h = xs[j] >>> l;
-          long p = line[j] < 0 ? 0 : ef.selectZeroInLine(h - 1, line[j]) + 1;
-          pos[j] = p;
-          lowWord[j] = ef.touchLow(p - h);
-        }
-      }
-      // stage 4: the answers
-      long bits = 0;
-      for (int j = 0; j < size; j++) {
-        boolean yes =
-            switch (todo[j]) {
-              case 0 -> false;
-              case 1 -> true;
-              case 2 ->
-                  (lowWord[j] | 1) != 0 // read early; the successor reads it again, cached
-                      && ef.successorFrom(xs[j], xs[j] >>> l, pos[j]) <= es[j];
-              default -> mayContainRange(lo[off + g + j], hi[off + g + j]);
-            };
-        if (yes) {
-          bits |= 1L << ((g + j) & 63);
-          count++;
-        }
-      }
-      resultBits[(g >>> 6)] |= bits;
-    }
-    return count;
+    return GrafiteBatch.run(this, lo, hi, off, len, resultBits);
   }
 
   /** A point query on the stored values: the range {@code [hash64, hash64]}. */
@@ -321,10 +238,11 @@ public final class GrafiteFilter extends RangeFilterBase {
   }
 
   /**
-   * Every bit of the payload's data, which is also every bit held in memory: the Elias–Fano low and
-   * upper bits ({@code ≈ n·(2 + log2(r/n))}), the upper bits' line headers (one word per seven,
-   * about 0.3 bits per key) and the select samples (32 bits per 256 high parts, about 0.13 bits per
-   * key); only the payload's 48-byte header is left out.
+   * Every bit of the payload's data: the Elias–Fano low and upper bits ({@code ≈ n·(2 +
+   * log2(r/n))}), the upper bits' line headers (one word per seven, about 0.3 bits per key) and the
+   * select samples (32 bits per 256 high parts, about 0.13 bits per key); only the payload's
+   * 48-byte header is left out. The query's select index, built in memory, is not stored: {@link
+   * #memoryBits()} counts it.
    */
   @Override
   public long sizeInBits() {
@@ -332,11 +250,12 @@ public final class GrafiteFilter extends RangeFilterBase {
   }
 
   /**
-   * {@return the bits held in memory: the same as {@link #sizeInBits()} (the select samples are
-   * stored, not rebuilt)}
+   * {@return the bits held in memory: {@link #sizeInBits()} plus the select index the queries use,
+   * built from the data when the filter is built, read or wrapped (32 bits per 32 high parts, about
+   * 1 bit per key; kept on the heap for a wrapped payload too)}
    */
   public long memoryBits() {
-    return codes.sizeInBits();
+    return codes.sizeInBits() + codes.indexBits();
   }
 
   /** {@return the block shift {@code k}: blocks of {@code 2^k} keys share one random place} */
@@ -369,12 +288,12 @@ public final class GrafiteFilter extends RangeFilterBase {
         && g.seed == seed
         && g.scheme == scheme
         && g.codes.n == codes.n
-        && g.codes.sameData(codes);
+        && EliasFanoCodec.sameData(g.codes, codes);
   }
 
   @Override
   public int hashCode() {
-    return codes.dataHash() * 31 + Long.hashCode(codeRange);
+    return EliasFanoCodec.dataHash(codes) * 31 + Long.hashCode(codeRange);
   }
 
   @Override

@@ -53,10 +53,10 @@ class EliasFanoTest {
       }
       long[] v = set.stream().mapToLong(Long::longValue).toArray();
       EliasFano ef = EliasFanoCodec.encode(v.clone(), v.length, universe);
-      assertArrayEquals(v, ef.decodeAll());
+      assertArrayEquals(v, EliasFanoCodec.decodeAll(ef));
       EliasFano[] all = {ef, wrapped(ef, false), wrapped(ef, true)};
       for (EliasFano e : all) {
-        assertArrayEquals(v, e.decodeAll());
+        assertArrayEquals(v, EliasFanoCodec.decodeAll(e));
         assertEquals(n == 0 ? -1 : v[0], e.first);
         assertEquals(n == 0 ? -1 : v[n - 1], e.last);
       }
@@ -72,6 +72,100 @@ class EliasFanoTest {
           assertEquals(expected, e.successor(x), "x=" + x);
         }
       }
+    }
+  }
+
+  /** The smallest value at least {@code x} by binary search over the sorted values, or -1. */
+  private static long reference(long[] v, long x) {
+    int i = java.util.Arrays.binarySearch(v, x);
+    int at = i >= 0 ? i : -i - 1;
+    return at < v.length ? v[at] : -1;
+  }
+
+  /**
+   * Every successor of small universes, exhaustively, against a binary search over the sorted
+   * values: dense sets (no low bits), one value (at 0, at {@code u − 1}), both ends, long runs of
+   * empty buckets (the zero sought many words past the select index's entry, across line
+   * boundaries), buckets of hundreds of values (ones between an entry's zero and the next) and
+   * random sets; heap and wrapped.
+   */
+  @Test
+  void everySuccessorOfSmallUniversesMatchesABinarySearch() {
+    SplittableRandom rnd = new SplittableRandom(11);
+    for (int round = 0; round < 40; round++) {
+      long universe = 1 + rnd.nextInt(round < 8 ? 70 : 6000);
+      java.util.TreeSet<Long> set = new java.util.TreeSet<>();
+      switch (round % 6) {
+        case 0 -> set.add(round % 12 == 0 ? 0L : universe - 1); // one value
+        case 1 -> { // dense: every other value or more
+          for (long x = 0; x < universe; x++) {
+            if (rnd.nextInt(4) != 0) {
+              set.add(x);
+            }
+          }
+        }
+        case 2 -> { // the two ends and a few values in between: long runs of empty buckets
+          set.add(0L);
+          set.add(universe - 1);
+          for (int j = 0; j < 3; j++) {
+            set.add(rnd.nextLong(universe));
+          }
+        }
+        case 3 -> { // a few big buckets: runs of consecutive values
+          for (int c = 0; c < 3; c++) {
+            long from = rnd.nextLong(universe);
+            for (long x = from; x < Math.min(universe, from + 400); x++) {
+              set.add(x);
+            }
+          }
+          set.add(universe - 1);
+        }
+        default -> {
+          int n = 1 + rnd.nextInt((int) Math.min(universe, 500));
+          while (set.size() < n) {
+            set.add(rnd.nextLong(universe));
+          }
+        }
+      }
+      long[] v = set.stream().mapToLong(Long::longValue).toArray();
+      EliasFano ef = EliasFanoCodec.encode(v.clone(), v.length, universe);
+      for (EliasFano e : new EliasFano[] {ef, wrapped(ef, false), wrapped(ef, true)}) {
+        for (long x = 0; x <= universe; x++) {
+          long want = x >= universe ? -1 : reference(v, x);
+          assertEquals(want, e.successor(x), "round " + round + " u=" + universe + " x=" + x);
+        }
+      }
+    }
+  }
+
+  /**
+   * The select index: entry {@code s} counts the values before zero {@code 32·s} of the upper bits
+   * (the values whose high part is at most {@code 32·s}: zero {@code h} closes bucket {@code h}),
+   * on the heap and wrapped; it costs 32 bits per 32 zeros, held in memory, not stored.
+   */
+  @Test
+  void selectIndexCountsTheValuesBeforeEachStepZero() {
+    SplittableRandom rnd = new SplittableRandom(13);
+    for (int round = 0; round < 20; round++) {
+      int n = 1 + rnd.nextInt(5000);
+      long universe = n + rnd.nextLong(round % 2 == 0 ? 3L * n : 1L << 40);
+      long[] v = rnd.longs(n, 0, universe).sorted().distinct().toArray();
+      EliasFano ef = EliasFanoCodec.encode(v.clone(), v.length, universe);
+      long entries = (ef.zeros + 31) / 32;
+      for (EliasFano e : new EliasFano[] {ef, wrapped(ef, false), wrapped(ef, true)}) {
+        assertEquals(32 * entries, e.indexBits());
+        int at = 0;
+        for (int s = 0; s < entries; s++) {
+          long high = 32L * s;
+          while (at < v.length && (v[at] >>> ef.lowBits) <= high) {
+            at++;
+          }
+          assertEquals(at, e.stepRank(s), "entry " + s);
+        }
+      }
+      assertEquals(
+          ef.sizeInBits(),
+          64L * (ef.lowWords + EliasFano.LINE_WORDS * ef.lines + (ef.samples + 1) / 2));
     }
   }
 

@@ -132,7 +132,58 @@ class GrafiteFilterTest {
         GrafiteFilter.builder().bitsPerKey(16).maxRangeLength(1024).buildFromKeys(keys);
     // EF: 2 + log2(r/n) = 16 bits per key, plus the line headers and select samples (0.3 + 0.13)
     assertTrue(f.bitsPerKey() >= 16.3 && f.bitsPerKey() < 16.5, f.toString());
-    assertEquals(f.sizeInBits(), f.memoryBits(), "everything in memory is counted");
+    // in memory also the select index: 32 bits per 32 zeros of the upper bits, about 1 bit per key
+    assertEquals(
+        f.sizeInBits() + 32 * ((f.codes.zeros + 31) / 32), f.memoryBits(), "the select index");
+    double memoryPerKey = (double) f.memoryBits() / f.numKeys();
+    assertTrue(memoryPerKey >= 17.3 && memoryPerKey < 17.5, "memory bits per key " + memoryPerKey);
     assertEquals(RangeMath.grafiteFpBound(1024, 16), f.fpBound(1024), 1e-3);
+  }
+
+  /**
+   * A batch of ranges allocates nothing per call in the steady state (the group's arrays are a
+   * per-thread scratch): after a warm-up, 500 calls of 1,000 ranges, heap and wrapped, allocate
+   * less than 1 KiB in all, where one array per call would be at least 8 KiB.
+   */
+  @Test
+  void batchOfRangesAllocatesNothingPerCall() {
+    java.lang.management.ThreadMXBean bean =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        bean instanceof com.sun.management.ThreadMXBean
+            && ((com.sun.management.ThreadMXBean) bean).isThreadAllocatedMemorySupported(),
+        "this JVM does not measure per-thread allocation");
+    com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+    threads.setThreadAllocatedMemoryEnabled(true);
+    SplittableRandom rnd = new SplittableRandom(8);
+    long[] keys = rnd.longs(5000).toArray();
+    GrafiteFilter heap = GrafiteFilter.builder().maxRangeLength(64).buildFromKeys(keys);
+    byte[] payload = GrafiteForm.write(heap);
+    GrafiteFilter wrapped =
+        GrafiteForm.read(java.nio.ByteBuffer.wrap(payload), true).withKeyScheme(KeyScheme.IDENTITY);
+    long[] lo = new long[5000];
+    long[] hi = new long[5000];
+    for (int i = 0; i < lo.length; i++) {
+      lo[i] = i % 2 == 0 ? rnd.nextLong() : keys[i] - rnd.nextInt(64);
+      hi[i] = lo[i] + rnd.nextInt(64);
+      if (Long.compareUnsigned(hi[i], lo[i]) < 0) {
+        hi[i] = -1L;
+      }
+    }
+    long[] bits = new long[16];
+    long sink = 0;
+    for (int round = 0; round < 2; round++) {
+      long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+      for (int call = 0; call < 500; call++) {
+        int off = (call * 7) % 4000;
+        sink += heap.mayContainRanges(lo, hi, off, 1000, bits);
+        sink += wrapped.mayContainRanges(lo, hi, off, 1000, bits);
+      }
+      long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+      if (round == 1) { // round 0 warms up (class loading, the per-thread scratch)
+        assertTrue(allocated < 1024, "500 batches of ranges allocated " + allocated + " bytes");
+      }
+    }
+    assertTrue(sink > 0);
   }
 }

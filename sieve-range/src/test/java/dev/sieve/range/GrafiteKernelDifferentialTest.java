@@ -168,6 +168,88 @@ class GrafiteKernelDifferentialTest {
     assertTrue(wraps > 100, "wrapping intervals: " + wraps);
   }
 
+  /**
+   * Edge filters and edge ranges against the model, single, wrapped and batched: the empty filter,
+   * one key (at 0, at {@code 2^64 − 1}, at {@code 2^63}, anywhere), the two ends of the key space;
+   * points ({@code lo = hi}) at and beside each key, the whole key space, ranges from 0 and to
+   * {@code 2^64 − 1}, ranges ending just before and starting just after a key.
+   */
+  @Test
+  void edgeFiltersAndRangesAnswerAsTheModel() {
+    SplittableRandom rnd = new SplittableRandom(99);
+    long[][] sets = {
+      {}, {0L}, {-1L}, {Long.MIN_VALUE}, {rnd.nextLong()}, {0L, -1L}, {1L, -2L, Long.MAX_VALUE}
+    };
+    for (long[] keys : sets) {
+      for (long maxLen : new long[] {1, 16, 1024}) {
+        for (double bits : new double[] {3, 16}) {
+          long seed = rnd.nextLong();
+          GrafiteFilter built =
+              GrafiteFilter.builder()
+                  .maxRangeLength(maxLen)
+                  .bitsPerKey(bits)
+                  .seed(seed)
+                  .buildFromKeys(keys);
+          Model model = model(keys, built.blockShift, seed, built.codeRange());
+          byte[] payload = GrafiteForm.write(built);
+          GrafiteFilter wrapped =
+              GrafiteForm.read(ByteBuffer.allocateDirect(payload.length).put(payload).flip(), true)
+                  .withKeyScheme(KeyScheme.IDENTITY);
+          java.util.List<long[]> ranges = new java.util.ArrayList<>();
+          ranges.add(new long[] {0, 0});
+          ranges.add(new long[] {-1L, -1L});
+          ranges.add(new long[] {0, -1L});
+          ranges.add(new long[] {0, maxLen - 1});
+          ranges.add(new long[] {-maxLen, -1L});
+          for (long k : keys) {
+            for (long d = -2; d <= 2; d++) {
+              ranges.add(new long[] {k + d, k + d});
+            }
+            ranges.add(new long[] {0, k});
+            ranges.add(new long[] {k, -1L});
+            if (k != 0) {
+              ranges.add(new long[] {Math.max(0, k - maxLen) == 0 ? 0 : k - maxLen, k - 1});
+            }
+            if (k != -1L) {
+              long hi = k + maxLen;
+              ranges.add(new long[] {k + 1, Long.compareUnsigned(hi, k) < 0 ? -1L : hi});
+            }
+          }
+          int count = ranges.size();
+          long[] lo = new long[count];
+          long[] hi = new long[count];
+          for (int q = 0; q < count; q++) {
+            long a = ranges.get(q)[0];
+            long b = ranges.get(q)[1];
+            lo[q] = Long.compareUnsigned(a, b) <= 0 ? a : b;
+            hi[q] = Long.compareUnsigned(a, b) <= 0 ? b : a;
+          }
+          long[] bits0 = new long[(count + 63) / 64];
+          long[] bits1 = new long[bits0.length];
+          built.mayContainRanges(lo, hi, 0, count, bits0);
+          wrapped.mayContainRanges(lo, hi, 0, count, bits1);
+          for (int q = 0; q < count; q++) {
+            boolean want = model.query(lo[q], hi[q]);
+            String what = keys.length + " keys, range [" + lo[q] + ", " + hi[q] + "]";
+            assertEquals(want, built.mayContainRange(lo[q], hi[q]), what);
+            assertEquals(want, wrapped.mayContainRange(lo[q], hi[q]), what + " wrapped");
+            assertEquals(want, (bits0[q >>> 6] >>> q & 1) != 0, what + " batch");
+            assertEquals(want, (bits1[q >>> 6] >>> q & 1) != 0, what + " wrapped batch");
+            if (lo[q] == hi[q]) {
+              assertEquals(want, built.mayContainPoint(lo[q]), what + " point");
+            }
+          }
+          for (long k : keys) {
+            assertTrue(built.mayContainRange(k, k) && wrapped.mayContainRange(k, k));
+          }
+          if (keys.length == 0) {
+            assertEquals(0, built.mayContainRanges(lo, hi, 0, count, bits0));
+          }
+        }
+      }
+    }
+  }
+
   /** The blocks are 2^8 times L where the code range allows, never shorter than L nor than r. */
   @Test
   void blockShiftRule() {

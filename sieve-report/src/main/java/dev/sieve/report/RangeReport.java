@@ -23,9 +23,9 @@ import java.util.function.UnaryOperator;
 /**
  * The range section: Grafite's measured false-positive rate against its bound {@code ℓ/2^(B−2)} and
  * against the prefix-Bloom baseline given the same memory (the baseline is sized to Grafite's bits
- * per key in memory, select samples included), for range lengths 1, 16, 2^10 and 2^20, on the
- * uniform workload (uniform keys, uniform ranges) and the correlated one (ranges that start just
- * after a key, {@code lo = key + 1 + gap}, gap in [0, 16)), with each filter's query time per
+ * per key in memory, its in-memory select index included), for range lengths 1, 16, 2^10 and 2^20,
+ * on the uniform workload (uniform keys, uniform ranges) and the correlated one (ranges that start
+ * just after a key, {@code lo = key + 1 + gap}, gap in [0, 16)), with each filter's query time per
  * range. The baseline cannot go below one bit per stored prefix (the blocked Bloom filter's floor),
  * so at 2^20 (21 levels) it takes more memory than Grafite; its bits per key are printed beside.
  * Each filter is built for its range length ({@code maxRangeLength = ℓ}). Only empty ranges are

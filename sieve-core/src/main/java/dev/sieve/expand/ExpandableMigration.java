@@ -59,7 +59,9 @@ import dev.sieve.expand.ExpandableSlots.Heap;
  * <p>A union or a {@link ExpandableFilter#compact()} first ends the doubling under way (both pass
  * over every entry anyway), and so does writing the serialized form: a form is never of a filter
  * mid-doubling, and its payload is unchanged. A copy takes the state as it is. While a doubling is
- * under way the filter holds both tables: the old one is dropped when its last entry has moved.
+ * under way the filter holds both tables: the old one is dropped when its last entry has moved. The
+ * add that begins a doubling allocates the new table's array in one piece, which the JVM zeroes:
+ * the one cost of a doubling that still grows with the table.
  */
 final class ExpandableMigration {
 

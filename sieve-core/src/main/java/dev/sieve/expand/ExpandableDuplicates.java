@@ -30,8 +30,11 @@ final class ExpandableDuplicates {
    */
   static boolean absorbs(ExpandableFilter f, long hash) {
     long q = ExpandableKernel.quotient(hash, f.slots);
-    return saturated(
-        f.heap, f.slots, f.width, q, ExpandableKernel.entryValue(hash, f.slots, f.newBits));
+    long value = ExpandableKernel.entryValue(hash, f.slots, f.newBits);
+    if (f.migration != null) { // the copies in both tables of a doubling under way
+      return f.migration.copies(f, q, value) >= MAX_COPIES;
+    }
+    return saturated(f.heap, f.slots, f.width, q, value);
   }
 
   /**

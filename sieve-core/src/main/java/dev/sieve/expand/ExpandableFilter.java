@@ -25,7 +25,13 @@ import java.util.concurrent.locks.StampedLock;
  * {@value ExpandableMath#MAX_LOAD} the table doubles: every entry moves to run {@code 2q} or {@code
  * 2q + 1} by its top fingerprint bit and keeps {@code r − 1} bits. An entry always knows its key's
  * position to the same precision, {@code 2^(−r)/n} of the hash range: what it gains in address it
- * loses in fingerprint. A query reads one run of one table, however often the table doubled.
+ * loses in fingerprint. A query reads one run of one table, however often the table doubled. A
+ * doubling is incremental ({@code ExpandableMigration}, with the math of its step): the add that
+ * finds the table full allocates the new one, and from then on each write moves at most 4 of the
+ * old table's entries into it, in quotient order, so no write rebuilds the whole table. Until the
+ * last has moved, adds go to the new table and a query reads the new table and, for a quotient at
+ * or past the cursor, the old one (two runs); at 4 a write, a doubling always ends before the next
+ * is due. Each entry keeps its known hash bits, so the rate below is that of one table.
  *
  * <h2>The rate, and the budget that bounds it</h2>
  *
@@ -115,19 +121,18 @@ import java.util.concurrent.locks.StampedLock;
  * write lock ({@link java.util.concurrent.locks.StampedLock}), so concurrent writers are serialized
  * (safe, one at a time; no parallel speedup). A query reads optimistically, as a seqlock: it takes
  * the table's array, size and width with no writer between, walks the run, and keeps the answer if
- * no writer took the lock meanwhile; otherwise it asks again under the read lock. A doubling builds
- * a new array and leaves the old one as it was, and an insert or delete shifts entries in place;
- * either way a query that overlapped it is repeated, so a query never misses a key whose add
- * returned before the query began ({@code ExpandableConcurrencyTest}). {@link #copy()}, the
- * serialized form and the other side of a {@link #union} are read under the read lock; a container
- * write holds it from the header to the payload's last byte, so a save while others add gives one
- * moment's filter, and a query that reads half-written metadata ends (its loops are bounded by the
- * table) and is asked again under the lock.
+ * no writer took the lock meanwhile; otherwise it asks again under the read lock. A doubling's step
+ * (the cursor, entries copied into the new table) and an insert or delete (entries shifted in
+ * place) are writes like any other: a query that overlapped one is repeated, so a query never
+ * misses a key whose add returned before the query began ({@code ExpandableConcurrencyTest}).
+ * {@link #copy()} and the other side of a {@link #union} are read under the read lock (a copy keeps
+ * a doubling under way; a union ends it). The serialized form ends a doubling under way under the
+ * write lock, then holds on to it as the read lock: a form is always of one table (its payload
+ * unchanged), and a container write holds that lock from the header to the payload's last byte, so
+ * a save while others add gives one moment's filter. A query that reads half-written metadata ends
+ * (its loops are bounded by the table) and is asked again under the lock.
  */
 public final class ExpandableFilter implements MutableFilter {
-
-  // Anatomy: API, state and the single lookup here; Ops (add, remove, compact, copies), Reads
-  // (the batch lookup), Kernel, Rank, Writes (loops), Growth (resizes, union), Form.
 
   private final KeyScheme keyScheme;
   final double fpRate;
@@ -140,6 +145,8 @@ public final class ExpandableFilter implements MutableFilter {
   long used;
   long numKeys;
   long[] entriesByKnownBits; // [h]: the entries with h = log + r known hash bits
+  ExpandableMigration migration; // the doubling under way: the old table and its cursor; or null
+  long lastMoved; // the old table's entries the last write moved into the new one
 
   /** The slots on the heap; {@code null} when the filter reads them in place ({@link #wrapped}). */
   long[] words;
@@ -160,10 +167,7 @@ public final class ExpandableFilter implements MutableFilter {
   private final BatchScratch.ChunkProbe chunkProbe = // the batch form's probe of one chunk
       (hashes, at, chunk) -> ExpandableReads.probeChunk(this, hashes, at, chunk);
 
-  /**
-   * A filter with these fixed parts; {@link ExpandableOps#of} sets the table and the counts (the
-   * form's reader, {@link ExpandableForm}, validated them), the empty ones and the copies.
-   */
+  /** Fixed parts; {@link ExpandableOps#of} sets the table and counts (a form's: validated). */
   ExpandableFilter(
       KeyScheme keyScheme, double fpRate, int mant, ExpandableSegments wrapped, boolean heldView) {
     this.keyScheme = keyScheme;
@@ -189,9 +193,13 @@ public final class ExpandableFilter implements MutableFilter {
     ExpandableSlots.Heap w = heap;
     long n = slots;
     int wd = width;
+    ExpandableMigration m = migration; // a doubling under way: the old table too
     if (lock.validate(stamp)) {
       try {
-        boolean found = ExpandableKernel.mayContain(w, n, wd, hash64);
+        boolean found =
+            m == null
+                ? ExpandableKernel.mayContain(w, n, wd, hash64)
+                : m.mayContain(w, n, wd, hash64);
         if (lock.validate(stamp)) {
           return found;
         }
@@ -220,9 +228,10 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /**
-   * Stores one entry (always {@code true}), doubling the table first at load {@value
-   * ExpandableMath#MAX_LOAD}. Throws {@link IllegalStateException} past the largest table or when
-   * saturated (see the class comment): every key stays present.
+   * Stores one entry (always {@code true}), beginning a doubling at load {@value
+   * ExpandableMath#MAX_LOAD}, and moves a share of a doubling under way (see above). Throws {@link
+   * IllegalStateException} past the largest table or when saturated (see the class comment): every
+   * key stays present.
    */
   @Override
   public boolean addHash(long hash64) {
@@ -299,8 +308,8 @@ public final class ExpandableFilter implements MutableFilter {
    * quotient bit into its fingerprint, so every entry knows the same hash bits and the modelled
    * rate is unchanged (no key becomes absent); the slots get one bit wider where the longest
    * fingerprints need it, and entries added afterwards get the budget policy's length for the
-   * smaller table. Each halving rebuilds the table (time and a second table's memory while it runs,
-   * as a doubling does); nothing shrinks by itself.
+   * smaller table. It first ends a doubling under way; each halving rebuilds the whole table (time
+   * and a second table's memory while it runs); nothing shrinks by itself.
    *
    * @return the number of halvings, 0 when the entries do not fit half the table
    * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
@@ -354,14 +363,14 @@ public final class ExpandableFilter implements MutableFilter {
     return newBits;
   }
 
-  /** {@return the number of entries stored (void copies count each)} */
+  /** {@return the number of entries stored (void copies count each; mid-doubling, as after it)} */
   public long entries() {
-    return used;
+    return used + ExpandableMigration.pending(this);
   }
 
   /** {@return entries per slot; the table doubles past {@value ExpandableMath#MAX_LOAD}} */
   public double load() {
-    return (double) used / slots;
+    return (double) entries() / slots;
   }
 
   /** {@return an independent, mutable copy on the heap (of a wrapped filter too)} */
@@ -371,7 +380,7 @@ public final class ExpandableFilter implements MutableFilter {
 
   /** {@return the number of void entries (fingerprint run out), for the package's tests} */
   long voidEntries() {
-    return entriesByKnownBits[log];
+    return entriesByKnownBits[log] + 2 * ExpandableMigration.pending(this);
   }
 
   @Override

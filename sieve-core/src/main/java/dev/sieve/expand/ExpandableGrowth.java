@@ -68,19 +68,34 @@ final class ExpandableGrowth {
     return log << 8 | (int) (m - 256);
   }
 
-  /** Doubles the table of {@code f} until {@code entries} more fit at the highest load. */
+  /**
+   * Makes room for {@code entries} more at the highest load: starts a doubling ({@link
+   * ExpandableMigration}, moved on by the writes after it) when they do not fit. A doubling under
+   * way that would not end before the next is due (never, for one entry per write: see there) is
+   * ended first.
+   */
   static void ensureRoom(ExpandableFilter f, long entries) {
-    while (f.used + entries > ExpandableMath.maxEntries(f.slots)) {
-      expand(f);
+    while (f.used + ExpandableMigration.pending(f) + entries > ExpandableMath.maxEntries(f.slots)) {
+      ExpandableMigration.finish(f);
+      if (f.used + entries > ExpandableMath.maxEntries(f.slots)) {
+        begin(f);
+      }
     }
   }
 
+  /** Doubles the table at once: a doubling begun and ended ({@link #begin}). */
+  static void expand(ExpandableFilter f) {
+    ExpandableMigration.finish(f);
+    begin(f);
+    ExpandableMigration.finish(f);
+  }
+
   /**
-   * Doubles the table: the top fingerprint bit of every entry becomes its low quotient bit; the
+   * Begins a doubling: the top fingerprint bit of every entry becomes its low quotient bit; the
    * next generation's fingerprint length is chosen from the budget left ({@link
    * ExpandableMath#budgetBits}), the slots widened when it needs more bits.
    */
-  static void expand(ExpandableFilter f) {
+  static void begin(ExpandableFilter f) {
     if (f.log >= ExpandableMath.MAX_LOG_SLOTS) {
       throw new IllegalStateException(
           "the table is full at its largest size, " + f.slots + " slots");
@@ -95,9 +110,8 @@ final class ExpandableGrowth {
             (double) after / ExpandableMath.slots(f.log + 1, f.mant),
             f.log + 1,
             longestFingerprint(f, f.log + 1));
-    rebuild(f, f.log + 1, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS));
-    f.newBits = bits;
-    long voidCopies = f.entriesByKnownBits[f.log];
+    ExpandableMigration.begin(f, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS), bits);
+    long voidCopies = f.entriesByKnownBits[f.log] + 2 * ExpandableMigration.pending(f);
     if (voidCopies > ExpandableMath.maxEntries(f.slots) / 2) {
       // void copies double with the table: past half the load they leave a doubling little room,
       // and growing further cannot lower their share

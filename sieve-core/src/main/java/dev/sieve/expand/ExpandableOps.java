@@ -67,6 +67,7 @@ final class ExpandableOps {
         new ExpandableFilter(
             keyScheme, o.fpRate, o.mant, shareWrapped ? o.wrapped : null, heldView);
     long[] words = shareWrapped ? null : heldView ? o.words : heapWords(o);
+    f.migration = o.migration == null ? null : o.migration.copy(); // none in a held view
     return of(
         f,
         o.startLog,
@@ -109,7 +110,11 @@ final class ExpandableOps {
     checkMutable(f);
     long stamp = f.lock.writeLock();
     try {
+      f.lastMoved = 0;
       addLocked(f, hash64);
+      if (f.migration != null) {
+        ExpandableMigration.step(f, ExpandableMigration.STEP);
+      }
     } finally {
       f.lock.unlockWrite(stamp);
     }
@@ -137,6 +142,12 @@ final class ExpandableOps {
     checkMutable(f);
     long stamp = f.lock.writeLock();
     try {
+      f.lastMoved = 0;
+      if (f.migration != null) {
+        boolean removed = ExpandableMigration.remove(f, hash64);
+        ExpandableMigration.step(f, ExpandableMigration.STEP);
+        return removed;
+      }
       if (ExpandableDuplicates.removeKeeps(f.heap, f.slots, f.width, hash64)) {
         f.numKeys = Math.max(0, f.numKeys - 1); // a saturated entry stays (ExpandableDuplicates)
         return true;
@@ -161,6 +172,8 @@ final class ExpandableOps {
     ExpandableFilter source = other.copy(); // other's read lock, then ours (other may be f)
     long stamp = f.lock.writeLock();
     try {
+      ExpandableMigration.finish(f); // a union passes over every entry anyway
+      ExpandableMigration.finish(source);
       ExpandableGrowth.union(f, source);
     } finally {
       f.lock.unlockWrite(stamp);
@@ -172,6 +185,7 @@ final class ExpandableOps {
     checkMutable(f);
     long stamp = f.lock.writeLock();
     try {
+      ExpandableMigration.finish(f);
       int halvings = 0;
       while (ExpandableGrowth.canHalve(f)) {
         ExpandableGrowth.halve(f);
@@ -194,6 +208,9 @@ final class ExpandableOps {
         && b.newBits == a.newBits
         && b.used == a.used
         && b.numKeys == a.numKeys
+        && (b.migration == null
+            ? a.migration == null
+            : a.migration != null && b.migration.same(a.migration))
         && Arrays.equals(
             b.words != null ? b.words : heapWords(b), a.words != null ? a.words : heapWords(a));
   }

@@ -22,7 +22,7 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
 
   /** {@return the serialized form of {@code f}, under its read lock} */
   static byte[] bytes(ExpandableFilter f) {
-    long stamp = f.lock.readLock();
+    long stamp = settled(f);
     try {
       return ExpandableForm.write(f, f.words, f.wrapped);
     } finally {
@@ -35,12 +35,23 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
    * GiB too), under its read lock.
    */
   static void write(ExpandableFilter f, WritableByteChannel out) throws IOException {
-    long stamp = f.lock.readLock();
+    long stamp = settled(f);
     try {
       ExpandableForm.write(f, f.words, f.wrapped, out);
     } finally {
       f.lock.unlockRead(stamp);
     }
+  }
+
+  /**
+   * {@return a read lock of {@code f} with no doubling under way} The write lock first, to end a
+   * doubling under way ({@link ExpandableMigration}), then held on as the read lock: the form is
+   * that of one table, and a form's length, header and payload are of one state.
+   */
+  static long settled(ExpandableFilter f) {
+    long stamp = f.lock.writeLock();
+    ExpandableMigration.finish(f);
+    return f.lock.tryConvertToReadLock(stamp);
   }
 
   @Override
@@ -63,7 +74,7 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
     if (f.words == null) {
       return action.apply(f);
     }
-    long stamp = f.lock.readLock();
+    long stamp = settled(f);
     try {
       return action.apply(ExpandableOps.copyOf(f, f.keyScheme(), false, true));
     } finally {
@@ -110,7 +121,7 @@ final class ExpandablePayload extends PayloadForm<ExpandableFilter> {
   /** {@return the length in bytes of the serialized form, under the filter's read lock} */
   @Override
   public long payloadLength(ExpandableFilter f) {
-    long stamp = f.lock.readLock();
+    long stamp = settled(f);
     try {
       return ExpandableForm.length(f.slots, f.width);
     } finally {

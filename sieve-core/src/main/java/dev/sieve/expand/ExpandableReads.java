@@ -25,7 +25,10 @@ final class ExpandableReads {
   static boolean mayContainLocked(ExpandableFilter f, long hash64) {
     long stamp = f.lock.readLock();
     try {
-      return ExpandableKernel.mayContain(f.heap, f.slots, f.width, hash64);
+      ExpandableMigration m = f.migration;
+      return m == null
+          ? ExpandableKernel.mayContain(f.heap, f.slots, f.width, hash64)
+          : m.mayContain(f.heap, f.slots, f.width, hash64);
     } finally {
       f.lock.unlockRead(stamp);
     }
@@ -41,9 +44,10 @@ final class ExpandableReads {
     ExpandableSlots.Heap w = f.heap;
     long n = f.slots;
     int wd = f.width;
+    ExpandableMigration m = f.migration;
     if (lock.validate(stamp)) {
       try {
-        long found = ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
+        long found = probe(m, w, n, wd, hashes, at, chunk);
         if (lock.validate(stamp)) {
           return found;
         }
@@ -53,9 +57,30 @@ final class ExpandableReads {
     }
     stamp = lock.readLock();
     try {
-      return ExpandableKernel.probeChunk(f.heap, f.slots, f.width, hashes, at, chunk);
+      return probe(f.migration, f.heap, f.slots, f.width, hashes, at, chunk);
     } finally {
       lock.unlockRead(stamp);
     }
+  }
+
+  /** The chunk's answers: the kernel's two passes, or key by key during a doubling. */
+  private static long probe(
+      ExpandableMigration m,
+      ExpandableSlots.Heap w,
+      long n,
+      int wd,
+      long[] hashes,
+      int at,
+      int chunk) {
+    if (m == null) {
+      return ExpandableKernel.probeChunk(w, n, wd, hashes, at, chunk);
+    }
+    long found = 0;
+    for (int i = 0; i < chunk; i++) {
+      if (m.mayContain(w, n, wd, hashes[at + i])) {
+        found |= 1L << i;
+      }
+    }
+    return found;
   }
 }

@@ -95,7 +95,6 @@ final class ExpandableWrites {
 
   /** {@link #remove(long[], long, int, long)} on a heap table's reader (no allocation). */
   static int remove(ExpandableSlots.Heap t, long n, int width, long hash) {
-    long[] a = t.a;
     long q = quotient(hash, n);
     if (!ExpandableSlots.occupied(t, width, q)) {
       return -1;
@@ -119,6 +118,18 @@ final class ExpandableWrites {
     if (best < 0) {
       return -1;
     }
+    removeAt(t, n, width, q, start, end, best);
+    return bestLength;
+  }
+
+  /**
+   * Deletes the entry in slot {@code best} of the run of {@code q} ({@code start..end}), shifting
+   * the following entries of the cluster one slot left until an empty slot or a run that starts in
+   * its canonical slot, and keeping the block offsets.
+   */
+  static void removeAt(
+      ExpandableSlots.Heap t, long n, int width, long q, long start, long end, long best) {
+    long[] a = t.a;
     // shift the rest of the cluster left over best, up to an empty slot or a run in its own slot
     long i = best;
     long runQuotient = q;
@@ -156,7 +167,6 @@ final class ExpandableWrites {
       d += step(s, s2, n);
       s = s2;
     }
-    return bestLength;
   }
 
   /**

@@ -15,10 +15,11 @@ import org.openjdk.jcstress.infra.results.ZZZ_Result;
 /**
  * {@link ExpandableFilter}'s promise to one writer and its readers ("Threads" in its Javadoc): a
  * query never misses a key whose {@code add} returned before the query began, while the writer adds
- * (here the add that doubles the table, which builds a new array and swaps it in) or removes
- * another key (which shifts entries in place). Queries read optimistically, as a seqlock, and are
- * repeated under the read lock when a writer overlapped them; these tests check that no torn read
- * of the array, the slot count and the width is ever kept.
+ * (here the add that begins a doubling, which allocates the new table, and the writes after it,
+ * each of which moves a few of the old table's entries into the new one) or removes another key
+ * (which shifts entries in place). Queries read optimistically, as a seqlock, and are repeated
+ * under the read lock when a writer overlapped them; these tests check that no torn read of the
+ * arrays, the slot counts, the widths and the doubling's cursor is ever kept.
  *
  * <p>Every test starts from a copy of {@link #FULL}: a filter (target rate 1%, no key-count hint)
  * holding the keys {@code fill(0) … fill(FILL − 1)}, where {@code FILL} is found through the public
@@ -232,6 +233,62 @@ public final class ExpandableTests {
     public void arbiter(ZZZZ_Result r) {
       r.r4 =
           filter.doublings() == 1 && removed && filter.mayContain(KEY) && evenFillPresent(filter);
+    }
+  }
+
+  /**
+   * The writer's add begins a doubling, it sets a volatile flag, and then it adds more keys, each
+   * add moving a few of the old table's entries into the new one, until the doubling has ended; the
+   * reader reads the flag, queries the first new key and every key added before the test while the
+   * entries move. Columns: flag seen, new key present, every earlier key present; the arbiter's
+   * column: the table doubled and every key is present at the end.
+   */
+  @JCStressTest
+  @Outcome(
+      id = "false, false, true, true",
+      expect = ACCEPTABLE,
+      desc = "The flag was not seen; the query raced the add and did not find the new key.")
+  @Outcome(
+      id = "false, true, true, true",
+      expect = ACCEPTABLE,
+      desc = "The flag was not seen; the new key was found (already added).")
+  @Outcome(
+      id = "true, true, true, true",
+      expect = ACCEPTABLE,
+      desc = "The flag was seen and the new key was found.")
+  @Outcome(
+      expect = FORBIDDEN,
+      desc =
+          "A false negative: the new key missed after the flag, or an earlier key missed while"
+              + " the doubling moved entries; or the end state is wrong.")
+  @State
+  public static class AddsWhileDoubling {
+    final ExpandableFilter filter = FULL.copy();
+    volatile boolean added;
+
+    @Actor
+    public void writer() {
+      filter.add(KEY);
+      added = true;
+      for (int i = 0; i < FILL / 2; i++) { // enough to end the doubling, too few for another
+        filter.add(KEY + 1 + i); // each add moves a share of the old table's entries
+      }
+    }
+
+    @Actor
+    public void reader(ZZZZ_Result r) {
+      r.r1 = added;
+      r.r2 = filter.mayContain(KEY);
+      r.r3 = allFillPresent(filter);
+    }
+
+    @Arbiter
+    public void arbiter(ZZZZ_Result r) {
+      boolean all = filter.doublings() == 1 && filter.mayContain(KEY) && allFillPresent(filter);
+      for (int i = 0; i < FILL / 2; i++) {
+        all &= filter.mayContain(KEY + 1 + i);
+      }
+      r.r4 = all;
     }
   }
 }

@@ -27,11 +27,11 @@ import java.util.concurrent.locks.StampedLock;
  * position to the same precision, {@code 2^(−r)/n} of the hash range: what it gains in address it
  * loses in fingerprint. A query reads one run of one table, however often the table doubled. A
  * doubling is incremental ({@code ExpandableMigration}, with the math of its step): the add that
- * finds the table full allocates the new one, and from then on each write moves at most 4 of the
+ * finds the table full allocates the new one, and from then on each write moves at most 16 of the
  * old table's entries into it, in quotient order, so no write rebuilds the whole table. Until the
- * last has moved, adds go to the new table and a query reads the new table and, for a quotient at
- * or past the cursor, the old one (two runs); at 4 a write, a doubling always ends before the next
- * is due. Each entry keeps its known hash bits, so the rate below is that of one table.
+ * last has moved (within about a twentieth of the table's slots in writes), adds go to the new
+ * table and a query reads the new table and, for a quotient at or past the cursor, the old one (two
+ * runs). Each entry keeps its known hash bits, so the rate below is that of one table.
  *
  * <h2>The rate, and the budget that bounds it</h2>
  *
@@ -330,8 +330,8 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   @Override
-  public long sizeInBits() {
-    return ExpandableSlots.tableBits(slots, width);
+  public long sizeInBits() { // both tables while a doubling holds both
+    return ExpandableSlots.tableBits(slots, width) + ExpandableMigration.oldBits(migration);
   }
 
   /**

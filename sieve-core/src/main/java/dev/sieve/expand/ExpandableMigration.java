@@ -47,26 +47,33 @@ import dev.sieve.expand.ExpandableSlots.Heap;
  * ({@link ExpandableGrowth}) keeps {@code 2V ≤ L · n}. A write does {@value #STEP} units of work:
  * one unit moves one entry (a void one into both runs), or passes the rest of one block of 64
  * quotients with no run left in it. The whole doubling is at most {@code U + n/64} units, so it
- * ends within {@code (U + n/64) / STEP + 1 ≤ (0.85 + 1/64) · n / 4 + 1 ≈ 0.22 n + 1} writes. The
+ * ends within {@code (U + n/64) / STEP + 1 ≤ (0.85 + 1/64) · n / 16 + 1 ≈ 0.054 n + 1} writes. The
  * adds before the next doubling are due number at least {@code ⌊2L · n⌋ − U − V ≥ 0.425 n − 1}:
- * more, for every table of at least 64 slots (the smallest). So with {@code STEP = 4} a doubling
- * always ends before the next one is due, and each table holds at most {@code L} of its slots: the
- * old one starts there and only loses entries, the new one holds at most the entries after the
- * doubling. Removes take steps too (they only help). A write moves at most {@value #STEP} old
- * entries and inserts at most twice that many into the new table; no write scans more than {@value
- * #STEP} blocks' occupied words.
+ * more, for every table of at least 64 slots (the smallest). So with {@code STEP = 16} a doubling
+ * always ends well before the next one is due (four would do; sixteen keeps the time both tables
+ * are held, and so the memory of a doubling, to about an eighth of the adds between doublings), and
+ * each table holds at most {@code L} of its slots: the old one starts there and only loses entries,
+ * the new one holds at most the entries after the doubling. Removes take steps too (they only
+ * help). A write moves at most {@value #STEP} old entries and inserts at most twice that many into
+ * the new table; no write scans more than {@value #STEP} blocks' occupied words.
  *
  * <p>A union or a {@link ExpandableFilter#compact()} first ends the doubling under way (both pass
  * over every entry anyway), and so does writing the serialized form: a form is never of a filter
  * mid-doubling, and its payload is unchanged. A copy takes the state as it is. While a doubling is
- * under way the filter holds both tables: the old one is dropped when its last entry has moved. The
- * add that begins a doubling allocates the new table's array in one piece, which the JVM zeroes:
- * the one cost of a doubling that still grows with the table.
+ * under way the filter holds both tables, and {@link ExpandableFilter#sizeInBits()} counts both:
+ * the old one is dropped when its last entry has moved. The add that begins a doubling allocates
+ * the new table's array in one piece, which the JVM zeroes: the one cost of a doubling that still
+ * grows with the table.
  */
 final class ExpandableMigration {
 
   /** Units of work per write: entries moved, or blocks of quotients with no run passed. */
-  static final int STEP = 4;
+  static final int STEP = 16;
+
+  /** The bits of the old table of {@code m}, a doubling under way, or 0 for none. */
+  static long oldBits(ExpandableMigration m) {
+    return m == null ? 0 : ExpandableSlots.tableBits(m.oldSlots, m.oldWidth);
+  }
 
   /** The old table, its slot count, slot width and log2 of its slots. */
   final Heap old;

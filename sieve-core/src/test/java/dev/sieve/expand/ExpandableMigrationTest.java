@@ -80,6 +80,7 @@ class ExpandableMigrationTest {
       Map<Long, Integer> model = new HashMap<>();
       List<Long> keys = new ArrayList<>();
       int migratingSteps = 0;
+      int midChecks = 0;
       for (int op = 0; op < 4_000; op++) {
         int kind = rnd.nextInt(10);
         if (kind < 6 || keys.isEmpty()) {
@@ -103,7 +104,8 @@ class ExpandableMigrationTest {
         }
         migratingSteps += f.migration != null ? 1 : 0;
         allPresent(f, model, "seed " + seed + " op " + op);
-        if (op % 500 == 250 && f.migration != null) {
+        if (op % 50 == 25 && f.migration != null) {
+          midChecks++;
           ExpandableFilter copy = f.copy();
           assertNotNull(copy.migration, "a copy keeps the doubling under way");
           assertEquals(f, copy);
@@ -127,7 +129,8 @@ class ExpandableMigrationTest {
           allPresent(read, model, "form at " + op);
         }
       }
-      assertTrue(migratingSteps > 500, "the checks ran during doublings: " + migratingSteps);
+      assertTrue(migratingSteps > 100, "the checks ran during doublings: " + migratingSteps);
+      assertTrue(midChecks >= 2, "copies, unions, compactions and saves mid-doubling: " + midChecks);
       assertTrue(f.doublings() >= 4, f.toString());
     }
   }

@@ -170,15 +170,6 @@ public final class StandardBloomFilter implements MergeableFilter<StandardBloomF
     return builder().bitsPerKey(bitsPerKey).expectedKeys(expectedKeys).create();
   }
 
-  /**
-   * An empty filter for {@code expectedKeys} keys at false-positive rate {@code fpRate}, with the
-   * optimal number of probes.
-   */
-  static StandardBloomFilter createForFpRate(long expectedKeys, double fpRate) {
-    return builder().fpRate(fpRate).expectedKeys(expectedKeys).create();
-  }
-
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;

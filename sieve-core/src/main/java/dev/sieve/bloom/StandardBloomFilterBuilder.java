@@ -10,7 +10,6 @@ import dev.sieve.math.BloomMath;
  * optimal probe count unless one is given.
  */
 public final class StandardBloomFilterBuilder extends MutableFilterBuilder<StandardBloomFilter> {
-  /** {@inheritDoc} */
   @Override
   public StandardBloomFilterBuilder keyScheme(KeyScheme scheme) {
     super.keyScheme(scheme);

@@ -173,7 +173,10 @@ final class VectorGate {
   private volatile boolean now;
 
   volatile int state = IDLE;
+
+  /** The nanoseconds from the warm-up's start to the gate's opening, -1 if it has not opened. */
   volatile long warmupNanos = -1;
+
   private volatile int rounds;
 
   VectorGate(String name, Warmup warmup) {
@@ -261,11 +264,6 @@ final class VectorGate {
   /** {@return the state: IDLE, WAITING, WARMING, OPEN, GAVE_UP or UNSUPPORTED} */
   int state() {
     return state;
-  }
-
-  /** {@return the nanoseconds from the warm-up's start to the gate's opening, -1 if it has not} */
-  long warmupNanos() {
-    return warmupNanos;
   }
 
   /** {@return the rounds of driving the warm-up took} */

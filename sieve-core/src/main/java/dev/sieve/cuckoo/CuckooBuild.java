@@ -48,18 +48,13 @@ final class CuckooBuild {
   }
 
   /**
-   * An empty filter for {@code expectedKeys} keys whose FPR at the design load is at most {@code
-   * fpRate}: the narrowest fingerprint in [4, 16] bits with {@link
-   * FingerprintMath#cuckooFpRate}{@code (f, 4, 0.95) ≤ fpRate}.
+   * {@return the fingerprint width for an FPR of at most {@code fpRate} at the design load} The
+   * narrowest fingerprint in [4, 16] bits with {@link FingerprintMath#cuckooFpRate}{@code (f, 4,
+   * 0.95) ≤ fpRate}.
    *
    * @throws IllegalArgumentException if even 16-bit fingerprints give a higher rate (below about
    *     0.0116%), or {@code fpRate} is not in (0, 1)
    */
-  static CuckooFilter createForFpRate(long expectedKeys, double fpRate) {
-    return CuckooFilter.createWithFingerprintBits(expectedKeys, fingerprintBitsForFpRate(fpRate));
-  }
-
-  /** {@return the fingerprint width {@link #createForFpRate} chooses for {@code fpRate}} */
   static int fingerprintBitsForFpRate(double fpRate) {
     Checks.fpRate(fpRate);
     for (int f = MIN_FINGERPRINT_BITS; f <= MAX_FINGERPRINT_BITS; f++) {

@@ -183,50 +183,17 @@ final class ExpandableForm {
     }
   }
 
-  /**
-   * {@link #map}'s reading of a payload already in memory: the same checks, the table cut into
-   * segments of {@code 2^segmentShift} bytes (views of {@code payload}, from its position to its
-   * limit) and read in place through {@link ExpandableSegments}, as a mapped file past 2 GiB is.
-   * For the tests and the fuzz target, which compare it with {@link #read}; small shifts put blocks
-   * across segments.
-   *
-   * @throws SieveFormatException as {@link #map}, with payload offsets
-   */
-  static ExpandableFilter readSegmented(ByteBuffer payload, int segmentShift) {
-    if (segmentShift < 3 || segmentShift > 30) {
-      throw new IllegalArgumentException("segment shift must be in [3, 30], got " + segmentShift);
-    }
-    ByteBuffer p = payload.slice();
-    int length = p.remaining();
-    ByteBuffer head = p.slice(0, Math.min(length, HEADER_BYTES));
-    try {
-      return segmented(
-          head,
-          length,
-          segmentShift,
-          bytes -> {
-            long size = 1L << segmentShift;
-            int count = (int) Math.max(1, (bytes + size - 1) >>> segmentShift);
-            ByteBuffer[] out = new ByteBuffer[count];
-            for (int i = 0; i < count; i++) {
-              long from = (long) i << segmentShift;
-              out[i] = p.slice((int) (HEADER_BYTES + from), (int) Math.min(size, bytes - from));
-            }
-            return out;
-          });
-    } catch (IOException e) {
-      throw new AssertionError("no I/O on the heap", e);
-    }
-  }
-
   /** The table's segments: {@code bytes} bytes from the payload's {@code HEADER_BYTES}. */
   @FunctionalInterface
-  private interface Segmenter {
+  interface Segmenter {
     ByteBuffer[] segments(long bytes) throws IOException;
   }
 
-  /** {@link #map} and {@link #readSegmented}: {@code first}, the payload's first bytes. */
-  private static ExpandableFilter segmented(
+  /**
+   * {@link #map}, and the tests' reads of a payload on the heap in segments: {@code first}, the
+   * payload's first bytes.
+   */
+  static ExpandableFilter segmented(
       ByteBuffer first, long length, int segmentShift, Segmenter segmenter) throws IOException {
     ByteBuffer head = first.order(ByteOrder.LITTLE_ENDIAN);
     ExpandableFormCheck.Shape h = ExpandableFormCheck.shape(head, length);

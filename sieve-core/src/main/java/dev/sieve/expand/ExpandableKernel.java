@@ -253,20 +253,13 @@ final class ExpandableKernel {
    * {@return the key's probe value: its position's longest fingerprint the slot holds, {@code width
    * − 3} bits, under its marker} An entry {@code v} with an {@code r}-bit fingerprint matches the
    * key iff {@code v} equals this shifted right by {@code width − 3 − r}, that is by {@code
-   * numberOfLeadingZeros(v) − (66 − width)} ({@link #matchesKey}): one count, one shift and one
-   * compare per entry, with no branch on {@code r} (a void entry, {@code v = 1}, matches: the shift
-   * leaves the marker alone).
+   * numberOfLeadingZeros(v) − (66 − width)}: one count, one shift and one compare per entry, with
+   * no branch on {@code r} (a void entry, {@code v = 1}, matches: the shift leaves the marker
+   * alone).
    */
   static long probeKey(long hash, long n, int width) {
     int l = width - 3;
     return l == 0 ? 1 : (1L << l) | (position(hash, n) >>> (64 - l));
-  }
-
-  /**
-   * {@return whether the entry {@code v} matches the key whose {@link #probeKey} is {@code key}}
-   */
-  static boolean matchesKey(long v, long key, int width) {
-    return key >>> (Long.numberOfLeadingZeros(v) - (66 - width)) == v;
   }
 
   /**

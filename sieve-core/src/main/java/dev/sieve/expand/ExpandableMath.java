@@ -138,31 +138,6 @@ public final class ExpandableMath {
   }
 
   /**
-   * The slot width after {@code doublings} doublings: the fingerprint of a new entry plus {@value
-   * #SLOT_OVERHEAD_BITS} bits.
-   *
-   * @param fpRate the target rate
-   * @param doublings {@code j >= 0}
-   * @return the slot width in bits
-   */
-  static int slotBits(double fpRate, int doublings) {
-    return fingerprintBits(fpRate, doublings) + SLOT_OVERHEAD_BITS;
-  }
-
-  /**
-   * The bound on the false-positive rate after {@code doublings} doublings, whatever adds and
-   * removes of present keys came before: {@code MAX_LOAD · Σ_{j=0..g} 2^(−(F + widening(j)))}, at
-   * most {@code fpRate}.
-   *
-   * @param fpRate the target rate
-   * @param doublings {@code g >= 0}
-   * @return the bound
-   */
-  static double fpRateBound(double fpRate, int doublings) {
-    return MAX_LOAD * Math.scalb(wideningSum(doublings), -baseFingerprintBits(fpRate));
-  }
-
-  /**
    * The modelled false-positive rate of a table from its entries: an entry matches a random absent
    * key when the key's hash agrees with its {@code log + r} known hash bits ({@code log} quotient
    * bits, {@code r} fingerprint bits; a void entry knows {@code log} bits), so the expected number

@@ -35,13 +35,6 @@ public final class Murmur3 {
     Murmur3x64.hash128(key, off, len, seed, false, out);
   }
 
-  /** {@return the first 64 bits of {@link #hash128} of the whole array with seed 0} */
-  static long hash128Low(byte[] key) {
-    long[] out = new long[2];
-    hash128(key, 0, key.length, 0, out);
-    return out[0];
-  }
-
   /**
    * MurmurHash3 x86_32 of {@code key[off, off + len)}, the reference algorithm (Guava's {@code
    * murmur3_32_fixed}).

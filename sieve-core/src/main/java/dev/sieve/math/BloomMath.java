@@ -29,10 +29,10 @@ package dev.sieve.math;
  *       the key count estimated from the set bits (Swamidass and Baldi 2007).
  *   <li>The blocked ("cache-local") Bloom filter, whose probes stay in one block: RocksDB's
  *       two-point model ({@link #cacheLocalFpRate}) and the exact Poisson average over the keys per
- *       block ({@link #poissonBlockedFpRate}); RocksDB's FastLocalBloom settings and its legacy
- *       (format_version &lt; 5) model. The model that also counts the collisions of a key's own
- *       probes, by which the growable filter sizes its stages, is {@link
- *       GrowthMath#blockedBloomFpRateWithProbeCollisions}.
+ *       block ({@link #poissonBlockedFpRate}); RocksDB's FastLocalBloom settings (its legacy
+ *       format_version &lt; 5 model is sieve-rocksdb's, beside that filter). The model that also
+ *       counts the collisions of a key's own probes, by which the growable filter sizes its stages,
+ *       is {@link GrowthMath#blockedBloomFpRateWithProbeCollisions}.
  * </ul>
  *
  * Parquet's split-block Bloom filter (one bit in each of a block's eight 32-bit words, and
@@ -244,17 +244,6 @@ public final class BloomMath {
   }
 
   /**
-   * {@return the fraction of bits a standard Bloom filter leaves 0 after its keys: {@code
-   * e^(-k/b)}}
-   *
-   * @param bitsPerKey bits per key, {@code b}
-   * @param numProbes probes per key, {@code k ≥ 1}
-   */
-  public static double expectedFractionOfZeroBits(double bitsPerKey, int numProbes) {
-    return Math.exp(-numProbes / bitsPerKey);
-  }
-
-  /**
    * The bits per key a standard Bloom filter needs for rate {@code f} at the optimal real {@code
    * k}: {@code log2(1/f) / ln 2}.
    *
@@ -341,31 +330,6 @@ public final class BloomMath {
     } else {
       return (millibitsPerKey - 1) / 2000 - 1;
     }
-  }
-
-  // ---------------------------------------------------------------- RocksDB's legacy Bloom
-
-  /**
-   * RocksDB's model of its legacy cache-local Bloom filter (format_version 2..4, {@code
-   * LegacyLocalityBloomImpl<false>::EstimatedFpRate}, util/bloom_impl.h): the cache-local rate at
-   * 512-bit lines plus {@code 0.1 / (0.75·b + 22)}, an empirical correction for the probes that all
-   * derive from the same 32 hash bits as the line choice, combined with the collision rate of the
-   * 32-bit key hash ({@link #fingerprintFpRate} at 32 bits). Worked: 10 bits/key, 6 probes gives
-   * about 0.95% + 0.34% ≈ 1.3% before the hash collisions.
-   *
-   * @param numProbes probes per key, {@code k ≥ 1}
-   * @param keys number of (distinct-hash) keys added, {@code > 0}, else the rate is 0
-   * @param dataBytes data bytes, trailer excluded
-   * @return the modelled false-positive rate
-   */
-  public static double legacyLocalityBloomFpRate(long keys, long dataBytes, int numProbes) {
-    if (keys <= 0) {
-      return 0.0;
-    }
-    double bitsPerKey = 8.0 * dataBytes / keys;
-    double filterRate =
-        cacheLocalFpRate(bitsPerKey, numProbes, CACHE_LINE_BITS) + 0.1 / (bitsPerKey * 0.75 + 22);
-    return independentProbabilitySum(filterRate, fingerprintFpRate((double) keys, 32));
   }
 
   // ---------------------------------------------------------------- exact Poisson averages

@@ -11,13 +11,13 @@ package dev.sieve.math;
  * Fuse), or one of the occupied slots of its two buckets (Cuckoo). The rate is set by the
  * fingerprint width alone, {@code 2^-r} for the xor filters ({@link #xorFingerprintFpRate}) and
  * about {@code 2bα / (2^r - 1)} for a Cuckoo filter at load {@code α} ({@link #cuckooFpRate}); the
- * space is {@code r} bits times the slots per key ({@code fingerprintTableBitsPerKey}). The slots
- * per key come from the peeling threshold of the random hypergraph the construction must peel: 1.23
- * for the Xor filter ({@link #xorFilterSlots}), 1.075 to 1.125 plus a small-set margin for the
- * spatially coupled Binary Fuse layout ({@link #binaryFuseSizeFactor}, {@link
- * #binaryFuseSegmentLength}), and the inverse of the load a Cuckoo table reaches before its kicks
- * fail (about 0.95 at 4 slots per bucket). The {@code …FilterFpRate} forms add the collision rate
- * of the 64-bit key hash ({@link BloomMath#fingerprintFpRate}), as for the Bloom filters.
+ * space is {@code r} bits times the slots per key, {@code slots · r / n}. The slots per key come
+ * from the peeling threshold of the random hypergraph the construction must peel: 1.23 for the Xor
+ * filter ({@link #xorFilterSlots}), 1.075 to 1.125 plus a small-set margin for the spatially
+ * coupled Binary Fuse layout ({@link #binaryFuseSizeFactor}, {@link #binaryFuseSegmentLength}), and
+ * the inverse of the load a Cuckoo table reaches before its kicks fail (about 0.95 at 4 slots per
+ * bucket). The {@code …FilterFpRate} forms add the collision rate of the 64-bit key hash ({@link
+ * BloomMath#fingerprintFpRate}), as for the Bloom filters.
  *
  * <p>References: T. M. Graf and D. Lemire, "Xor Filters: Faster and Smaller Than Bloom and Cuckoo
  * Filters" (2019) and "Binary Fuse Filters: Fast and Smaller Than Xor Filters" (2022); B. Fan, D.
@@ -60,20 +60,6 @@ public final class FingerprintMath {
     }
     return BloomMath.independentProbabilitySum(
         xorFingerprintFpRate(fingerprintBits), BloomMath.fingerprintFpRate((double) keys, 64));
-  }
-
-  /**
-   * Bits per key of a fingerprint table: {@code slots · r / n} ({@code 0} for no keys). For an Xor
-   * filter {@code slots ≈ 1.23 n + 32}, for a Binary Fuse filter {@code slots ≈ }{@link
-   * #binaryFuseSizeFactor}{@code · n}, for a Cuckoo filter {@code slots = 4 · buckets}.
-   *
-   * @param slots slots in the table
-   * @param fingerprintBits bits per fingerprint, {@code r}
-   * @param keys keys held, {@code n}
-   * @return bits per key
-   */
-  static double fingerprintTableBitsPerKey(long slots, int fingerprintBits, long keys) {
-    return keys <= 0 ? 0.0 : (double) slots * fingerprintBits / keys;
   }
 
   /**

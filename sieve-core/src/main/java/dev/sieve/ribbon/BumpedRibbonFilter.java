@@ -149,7 +149,6 @@ public final class BumpedRibbonFilter implements Filter {
 
   // ---------------------------------------------------------------- queries
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;
@@ -339,7 +338,6 @@ public final class BumpedRibbonFilter implements Filter {
    * (default 0). Duplicate keys are accepted and counted.
    */
   public static final class Builder extends FilterBuilder<BumpedRibbonFilter> {
-    /** {@inheritDoc} */
     @Override
     public Builder keyScheme(KeyScheme scheme) {
       super.keyScheme(scheme);

@@ -253,7 +253,6 @@ public final class ShardedFilter implements Filter {
     return sum / shards.length;
   }
 
-  /** {@inheritDoc} */
   @Override
   public KeyScheme keyScheme() {
     return keyScheme;

@@ -33,7 +33,6 @@ abstract class FingerprintBuilder<F extends FingerprintFilter, B extends Fingerp
     return (B) this; // B is the concrete builder's own class
   }
 
-  /** {@inheritDoc} */
   @Override
   public B keyScheme(KeyScheme scheme) {
     super.keyScheme(scheme);

@@ -61,7 +61,6 @@ abstract class FingerprintFilter implements Filter {
     return new XorFilterFormat.Header(arity, seed, numKeys, segmentLength, segmentCount, numSlots);
   }
 
-  /** {@inheritDoc} */
   @Override
   public final KeyScheme keyScheme() {
     return keyScheme;

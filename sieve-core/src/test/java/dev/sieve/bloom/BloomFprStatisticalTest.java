@@ -76,7 +76,7 @@ class BloomFprStatisticalTest {
     // the model the filter reports is the same formula (plus the negligible 64-bit collision rate)
     assertTrue(Math.abs(filter.modelledFpRate() - model) < 1e-9);
     // at the optimal k about half the bits are set (1 - e^(-k/b))
-    double expectedSet = 1 - BloomMath.expectedFractionOfZeroBits(bitsPerKey, filter.numProbes());
+    double expectedSet = 1 - Math.exp(-filter.numProbes() / bitsPerKey);
     assertTrue(Math.abs(filter.fractionOfBitsSet() - expectedSet) < 0.002);
   }
 

@@ -81,7 +81,7 @@ public final class ColdLookupMain {
         .append(' ')
         .append(gate.rounds())
         .append(' ')
-        .append(gate.warmupNanos())
+        .append(gate.warmupNanos)
         .append('\n');
     out.append("maybes ").append(maybes).append('\n');
     System.out.print(out);

@@ -249,9 +249,9 @@ class CuckooFilterTest {
     assertEquals(10, f); // 8 · 0.95 / 1023 = 0.74% ≤ 1% < 8 · 0.95 / 511 = 1.5%
     assertTrue(FingerprintMath.cuckooFpRate(f, 4, 0.95) <= 0.01);
     assertTrue(FingerprintMath.cuckooFpRate(f - 1, 4, 0.95) > 0.01);
-    assertEquals(16, CuckooBuild.createForFpRate(1000, 1.2e-4).fingerprintBits());
-    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.createForFpRate(1000, 1e-5));
-    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.createForFpRate(1000, 0));
+    assertEquals(16, CuckooBuild.fingerprintBitsForFpRate(1.2e-4));
+    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.fingerprintBitsForFpRate(1e-5));
+    assertThrows(IllegalArgumentException.class, () -> CuckooBuild.fingerprintBitsForFpRate(0));
   }
 
   /** Sequential {@code long} keys through {@link dev.sieve.hash.KeyHash}: add, query, delete. */

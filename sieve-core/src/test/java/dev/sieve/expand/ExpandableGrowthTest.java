@@ -55,7 +55,8 @@ class ExpandableGrowthTest {
         "f=%s F=%d bound=%.6f%n%8s %4s %5s %10s %10s %10s %8s %9s %9s %8s%n",
         f,
         base,
-        ExpandableMath.fpRateBound(f, ExpandableMath.MAX_DOUBLINGS),
+        ExpandableMath.MAX_LOAD
+            * Math.scalb(ExpandableMath.wideningSum(ExpandableMath.MAX_DOUBLINGS), -base),
         "keys",
         "dbl",
         "slotb",

@@ -28,18 +28,18 @@ class ExpandableMathTest {
   void baseFingerprintIsTheShortestThatKeepsTheBound() {
     assertEquals(9, ExpandableMath.baseFingerprintBits(0.01));
     assertEquals(12, ExpandableMath.baseFingerprintBits(0.001));
-    assertEquals(12, ExpandableMath.slotBits(0.01, 0));
-    assertEquals(16, ExpandableMath.slotBits(0.01, 15));
+    assertEquals(12, ExpandableMath.fingerprintBits(0.01, 0) + ExpandableMath.SLOT_OVERHEAD_BITS);
+    assertEquals(16, ExpandableMath.fingerprintBits(0.01, 15) + ExpandableMath.SLOT_OVERHEAD_BITS);
     for (double f = 0.5; f > 1e-7; f /= 1.7) {
       int bits = ExpandableMath.baseFingerprintBits(f);
       double sum = ExpandableMath.wideningSum(ExpandableMath.MAX_DOUBLINGS);
       assertTrue(ExpandableMath.MAX_LOAD * sum * Math.scalb(1.0, -bits) <= f, "f=" + f);
       assertTrue(bits == 1 || ExpandableMath.MAX_LOAD * sum * Math.scalb(1.0, 1 - bits) > f);
-      for (int g = 0; g <= ExpandableMath.MAX_DOUBLINGS; g++) {
-        assertTrue(ExpandableMath.fpRateBound(f, g) <= f);
+      for (int g = 0; g < ExpandableMath.MAX_DOUBLINGS; g++) {
+        assertTrue(ExpandableMath.wideningSum(g) < sum, "g=" + g); // the bound grows with g
       }
     }
-    assertEquals(0.85 * 4.75 / 512, ExpandableMath.fpRateBound(0.01, 26), 1e-15);
+    assertEquals(4.75, ExpandableMath.wideningSum(26), 1e-15);
   }
 
   @Test

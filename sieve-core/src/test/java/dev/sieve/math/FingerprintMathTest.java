@@ -21,8 +21,6 @@ class FingerprintMathTest {
   void xorAndFuseSizing() {
     assertEquals(1_230_032, FingerprintMath.xorFilterSlots(1_000_000));
     assertEquals(32, FingerprintMath.xorFilterSlots(0));
-    assertEquals(9.84, FingerprintMath.fingerprintTableBitsPerKey(1_230_000, 8, 1_000_000), 1e-12);
-    assertEquals(0.0, FingerprintMath.fingerprintTableBitsPerKey(100, 8, 0));
     // 3-wise: 0.875 + 0.25 · ln(10^6) / ln(1000) = 0.875 + 0.25 · 2 = 1.375
     assertEquals(1.375, FingerprintMath.binaryFuseSizeFactor(3, 1000), 1e-12);
     assertEquals(1.125, FingerprintMath.binaryFuseSizeFactor(3, 10_000_000), 0);

@@ -72,7 +72,7 @@ public final class Experiments {
           new SetBits(
               k,
               f.fractionOfBitsSet(),
-              1 - BloomMath.expectedFractionOfZeroBits(f.bitsPerKey(), k),
+              1 - zeroBitsFraction(f.bitsPerKey(), k),
               fpr[0],
               fpr[1],
               fpr[2],
@@ -90,7 +90,12 @@ public final class Experiments {
         f.bitsPerKey(),
         f.numProbes(),
         f.fractionOfBitsSet(),
-        1 - BloomMath.expectedFractionOfZeroBits(f.bitsPerKey(), f.numProbes()));
+        1 - zeroBitsFraction(f.bitsPerKey(), f.numProbes()));
+  }
+
+  /** The fraction of bits a standard Bloom filter leaves 0 after its keys: {@code e^(-k/b)}. */
+  private static double zeroBitsFraction(double bitsPerKey, int numProbes) {
+    return Math.exp(-numProbes / bitsPerKey);
   }
 
   /** Question 2: the FPR when the block index reuses the probe bits, against when it does not. */

@@ -130,7 +130,8 @@ class ExpandableMigrationTest {
         }
       }
       assertTrue(migratingSteps > 100, "the checks ran during doublings: " + migratingSteps);
-      assertTrue(midChecks >= 2, "copies, unions, compactions and saves mid-doubling: " + midChecks);
+      assertTrue(
+          midChecks >= 2, "copies, unions, compactions and saves mid-doubling: " + midChecks);
       assertTrue(f.doublings() >= 4, f.toString());
     }
   }

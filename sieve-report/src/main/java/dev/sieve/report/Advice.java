@@ -108,8 +108,21 @@ public final class Advice {
     return (r.positiveNs + r.negativeNs) / 2;
   }
 
-  /** The recommendations, as sentences, from the run's rows at their largest n. */
+  /**
+   * The recommendations, as sentences, from the run's rows at their largest n, for a run whose
+   * blocked and split-block Bloom filters took their scalar probes.
+   */
   public static List<String> recommend(List<Row> rows) {
+    return recommend(rows, false);
+  }
+
+  /**
+   * The recommendations, as sentences, from the run's rows at their largest n. Where the run's SIMD
+   * path ran ({@code simdPath}) and the fastest mutable filter is one of the two that take it, one
+   * more sentence names the fastest mutable filter a JVM without the vector module gets: its times
+   * are this run's, since a filter with no SIMD path runs the same code either way.
+   */
+  public static List<String> recommend(List<Row> rows, boolean simdPath) {
     List<String> out = new ArrayList<>();
     int n = rows.stream().mapToInt(r -> r.n).max().orElse(0);
     List<Candidate> all = candidates(rows, n);
@@ -132,6 +145,9 @@ public final class Advice {
         "the mutable filters",
         rows,
         n);
+    if (simdPath) {
+      flagless(out, all, mutable);
+    }
     pickPair(
         out,
         all,
@@ -187,6 +203,29 @@ public final class Advice {
       out.set(i, out.get(i) + (out.get(i).endsWith(".") ? "" : "."));
     }
     return out;
+  }
+
+  /**
+   * The fastest mutable filter with no SIMD path, when the fastest overall is one whose time this
+   * run measured on the vector module (a JVM started without it runs their scalar probes).
+   */
+  private static void flagless(List<String> out, List<Candidate> all, Predicate<Candidate> group) {
+    Predicate<Candidate> simd =
+        c -> c.type() == FilterType.BLOCKED_BLOOM || c.type() == FilterType.SPLIT_BLOCK_BLOOM;
+    Optional<Candidate> fastest = best(all, group, Candidate::lookupNs);
+    if (fastest.isEmpty() || !simd.test(fastest.get())) {
+      return;
+    }
+    best(all, group.and(simd.negate()), Candidate::lookupNs)
+        .ifPresent(
+            c ->
+                out.add(
+                    "Adding keys as they arrive, on a JVM started without --add-modules"
+                        + " jdk.incubator.vector (the blocked and split-block Bloom filters then"
+                        + " take their scalar probes, which this run did not time): "
+                        + c.named()
+                        + ", the fastest mutable filter here that has no SIMD path — "
+                        + c.figures()));
   }
 
   private static boolean growable(Candidate c) {

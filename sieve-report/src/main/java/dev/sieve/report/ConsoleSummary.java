@@ -35,7 +35,7 @@ public final class ConsoleSummary {
     }
     out.add("");
     out.add("Which filter to pick");
-    for (String advice : Advice.recommend(run.rows())) {
+    for (String advice : Advice.recommend(run.rows(), meta.simdPath())) {
       wrap(out, advice, "- ", "  ");
     }
     if (run.range() != null) {

@@ -16,7 +16,7 @@ record RowKey(String structure, int n, Path path) {
 
   /** The lookup path of a row, and the suffix it adds to the structure's name. */
   enum Path {
-    /** {@code mayContain(long)}, XXPH3 key hash included. */
+    /** {@code mayContain(long)} of the default builder's filter, its key hash included. */
     SINGLE(""),
     /** The filter's batch API. */
     BATCH(SieveAdapters.BATCH_SUFFIX),

@@ -23,6 +23,8 @@ final class SideBySideSection {
   static final List<Pair> PAIRS =
       List.of(
           new Pair("blocked Bloom", "sieve-blocked-bloom", "fastfilter-blocked-bloom"),
+          new Pair("two-word Bloom", "sieve-two-word-bloom", "fastfilter-blocked-bloom"),
+          new Pair("split-block Bloom", "sieve-split-block-bloom", "fastfilter-blocked-bloom"),
           new Pair("Xor8", "sieve-xor8", "fastfilter-xor8"),
           new Pair("Binary Fuse 8", "sieve-binary-fuse8", "fastfilter-xorfuse8"),
           new Pair("Ribbon", "sieve-ribbon", null),
@@ -44,7 +46,12 @@ final class SideBySideSection {
     }
     doc.para(
         "ns per lookup (positive / negative), mean ± 99.9% CI half-width over every round. **Sieve**:"
-            + " single lookups through `mayContain(long)`, XXPH3 key hash included; **batch**: the"
+            + " single lookups through `mayContain(long)` of a filter made by its type's default builder,"
+            + " key hash included (the one-mixer `KeyScheme.FAST` where no format fixes the hash:"
+            + " two-word, standard and scalable Bloom, Xor, Binary Fuse, Cuckoo, Bumped Ribbon,"
+            + " expandable; XXPH3 over the"
+            + " key's eight bytes for the types whose format fixes it: blocked Bloom, Ribbon,"
+            + " split-block); **batch**: the"
             + " filter's batch API over runs of "
             + QueryBenchmark.BATCH
             + " keys (`…-batch` rows); **pre-hashed**: `mayContainHash` with the random key as its own"

@@ -17,7 +17,7 @@ final class SummarySection {
   /** The recommendations, then the summary's bullets. */
   static void write(Doc doc, Run run) {
     doc.heading(2, "Which filter to pick");
-    List<String> picks = new ArrayList<>(Advice.recommend(run.rows()));
+    List<String> picks = new ArrayList<>(Advice.recommend(run.rows(), run.meta().simdPath()));
     if (run.range() != null) {
       picks.add(RangeAdvice.advice(run.range()) + ".");
     }

@@ -69,6 +69,26 @@ class AdviceTest {
   }
 
   @Test
+  void aRunOnTheVectorModuleAlsoNamesTheFastestFilterWithoutIt() {
+    List<Row> rows = ReportFixture.rows();
+    SteadyState.flag(rows);
+    String start = "Adding keys as they arrive, on a JVM started without";
+    // the fastest mutable filter is the split-block Bloom, timed on its SIMD probe
+    String flagless = line(Advice.recommend(rows, true), start);
+    assertTrue(flagless.contains(": sieve-standard-bloom, the fastest"), flagless);
+    assertTrue(flagless.contains("25.0 ns per lookup"), flagless);
+    // a scalar run measured what a flagless JVM gets: nothing to add
+    assertFalse(Advice.recommend(rows, false).stream().anyMatch(l -> l.startsWith(start)));
+    // a fastest mutable filter with no SIMD path needs no second sentence
+    List<Row> plain = ReportFixture.rows();
+    plain.stream()
+        .filter(r -> r.name.equals("sieve-standard-bloom"))
+        .forEach(r -> r.positiveNs = r.negativeNs = 5.0);
+    SteadyState.flag(plain);
+    assertFalse(Advice.recommend(plain, true).stream().anyMatch(l -> l.startsWith(start)));
+  }
+
+  @Test
   void noSteadyRowNoRecommendation() {
     List<Row> rows = ReportFixture.rows();
     rows.forEach(r -> r.negativeNsError = 1e6);

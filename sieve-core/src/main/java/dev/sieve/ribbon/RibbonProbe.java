@@ -32,13 +32,13 @@ import java.nio.LongBuffer;
  *       Column {@code j} contributes {@code bitCount(x_j) ^ (R >>> j)}, ORed into one word whose
  *       bit 0 is set exactly when some column disagrees.
  *   <li><b>Straight-line on the heap.</b> Up to {@value #NARROW_COLUMNS} columns ({@link #narrow},
- *       every filter at a rate of 1/256 or above) every key reads eight columns at fixed offsets
- *       from the three word indices, with no loop: C2 checks each index against the array once or
- *       twice instead of per column, and there is no loop set-up (the pre, main and post loops C2
- *       made of the five-column loop were more instructions than the eighth column it saves). The
- *       columns past the block's count are masked off: their result bits and their parities are
- *       both set to 1. Wider filters ({@link #wide}) read columns 0 and 1 the same way and gather
- *       the others' parities in a loop with no exit. The buffer forms keep the loop below.
+ *       every filter at a rate of 1/256 or above) the columns are read at fixed offsets from the
+ *       three word indices, with no loop: C2 checks each index against the array once or twice
+ *       instead of per column, and there is no loop set-up (C2 made pre, main and post loops, each
+ *       with its own index checks, of the five-column loop at seven columns). The columns past the
+ *       block's count are masked off: their result bits and their parities are both set to 1. Wider
+ *       filters ({@link #wide}) read columns 0 and 1 the same way and gather the others' parities
+ *       in a loop with no exit. The buffer forms keep the loop below.
  *   <li><b>One early exit, after two columns.</b> A negative key disagrees in one of the first two
  *       columns with probability 3/4, so it leaves after two columns' reads (as in RocksDB, where
  *       it leaves after two on average), and a positive key never takes that branch. A per-column
@@ -103,12 +103,12 @@ final class RibbonProbe {
   }
 
   /**
-   * {@link #heap} for at most {@value #NARROW_COLUMNS} columns, straight-line: every key reads
-   * eight columns' words, whatever the filter's count, and the columns past the block's count are
-   * masked off. No loop, so no loop set-up and no per-column index checks: each of the three word
-   * indices is read at fixed offsets 0, 2, ..., 14, which C2 checks against the array once or twice
-   * per index (the padding keeps them in range for every start). Columns 0 and 1 decide the one
-   * early exit, as in {@link #wide}.
+   * {@link #heap} for at most {@value #NARROW_COLUMNS} columns, straight-line: the filter's columns
+   * at fixed offsets 0, 2, ..., 14 from the three word indices, which C2 checks against the array
+   * once or twice per index instead of once per column (the padding keeps them in range for every
+   * start), and no loop. A short block's missing column, and the columns no block has, count as
+   * matching: their result bits and their parities are both set to 1. Columns 0 and 1 decide the
+   * one early exit, as in {@link #wide}.
    */
   static boolean narrow(long[] data, int upper, int upperStartBlock, int start, long a) {
     int block = start >>> 7;
@@ -131,20 +131,37 @@ final class RibbonProbe {
     if (((bits ^ want) & 3) != 0) {
       return false;
     }
-    return (bits | columns2To7(data, p0, p1, p2, wa, wb, wc)) == want;
+    return (bits | columns2To7(data, upper, p0, p1, p2, wa, wb, wc)) == want;
   }
 
   /**
    * The parities of columns 2 to 7 as bits 2 to 7 ({@link #narrow}'s second half, its own method to
-   * keep each under C2's inlining size).
+   * keep each under C2's inlining size), or 1 for the columns from {@code upper} on, which no block
+   * of the filter has. Each column's test is the filter's shape, not the key's: always predicted,
+   * and C2, from the profile, leaves out the columns a filter never reads.
    */
-  static int columns2To7(long[] data, int p0, int p1, int p2, long wa, long wb, long wc) {
-    return parity(data, p0 + 4, p1 + 4, p2 + 4, wa, wb, wc) << 2
-        | parity(data, p0 + 6, p1 + 6, p2 + 6, wa, wb, wc) << 3
-        | parity(data, p0 + 8, p1 + 8, p2 + 8, wa, wb, wc) << 4
-        | parity(data, p0 + 10, p1 + 10, p2 + 10, wa, wb, wc) << 5
-        | parity(data, p0 + 12, p1 + 12, p2 + 12, wa, wb, wc) << 6
-        | parity(data, p0 + 14, p1 + 14, p2 + 14, wa, wb, wc) << 7;
+  static int columns2To7(
+      long[] data, int upper, int p0, int p1, int p2, long wa, long wb, long wc) {
+    int bits = -1 << upper;
+    if (upper > 2) {
+      bits |= parity(data, p0 + 4, p1 + 4, p2 + 4, wa, wb, wc) << 2;
+    }
+    if (upper > 3) {
+      bits |= parity(data, p0 + 6, p1 + 6, p2 + 6, wa, wb, wc) << 3;
+    }
+    if (upper > 4) {
+      bits |= parity(data, p0 + 8, p1 + 8, p2 + 8, wa, wb, wc) << 4;
+    }
+    if (upper > 5) {
+      bits |= parity(data, p0 + 10, p1 + 10, p2 + 10, wa, wb, wc) << 5;
+    }
+    if (upper > 6) {
+      bits |= parity(data, p0 + 12, p1 + 12, p2 + 12, wa, wb, wc) << 6;
+    }
+    if (upper > 7) {
+      bits |= parity(data, p0 + 14, p1 + 14, p2 + 14, wa, wb, wc) << 7;
+    }
+    return bits;
   }
 
   /** The parity of one column's three words under the window's masks (under 35 bytes: inlined). */

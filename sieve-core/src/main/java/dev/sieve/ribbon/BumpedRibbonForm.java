@@ -189,7 +189,7 @@ final class BumpedRibbonForm {
         int dataAt = off + 8 * words;
         int ns = segments[i];
         int upper = (int) (((long) ns + nb - 1) / nb);
-        long[] data = new long[2 * ns + 2 * upper];
+        long[] data = new long[RibbonProbe.paddedWords(ns, upper)];
         for (int w = 0; w < 2 * ns; w++) {
           data[w] = b.getLong(dataAt + 8 * w);
         }

@@ -149,9 +149,9 @@ final class BumpedRibbonKernel {
       return (int) (((long) numSegments + numBlocks - 1) / numBlocks);
     }
 
-    /** The segments then {@code 2 · upperNumColumns} zero words the probe may read past the end. */
+    /** The segments then the zero words the probe may read past the end ({@link RibbonProbe}). */
     private static long[] padded(long[] data, int numSegments, int numBlocks) {
-      int padded = 2 * numSegments + 2 * upperNumColumns(numSegments, numBlocks);
+      int padded = RibbonProbe.paddedWords(numSegments, upperNumColumns(numSegments, numBlocks));
       return data.length == padded ? data : Arrays.copyOf(data, padded);
     }
 

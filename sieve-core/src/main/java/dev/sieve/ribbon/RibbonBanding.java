@@ -357,8 +357,8 @@ final class RibbonBanding {
    * {@code upperStartBlock} on and one fewer before it.
    */
   long[] backSubstitute(int numSegments, int upperNumColumns, int upperStartBlock) {
-    // room for the query padding of Standard128RibbonFilter (one block's columns)
-    long[] out = new long[2 * numSegments + 2 * upperNumColumns];
+    // room for the query padding of Standard128RibbonFilter
+    long[] out = new long[RibbonProbe.paddedWords(numSegments, upperNumColumns)];
     if (upperNumColumns == 0) {
       return out;
     }

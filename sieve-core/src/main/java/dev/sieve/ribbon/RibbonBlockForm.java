@@ -129,7 +129,7 @@ final class RibbonBlockForm {
     BlockShape shape = checkBlock(ByteBuffer.wrap(block));
     int dataLen = block.length - TRAILER_BYTES;
     int upper = (int) ((shape.numSegments + shape.numBlocks - 1) / shape.numBlocks);
-    long[] data = new long[dataLen / Long.BYTES + 2 * upper];
+    long[] data = new long[RibbonProbe.paddedWords(dataLen / RibbonSizing.SEGMENT_BYTES, upper)];
     ByteBuffer.wrap(block, 0, dataLen)
         .order(ByteOrder.LITTLE_ENDIAN)
         .asLongBuffer()

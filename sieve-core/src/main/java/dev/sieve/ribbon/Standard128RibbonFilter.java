@@ -145,9 +145,9 @@ public final class Standard128RibbonFilter implements RocksDbFilter {
       this.upperNumColumns = upper;
       this.upperStartBlock = (int) ((long) upper * numBlocks - numSegments);
     }
-    // padding of one block's columns after the last block, read (under zero masks) by a query
-    // starting at the first slot of the last block
-    int padded = 2 * numSegments + 2 * upperNumColumns;
+    // zero words after the last block, read (under zero masks, or as columns the block does not
+    // have) by a query starting in the last block
+    int padded = RibbonProbe.paddedWords(numSegments, upperNumColumns);
     this.data = data == null ? null : data.length == padded ? data : Arrays.copyOf(data, padded);
     this.wrapped = wrapped;
     this.buffer = buffer;

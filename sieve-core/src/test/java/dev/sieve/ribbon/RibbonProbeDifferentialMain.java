@@ -47,7 +47,7 @@ public final class RibbonProbeDifferentialMain {
     int numSegments = RibbonProbeReferenceTest.randomSegments(rnd, numBlocks);
     int upper = (numSegments + numBlocks - 1) / numBlocks;
     int upperStartBlock = upper * numBlocks - numSegments;
-    long[] data = new long[2 * numSegments + 2 * upper];
+    long[] data = new long[RibbonProbe.paddedWords(numSegments, upper)];
     for (int i = 0; i < 2 * numSegments; i++) {
       data[i] = rnd.nextLong();
     }

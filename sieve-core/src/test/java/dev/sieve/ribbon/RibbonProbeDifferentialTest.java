@@ -61,6 +61,36 @@ class RibbonProbeDifferentialTest {
     RibbonProbeDifferentialMain.randomLayer(new SplittableRandom(seed), numBlocks, 200);
   }
 
+  /**
+   * Every start of every shape of one to three blocks and up to ten columns (both sides of the
+   * straight-line probe's limit, short blocks first or none), on data of exactly {@link
+   * RibbonProbe#paddedWords} words: the straight-line probe reads the columns a block lacks past
+   * the last block, so a padding too short for it fails here at the last block's start.
+   */
+  @Test
+  void everyStartOfSmallShapesAnswersAsTheOracle() {
+    SplittableRandom rnd = new SplittableRandom(20261207);
+    int compared = 0;
+    for (int numBlocks = 1; numBlocks <= 3; numBlocks++) {
+      for (int numSegments = 1; numSegments <= 10 * numBlocks; numSegments++) {
+        int upper = (numSegments + numBlocks - 1) / numBlocks;
+        int upperStartBlock = upper * numBlocks - numSegments;
+        long[] data = new long[RibbonProbe.paddedWords(numSegments, upper)];
+        for (int i = 0; i < 2 * numSegments; i++) {
+          data[i] = rnd.nextLong();
+        }
+        for (int start = 0; start < numBlocks * 128 - 127; start++) {
+          for (int k = 0; k < 4; k++) {
+            RibbonProbeDifferentialMain.compareRaw(
+                data, upper, upperStartBlock, start, rnd.nextLong());
+            compared++;
+          }
+        }
+      }
+    }
+    assertTrue(compared > 10_000, "compared " + compared);
+  }
+
   @Test
   void coldAndAfterC2InAFreshJvm() throws Exception {
     String out = child("-XX:+PrintCompilation");

@@ -28,7 +28,7 @@ import java.util.concurrent.locks.StampedLock;
 final class ExpandableCombiner {
 
   /** Spins before a waiter sleeps: a few microseconds, the time of a few queued adds. */
-  private static final int SPINS = 1 << 10;
+  private static final int SPINS = 1 << 8;
 
   /** A sleeping waiter's longest nap before it looks at the lock again. */
   private static final long NAP_NANOS = 50_000;
@@ -134,11 +134,10 @@ final class ExpandableCombiner {
   void applyQueuedAndUnlock(ExpandableFilter f, long stamp) {
     try {
       for (int round = 0; round < ROUNDS; round++) {
-        Node batch = queue.getAndSet(null);
-        if (batch == null) {
+        if (queue.get() == null) { // a plain read first: the lone writer pays no atomic swap
           break;
         }
-        applyOldestFirst(f, batch);
+        applyOldestFirst(f, queue.getAndSet(null));
       }
     } finally {
       f.lock.unlockWrite(stamp);

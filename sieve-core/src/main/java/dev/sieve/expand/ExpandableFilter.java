@@ -117,20 +117,19 @@ import java.util.concurrent.locks.StampedLock;
  *
  * <h2>Threads</h2>
  *
- * <b>One writer and any number of readers</b>, or several writers: adds, removes and unions take a
- * write lock ({@link java.util.concurrent.locks.StampedLock}), so concurrent writers are serialized
- * (safe, one at a time; no parallel speedup). A query reads optimistically, as a seqlock: it takes
- * the table's array, size and width with no writer between, walks the run, and keeps the answer if
- * no writer took the lock meanwhile; otherwise it asks again under the read lock. A doubling's step
- * (the cursor, entries copied into the new table) and an insert or delete (entries shifted in
- * place) are writes like any other: a query that overlapped one is repeated, so a query never
- * misses a key whose add returned before the query began ({@code ExpandableConcurrencyTest}).
- * {@link #copy()} and the other side of a {@link #union} are read under the read lock (a copy keeps
- * a doubling under way; a union ends it). The serialized form ends a doubling under way under the
- * write lock, then holds on to it as the read lock: a form is always of one table (its payload
- * unchanged), and a container write holds that lock from the header to the payload's last byte, so
- * a save while others add gives one moment's filter. A query that reads half-written metadata ends
- * (its loops are bounded by the table) and is asked again under the lock.
+ * <b>Any number of writers and readers.</b> Removes and unions take a write lock ({@link
+ * java.util.concurrent.locks.StampedLock}); adds are combined ({@code ExpandableCombiner}): an add
+ * that finds the lock taken queues its hash and the holder applies the queue before it lets the
+ * lock go, so k adders together cost about what one does (no parallel speedup), and an add returns
+ * once its key is in the table. A query reads optimistically, as a seqlock, and keeps its answer if
+ * no writer took the lock meanwhile; else it asks again under the read lock. A doubling's step and
+ * an insert or delete are writes like any other, so a query never misses a key whose add returned
+ * before it began ({@code ExpandableConcurrencyTest}). {@link #copy()} and the other side of a
+ * {@link #union} are read under the read lock (a copy keeps a doubling under way; a union ends it).
+ * The serialized form ends a doubling under way under the write lock, then holds on to it as the
+ * read lock: a form is of one table (its payload unchanged), held from the container's header to
+ * the payload's last byte, so a save while others add gives one moment's filter. A query that reads
+ * half-written metadata ends (its loops are bounded) and is asked again under the lock.
  */
 public final class ExpandableFilter implements MutableFilter {
 
@@ -161,8 +160,9 @@ public final class ExpandableFilter implements MutableFilter {
   /** A read-only view of another's heap array, valid under its read lock (a holdStill's). */
   final boolean heldView;
 
-  /** Writers exclusive; queries optimistic (a seqlock), copies and the form under the read lock. */
-  final StampedLock lock = new StampedLock();
+  final StampedLock lock = new StampedLock(); // writers exclusive, queries optimistic: "Threads"
+
+  final ExpandableCombiner combiner = new ExpandableCombiner(); // adds queued for the lock holder
 
   private final BatchScratch.ChunkProbe chunkProbe = // the batch form's probe of one chunk
       (hashes, at, chunk) -> ExpandableReads.probeChunk(this, hashes, at, chunk);

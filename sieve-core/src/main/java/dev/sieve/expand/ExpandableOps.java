@@ -105,18 +105,20 @@ final class ExpandableOps {
     }
   }
 
-  /** {@link ExpandableFilter#addHash}: under the write lock. */
+  /**
+   * {@link ExpandableFilter#addHash}: under the write lock, combined ({@link ExpandableCombiner}).
+   */
   static void add(ExpandableFilter f, long hash64) {
     checkMutable(f);
-    long stamp = f.lock.writeLock();
-    try {
-      f.lastMoved = 0;
-      addLocked(f, hash64);
-      if (f.migration != null) {
-        ExpandableMigration.step(f, ExpandableMigration.STEP);
-      }
-    } finally {
-      f.lock.unlockWrite(stamp);
+    ExpandableCombiner.add(f, hash64);
+  }
+
+  /** One add and its share of a doubling under way; the caller holds the write lock. */
+  static void addAndStep(ExpandableFilter f, long hash64) {
+    f.lastMoved = 0;
+    addLocked(f, hash64);
+    if (f.migration != null) {
+      ExpandableMigration.step(f, ExpandableMigration.STEP);
     }
   }
 

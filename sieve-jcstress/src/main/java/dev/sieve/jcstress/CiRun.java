@@ -27,11 +27,12 @@ import org.openjdk.jcstress.infra.runners.TestList;
  * and fails unless each selected test has a result with status {@code NORMAL} that passed.
  *
  * <p>The tests are in this package: {@link AtomicBitsTests}, {@link MutableBloomTests}, {@link
- * PublicationTests} and {@link ExpandableTests}. Every test has two actors, so it runs on a machine
- * with two CPUs. {@code mvn verify} runs them in a short mode (the {@code jcstress.args} property
- * of sieve-jcstress/pom.xml: each test once per JVM configuration, one iteration of 100 ms); for a
- * longer run use the jar directly, e.g. {@code java -jar sieve-jcstress/target/sieve-jcstress.jar
- * -m default} or {@code -m tough}, with {@code -t REGEX} to pick tests.
+ * PublicationTests}, {@link ExpandableTests} and {@link ExpandableWriterTests}. Every test has two
+ * actors, so it runs on a machine with two CPUs. {@code mvn verify} runs them in a short mode (the
+ * {@code jcstress.args} property of sieve-jcstress/pom.xml: each test once per JVM configuration,
+ * one iteration of 100 ms); for a longer run use the jar directly, e.g. {@code java -jar
+ * sieve-jcstress/target/sieve-jcstress.jar -m default} or {@code -m tough}, with {@code -t REGEX}
+ * to pick tests.
  */
 public final class CiRun {
   private CiRun() {}

@@ -27,11 +27,12 @@ import java.util.concurrent.locks.StampedLock;
  * position to the same precision, {@code 2^(−r)/n} of the hash range: what it gains in address it
  * loses in fingerprint. A query reads one run of one table, however often the table doubled. A
  * doubling is incremental ({@code ExpandableMigration}, with the math of its step): the add that
- * finds the table full allocates the new one, and from then on each write moves at most 16 of the
- * old table's entries into it, in quotient order, so no write rebuilds the whole table. Until the
- * last has moved (within about a twentieth of the table's slots in writes), adds go to the new
- * table and a query reads the new table and, for a quotient at or past the cursor, the old one (two
- * runs). Each entry keeps its known hash bits, so the rate below is that of one table.
+ * finds the table full takes the new one ({@code ExpandableSpare} zeroes it ahead), and from then
+ * on each write moves at most 16 of the old table's entries into it, in quotient order, so no write
+ * rebuilds the whole table. Until the last has moved (within about a twentieth of the table's slots
+ * in writes), adds go to the new table and a query reads the new table and, for a quotient at or
+ * past the cursor, the old one (two runs). Each entry keeps its known hash bits, so the rate below
+ * is that of one table.
  *
  * <h2>The rate, and the budget that bounds it</h2>
  *
@@ -161,8 +162,8 @@ public final class ExpandableFilter implements MutableFilter {
   final boolean heldView;
 
   final StampedLock lock = new StampedLock(); // writers exclusive, queries optimistic: "Threads"
-
   final ExpandableCombiner combiner = new ExpandableCombiner(); // adds queued for the lock holder
+  final ExpandableSpare spare = new ExpandableSpare(); // the next table, allocated ahead
 
   private final BatchScratch.ChunkProbe chunkProbe = // the batch form's probe of one chunk
       (hashes, at, chunk) -> ExpandableReads.probeChunk(this, hashes, at, chunk);
@@ -330,8 +331,9 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   @Override
-  public long sizeInBits() { // both tables while a doubling holds both
-    return ExpandableSlots.tableBits(slots, width) + ExpandableMigration.oldBits(migration);
+  public long sizeInBits() { // both tables while a doubling holds both, a spare once ready
+    long held = ExpandableMigration.oldBits(migration) + spare.readyBits();
+    return ExpandableSlots.tableBits(slots, width) + held;
   }
 
   /**
@@ -350,10 +352,7 @@ public final class ExpandableFilter implements MutableFilter {
     return fpRate;
   }
 
-  /**
-   * {@return how many times the table doubled since creation, less the halvings of {@link
-   * #compact()} (from the smallest size it had)}
-   */
+  /** {@return the table's doublings since creation, less the halvings of {@link #compact()}} */
   public int doublings() {
     return log - startLog;
   }

@@ -100,16 +100,7 @@ final class ExpandableGrowth {
       throw new IllegalStateException(
           "the table is full at its largest size, " + f.slots + " slots");
     }
-    // the rate is the same after the doubling, and the entries after it are known (void ones
-    // twice): the budget is read before it
-    long after = f.used + f.entriesByKnownBits[f.log];
-    int bits =
-        ExpandableMath.budgetBits(
-            f.fpRate,
-            f.modelledFpRate(),
-            (double) after / ExpandableMath.slots(f.log + 1, f.mant),
-            f.log + 1,
-            longestFingerprint(f, f.log + 1));
+    int bits = nextBits(f);
     ExpandableMigration.begin(f, Math.max(f.width, bits + ExpandableMath.SLOT_OVERHEAD_BITS), bits);
     long voidCopies = f.entriesByKnownBits[f.log] + 2 * ExpandableMigration.pending(f);
     if (voidCopies > ExpandableMath.maxEntries(f.slots) / 2) {
@@ -126,6 +117,21 @@ final class ExpandableGrowth {
               + ExpandableMath.MAX_LOAD / 2
               + " do this");
     }
+  }
+
+  /**
+   * The fingerprint length a doubling begun now gives the next generation: the rate is the same
+   * after the doubling, and the entries after it are known (void ones twice), so the budget is read
+   * before it.
+   */
+  static int nextBits(ExpandableFilter f) {
+    long after = f.used + f.entriesByKnownBits[f.log];
+    return ExpandableMath.budgetBits(
+        f.fpRate,
+        f.modelledFpRate(),
+        (double) after / ExpandableMath.slots(f.log + 1, f.mant),
+        f.log + 1,
+        longestFingerprint(f, f.log + 1));
   }
 
   /** Rebuilds the table with {@code 2^newLog}-scaled slots (the same or twice) of a new width. */

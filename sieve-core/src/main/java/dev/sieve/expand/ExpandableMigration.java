@@ -130,7 +130,7 @@ final class ExpandableMigration {
    */
   static void begin(ExpandableFilter f, int width, int bits) {
     long newSlots = ExpandableMath.slots(f.log + 1, f.mant);
-    long[] next = new long[ExpandableGrowth.wordCount(newSlots, width)];
+    long[] next = f.spare.take(ExpandableGrowth.wordCount(newSlots, width)); // zeroed ahead
     f.migration = new ExpandableMigration(f.heap, f.slots, f.width, f.log, 0, 0);
     f.words = next;
     f.heap = new Heap(next);

@@ -119,6 +119,8 @@ final class ExpandableOps {
     addLocked(f, hash64);
     if (f.migration != null) {
       ExpandableMigration.step(f, ExpandableMigration.STEP);
+    } else {
+      f.spare.prepare(f);
     }
   }
 
@@ -188,6 +190,7 @@ final class ExpandableOps {
     long stamp = f.lock.writeLock();
     try {
       ExpandableMigration.finish(f);
+      f.spare.drop(); // sized for the next doubling of this table, not of a halved one
       int halvings = 0;
       while (ExpandableGrowth.canHalve(f)) {
         ExpandableGrowth.halve(f);

@@ -7,7 +7,8 @@
 # OUT/<n>.log and its CSVs to OUT/<n>.csv (OUT default: a temporary directory, named on stderr).
 # Usage: out-of-cache.sh [SIZES (comma; default 100000000,1000000000)]
 # Environment: JAR (default sieve-bench/target/sieve-bench-all.jar), OUT, BENCH_CPUS (taskset
-# list, default 1), STRUCTURES (comma; default all six rows), BITS (bits/key, default 10),
+# list, default 1), STRUCTURES (comma; default all six rows), QUERIES (positive, negative or
+# both, the default: which of the benchmark's two query streams), BITS (bits/key, default 10),
 # WI/W/I/R (JMH warm-ups, their seconds, iterations, their seconds: 5 1 5 1), HEAP_<n> (a fork's
 # heap for size n, e.g. HEAP_1000000000=6g; default the filter's size rounded down to gigabytes plus 2g).
 # Building a row at 10^9 keys (one add per key, each a cache miss) takes minutes per fork.
@@ -21,6 +22,11 @@ pin=(taskset -c "${BENCH_CPUS:-1}")
 wi="${WI:-5}" w="${W:-1}" i="${I:-5}" r="${R:-1}"
 structures="${STRUCTURES:-sieve-two-word-bloom,sieve-two-word-bloom-batch,sieve-blocked-bloom,sieve-blocked-bloom-batch,fastfilter-blocked-bloom,raw-read-1x}"
 bits="${BITS:-10}"
+case "${QUERIES:-both}" in
+  positive | negative) methods="${QUERIES}" ;;
+  both) methods="(positive|negative)" ;;
+  *) echo "QUERIES must be positive, negative or both, got '${QUERIES}'" >&2; exit 2 ;;
+esac
 [[ -f "$jar" ]] || { echo "no benchmark jar at $jar (build sieve-bench with package)" >&2; exit 1; }
 echo "logs and CSVs: $out" >&2
 header=""
@@ -30,7 +36,7 @@ for n in "${ns[@]}"; do
   # the largest row holds the filter's footprint (about bits/8 bytes per key) once
   heap="${!var:-$(( n * bits / 8 / 1000000000 + 2 ))g}"
   echo "== n=$n, heap $heap (load $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main '\.OutOfCacheBenchmark\.' \
+  "${pin[@]}" java -Djmh.ignoreLock=true -cp "$jar" org.openjdk.jmh.Main '\.OutOfCacheBenchmark\.'"$methods"'$' \
     -p structure="$structures" -p n="$n" -p bitsPerKey="$bits" -f 1 -wi "$wi" -w "$w" -i "$i" \
     -r "$r" -jvmArgsAppend "-Xms$heap -Xmx$heap" -rf csv -rff "$out/$n.csv" > "$out/$n.log" 2>&1 \
     || { echo "JMH failed at n=$n; see $out/$n.log" >&2; tail -20 "$out/$n.log" >&2; exit 1; }

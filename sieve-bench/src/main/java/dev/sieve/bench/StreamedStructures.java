@@ -54,9 +54,18 @@ public final class StreamedStructures {
           (k, b) -> new PeerAdapters.FastFilterMembership(fastFilter(k, b), Double.NaN);
       case "raw-read-1x" ->
           (k, b) -> RawRandomRead.ofWords(RawRandomRead.blockedBloomWords(k.size(), b));
-      default ->
+      default -> {
+        TwoWordProbeForms.Form form = TwoWordProbeForms.byRowName(name);
+        if (form == null) {
           throw new IllegalArgumentException(
-              "unknown streamed structure '" + name + "'; known: " + String.join(", ", names()));
+              "unknown streamed structure '"
+                  + name
+                  + "'; known: "
+                  + String.join(", ", names())
+                  + " and the experiment rows two-word-form-{copy,aligned,both,aligned-both}");
+        }
+        yield (k, b) -> TwoWordProbeForms.of((TwoWordBloomFilter) filled(twoWord(k, b), k), form);
+      }
     };
   }
 
@@ -69,6 +78,10 @@ public final class StreamedStructures {
   }
 
   private static Membership sieve(MutableFilterBuilder<?> builder, KeyStream keys, Mode mode) {
+    return new SieveFilterMembership(filled(builder, keys), mode);
+  }
+
+  private static MutableFilter filled(MutableFilterBuilder<?> builder, KeyStream keys) {
     MutableFilter filter = builder.create();
     keys.forEachChunk(
         CHUNK,
@@ -77,7 +90,7 @@ public final class StreamedStructures {
             filter.add(chunk[i]);
           }
         });
-    return new SieveFilterMembership(filter, mode);
+    return filter;
   }
 
   /**

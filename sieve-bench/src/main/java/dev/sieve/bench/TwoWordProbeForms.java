@@ -13,7 +13,8 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@code copy}: the library's probe (the first word, then the second only where the first
- *       passes) over a plain copy of the words, the control;
+ *       passes; the mask bits and the second word from small tables, as the library's) over a plain
+ *       copy of the words, the control;
  *   <li>{@code aligned}: the same probe over the words placed {@value #PAD} longs into a larger
  *       array, so that where the array starts on a 64-byte boundary (a humongous array under G1,
  *       which starts at a region; the array's header 16 bytes) every block is one cache line, not
@@ -77,7 +78,7 @@ public final class TwoWordProbeForms {
         : new Early(placed, filter.numBlocks(), form.pad, filter.sizeInBits());
   }
 
-  private static long[] words(TwoWordBloomFilter filter) {
+  static long[] words(TwoWordBloomFilter filter) {
     try {
       Field f = TwoWordBloomFilter.class.getDeclaredField("words");
       f.setAccessible(true);
@@ -96,18 +97,35 @@ public final class TwoWordProbeForms {
     return (int) (((h >>> 32) * numBlocks) >>> 32) * 8 + pad;
   }
 
-  /** The second word: {@code w1 ^ d}, {@code d = x == 0 ? 1 : x} ({@code x = (g >>> 3) & 7}). */
+  /**
+   * The second word, {@code w1 ^ d} with {@code d = x == 0 ? 1 : x} ({@code x = (g >>> 3) & 7}),
+   * from a 64-entry table as the library reads it.
+   */
   static int second(long g) {
-    int x = (int) (g >>> 3) & 7;
-    return ((int) g & 7) ^ (x == 0 ? 1 : x);
+    return SECOND[(int) g & 63];
   }
 
+  private static final byte[] SECOND = new byte[64];
+
+  /** {@code 1L << i}, read from a table as the library reads its mask bits. */
+  private static final long[] BIT = new long[64];
+
+  static {
+    for (int v = 0; v < 64; v++) {
+      int x = v >>> 3;
+      SECOND[v] = (byte) ((v & 7) ^ (x == 0 ? 1 : x));
+      BIT[v] = 1L << v;
+    }
+  }
+
+  /** The first word's three bits: fields 0 to 2 of {@code g}, six bits each from the top. */
   static long firstMask(long g) {
-    return (1L << (g >>> 58)) | (1L << (g >>> 52)) | (1L << (g >>> 46));
+    return BIT[(int) (g >>> 58)] | BIT[(int) (g >>> 52) & 63] | BIT[(int) (g >>> 46) & 63];
   }
 
+  /** The second word's three bits: fields 3 to 5. */
   static long secondMask(long g) {
-    return (1L << (g >>> 40)) | (1L << (g >>> 34)) | (1L << (g >>> 28));
+    return BIT[(int) (g >>> 40) & 63] | BIT[(int) (g >>> 34) & 63] | BIT[(int) (g >>> 28) & 63];
   }
 
   private abstract static class Rows implements Membership {

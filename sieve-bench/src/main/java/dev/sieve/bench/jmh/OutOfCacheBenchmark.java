@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.State;
  * query benchmark's, beside the raw random read over the blocked Bloom filter's footprint.
  *
  * <p>{@code sieve-bench/scripts/out-of-cache.sh} runs the rows at 10^8 and 10^9 keys, each size in
- * its own JMH run and each row in its own fork, with the heap each size needs.
+ * its own JMH run and each row in its own fork, with the heap each size needs. The experiment rows
+ * {@code two-word-form-*} ({@link dev.sieve.bench.TwoWordProbeForms}) ask a copy of the two-word
+ * filter's words by one probe form each (block-aligned or not, early exit or both words).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

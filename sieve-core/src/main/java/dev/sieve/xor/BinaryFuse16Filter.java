@@ -119,11 +119,13 @@ public final class BinaryFuse16Filter extends FuseFilter {
     int h0 = FuseLayout.h0(h, segmentCountLength);
     int len = segmentLength;
     int mask = segmentLengthMask;
+    // SeededHash.fingerprint, FuseLayout.h1 and h2 written out: the first lookups of a fresh JVM
+    // run interpreted, where a call costs more than these expressions (FingerprintSingleLookupTest checks them)
     int v =
-        SeededHash.fingerprint(h)
+        (int) (h ^ (h >>> 32))
             ^ b[h0]
-            ^ b[FuseLayout.h1(h, h0, len, mask)]
-            ^ b[FuseLayout.h2(h, h0, len, mask)];
+            ^ b[(h0 + len) ^ ((int) (h >>> 18) & mask)]
+            ^ b[(h0 + 2 * len) ^ ((int) h & mask)];
     if (arity == 4) {
       v ^= b[FuseLayout.h3(h, h0, len, mask)];
     }

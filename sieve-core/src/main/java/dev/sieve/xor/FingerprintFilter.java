@@ -2,6 +2,7 @@ package dev.sieve.xor;
 
 import dev.sieve.Filter;
 import dev.sieve.KeyScheme;
+import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.PayloadForm;
 import dev.sieve.math.FingerprintMath;
 import java.nio.ByteBuffer;
@@ -64,6 +65,23 @@ abstract class FingerprintFilter implements Filter {
   @Override
   public final KeyScheme keyScheme() {
     return keyScheme;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The key's hash as {@link Filter#mayContain(long)} gives it, with the scheme read from the
+   * field: a fresh JVM runs a filter's first lookups in the interpreter, where each call level (the
+   * scheme's accessor, its hash method) costs about as much as the probe's arithmetic; compiled, it
+   * is the same code.
+   */
+  @Override
+  public final boolean mayContain(long key) {
+    KeyScheme s = keyScheme;
+    return mayContainHash(
+        s == KeyScheme.FAST || s == KeyScheme.MIX64
+            ? KeyHash.mix64(key)
+            : s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key));
   }
 
   /** {@return the bits per fingerprint, 8 or 16} */

@@ -119,8 +119,8 @@ public final class BinaryFuse16Filter extends FuseFilter {
     int h0 = FuseLayout.h0(h, segmentCountLength);
     int len = segmentLength;
     int mask = segmentLengthMask;
-    // SeededHash.fingerprint, FuseLayout.h1 and h2 written out: the first lookups of a fresh JVM
-    // run interpreted, where a call costs more than these expressions (FingerprintSingleLookupTest checks them)
+    // SeededHash.fingerprint, FuseLayout.h1 and h2 written out: a fresh JVM interprets its first
+    // lookups, where a call costs more than these (FingerprintSingleLookupTest checks them)
     int v =
         (int) (h ^ (h >>> 32))
             ^ b[h0]

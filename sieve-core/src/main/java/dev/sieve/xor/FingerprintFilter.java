@@ -67,14 +67,8 @@ abstract class FingerprintFilter implements Filter {
     return keyScheme;
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>The key's hash as {@link Filter#mayContain(long)} gives it, with the scheme read from the
-   * field: a fresh JVM runs a filter's first lookups in the interpreter, where each call level (the
-   * scheme's accessor, its hash method) costs about as much as the probe's arithmetic; compiled, it
-   * is the same code.
-   */
+  // the scheme read from its field, not through two calls: a fresh JVM interprets its first
+  // lookups, where a call level costs about as much as the probe's arithmetic
   @Override
   public final boolean mayContain(long key) {
     KeyScheme s = keyScheme;
@@ -108,10 +102,7 @@ abstract class FingerprintFilter implements Filter {
     return (long) shape.length() * fingerprintBits;
   }
 
-  /**
-   * {@code 2^-r} for {@code r}-bit fingerprints plus the 64-bit key hash's collision rate ({@link
-   * FingerprintMath#xorFilterFpRate}).
-   */
+  /** {@code 2^-r} plus the key hash's collisions ({@link FingerprintMath#xorFilterFpRate}). */
   @Override
   public final double modelledFpRate() {
     return FingerprintMath.xorFilterFpRate(shape.numKeys(), fingerprintBits);
@@ -150,10 +141,7 @@ abstract class FingerprintFilter implements Filter {
     return out;
   }
 
-  /**
-   * The serialized form ({@link XorFilterFormat}: a 24-byte header, then the fingerprints,
-   * little-endian), the payload of the Sieve container.
-   */
+  /** The serialized form ({@link XorFilterFormat}), the payload of the Sieve container. */
   // XorFilterFormat.start allocates the heap buffer: arrayOffset() is 0
   @SuppressWarnings("ByteBufferBackingArray")
   final byte[] toByteArray() {

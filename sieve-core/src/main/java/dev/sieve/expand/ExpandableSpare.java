@@ -78,10 +78,17 @@ final class ExpandableSpare {
    * new array} The spare is dropped either way.
    */
   long[] take(int n) {
-    CompletableFuture<long[]> p = pending;
+    long[] ready = readyOf(pending);
     pending = null;
-    long[] ready = p == null ? null : p.getNow(null);
     return ready != null && ready.length == n ? ready : new long[n];
+  }
+
+  /**
+   * The array once allocated; null while under way, or when the allocation failed (then the add
+   * allocates).
+   */
+  private static long[] readyOf(CompletableFuture<long[]> p) {
+    return p != null && p.isDone() && !p.isCompletedExceptionally() ? p.join() : null;
   }
 
   /** Drops the spare: the table is about to change shape otherwise. */
@@ -97,8 +104,7 @@ final class ExpandableSpare {
 
   /** {@return the spare's array if it is ready, else null: for the package's tests} */
   long[] ready() {
-    CompletableFuture<long[]> p = pending;
-    return p == null ? null : p.getNow(null);
+    return readyOf(pending);
   }
 
   /** Whether a spare has been asked for and not yet taken or dropped. */

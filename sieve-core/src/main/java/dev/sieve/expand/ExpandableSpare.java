@@ -45,7 +45,6 @@ final class ExpandableSpare {
   static final String THREAD_NAME = "sieve-expandable-allocator";
 
   private CompletableFuture<long[]> pending; // written under the filter's write lock
-  private int words;
 
   /**
    * Asks for the next table when the doubling is near and the table is large; the caller holds the
@@ -64,7 +63,6 @@ final class ExpandableSpare {
       return;
     }
     int n = (int) next;
-    words = n;
     pending = CompletableFuture.supplyAsync(() -> new long[n], Allocator.EXECUTOR);
   }
 
@@ -98,8 +96,8 @@ final class ExpandableSpare {
 
   /** {@return the bits of the spare the filter holds: its size once ready, else 0} */
   long readyBits() {
-    CompletableFuture<long[]> p = pending;
-    return p != null && p.isDone() && !p.isCompletedExceptionally() ? 64L * words : 0;
+    long[] ready = readyOf(pending);
+    return ready == null ? 0 : 64L * ready.length;
   }
 
   /** {@return the spare's array if it is ready, else null: for the package's tests} */

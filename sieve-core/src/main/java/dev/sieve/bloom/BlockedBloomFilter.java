@@ -162,9 +162,8 @@ public final class BlockedBloomFilter
 
   /**
    * {@return whether heap queries take the SIMD line test once it is warm} True when the JVM runs
-   * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors. Until its
-   * warm-up thread has seen the vector code compiled, queries run the scalar probe ({@code
-   * VectorGate} describes the warm-up). The answers are the same either way (docs/journal.md).
+   * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors; until the
+   * vector code is compiled ({@code VectorGate}), queries run the scalar probe, same answers.
    */
   public static boolean usesVectorProbe() {
     return VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.supported();
@@ -213,7 +212,7 @@ public final class BlockedBloomFilter
 
   /**
    * Heap storage: the scalar batch software-pipelined a chunk of 64 hashes deep ({@code
-   * BlockedBloomBatch}); with the SIMD line test warm, one pass per chunk.
+   * BlockedBloomBatch}); with the SIMD line test warm, one pass per chunk (or the scalar batch).
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
@@ -221,7 +220,8 @@ public final class BlockedBloomFilter
       return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
     if (vectorBatch(len)) {
-      return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
+      return BlockedBloomBatch.simd(
+          words, numBlocks, numProbes, hashes, off, len, resultBits, chunkProbe);
     }
     return BlockedBloomBatch.pipelined(
         words, numBlocks, numProbes, hashes, null, off, len, resultBits);

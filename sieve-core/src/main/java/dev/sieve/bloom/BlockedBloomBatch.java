@@ -10,10 +10,10 @@ import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The batch lookups of {@link BlockedBloomFilter} over heap storage: the scalar batch,
- * software-pipelined, and the choice of path once the SIMD gate is open (the SIMD chunk stays in
- * the filter class, see its {@code probeChunk}). Static methods over the filter's words, block
- * count and probe count, as {@link BlockedBloomKernel}'s single lookups are, so the JIT inlines
- * them into the filter's batch methods.
+ * software-pipelined, and the choice of path once the SIMD gate is open (the SIMD chunk is {@link
+ * BlockedBloomVectorChunk}). Static methods over the filter's words, block count and probe count,
+ * as {@link BlockedBloomKernel}'s single lookups are, so the JIT inlines them into the filter's
+ * batch methods.
  */
 final class BlockedBloomBatch {
   private BlockedBloomBatch() {}

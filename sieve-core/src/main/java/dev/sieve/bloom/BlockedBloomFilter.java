@@ -1,6 +1,8 @@
 package dev.sieve.bloom;
 
 import static dev.sieve.bloom.BlockedBloomKernel.VECTOR_PROBE;
+import static dev.sieve.bloom.BlockedBloomKernel.WORDS_PER_BLOCK;
+import static dev.sieve.bloom.BlockedBloomKernel.all6;
 import static dev.sieve.bloom.BlockedBloomKernel.blockBase;
 import static dev.sieve.bloom.BlockedBloomKernel.early6;
 import static dev.sieve.bloom.BlockedBloomKernel.earlyLoop;
@@ -11,10 +13,10 @@ import dev.sieve.KeyScheme;
 import dev.sieve.MergeableFilter;
 import dev.sieve.RocksDbFilter;
 import dev.sieve.SieveFormatException;
+import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
-import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -68,18 +70,16 @@ public final class BlockedBloomFilter
   private final int numBlocks;
   private final int numProbes;
   private final KeyScheme keyScheme;
-  private final BatchScratch.ChunkProbe chunkProbe = this::probeChunk;
+  private final BlockedBloomVectorChunk chunkProbe; // null where the SIMD path cannot run
 
   BlockedBloomFilter(BloomWords data, int numProbes, KeyScheme keyScheme) {
     this.keyScheme = keyScheme;
     this.data = data;
     this.words = data.heapOrNull();
     this.wrapped = data.wrappedOrNull();
-    if (VECTOR_PROBE && words != null) {
-      VectorGate.BLOCKED_BLOOM.watch(); // the SIMD path's warm-up thread, waiting for 2^20 lookups
-    }
     this.numBlocks = (int) (data.numWords() / BlockedBloomKernel.WORDS_PER_BLOCK);
     this.numProbes = numProbes;
+    this.chunkProbe = BlockedBloomVectorChunk.forHeap(words, numBlocks, numProbes);
   }
 
   /** {@return a builder that sizes the filter by bits/key or by a target false-positive rate} */
@@ -185,6 +185,29 @@ public final class BlockedBloomFilter
     return scheme == keyScheme ? this : new BlockedBloomFilter(data, numProbes, scheme);
   }
 
+  // mayContainHash's heap scalar path written out, the hash from the scheme field: a fresh JVM
+  // interprets its first lookups, where a call level costs about as much as the probe's arithmetic
+  @Override
+  public boolean mayContain(long key) {
+    KeyScheme s = keyScheme;
+    long hash64 =
+        s == KeyScheme.XXPH3
+            ? KeyHash.hash64(key)
+            : s == KeyScheme.FAST || s == KeyScheme.MIX64 ? KeyHash.mix64(key) : s.hash(key);
+    long[] w = words;
+    int n = numBlocks;
+    if (VECTOR_PROBE || w == null || n == 0) { // the gate counts the lookup there, as a hash's
+      return mayContainHash(hash64);
+    }
+    int base = (int) (((hash64 & 0xFFFFFFFFL) * n) >>> 32) * WORDS_PER_BLOCK; // blockBase
+    int h = (int) (hash64 >>> 32);
+    int k = numProbes;
+    if (n <= BlockedBloomKernel.BRANCH_FREE_MAX_BLOCKS) {
+      return ((k == 6 ? all6(w, base, h) : BlockedBloomKernel.allProbes(w, base, h, k)) & 1) != 0;
+    }
+    return k == 6 ? early6(w, base, h) : earlyLoop(w, base, h, k);
+  }
+
   @Override
   public boolean mayContainHash(long hash64) {
     long[] w = words;
@@ -234,31 +257,6 @@ public final class BlockedBloomFilter
     }
     return BlockedBloomBatch.pipelined(
         words, numBlocks, numProbes, keys, keyScheme, off, len, resultBits);
-  }
-
-  /**
-   * One chunk through the SIMD line test (the gate is open): one pass, no staging. The loop stays
-   * in this method, the compile root the chunk lambda calls: one more call level between it and the
-   * vector kernel (a static helper elsewhere) left the vector operations out of C2's inlining and
-   * made the batch several times slower.
-   */
-  private long probeChunk(long[] hashes, int at, int chunk) {
-    long[] w = words;
-    // one pass: the vector line test is short and branch-light, so the core overlaps the lines of
-    // consecutive keys without a separate loading pass (which measured slower)
-    int k = numProbes;
-    long word = 0;
-    for (int i = 0; i < chunk; i++) {
-      long hash = hashes[at + i];
-      int base = blockBase(hash, numBlocks);
-      int h = (int) (hash >>> 32);
-      if (k <= 8
-          ? VectorLineProbe.oneGroup(w, base, h, k)
-          : VectorLineProbe.groups(w, base, h, k)) {
-        word |= 1L << i;
-      }
-    }
-    return word;
   }
 
   @Override

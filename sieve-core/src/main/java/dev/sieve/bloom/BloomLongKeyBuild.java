@@ -28,14 +28,10 @@ final class BloomLongKeyBuild {
     if (bytes > 0) {
       int numBlocks = filter.numBlocks();
       long[] scratch = LongKeyBlocks.scratch(n);
-      long prev = 0;
       for (int off = 0; off < n; off += scratch.length) {
         int len = Math.min(scratch.length, n - off);
         scheme.hash(keys, off, len, scratch, 0);
-        if (off == 0) {
-          prev = ~scratch[0]; // the first hash is never a repeat
-        }
-        prev = BlockedBloomKernel.addAllPlain(words, numBlocks, numProbes, scratch, len, prev);
+        BlockedBloomKernel.addAllPlain(words, numBlocks, numProbes, scratch, len);
       }
     }
     return filter;

@@ -326,6 +326,7 @@ final class BlockedBloomKernel {
    * neighbouring keys overlap more.
    */
   private static void addAll6Plain(long[] w, int numBlocks, long[] hashes, int count) {
+    long[] bit = TwoWordBloomKernel.BIT; // 1L << i: one load in place of a variable shift
     for (int i = 0; i < count; i++) {
       long hash64 = hashes[i];
       int base = blockBase(hash64, numBlocks);
@@ -335,12 +336,12 @@ final class BlockedBloomKernel {
       int h3 = h * GOLDEN32_3;
       int h4 = h * GOLDEN32_4;
       int h5 = h * GOLDEN32_5;
-      w[base + (h >>> 29)] |= 1L << (h >>> 23);
-      w[base + (h1 >>> 29)] |= 1L << (h1 >>> 23);
-      w[base + (h2 >>> 29)] |= 1L << (h2 >>> 23);
-      w[base + (h3 >>> 29)] |= 1L << (h3 >>> 23);
-      w[base + (h4 >>> 29)] |= 1L << (h4 >>> 23);
-      w[base + (h5 >>> 29)] |= 1L << (h5 >>> 23);
+      w[base + (h >>> 29)] |= bit[(h >>> 23) & 63];
+      w[base + (h1 >>> 29)] |= bit[(h1 >>> 23) & 63];
+      w[base + (h2 >>> 29)] |= bit[(h2 >>> 23) & 63];
+      w[base + (h3 >>> 29)] |= bit[(h3 >>> 23) & 63];
+      w[base + (h4 >>> 29)] |= bit[(h4 >>> 23) & 63];
+      w[base + (h5 >>> 29)] |= bit[(h5 >>> 23) & 63];
     }
   }
 

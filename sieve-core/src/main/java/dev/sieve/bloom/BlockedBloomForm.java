@@ -277,7 +277,7 @@ final class BlockedBloomForm {
     int numProbes = BloomMath.fastLocalBloomNumProbes(millibitsPerKey);
     BlockedBloomFilter filter = onHeap(words, numProbes, distinct);
     if (bytes > 0) {
-      addAllPlain(words, filter.numBlocks(), numProbes, hashes, count, ~hashes[0]);
+      addAllPlain(words, filter.numBlocks(), numProbes, hashes, count);
     }
     return filter;
   }

@@ -297,26 +297,52 @@ final class BlockedBloomKernel {
   }
 
   /**
-   * Adds {@code hashes[0, count)} with plain writes, for a builder before the filter is published,
-   * skipping a hash equal to the one before it ({@code prev} before the first): RocksDB's
-   * consecutive de-duplication. Returns the last hash, the {@code prev} of the next block.
+   * Adds {@code hashes[0, count)} with plain writes, for a builder before the filter is published.
+   * A repeated hash sets the bits it set before, so repeats need no check here: the builders count
+   * RocksDB's consecutive de-duplication for the key count and the size only. RocksDB's six probes
+   * (10 bits/key) run straight-line ({@link #addAll6Plain}).
    */
-  static long addAllPlain(
-      long[] w, int numBlocks, int numProbes, long[] hashes, int count, long prev) {
+  static void addAllPlain(long[] w, int numBlocks, int numProbes, long[] hashes, int count) {
+    if (numProbes == 6) {
+      addAll6Plain(w, numBlocks, hashes, count);
+      return;
+    }
     for (int i = 0; i < count; i++) {
       long hash64 = hashes[i];
-      if (hash64 != prev) {
-        int base = blockBase(hash64, numBlocks);
-        int h = (int) (hash64 >>> 32);
-        for (int p = 0; p < numProbes; p++) {
-          int bitpos = h >>> 23;
-          w[base + (bitpos >>> 6)] |= 1L << bitpos;
-          h *= GOLDEN32;
-        }
+      int base = blockBase(hash64, numBlocks);
+      int h = (int) (hash64 >>> 32);
+      for (int p = 0; p < numProbes; p++) {
+        int bitpos = h >>> 23;
+        w[base + (bitpos >>> 6)] |= 1L << bitpos;
+        h *= GOLDEN32;
       }
-      prev = hash64;
     }
-    return prev;
+  }
+
+  /**
+   * {@link #addAllPlain} for six probes: each probe's hash is one multiply of {@code h} by its own
+   * power of {@link #GOLDEN32} (as in {@link #all6}), so the six positions of a key are computed
+   * together and no probe's write waits on a multiply chain; with no inner loop, the adds of
+   * neighbouring keys overlap more.
+   */
+  private static void addAll6Plain(long[] w, int numBlocks, long[] hashes, int count) {
+    long[] bit = TwoWordBloomKernel.BIT; // 1L << i: one load in place of a variable shift
+    for (int i = 0; i < count; i++) {
+      long hash64 = hashes[i];
+      int base = blockBase(hash64, numBlocks);
+      int h = (int) (hash64 >>> 32);
+      int h1 = h * GOLDEN32;
+      int h2 = h * GOLDEN32_2;
+      int h3 = h * GOLDEN32_3;
+      int h4 = h * GOLDEN32_4;
+      int h5 = h * GOLDEN32_5;
+      w[base + (h >>> 29)] |= bit[(h >>> 23) & 63];
+      w[base + (h1 >>> 29)] |= bit[(h1 >>> 23) & 63];
+      w[base + (h2 >>> 29)] |= bit[(h2 >>> 23) & 63];
+      w[base + (h3 >>> 29)] |= bit[(h3 >>> 23) & 63];
+      w[base + (h4 >>> 29)] |= bit[(h4 >>> 23) & 63];
+      w[base + (h5 >>> 29)] |= bit[(h5 >>> 23) & 63];
+    }
   }
 
   /**

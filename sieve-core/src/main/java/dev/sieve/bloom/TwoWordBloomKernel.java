@@ -70,9 +70,9 @@ final class TwoWordBloomKernel {
    * {@code 1L << i} for {@code i} in {@code 0..63}: a mask bit is one shift and one load from this
    * 512-byte table (always in L1 while lookups run; the index is below 64 by construction, so C2
    * drops the bounds check) in place of the variable shift's five instructions on x86 (count into
-   * {@code cl}, a constant 1, the shift).
+   * {@code cl}, a constant 1, the shift). The blocked Bloom build's straight-line add reads it too.
    */
-  private static final long[] BIT = bitTable();
+  static final long[] BIT = bitTable();
 
   private static long[] bitTable() {
     long[] t = new long[64];

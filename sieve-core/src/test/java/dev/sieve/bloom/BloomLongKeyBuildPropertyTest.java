@@ -3,6 +3,7 @@ package dev.sieve.bloom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sieve.KeyScheme;
+import dev.sieve.internal.LongKeyBlocks;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import net.jqwik.api.Arbitraries;
@@ -19,7 +20,8 @@ import net.jqwik.api.constraints.IntRange;
  * BloomLongKeyBuild}) give, word for word, the filter of the same shape with the keys added one by
  * one, and the filter built from the keys' hashes: for random key sets crossing several blocks,
  * with repeats next to each other (which RocksDB's build counts once) and apart, at any bits/key,
- * under every scheme the builders take.
+ * under every scheme the builders take; and the builders' own path with the touch pass of large
+ * filters forced on these small ones gives the same words.
  */
 class BloomLongKeyBuildPropertyTest {
 
@@ -75,6 +77,12 @@ class BloomLongKeyBuildPropertyTest {
       oneByOne.add(key);
     }
     assertEquals(oneByOne, built);
+    if (LongKeyBlocks.injective(scheme)) { // the builder's own path, with its touch pass forced
+      assertEquals(
+          oneByOne,
+          BloomLongKeyBuild.blocked(keys, scheme, builder.millibitsPerKey(), 0)
+              .withKeyScheme(scheme));
+    }
   }
 
   @Property(tries = 250, seed = "-6630468061349212385")
@@ -96,6 +104,12 @@ class BloomLongKeyBuildPropertyTest {
       oneByOne.add(key);
     }
     assertEquals(oneByOne, built);
+    if (LongKeyBlocks.injective(scheme)) { // the builder's own path, with its touch pass forced
+      assertEquals(
+          oneByOne,
+          BloomLongKeyBuild.twoWord(keys, scheme, builder.bitsPerKey(), built.bitsPerWord(), 0)
+              .withKeyScheme(scheme));
+    }
   }
 
   private static long[] hashes(long[] keys, KeyScheme scheme) {

@@ -10,43 +10,12 @@ import dev.sieve.internal.base.BatchScratch;
 
 /**
  * The batch lookups of {@link BlockedBloomFilter} over heap storage: the scalar batch,
- * software-pipelined, and the choice of path once the SIMD gate is open (the SIMD chunk is {@link
- * BlockedBloomVectorChunk}). Static methods over the filter's words, block count and probe count,
- * as {@link BlockedBloomKernel}'s single lookups are, so the JIT inlines them into the filter's
- * batch methods.
+ * software-pipelined (the SIMD chunk is {@link BlockedBloomVectorChunk}). Static methods over the
+ * filter's words, block count and probe count, as {@link BlockedBloomKernel}'s single lookups are,
+ * so the JIT inlines them into the filter's batch methods.
  */
 final class BlockedBloomBatch {
   private BlockedBloomBatch() {}
-
-  /**
-   * The batch once the SIMD gate is open: the SIMD chunk loop ({@code vectorChunk}), or the scalar
-   * pipelined one while {@link VectorBatchTimer} finds the SIMD one slow in the callers' compiled
-   * code; one batch call in 8,192 is timed. Each path has one call site here, so a timed batch runs
-   * the code the others run.
-   */
-  static int simd(
-      long[] words,
-      int numBlocks,
-      int numProbes,
-      long[] hashes,
-      int off,
-      int len,
-      long[] resultBits,
-      BatchScratch.ChunkProbe vectorChunk) {
-    BatchScratch.checkBatch(hashes.length, off, len, resultBits.length);
-    VectorBatchTimer timer = VectorGate.BLOCKED_BLOOM.batches;
-    int sample = len == 0 ? 0 : timer.sample(hashes[off]);
-    boolean vector = sample == 0 ? !timer.slow() : sample == 1;
-    long start = sample == 0 ? 0 : System.nanoTime();
-    int count =
-        vector
-            ? BatchScratch.batch(hashes, off, len, resultBits, vectorChunk)
-            : pipelined(words, numBlocks, numProbes, hashes, null, off, len, resultBits);
-    if (sample != 0) {
-      timer.record(vector, System.nanoTime() - start, len);
-    }
-    return count;
-  }
 
   /**
    * The scalar batch over heap storage, software-pipelined one chunk of {@value BatchScratch#CHUNK}

@@ -17,6 +17,7 @@ import dev.sieve.hash.KeyHash;
 import dev.sieve.internal.BloomWords;
 import dev.sieve.internal.LongSegments;
 import dev.sieve.internal.Schemes;
+import dev.sieve.internal.base.BatchScratch;
 import dev.sieve.math.BloomMath;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -162,8 +163,9 @@ public final class BlockedBloomFilter
 
   /**
    * {@return whether heap queries take the SIMD line test once it is warm} True when the JVM runs
-   * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors; until the
-   * vector code is compiled ({@code VectorGate}), queries run the scalar probe, same answers.
+   * with {@code --add-modules jdk.incubator.vector} on hardware with 256-bit vectors. Until its
+   * warm-up thread has seen the vector code compiled, queries run the scalar probe ({@code
+   * VectorGate} describes the warm-up). The answers are the same either way (docs/journal.md).
    */
   public static boolean usesVectorProbe() {
     return VECTOR_PROBE && VectorGate.BLOCKED_BLOOM.supported();
@@ -235,7 +237,7 @@ public final class BlockedBloomFilter
 
   /**
    * Heap storage: the scalar batch software-pipelined a chunk of 64 hashes deep ({@code
-   * BlockedBloomBatch}); with the SIMD line test warm, one pass per chunk (or the scalar batch).
+   * BlockedBloomBatch}); with the SIMD line test warm, one pass per chunk.
    */
   @Override
   public int mayContainHashes(long[] hashes, int off, int len, long[] resultBits) {
@@ -243,8 +245,7 @@ public final class BlockedBloomFilter
       return MergeableFilter.super.mayContainHashes(hashes, off, len, resultBits);
     }
     if (vectorBatch(len)) {
-      return BlockedBloomBatch.simd(
-          words, numBlocks, numProbes, hashes, off, len, resultBits, chunkProbe);
+      return BatchScratch.batch(hashes, off, len, resultBits, chunkProbe);
     }
     return BlockedBloomBatch.pipelined(
         words, numBlocks, numProbes, hashes, null, off, len, resultBits);

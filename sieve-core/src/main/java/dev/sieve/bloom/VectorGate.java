@@ -169,9 +169,6 @@ final class VectorGate {
   /** The lookups seen shut in batches ({@link #openAfter}); plain, as {@link #sampled}. */
   private long batchLookups;
 
-  /** The open gate's timing of its callers' batches: which path a batch takes. */
-  final VectorBatchTimer batches = new VectorBatchTimer();
-
   /** Set by {@link #start()}: warm up now, without waiting for the count. */
   private volatile boolean now;
 
@@ -336,6 +333,6 @@ final class VectorGate {
 
   @Override
   public String toString() {
-    return "VectorGate{" + name + ", state=" + state + ", rounds=" + rounds + ", " + batches + "}";
+    return "VectorGate{" + name + ", state=" + state + ", rounds=" + rounds + "}";
   }
 }

@@ -136,60 +136,6 @@ class VectorGateTest {
     assertTrue(maybes > 3 * n && maybes < 3 * n + 3 * n / 10, "maybes " + maybes);
   }
 
-  @Test
-  void batchesTimedSlowGoScalarAndAnswerAsTheSimdPathAndTheSingleLookups() throws Exception {
-    assumeTrue(EXPECTED, "runs in the vector-probe execution");
-    SplittableRandom random = new SplittableRandom(46);
-    int n = 20_000;
-    BlockedBloomFilter blocked = BlockedBloomFilter.createWithBitsPerKey(2 * n, 10);
-    assertTrue(VectorGate.BLOCKED_BLOOM.awaitOpen(120_000), VectorGate.BLOCKED_BLOOM.toString());
-    VectorBatchTimer timer = VectorGate.BLOCKED_BLOOM.batches;
-    // present and absent hashes; untimed: bit 40 set in every hash; timed: every 64th hash makes
-    // its batch of 64 a timed one, on the SIMD path (bits 40..53 zero) or the scalar one (bit 53)
-    long[] untimed = new long[4 * n];
-    long[] timed = new long[4 * n];
-    for (int i = 0; i < untimed.length; i++) {
-      long h = random.nextLong();
-      untimed[i] = h | 1L << 40;
-      timed[i] =
-          i % 64 != 0 ? h : (h & ~(((1L << 14) - 1) << 40)) | ((i & 128) == 0 ? 0 : 1L << 53);
-      if (i < n) { // the first n of each are added
-        blocked.addHash(untimed[i]);
-        blocked.addHash(timed[i]);
-      }
-    }
-    for (boolean slow : new boolean[] {false, true, false, true}) {
-      while (timer.slow() != slow) { // as a caller's slow SIMD code would be timed
-        timer.record(true, slow ? 100_000 : 100, 64);
-        timer.record(false, 1_000, 64);
-      }
-      for (long[] hashes : new long[][] {untimed, timed}) {
-        long[] bits = new long[hashes.length / 64];
-        for (int round = 0; round < 3; round++) {
-          for (int off = 0; off < hashes.length; off += 64) { // batches of 64, as keys are asked
-            long[] word = new long[1];
-            blocked.mayContainHashes(hashes, off, 64, word);
-            bits[off >>> 6] = word[0];
-          }
-          for (int i = 0; i < hashes.length; i++) {
-            boolean single = blocked.mayContainHash(hashes[i]);
-            if (i < n) {
-              assertTrue(single, "an added key answered absent");
-            }
-            assertEquals(single, (bits[i >>> 6] >>> i & 1) != 0, "batch, slow=" + slow);
-          }
-        }
-        if (hashes == untimed) {
-          assertEquals(slow, timer.slow(), "untimed batches leave the choice as it is");
-        }
-      }
-    }
-    while (timer.slow()) { // leaves the shared gate as the other tests expect it
-      timer.record(true, 100, 64);
-      timer.record(false, 1_000, 64);
-    }
-  }
-
   private static int warmupThreads() {
     int count = 0;
     for (Thread t : Thread.getAllStackTraces().keySet()) {

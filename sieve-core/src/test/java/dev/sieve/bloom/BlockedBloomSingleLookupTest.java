@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sieve.KeyScheme;
 import dev.sieve.format.SieveFormat;
 import dev.sieve.hash.KeyHash;
+import dev.sieve.testing.SingleLookupCheck;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +26,6 @@ class BlockedBloomSingleLookupTest {
   private static final int KEYS = 20_000;
   private static final int QUERIES = 100_000;
   private static final int ROUNDS = 12;
-
-  /** {@link KeyScheme#hash(long)} with XXPH3 spelled out, as the key methods of the API hash. */
-  private static long schemeHash(KeyScheme s, long key) {
-    return s == KeyScheme.XXPH3 ? KeyHash.hash64(key) : s.hash(key);
-  }
 
   @Test
   void theSingleLookupAnswersAsTheHashPathAndTheBatch() {
@@ -49,7 +45,7 @@ class BlockedBloomSingleLookupTest {
       }
       taken.add(scheme);
       for (BlockedBloomFilter f : forms(built, scheme, keys)) {
-        check(f, scheme, keys, queries);
+        SingleLookupCheck.check(f, scheme, keys, queries, ROUNDS);
       }
     }
     assertTrue(taken.containsAll(List.of(KeyScheme.XXPH3, KeyScheme.FAST, KeyScheme.MIX64)));
@@ -103,30 +99,6 @@ class BlockedBloomSingleLookupTest {
       f.add(k);
     }
     return f;
-  }
-
-  private static void check(BlockedBloomFilter f, KeyScheme scheme, long[] keys, long[] queries) {
-    long[] bits = new long[(QUERIES + 63) / 64];
-    long positives = 0;
-    for (int round = 0; round < ROUNDS; round++) {
-      f.mayContainBatch(queries, 0, QUERIES, bits);
-      for (int i = 0; i < QUERIES; i++) {
-        boolean single = f.mayContain(queries[i]);
-        boolean batch = (bits[i >>> 6] >>> (i & 63) & 1) != 0;
-        if (single != batch || single != f.mayContainHash(schemeHash(scheme, queries[i]))) {
-          throw new AssertionError(f + " " + scheme + ": query " + i + " round " + round);
-        }
-        positives += single ? 1 : 0;
-      }
-    }
-    for (long k : keys) {
-      assertTrue(f.mayContain(k), f + " " + scheme + " key " + k);
-    }
-    // a fifth of the queries are keys; the rest answer "maybe" at the filter's rate, so the
-    // comparison above covered both answers
-    long absentHits = positives - (long) ROUNDS * (QUERIES / 5);
-    assertTrue(absentHits > 0, f + " " + scheme + ": no false positive compared");
-    assertEquals(0, absentHits % ROUNDS, "the same answers every round");
   }
 
   private static long[] keys(int n, long seed) {

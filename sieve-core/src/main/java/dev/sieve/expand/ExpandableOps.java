@@ -125,6 +125,25 @@ final class ExpandableOps {
   }
 
   private static void addLocked(ExpandableFilter f, long hash64) {
+    if (f.migration == null && f.used < ExpandableMath.maxEntries(f.slots)) {
+      // the common add: no doubling under way or due, so the run found for the bound on equal
+      // entries is where the entry goes, and the run is located once
+      long q = ExpandableKernel.quotient(hash64, f.slots);
+      long value = ExpandableKernel.entryValue(hash64, f.slots, f.newBits);
+      long end =
+          ExpandableSlots.occupied(f.heap, f.width, q)
+              ? ExpandableRank.runEnd(f.heap, f.slots, f.width, q)
+              : -1;
+      if (end >= 0 && ExpandableDuplicates.saturatedFrom(f.heap, f.slots, f.width, q, end, value)) {
+        f.numKeys++; // the key is present already: counted, not stored
+        return;
+      }
+      ExpandableWrites.insertAfter(f.heap, f.slots, f.width, q, value, end);
+      f.used++;
+      f.numKeys++;
+      f.entriesByKnownBits[f.log + f.newBits]++;
+      return;
+    }
     if (ExpandableDuplicates.absorbs(f, hash64)) { // before a growth this add does not need
       f.numKeys++; // the key is present already: counted, not stored
       return;

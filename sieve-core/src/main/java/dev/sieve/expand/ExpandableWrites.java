@@ -39,14 +39,18 @@ final class ExpandableWrites {
 
   /** {@link #insert(long[], long, int, long, long)} on a heap table's reader (no allocation). */
   static void insert(ExpandableSlots.Heap t, long n, int width, long q, long value) {
-    long[] a = t.a;
     boolean exists = ExpandableSlots.occupied(t, width, q);
-    long p;
-    if (exists) {
-      p = next(runEnd(t, n, width, q), n);
-    } else {
-      p = runStartSlot(t, n, width, q);
-    }
+    insertAfter(t, n, width, q, value, exists ? runEnd(t, n, width, q) : -1);
+  }
+
+  /**
+   * {@link #insert(ExpandableSlots.Heap, long, int, long, long)} with the run's last slot {@code
+   * end} known ({@code -1}: {@code q} is not occupied), for an add that has read the run already.
+   */
+  static void insertAfter(ExpandableSlots.Heap t, long n, int width, long q, long value, long end) {
+    long[] a = t.a;
+    boolean exists = end >= 0;
+    long p = exists ? next(end, n) : runStartSlot(t, n, width, q);
     long e = p;
     while (ExpandableSlots.value(t, width, e) != 0) {
       e = next(e, n);

@@ -158,6 +158,25 @@ class GrowthReportTest {
   }
 
   @Test
+  void aHintedFiltersSummaryCountsOnlyTheCheckpointsNearItsHint(@TempDir Path dir)
+      throws Exception {
+    List<GrowthReport.Point> points =
+        List.of(
+            point("expandable-hinted", 10_000, 1_000, 0, 900_000, 5), // 900x: far below the hint
+            point("expandable-hinted", 10_000, 6_000, 0, 1_700, 5),
+            point("expandable-hinted", 10_000, 10_000, 0, 1_300, 5),
+            point("rightsized", 0, 1_000, 0, 1_000, 5));
+    GrowthOutput.write(dir, points, 1_000, 10_000);
+    String md = Files.readString(dir.resolve("growth.md"));
+    assertTrue(
+        md.contains(
+            "- expandable-hinted (hint 10,000): FPR significantly above f (99.9% lower bound > f)"
+                + " at 0 of 3 points, upper bound above f at 0; memory ÷ right-sized (counts"
+                + " within 2× of the hint) worst 1.70×, worst at powers of ten 1.30×, mean 1.50×"),
+        md);
+  }
+
+  @Test
   void verdictsJudgeOnlyTheQualifyingCheckpoints() {
     List<GrowthReport.Point> met =
         List.of(

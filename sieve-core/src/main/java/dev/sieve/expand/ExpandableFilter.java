@@ -26,13 +26,10 @@ import java.util.concurrent.locks.StampedLock;
  * 2q + 1} by its top fingerprint bit and keeps {@code r − 1} bits. An entry always knows its key's
  * position to the same precision, {@code 2^(−r)/n} of the hash range: what it gains in address it
  * loses in fingerprint. A query reads one run of one table, however often the table doubled. A
- * doubling is incremental ({@code ExpandableMigration}, with the math of its step): the add that
- * finds the table full takes the new one ({@code ExpandableSpare} zeroes it ahead), and from then
- * on each write moves at most 16 of the old table's entries into it, in quotient order, so no write
- * rebuilds the whole table. Until the last has moved (within about a twentieth of the table's slots
- * in writes), adds go to the new table and a query reads the new table and, for a quotient at or
- * past the cursor, the old one (two runs). Each entry keeps its known hash bits, so the rate below
- * is that of one table.
+ * doubling is incremental ({@code ExpandableMigration}, with the math of its step): each write
+ * moves at most 16 of the old table's entries into the new one, in quotient order; until the last
+ * has moved a query also reads the old table's run. Each entry keeps its known hash bits, so the
+ * rate below is that of one table.
  *
  * <h2>The rate, and the budget that bounds it</h2>
  *
@@ -75,10 +72,9 @@ import java.util.concurrent.locks.StampedLock;
  * within 0.4%.
  *
  * <p>{@link #compact()} gives memory back after removes: it halves the table while the entries fit
- * at load 0.85, each entry's low quotient bit moving into its fingerprint (same known bits, same
- * {@code m}, slots one bit wider where the longest fingerprints need it). A sized filter emptied by
- * half or 90% compacts to 1.1–1.2 times a right-sized blocked Bloom filter at the same rate; a
- * grown one keeps its growth's wider slots (1.6–2.1 times).
+ * at load 0.85 (same known bits, same {@code m}), so a grown filter keeps its growth's wide slots.
+ * {@link #shrinkToFit()} goes on to the table of a filter built for the entries: fingerprints cut
+ * to the sized length, {@code m} up to {@code f / 1.125}, the memory per key of a sized filter.
  *
  * <h2>Void entries</h2>
  *
@@ -102,23 +98,18 @@ import java.util.concurrent.locks.StampedLock;
  * it deletes another key's entry, which may make that key answer "absent" — no filter can tell, so
  * remove only keys that were added. Removing a void entry removes the copy in the key's run; the
  * copies in the other runs stay (never a false negative; they take slots until the filter is
- * rebuilt). {@link #union} adds another filter's entries: the rate of the union is the sum of both
- * (no filter can do better without the keys), so the union of two filters sized at {@code f} is
- * about {@code 1.33 f}; build each at {@code f / k} to keep {@code f} after merging {@code k}
- * filters.
+ * rebuilt). {@link #union} adds another filter's entries; its rate is the sum of both.
  *
  * <h2>Serialized form</h2>
  *
  * The container (type {@code expandable}, id 13) holds the table as it is in memory (the package's
  * {@code ExpandableForm}, payload version 3, in blocks of 64 slots); a filter wrapped from a buffer
- * queries it in place and is read-only ({@link #copy()} gives a mutable one). A payload past one
- * buffer's 2 GiB is written streamed and mapped in segments, zero-copy (a 64-slot block that lies
- * across two segments is read word by word), up to the largest table one heap array holds (2^31 − 9
- * words, 16 GiB).
+ * queries it in place and is read-only ({@link #copy()} gives a mutable one). Past one buffer's 2
+ * GiB it is written streamed and mapped in segments, zero-copy, up to 2^31 − 9 words (16 GiB).
  *
  * <h2>Threads</h2>
  *
- * <b>Any number of writers and readers.</b> Removes and unions take a write lock ({@link
+ * <b>Any number of writers and readers.</b> Removes, unions, compacts take a write lock ({@link
  * java.util.concurrent.locks.StampedLock}); adds are combined ({@code ExpandableCombiner}): an add
  * that finds the lock taken queues its hash and the holder applies the queue before it lets the
  * lock go, so k adders together cost about what one does (no parallel speedup), and an add returns
@@ -137,7 +128,7 @@ public final class ExpandableFilter implements MutableFilter {
   private final KeyScheme keyScheme;
   final double fpRate;
   int startLog; // log2 of the first slot count, rounded down; lowered by a compact() below it
-  final int mant; // the slot count's significant bits past the leading one (ExpandableMath.slots)
+  int mant; // the slot count's significant bits past the leading one (ExpandableMath.slots)
   int log;
   long slots;
   int width;
@@ -286,11 +277,9 @@ public final class ExpandableFilter implements MutableFilter {
    * one or two cells of this table at least as wide that cover it, so its share of the rate grows
    * at most fourfold. {@link #modelledFpRate()} reports the result exactly. The rate of a union is
    * the sum of both rates (an entry cannot learn hash bits it never kept), so it passes the target
-   * when both are above half of it: two filters sized at 1% merge to 1.33% (measured likewise), two
-   * grown to 400,000 keys to 1.52%. The memory is that of adding {@code other}'s keys to this
-   * filter (the same doublings; {@code ExpandableUnionTest}). Past the target, each later
-   * generation is budgeted as if {@code f / 8} were left: the rate grows by at most that much per
-   * doubling, with slots about as wide as growth needs anyway.
+   * when both are above half of it; build each at {@code f / k} to merge {@code k} within {@code
+   * f}. The memory is that of adding {@code other}'s keys to this filter. Past the target, each
+   * later generation is budgeted as if {@code f / 8} were left.
    *
    * @param other a filter built for the same target rate
    * @throws IllegalArgumentException if the target rates differ, naming both
@@ -308,9 +297,8 @@ public final class ExpandableFilter implements MutableFilter {
    * {@value ExpandableMath#MAX_LOAD}, down to the smallest table. A halving moves each entry's low
    * quotient bit into its fingerprint, so every entry knows the same hash bits and the modelled
    * rate is unchanged (no key becomes absent); the slots get one bit wider where the longest
-   * fingerprints need it, and entries added afterwards get the budget policy's length for the
-   * smaller table. It first ends a doubling under way; each halving rebuilds the whole table (time
-   * and a second table's memory while it runs); nothing shrinks by itself.
+   * fingerprints need it. It first ends a doubling under way; each halving rebuilds the whole table
+   * (time and a second table's memory while it runs); nothing shrinks by itself.
    *
    * @return the number of halvings, 0 when the entries do not fit half the table
    * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
@@ -319,12 +307,26 @@ public final class ExpandableFilter implements MutableFilter {
     return ExpandableOps.compact(this);
   }
 
+  /**
+   * {@link #compact()}, then the entries re-fitted into the table {@code expectedKeys(entries())}
+   * gives, fingerprints cut to that filter's length (a prefix of their hash bits: no key becomes
+   * absent): a filter built for its keys. The modelled rate rises, to at most {@code f / 1.125}
+   * with the adds before the next doubling; where no fit does (a union past the rate) the table
+   * stays as compacted. A whole-table rebuild ({@code ExpandableCover}).
+   *
+   * @return whether the table was re-fitted
+   * @throws UnsupportedOperationException if this filter wraps a buffer (read-only)
+   */
+  public boolean shrinkToFit() {
+    return ExpandableOps.shrinkToFit(this);
+  }
+
   @Override
   public long numKeys() {
     return numKeys;
   }
 
-  /** {@return {@link #numKeys()}: the filter counts its keys exactly} */
+  /** {@return {@link #numKeys()}: counted exactly} */
   @Override
   public double approximateElementCount() {
     return numKeys;
@@ -337,9 +339,8 @@ public final class ExpandableFilter implements MutableFilter {
   }
 
   /**
-   * The expected number of entries matching a random absent key, {@code Σ 2^(−r_e) / n} over the
-   * entries (an upper bound on the rate): at most the target rate for any sequence of adds and
-   * removes of present keys; after a {@link #union}, at most the sum of both.
+   * The expected number of entries matching a random absent key, {@code Σ 2^(−r_e) / n} (an upper
+   * bound on the rate): at most the target for any adds and removes of present keys.
    */
   @Override
   public double modelledFpRate() {
@@ -352,7 +353,7 @@ public final class ExpandableFilter implements MutableFilter {
     return fpRate;
   }
 
-  /** {@return the table's doublings since creation, less the halvings of {@link #compact()}} */
+  /** {@return the doublings since creation or a re-fit, less the halvings of {@link #compact()}} */
   public int doublings() {
     return log - startLog;
   }
@@ -377,7 +378,7 @@ public final class ExpandableFilter implements MutableFilter {
     return ExpandableOps.copy(this);
   }
 
-  /** {@return the number of void entries (fingerprint run out), for the package's tests} */
+  /** {@return the void entries (fingerprint run out), for the package's tests} */
   long voidEntries() {
     return entriesByKnownBits[log] + 2 * ExpandableMigration.pending(this);
   }

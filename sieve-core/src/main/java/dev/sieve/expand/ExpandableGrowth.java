@@ -1,7 +1,5 @@
 package dev.sieve.expand;
 
-import java.math.BigInteger;
-
 /**
  * The growth of an {@link ExpandableFilter}: doubling its table (with the budget policy's choice of
  * the next generation's fingerprint length, {@link ExpandableMath#budgetBits}), rebuilding it with
@@ -266,7 +264,7 @@ final class ExpandableGrowth {
             if (aligned) {
               insertExpanded(f, q, v, otherLog);
             } else {
-              insertCovering(f, q, v, otherSlots);
+              ExpandableCover.insertCovering(f, q, v, otherSlots);
             }
           }
         });
@@ -298,45 +296,7 @@ final class ExpandableGrowth {
     }
   }
 
-  /**
-   * Inserts entries covering an entry of a table of {@code fromSlots} slots whose ratio to this
-   * table's is not a power of two. The entry stands for the keys whose position {@code h / 2^64}
-   * lies in {@code [(q + fp/2^r) / fromSlots, (q + (fp+1)/2^r) / fromSlots)}; it is replaced by the
-   * cells of this table of the smallest width {@code 1 / (n · 2^c)} at least as wide as that
-   * interval that meet it (at most two, or the void entries of every slot it spans): every key it
-   * matched is matched by one of them (never a false negative), at a cost of at most four times the
-   * entry's contribution to the rate (two cells of less than twice its width).
-   */
-  private static void insertCovering(ExpandableFilter f, long q, long value, long fromSlots) {
-    int r = ExpandableKernel.length(value);
-    BigInteger den = BigInteger.valueOf(fromSlots).shiftLeft(r); // the interval is 1/den wide
-    BigInteger start =
-        BigInteger.valueOf(q).shiftLeft(r).add(BigInteger.valueOf(value & ((1L << r) - 1)));
-    while (true) {
-      BigInteger n = BigInteger.valueOf(f.slots);
-      // c: the largest with n · 2^c <= den (cells at least as wide as the interval), at least 0
-      int c = Math.max(0, den.bitLength() - n.bitLength());
-      while (c > 0 && n.shiftLeft(c).compareTo(den) > 0) {
-        c--;
-      }
-      c = Math.min(c, Math.min(f.width - ExpandableMath.SLOT_OVERHEAD_BITS, 64 - f.log));
-      BigInteger scale = n.shiftLeft(c);
-      long first = start.multiply(scale).divide(den).longValueExact();
-      BigInteger[] end = start.add(BigInteger.ONE).multiply(scale).divideAndRemainder(den);
-      long last = end[0].longValueExact() - (end[1].signum() == 0 ? 1 : 0);
-      if (f.used + (last - first + 1) > ExpandableMath.maxEntries(f.slots)) {
-        expand(f); // then the cells are computed again for the doubled table
-        continue;
-      }
-      for (long cell = first; cell <= last; cell++) {
-        long newValue = c == 0 ? 1 : (1L << c) | (cell & ((1L << c) - 1));
-        insertEntry(f, cell >>> c, newValue);
-      }
-      return;
-    }
-  }
-
-  private static void insertEntry(ExpandableFilter f, long q, long value) {
+  static void insertEntry(ExpandableFilter f, long q, long value) {
     if (ExpandableDuplicates.saturated(f.heap, f.slots, f.width, q, value)) {
       return; // the run keeps a bounded number of copies of one entry
     }

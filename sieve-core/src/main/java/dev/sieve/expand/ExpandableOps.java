@@ -221,6 +221,22 @@ final class ExpandableOps {
     }
   }
 
+  /** {@link ExpandableFilter#shrinkToFit()}: under the write lock. */
+  static boolean shrinkToFit(ExpandableFilter f) {
+    checkMutable(f);
+    long stamp = f.lock.writeLock();
+    try {
+      ExpandableMigration.finish(f);
+      f.spare.drop();
+      while (ExpandableGrowth.canHalve(f)) {
+        ExpandableGrowth.halve(f);
+      }
+      return ExpandableCover.shrinkToFit(f);
+    } finally {
+      f.lock.unlockWrite(stamp);
+    }
+  }
+
   /** {@link ExpandableFilter#equals}: the same parameters, counts and slots. */
   static boolean sameState(ExpandableFilter a, ExpandableFilter b) {
     return b.keyScheme() == a.keyScheme()

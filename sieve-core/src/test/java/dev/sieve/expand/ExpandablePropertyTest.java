@@ -21,15 +21,16 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * A stateful property: arbitrary interleavings of add, remove (of a present key), union (with a
- * filter of other keys, of any size), compact (its rate and entries unchanged), copy and a round
- * trip through the Sieve container (read from its bytes, or wrapped from a direct buffer; the
- * filter read goes on), against a multiset model ({@code HashMap} of key to copies). After every
- * step every key of the model is present (no false negative, ever; by the single lookup, and every
- * fourth step by the batch form), the key count is the model's, and the modelled rate is at most
- * the target (times one plus the number of unions, each of which adds the other filter's rate, or
- * four times it for a hinted other filter whose slot count is not this one's times a power of two).
- * A high target rate (10%: 6-bit fingerprints) makes the fingerprints run out within a few
- * doublings, so void entries are exercised.
+ * filter of other keys, of any size), compact (its rate and entries unchanged), shrink to fit (a
+ * re-fit only within f / 1.125, and smaller), copy and a round trip through the Sieve container
+ * (read from its bytes, or wrapped from a direct buffer; the filter read goes on), against a
+ * multiset model ({@code HashMap} of key to copies). After every step every key of the model is
+ * present (no false negative, ever; by the single lookup, and every fourth step by the batch form),
+ * the key count is the model's, and the modelled rate is at most the target (times one plus the
+ * number of unions, each of which adds the other filter's rate, or four times it for a hinted other
+ * filter whose slot count is not this one's times a power of two). A high target rate (10%: 6-bit
+ * fingerprints) makes the fingerprints run out within a few doublings, so void entries are
+ * exercised.
  */
 class ExpandablePropertyTest {
 
@@ -39,7 +40,8 @@ class ExpandablePropertyTest {
     UNION,
     COPY,
     SERIALIZE,
-    COMPACT
+    COMPACT,
+    SHRINK
   }
 
   /** Each union adds the other filter's rate and void copies: a few keep the rate below 1. */
@@ -62,7 +64,8 @@ class ExpandablePropertyTest {
             Tuple.of(1, Kind.UNION),
             Tuple.of(3, Kind.COPY),
             Tuple.of(3, Kind.SERIALIZE),
-            Tuple.of(2, Kind.COMPACT));
+            Tuple.of(2, Kind.COMPACT),
+            Tuple.of(1, Kind.SHRINK));
     return Combinators.combine(
             kinds, Arbitraries.integers().between(0, 5000), Arbitraries.integers().between(0, 600))
         .as(Op::new)
@@ -168,6 +171,22 @@ class ExpandablePropertyTest {
           assertEquals(rate, filter.modelledFpRate(), 1e-12 * rate, "step " + step);
           assertTrue(halvings == 0 || !ExpandableGrowth.canHalve(filter), "step " + step);
           Statistics.label("compact halved").collect(halvings > 0);
+        }
+        case SHRINK -> {
+          double rate = filter.modelledFpRate();
+          long bits = filter.sizeInBits();
+          boolean refitted = filter.shrinkToFit();
+          if (refitted) {
+            assertTrue(rate <= fpRate / 1.125, "step " + step + ": refitted past the rate");
+            assertTrue(
+                filter.modelledFpRate() <= fpRate / 1.125 + 1e-12,
+                "step " + step + ": " + filter.modelledFpRate());
+            assertTrue(filter.sizeInBits() < bits, "step " + step + ": a re-fit is smaller");
+            assertTrue(filter.load() <= ExpandableMath.MAX_LOAD, "step " + step);
+          } else {
+            assertTrue(filter.modelledFpRate() <= rate + 1e-12 * rate, "step " + step);
+          }
+          Statistics.label("shrink refitted").collect(refitted);
         }
       }
       assertEquals(total, filter.numKeys(), "step " + step);

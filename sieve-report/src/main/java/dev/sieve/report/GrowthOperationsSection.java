@@ -280,7 +280,8 @@ final class GrowthOperationsSection {
                 + " the rate, built from the keys: a different entry point from the hint, sized"
                 + " by the same rule), at the report's rates. FPR over the same absent queries as"
                 + " the checkpoints, with its 99.9%% Wilson interval; false negatives are added"
-                + " keys answered absent.%n%n",
+                + " keys answered absent; bits are sizeInBits(), which counts both tables while a"
+                + " doubling is under way and a next table allocated ahead of one.%n%n",
             keys,
             GrowthOperations.MAX_KEYS,
             GrowthOperations.SIZING_KEYS,

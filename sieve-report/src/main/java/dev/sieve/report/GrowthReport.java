@@ -169,6 +169,8 @@ public final class GrowthReport {
               structures));
     }
     GrowthOutput.write(out, points, guess, maxN);
+    long q = queries;
+    GrowthOperationsSection.run(out, rates, maxN, f -> q > 0 ? q : queriesFor(f));
   }
 
   /**

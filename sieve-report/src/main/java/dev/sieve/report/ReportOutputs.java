@@ -31,6 +31,8 @@ final class ReportOutputs {
               0.01, 1_000, c.growthMaxN, queries, GrowthReport.defaultHints(c.growthMaxN)),
           1_000,
           c.growthMaxN);
+      GrowthOperationsSection.run(
+          new File(c.out, "growth").toPath(), List.of(0.01), c.growthMaxN, f -> queries);
     }
   }
 }

@@ -71,8 +71,8 @@ final class GrowthTimings {
 
   /**
    * The worst single insert of one fill of {@code n} keys, as {@code GrowthInsertLatency} prints
-   * it: the insert's time and index, whether that insert grew the filter (its size changed: it
-   * began a doubling), the growth steps of the fill and the timer's own cost (in every figure).
+   * it: the insert's time and index, whether that insert grew the filter (its size changed: a
+   * doubling step), the growth steps of the fill and the timer's own cost (in every figure).
    */
   record WorstInsert(
       long n,
@@ -246,7 +246,7 @@ final class GrowthTimings {
         w.maxNs(),
         w.index(),
         w.n(),
-        w.grew() ? "which began a doubling" : "which did not grow the filter",
+        w.grew() ? "which grew the filter (a doubling step)" : "which did not grow the filter",
         w.growthSteps(),
         w.p9999Ns(),
         w.timerNs());
@@ -279,7 +279,7 @@ final class GrowthTimings {
               w.fpRate(),
               w.structure(),
               w.index(),
-              w.grew() ? " (began a doubling)" : "",
+              w.grew() ? " (grew the filter)" : "",
               w.maxNs()));
     }
     return csv.toString();
@@ -336,10 +336,13 @@ final class GrowthTimings {
 
   /** {@return "12.3 ± 0.4", or "12.3 ± ?" where JMH gave no error} */
   static String plusMinus(Timing t) {
-    return String.format(
-        Locale.ROOT,
-        "%.4g ± %s",
-        t.score(),
-        Double.isNaN(t.error()) ? "?" : String.format(Locale.ROOT, "%.2g", t.error()));
+    return number(t.score(), "%.4g")
+        + " ± "
+        + (Double.isNaN(t.error()) ? "?" : number(t.error(), "%.2g"));
+  }
+
+  /** {@code x} in {@code format} (significant digits), or whole where it has more digits. */
+  private static String number(double x, String format) {
+    return String.format(Locale.ROOT, Math.abs(x) >= 100 ? "%.0f" : format, x);
   }
 }

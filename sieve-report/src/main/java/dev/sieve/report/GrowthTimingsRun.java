@@ -7,10 +7,8 @@ import dev.sieve.bench.jmh.GrowthQueryBenchmark;
 import dev.sieve.report.GrowthTimings.Timing;
 import dev.sieve.report.GrowthTimings.Verdict;
 import dev.sieve.report.GrowthTimings.WorstInsert;
-import java.io.BufferedReader;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,8 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -37,10 +33,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * profiled alone), for {@link GrowthQueryBenchmark} (lookups, single and batch, positive and
  * negative), {@link GrowthInsertBenchmark} (the amortized insert of a whole fill) and {@link
  * ConcurrentWritersBenchmark} (one writer and two), at each of {@link #sizes} and each rate; then
- * {@link GrowthInsertLatency} in a forked JVM of its own (it times every insert of a fill, and
- * needs a heap for the keys, the times and the filter) at the largest size. Appends the section to
- * {@code growth.md}, writes {@code growth-timings.csv}, prints the verdicts, and sends JMH's own
- * output and the latency fork's to {@code growth-timings-jmh.log}.
+ * {@link GrowthInsertLatency} in a forked JVM of its own ({@link GrowthLatencyFork}) at the largest
+ * size. Appends the section to {@code growth.md}, writes {@code growth-timings.csv}, prints the
+ * verdicts, and sends JMH's own output and the latency fork's to {@code growth-timings-jmh.log}.
  */
 final class GrowthTimingsRun {
   private GrowthTimingsRun() {}
@@ -63,8 +58,15 @@ final class GrowthTimingsRun {
   /** The lookup forks' set-up per key (the filter grown key by key, the streams): for the plan. */
   static final double LOOKUP_SETUP_NS_PER_KEY = 150;
 
-  /** One insert of a fill, set-up included, for the plan (an upper estimate at 10^7 keys). */
-  static final double FILL_NS_PER_KEY = 60;
+  /**
+   * One insert of the expandable filter's fill from no hint, its doublings included, for the plan
+   * (an upper estimate at 10^7 keys on 2 idle cores; the right-sized filter's is {@link
+   * #RIGHT_SIZED_FILL_NS_PER_KEY}).
+   */
+  static final double FILL_NS_PER_KEY = 200;
+
+  /** One insert of the right-sized blocked Bloom filter's fill, for the plan. */
+  static final double RIGHT_SIZED_FILL_NS_PER_KEY = 30;
 
   /**
    * What is run: the warm-up and measured iterations of the lookups (their count and time), the
@@ -93,8 +95,8 @@ final class GrowthTimingsRun {
     }
 
     /**
-     * The report's: 3 × 1 s warm-up and 5 × 1 s measured lookups; 3 warm-up and 10 measured fills
-     * (a single shot's error needs more samples than a timed iteration's); every structure.
+     * The report's: 3 × 1 s warm-up and 5 × 1 s measured lookups; 3 warm-up and 5 measured fills (a
+     * fill of 10^7 keys into the expandable filter takes about a second or more); every structure.
      */
     static Settings standard() {
       return new Settings(
@@ -103,7 +105,7 @@ final class GrowthTimingsRun {
           5,
           1000,
           3,
-          10,
+          5,
           List.of("expandable", "expandable" + BATCH, "rightsized", "rightsized" + BATCH),
           List.of("expandable", "rightsized"),
           List.of(1, 2),
@@ -141,14 +143,19 @@ final class GrowthTimingsRun {
           FORK_SECONDS
               + LOOKUP_SETUP_NS_PER_KEY * 1e-9 * n
               + (s.warmups() * s.warmupMillis() + s.iterations() * s.iterationMillis()) / 1000.0;
-      double fill = FORK_SECONDS + (1 + s.warmupFills() + s.fills()) * FILL_NS_PER_KEY * 1e-9 * n;
-      total +=
-          2 * s.lookupStructures().size() * lookup
-              + (s.insertStructures().size() + s.writers().size()) * fill;
+      total += 2 * s.lookupStructures().size() * lookup;
+      // each fork draws the keys (about one fill's time) before its warm-up and measured fills
+      int fills = 1 + s.warmupFills() + s.fills();
+      for (String structure : s.insertStructures()) {
+        double perKey =
+            structure.startsWith("rightsized") ? RIGHT_SIZED_FILL_NS_PER_KEY : FILL_NS_PER_KEY;
+        total += FORK_SECONDS + fills * perKey * 1e-9 * n;
+      }
+      total += s.writers().size() * (FORK_SECONDS + fills * FILL_NS_PER_KEY * 1e-9 * n);
     }
     long largest = sizes.get(sizes.size() - 1);
-    // the latency fork: warm-up fills and the timed one (each timed and plain), and a sort
-    total += FORK_SECONDS + (2 * s.latencyWarmups() + 3) * FILL_NS_PER_KEY * 1e-9 * largest;
+    // the latency fork: warm-up fills and the last (each timed and plain), the keys, and a sort
+    total += FORK_SECONDS + (2 * s.latencyWarmups() + 4) * FILL_NS_PER_KEY * 1e-9 * largest;
     return rates * total;
   }
 
@@ -164,7 +171,7 @@ final class GrowthTimingsRun {
         Locale.ROOT,
         "timings: n = %s, f = %s; planned about %.1f minutes (JMH's output: %s)%n",
         String.join(", ", sizes.stream().map(Names::nLabel).toList()),
-        rates,
+        String.join(", ", rates.stream().map(String::valueOf).toList()),
         plannedSeconds(maxN, rates.size(), s) / 60,
         out.resolve("growth-timings-jmh.log"));
     long start = System.nanoTime();
@@ -183,7 +190,8 @@ final class GrowthTimingsRun {
           timings.addAll(fills(GrowthInsertBenchmark.class, n, f, s, format));
           timings.addAll(fills(ConcurrentWritersBenchmark.class, n, f, s, format));
         }
-        worst.add(worstInsert(sizes.get(sizes.size() - 1), f, s.latencyWarmups(), log));
+        worst.add(
+            GrowthLatencyFork.worstInsert(sizes.get(sizes.size() - 1), f, s.latencyWarmups(), log));
       }
     }
     List<Verdict> verdicts = GrowthTimings.verdicts(timings, worst);
@@ -285,88 +293,10 @@ final class GrowthTimingsRun {
         unit);
   }
 
-  /** What {@link GrowthInsertLatency} prints for one structure (its {@code Result.line}). */
-  static final Pattern LATENCY_LINE =
-      Pattern.compile(
-          "^(\\S+)\\s+n=(\\d+) max=([\\d,]+) ns \\(insert #(\\d+)\\) max-growing=([\\d,]+) ns"
-              + " \\((\\d+) growth steps\\) max-other=[\\d,]+ ns p99\\.99=([\\d,]+) ns .*"
-              + " timer=(\\d+) ns");
-
-  /**
-   * The worst single insert of the unhinted expandable filter at {@code n} keys: {@link
-   * GrowthInsertLatency} in a fork of this JVM's classpath with {@link #heap}; its output to {@code
-   * log}.
-   */
-  static WorstInsert worstInsert(long n, double f, int warmups, PrintStream log)
-      throws IOException, InterruptedException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap(n),
-                "-XX:+UseParallelGC",
-                "-cp",
-                System.getProperty("java.class.path"),
-                GrowthInsertLatency.class.getName(),
-                "--n",
-                Long.toString(n),
-                "--structures",
-                "expandable",
-                "--fp",
-                Double.toString(f),
-                "--guess",
-                "0",
-                "--warmup",
-                Integer.toString(warmups)));
-    List<String> shown = new ArrayList<>(command);
-    shown.set(4, "<this JVM's classpath>");
-    log.println("# " + String.join(" ", shown));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    WorstInsert found = null;
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        log.println(line);
-        WorstInsert w = parseLatency(line, f);
-        found = w != null ? w : found;
-      }
-    }
-    int rc = p.waitFor();
-    if (rc != 0 || found == null) {
-      throw new IOException(
-          "GrowthInsertLatency at n = " + n + " exited " + rc + " without its figure; see the log");
-    }
-    return found;
-  }
-
-  /** {@return the figures of one line of {@link GrowthInsertLatency}, or null if not one} */
-  static WorstInsert parseLatency(String line, double f) {
-    Matcher m = LATENCY_LINE.matcher(line);
-    if (!m.find()) {
-      return null;
-    }
-    long max = number(m.group(3));
-    long growing = number(m.group(5));
-    int steps = Integer.parseInt(m.group(6));
-    return new WorstInsert(
-        Long.parseLong(m.group(2)),
-        f,
-        m.group(1),
-        max,
-        Long.parseLong(m.group(4)),
-        steps > 0 && growing == max,
-        steps,
-        number(m.group(7)),
-        Long.parseLong(m.group(8)));
-  }
-
-  private static long number(String grouped) {
-    return Long.parseLong(grouped.replace(",", ""));
-  }
-
   /** The section's opening paragraph: what ran, how, on which machine, for how long. */
   static String about(List<Long> sizes, Settings s, double loadStart, double seconds) {
     MachineInfo m = MachineInfo.current();
+    double loadEnd = MachineInfo.loadAverage();
     List<String> heaps = sizes.stream().map(n -> heap(n) + " at " + Names.nLabel(n)).toList();
     return String.format(
         Locale.ROOT,
@@ -380,7 +310,7 @@ final class GrowthTimingsRun {
             + " only where that interval lies wholly on one side of it (else \"%s\"). The worst"
             + " single insert: GrowthInsertLatency in a fork of its own, every insert of one fill"
             + " timed after %d warm-up fills, at the largest size. Machine: %s, %d cores; caches:"
-            + " %s; memory %s. Load average %.2f at the start, %.2f at the end; %.1f minutes.",
+            + " %s; memory %s. Load average %.2f at the start, %.2f at the end; %.1f minutes.%s",
         String.join(", ", heaps),
         GrowthQueryBenchmark.BATCH,
         s.warmups(),
@@ -396,7 +326,11 @@ final class GrowthTimingsRun {
         m.caches(),
         m.memory(),
         loadStart,
-        MachineInfo.loadAverage(),
-        seconds / 60);
+        loadEnd,
+        seconds / 60,
+        Math.max(loadStart, loadEnd) > m.cores() / 2.0
+            ? " WARNING: the load exceeded half the cores: other processes shared the CPUs, so"
+                + " these times are noise, not figures; rerun on an idle machine."
+            : "");
   }
 }

@@ -11,6 +11,9 @@ import dev.sieve.report.GrowthTimings.Timing;
 import dev.sieve.report.GrowthTimings.Verdict;
 import dev.sieve.report.GrowthTimings.WorstInsert;
 import dev.sieve.report.GrowthVerdicts.Outcome;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -200,6 +203,48 @@ class GrowthTimingsTest {
     assertTrue(Files.readString(dir.resolve("growth.md")).contains("## Verdicts"));
     assertFalse(Files.readString(dir.resolve("growth.md")).contains("## Timings"));
     assertFalse(Files.exists(dir.resolve("growth-timings.csv")));
+  }
+
+  @Test
+  void theReportLeavesTheTimingsOutWhenAsked() throws Exception {
+    Path out = dir.resolve("report");
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    PrintStream print = new PrintStream(text, true, StandardCharsets.UTF_8);
+    int status =
+        new CommandLine(new ReportCommand(print, print))
+            .execute(
+                "--n",
+                "2000",
+                "--filters",
+                "sieve-blocked-bloom",
+                "--timer",
+                "quick",
+                "--rounds",
+                "1",
+                "--fpr-queries",
+                "20000",
+                "--experiment-keys",
+                "3000",
+                "--experiment-queries",
+                "20000",
+                "--sweep-bits",
+                "6,10",
+                "--no-progress",
+                "--range-keys",
+                "0",
+                "--no-cold-start",
+                "--growth-max-n",
+                "2000",
+                "--growth-timings=false",
+                "--out",
+                out.toString(),
+                "--results-dir",
+                dir.resolve("page").toString());
+    assertEquals(0, status, text.toString(StandardCharsets.UTF_8));
+    String md = Files.readString(out.resolve("growth/growth.md"));
+    assertTrue(md.contains("## Verdicts"), md);
+    assertFalse(md.contains("## Timings"), md);
+    assertFalse(Files.exists(out.resolve("growth/growth-timings.csv")));
   }
 
   @Test

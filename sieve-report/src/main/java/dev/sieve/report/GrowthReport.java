@@ -171,7 +171,8 @@ public final class GrowthReport {
     }
     GrowthOutput.write(out, points, guess, maxN);
     if (timings) {
-      GrowthTimingsRun.run(out, rates, maxN, GrowthTimingsRun.Settings.standard());
+      GrowthTimingsRun.run(
+          out, GrowthTimingsRun.rates(rates), maxN, GrowthTimingsRun.Settings.standard());
     }
   }
 

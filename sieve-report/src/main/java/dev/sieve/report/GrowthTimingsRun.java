@@ -125,6 +125,13 @@ final class GrowthTimingsRun {
     return sizes;
   }
 
+  /** {@return the rates timed: 1%, then each of {@code rates} not already there} */
+  static List<Double> rates(List<Double> rates) {
+    List<Double> timed = new ArrayList<>(List.of(0.01));
+    rates.stream().filter(f -> !timed.contains(f)).forEach(timed::add);
+    return timed;
+  }
+
   /**
    * {@return the forks' heap for {@code n} keys: 6g to 10^7, then 2 GiB per 10^7 (20g at 10^8)} The
    * latency fork holds the keys (8 bytes each), one int of time and one flag per insert, and the

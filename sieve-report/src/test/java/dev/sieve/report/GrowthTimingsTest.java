@@ -165,6 +165,8 @@ class GrowthTimingsTest {
     assertEquals(List.of(10_000_000L), GrowthTimingsRun.sizes(50_000_000));
     assertEquals(List.of(10_000_000L, 100_000_000L), GrowthTimingsRun.sizes(1_000_000_000));
     assertThrows(IllegalArgumentException.class, () -> GrowthTimingsRun.sizes(0));
+    assertEquals(List.of(0.01, 0.001), GrowthTimingsRun.rates(List.of(0.01, 0.001)));
+    assertEquals(List.of(0.01, 0.001), GrowthTimingsRun.rates(List.of(0.001)));
     assertEquals("6g", GrowthTimingsRun.heap(10_000_000));
     assertEquals("20g", GrowthTimingsRun.heap(100_000_000));
     GrowthTimingsRun.Settings standard = GrowthTimingsRun.Settings.standard();

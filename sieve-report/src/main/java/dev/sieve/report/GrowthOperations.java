@@ -8,6 +8,7 @@ import dev.sieve.expand.ExpandableFilter;
 import dev.sieve.registry.FilterType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.function.DoubleToLongFunction;
@@ -91,9 +92,10 @@ final class GrowthOperations {
 
   /**
    * A filter grown to {@code keys} keys (a hint of {@code hint}, 0: none), the first half removed,
-   * then compacted: the removes that returned false, the rate and the false negatives among the
-   * remaining keys after the removes and after the compact, the bits before and after it, and the
-   * bits of a blocked Bloom filter right-sized for the remaining keys at the same rate.
+   * then compacted, then shrunk to fit: the removes that returned false, the rate and the false
+   * negatives among the remaining keys after the removes, the compact and the re-fit, the bits
+   * before and after each, and the bits of a blocked Bloom filter right-sized for the remaining
+   * keys at the same rate.
    */
   record RemoveCompact(
       double fpRate,
@@ -107,6 +109,10 @@ final class GrowthOperations {
       long bitsAfter,
       Fpr afterCompact,
       long compactFalseNegatives,
+      boolean refitted,
+      long bitsShrunk,
+      Fpr afterShrink,
+      long shrinkFalseNegatives,
       long rightSizedBits) {
     long remaining() {
       return keys - keys / 2;
@@ -118,6 +124,10 @@ final class GrowthOperations {
 
     double ratioAfter() {
       return (double) bitsAfter / rightSizedBits;
+    }
+
+    double ratioShrunk() {
+      return (double) bitsShrunk / rightSizedBits;
     }
 
     String label() {
@@ -233,7 +243,7 @@ final class GrowthOperations {
 
   /**
    * A filter ({@code hint} 0: unhinted, else {@code expectedKeys(hint)}) of {@code n} keys, the
-   * first half removed, then compacted.
+   * first half removed, then compacted, then shrunk to fit.
    */
   static RemoveCompact removeAndCompact(double f, long hint, long n, long queries) {
     long[] keys = keys(SEED_GROWN, n);
@@ -255,6 +265,10 @@ final class GrowthOperations {
     long removedFalseNegatives = absent(filter, keys, half, keys.length);
     long bitsBefore = filter.sizeInBits();
     int halvings = filter.compact();
+    long bitsAfter = filter.sizeInBits();
+    Fpr afterCompact = fpr(filter, queries);
+    long compactFalseNegatives = absent(filter, keys, half, keys.length);
+    boolean refitted = filter.shrinkToFit();
     long remaining = keys.length - half;
     return new RemoveCompact(
         f,
@@ -265,6 +279,10 @@ final class GrowthOperations {
         removedFalseNegatives,
         bitsBefore,
         halvings,
+        bitsAfter,
+        afterCompact,
+        compactFalseNegatives,
+        refitted,
         filter.sizeInBits(),
         fpr(filter, queries),
         absent(filter, keys, half, keys.length),
@@ -335,5 +353,15 @@ final class GrowthOperations {
       }
     }
     return count;
+  }
+
+  /** {@return a rate as a percentage with four decimals} */
+  static String pct(double x) {
+    return String.format(Locale.ROOT, "%.4f%%", 100 * x);
+  }
+
+  /** {@return the 99.9% Wilson interval of {@code r} in percent} */
+  static String interval(Fpr r) {
+    return String.format(Locale.ROOT, "[%.4f%%, %.4f%%]", 100 * r.lower(), 100 * r.upper());
   }
 }

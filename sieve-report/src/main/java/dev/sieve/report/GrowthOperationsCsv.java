@@ -51,7 +51,12 @@ final class GrowthOperationsCsv {
       row(csv, head, "bits_after_compact", r.bitsAfter());
       row(csv, head, "ratio_after_compact", r.ratioAfter());
       fpr(csv, head, "after_compact", r.afterCompact());
+      row(csv, head, "refitted", r.refitted() ? 1 : 0);
+      row(csv, head, "bits_after_shrink_to_fit", r.bitsShrunk());
+      fpr(csv, head, "after_shrink_to_fit", r.afterShrink());
+      row(csv, head, "ratio_after_shrink_to_fit", r.ratioShrunk());
       row(csv, head, "after_compact_false_negatives", r.compactFalseNegatives());
+      row(csv, head, "after_shrink_to_fit_false_negatives", r.shrinkFalseNegatives());
       row(csv, head, "right_sized_bits", r.rightSizedBits());
     }
     for (Sizing s : figures.sweep()) {

@@ -1,5 +1,8 @@
 package dev.sieve.report;
 
+import static dev.sieve.report.GrowthOperations.interval;
+import static dev.sieve.report.GrowthOperations.pct;
+
 import dev.sieve.report.GrowthOperations.CliSizing;
 import dev.sieve.report.GrowthOperations.Figures;
 import dev.sieve.report.GrowthOperations.Fpr;
@@ -33,7 +36,7 @@ final class GrowthOperationsSection {
   /** A union's memory at most this many times one filter given all the keys. */
   static final double UNION_MEMORY_TARGET = 1.1;
 
-  /** After removing half the keys and compacting, memory at most this × right-sized. */
+  /** After removing half the keys and shrinkToFit(), memory at most this × right-sized. */
   static final double COMPACT_MEMORY_TARGET = 1.5;
 
   /** The modelled rate of a filter built for its key count, ÷ f: at least this, at most 1. */
@@ -87,14 +90,6 @@ final class GrowthOperationsSection {
 
   private static String rate(double f) {
     return Double.isNaN(f) ? "every rate swept" : String.format(Locale.ROOT, "%g", f);
-  }
-
-  private static String pct(double x) {
-    return String.format(Locale.ROOT, "%.4f%%", 100 * x);
-  }
-
-  private static String interval(Fpr r) {
-    return String.format(Locale.ROOT, "[%.4f%%, %.4f%%]", 100 * r.lower(), 100 * r.upper());
   }
 
   private static boolean inSizingWindow(double ratio) {
@@ -167,32 +162,39 @@ final class GrowthOperationsSection {
               outcome(r.removeFailures() == 0),
               String.format(
                   Locale.ROOT, "%d of %,d returned false", r.removeFailures(), r.keys() / 2)));
-      Fpr worse =
-          r.afterRemove().upper() >= r.afterCompact().upper() ? r.afterRemove() : r.afterCompact();
+      double worst =
+          Math.max(
+              r.afterRemove().upper(), Math.max(r.afterCompact().upper(), r.afterShrink().upper()));
       v.add(
           new Verdict(
               label,
               f,
-              "FPR ≤ f at the 99.9% upper bound, after the removes and after compact()",
-              outcome(worse.upper() <= f),
+              "FPR ≤ f at the 99.9% upper bound, after the removes, compact() and shrinkToFit()",
+              outcome(worst <= f),
               String.format(
                   Locale.ROOT,
-                  "after the removes %s %s, after compact() %s %s",
+                  "%s %s, %s %s, %s %s",
                   pct(r.afterRemove().measured()),
                   interval(r.afterRemove()),
                   pct(r.afterCompact().measured()),
-                  interval(r.afterCompact()))));
+                  interval(r.afterCompact()),
+                  pct(r.afterShrink().measured()),
+                  interval(r.afterShrink()))));
       v.add(
           new Verdict(
               label,
               f,
-              "no false negative among the remaining keys, after the removes and after compact()",
-              outcome(r.removedFalseNegatives() == 0 && r.compactFalseNegatives() == 0),
+              "no false negative among the remaining keys after each",
+              outcome(
+                  r.removedFalseNegatives() == 0
+                      && r.compactFalseNegatives() == 0
+                      && r.shrinkFalseNegatives() == 0),
               String.format(
                   Locale.ROOT,
-                  "%d and %d of %,d absent",
+                  "%d, %d and %d of %,d absent",
                   r.removedFalseNegatives(),
                   r.compactFalseNegatives(),
+                  r.shrinkFalseNegatives(),
                   r.remaining())));
       v.add(
           new Verdict(
@@ -200,12 +202,14 @@ final class GrowthOperationsSection {
               f,
               String.format(
                   Locale.ROOT,
-                  "memory ≤ %.1f× right-sized for the remaining keys after compact()",
+                  "memory ≤ %.1f× right-sized for the remaining keys after shrinkToFit()",
                   COMPACT_MEMORY_TARGET),
-              outcome(r.ratioAfter() <= COMPACT_MEMORY_TARGET),
+              outcome(r.ratioShrunk() <= COMPACT_MEMORY_TARGET),
               String.format(
                   Locale.ROOT,
-                  "%.2f× after %d halving%s (%.2f× before)",
+                  "%.2f× (%s), after compact() %.2f× (%d halving%s), %.2f× before",
+                  r.ratioShrunk(),
+                  r.refitted() ? "re-fitted" : "not re-fitted",
                   r.ratioAfter(),
                   r.halvings(),
                   r.halvings() == 1 ? "" : "s",
@@ -272,8 +276,9 @@ final class GrowthOperationsSection {
                 + " of them; a union's rate is the sum of both sides' (the sides' measured rates"
                 + " and their sum are shown), so the recipe for keeping f is to build each side at"
                 + " f/2, measured too. Remove and compact: a filter of all the keys (unhinted, and"
-                + " sized with expectedKeys), the first half removed, then compact(); memory per"
-                + " remaining key against a blocked Bloom filter right-sized for them. Sizing: a"
+                + " sized with expectedKeys), the first half removed, then compact(), then"
+                + " shrinkToFit(); memory per remaining key against a blocked Bloom filter"
+                + " right-sized for them. Sizing: a"
                 + " filter built with expectedKeys(%,d) and given that many keys, its modelled"
                 + " rate ÷ f over %d rates from 10^-4 to 0.2 and the report's; and the path of"
                 + " `sieve build --type expandable --fp-rate f` (the registry type's builder with"
@@ -321,14 +326,16 @@ final class GrowthOperationsSection {
             "| f | filter | keys | removed | removes false | FPR after removes | 99.9% interval"
                 + " | false negatives | bits/remaining key | ÷ right-sized | halvings"
                 + " | bits/remaining key after compact() | ÷ right-sized | FPR after compact()"
-                + " | 99.9% interval | false negatives |\n"
-                + "|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+                + " | 99.9% interval | false negatives | after shrinkToFit(): bits/remaining key"
+                + " | ÷ right-sized | FPR | 99.9% interval | false negatives |\n"
+                + "|---:|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:"
+                + "|---:|---:|---:|---|---:|\n");
     for (RemoveCompact r : figures.removes()) {
       md.append(
           String.format(
               Locale.ROOT,
               "| %g | %s | %,d | %,d | %d | %s | %s | %d | %.2f | %.2f× | %d | %.2f | %.2f× | %s"
-                  + " | %s | %d |%n",
+                  + " | %s | %d | %.2f | %.2f× | %s | %s | %d |%n",
               r.fpRate(),
               r.label(),
               r.keys(),
@@ -344,7 +351,12 @@ final class GrowthOperationsSection {
               r.ratioAfter(),
               pct(r.afterCompact().measured()),
               interval(r.afterCompact()),
-              r.compactFalseNegatives()));
+              r.compactFalseNegatives(),
+              (double) r.bitsShrunk() / r.remaining(),
+              r.ratioShrunk(),
+              pct(r.afterShrink().measured()),
+              interval(r.afterShrink()),
+              r.shrinkFalseNegatives()));
     }
     md.append(
             String.format(Locale.ROOT, "%n### Sizing (%,d keys)%n%n", GrowthOperations.SIZING_KEYS))

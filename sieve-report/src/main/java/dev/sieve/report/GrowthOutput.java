@@ -95,8 +95,7 @@ final class GrowthOutput {
                     + " `expandable-hinted`: with an expectedKeys hint; `rightsized`: a"
                     + " BlockedBloomFilter built for each count. Steps: stages opened after the"
                     + " first, or doublings. `*` = just after a growth step. Query and insert"
-                    + " times: GrowthQueryBenchmark, GrowthInsertBenchmark and"
-                    + " GrowthInsertLatency (JMH, run alone).%n%n",
+                    + " times: the Timings section at the end (unless left out).%n%n",
                 maxN,
                 queriesText(points),
                 guess));

@@ -5,7 +5,6 @@ import dev.sieve.bloom.BlockedBloomFilter;
 import dev.sieve.bloom.FastLocalBloomSizing;
 import dev.sieve.bloom.ScalableBloomFilter;
 import dev.sieve.expand.ExpandableFilter;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +32,9 @@ import java.util.function.ToIntFunction;
  * the right-sized filter at every checkpoint after the first growth step; the moonshot, ≤ 1.2× with
  * a hint within 2× of the count. Writes {@code growth.md}, {@code growth.csv} and three plots (FPR,
  * bits/key and memory ÷ right-sized against keys added) to {@code --out}. Keys are random 64-bit
- * hashes added through {@code addHash} (the key hash is not what is measured). Query and insert
- * times are JMH's ({@code GrowthQueryBenchmark}, {@code GrowthInsertBenchmark}); the worst single
- * insert is {@link dev.sieve.bench.jmh.GrowthInsertLatency}'s.
+ * hashes added through {@code addHash} (the key hash is not what is measured). Then, unless {@code
+ * --no-timings}, the timings section ({@link GrowthTimingsRun}): lookups, amortized and worst
+ * inserts and concurrent writers, by JMH in forks, appended to {@code growth.md}.
  *
  * <p>Also from the report: {@code ./sieve report --growth-max-n 10000000} (f = 1%, into {@code
  * report/growth}). Run: {@code java -Xmx8g -cp sieve-report/target/sieve-report-all.jar
@@ -112,7 +111,7 @@ public final class GrowthReport {
     return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
   }
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws Exception {
     long maxN = 100_000_000L;
     long guess = 1_000;
     long queries = 0; // 0: queriesFor(f), enough that the interval is narrower than f's margin
@@ -120,8 +119,10 @@ public final class GrowthReport {
     List<Long> hints = null;
     Path out = Path.of("report/growth");
     Set<String> structures = ALL_STRUCTURES;
+    boolean timings = true;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
+        case "--no-timings" -> timings = false;
         case "--max-n" -> maxN = Long.parseLong(args[++i]);
         case "--guess" -> guess = Long.parseLong(args[++i]);
         case "--queries" -> queries = Long.parseLong(args[++i]);
@@ -152,7 +153,7 @@ public final class GrowthReport {
         default -> {
           System.err.println(
               "usage: GrowthReport [--max-n N] [--guess N] [--queries Q] [--fp F,F]"
-                  + " [--hints H,H (empty: none)] [--structures S,S] [--out DIR]");
+                  + " [--hints H,H (empty: none)] [--structures S,S] [--out DIR] [--no-timings]");
           System.exit(2);
         }
       }
@@ -171,6 +172,10 @@ public final class GrowthReport {
     GrowthOutput.write(out, points, guess, maxN);
     long q = queries;
     GrowthOperationsSection.run(out, rates, maxN, f -> q > 0 ? q : queriesFor(f));
+    if (timings) {
+      GrowthTimingsRun.run(
+          out, GrowthTimingsRun.rates(rates), maxN, GrowthTimingsRun.Settings.standard());
+    }
   }
 
   /**

@@ -229,6 +229,19 @@ public final class ReportCommand implements Callable<Integer> {
   long growthMaxN;
 
   @Option(
+      names = "--growth-timings",
+      arity = "0..1",
+      fallbackValue = "true",
+      description =
+          "with --growth-max-n, also time the ExpandableFilter against a right-sized blocked"
+              + " Bloom filter by JMH (lookups, amortized and worst single insert, 1 and 2"
+              + " writers) at 10^7 keys (or the max below it) and 10^8 when reached, with"
+              + " verdicts, into <out>/growth; --growth-timings=false leaves them out (default:"
+              + " ${DEFAULT-VALUE})",
+      defaultValue = "true")
+  boolean growthTimings;
+
+  @Option(
       names = "--range-keys",
       description =
           "keys of the range section (0: off): Grafite's"

@@ -25,14 +25,18 @@ final class ReportOutputs {
     c.stdout().flush();
     if (c.growthMaxN > 0) {
       long queries = Math.min(c.fprQueries, 1_000_000); // per checkpoint, about 60 of them
+      Path growth = new File(c.out, "growth").toPath();
       GrowthOutput.write(
-          new File(c.out, "growth").toPath(),
+          growth,
           GrowthReport.measureAll(
               0.01, 1_000, c.growthMaxN, queries, GrowthReport.defaultHints(c.growthMaxN)),
           1_000,
           c.growthMaxN);
-      GrowthOperationsSection.run(
-          new File(c.out, "growth").toPath(), List.of(0.01), c.growthMaxN, f -> queries);
+      GrowthOperationsSection.run(growth, List.of(0.01), c.growthMaxN, f -> queries);
+      if (c.growthTimings) {
+        GrowthTimingsRun.run(
+            growth, List.of(0.01), c.growthMaxN, GrowthTimingsRun.Settings.standard());
+      }
     }
   }
 }

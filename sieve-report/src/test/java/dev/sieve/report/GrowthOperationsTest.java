@@ -112,12 +112,17 @@ class GrowthOperationsTest {
       assertEquals(filter.compact(), r.halvings());
       assertEquals(filter.sizeInBits(), r.bitsAfter());
       assertEquals(falsePositives(filter), r.afterCompact().falsePositives());
+      assertEquals(filter.shrinkToFit(), r.refitted());
+      assertEquals(filter.sizeInBits(), r.bitsShrunk());
+      assertEquals(falsePositives(filter), r.afterShrink().falsePositives());
+      assertEquals(0, r.shrinkFalseNegatives());
       assertEquals(0, r.removeFailures());
       assertEquals(0, r.removedFalseNegatives());
       assertEquals(0, r.compactFalseNegatives());
       assertEquals(N / 2, r.remaining());
       assertEquals(GrowthOperations.rightSizedBits(F, N / 2), r.rightSizedBits());
       assertEquals((double) r.bitsAfter() / r.rightSizedBits(), r.ratioAfter(), 1e-12);
+      assertEquals((double) r.bitsShrunk() / r.rightSizedBits(), r.ratioShrunk(), 1e-12);
     }
     assertEquals(N, figures.removes().get(1).hint(), "the second row is sized for the keys");
   }
@@ -162,10 +167,12 @@ class GrowthOperationsTest {
       assertTrue(met(verdicts, label, "every remove"));
       assertTrue(met(verdicts, label, "no false negative"));
       assertEquals(
-          r.ratioAfter() <= GrowthOperationsSection.COMPACT_MEMORY_TARGET,
+          r.ratioShrunk() <= GrowthOperationsSection.COMPACT_MEMORY_TARGET,
           met(verdicts, label, "memory"));
       assertEquals(
-          r.afterRemove().upper() <= F && r.afterCompact().upper() <= F,
+          r.afterRemove().upper() <= F
+              && r.afterCompact().upper() <= F
+              && r.afterShrink().upper() <= F,
           met(verdicts, label, "FPR"));
     }
     boolean allIn = figures.sweep().stream().allMatch(s -> s.ratio() >= 0.5 && s.ratio() <= 1.0);
@@ -196,7 +203,9 @@ class GrowthOperationsTest {
     Figures bad =
         new Figures(
             List.of(new Union(F, 1_000, 1_200, 1_000, high, 0.02, low, low, 1, low, 0.005, 0)),
-            List.of(new RemoveCompact(F, 0, 1_000, 1, low, 0, 10_000, 1, 9_000, low, 2, 1_000)),
+            List.of(
+                new RemoveCompact(
+                    F, 0, 1_000, 1, low, 0, 10_000, 1, 9_500, low, 2, true, 9_000, low, 0, 1_000)),
             List.of(new Sizing(F, 0.004), new Sizing(0.001, 0.0008)),
             List.of(new CliSizing(F, 0.0066, low, 0.011, high)));
     List<Verdict> verdicts = GrowthOperationsSection.verdicts(bad);
@@ -275,6 +284,7 @@ class GrowthOperationsTest {
                 "0",
                 "--growth-max-n",
                 "5000",
+                "--growth-timings=false",
                 "--results-dir",
                 dir.resolve("results-page").toString(),
                 "--out",

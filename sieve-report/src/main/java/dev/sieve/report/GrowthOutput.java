@@ -54,6 +54,15 @@ final class GrowthOutput {
   }
 
   static void write(Path out, List<Point> points, long guess, long maxN) throws IOException {
+    write(out, points, guess, maxN, null);
+  }
+
+  /**
+   * {@link #write(Path, List, long, long)}, the page opening with the machine and, where not null,
+   * the command that ran it.
+   */
+  static void write(Path out, List<Point> points, long guess, long maxN, String command)
+      throws IOException {
     Files.createDirectories(out);
     StringBuilder csv =
         new StringBuilder(
@@ -83,7 +92,20 @@ final class GrowthOutput {
     Files.writeString(out.resolve("growth.csv"), csv);
 
     StringBuilder md = new StringBuilder();
+    MachineInfo m = MachineInfo.current();
     md.append("# Growable filters: FPR and memory against keys added\n\n")
+        .append(
+            String.format(
+                Locale.ROOT,
+                "Machine: %s, %d cores; caches: %s; memory %s; %s. JDK: Java %s (%s).%s%n%n",
+                m.cpu(),
+                m.cores(),
+                m.caches(),
+                m.memory(),
+                m.os(),
+                System.getProperty("java.version"),
+                System.getProperty("java.vm.name"),
+                command == null ? "" : " Command: `" + command + "`."))
         .append(
             String.format(
                 Locale.ROOT,

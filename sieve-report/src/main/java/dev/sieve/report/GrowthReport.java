@@ -169,7 +169,7 @@ public final class GrowthReport {
               hints == null ? defaultHints(maxN) : hints,
               structures));
     }
-    GrowthOutput.write(out, points, guess, maxN);
+    GrowthOutput.write(out, points, guess, maxN, "GrowthReport " + String.join(" ", List.of(args)));
     long q = queries;
     GrowthOperationsSection.run(out, rates, maxN, f -> q > 0 ? q : queriesFor(f));
     if (timings) {

@@ -31,7 +31,8 @@ final class ReportOutputs {
           GrowthReport.measureAll(
               0.01, 1_000, c.growthMaxN, queries, GrowthReport.defaultHints(c.growthMaxN)),
           1_000,
-          c.growthMaxN);
+          c.growthMaxN,
+          "./sieve report " + String.join(" ", c.typedArguments()));
       GrowthOperationsSection.run(growth, List.of(0.01), c.growthMaxN, f -> queries);
       if (c.growthTimings) {
         GrowthTimingsRun.run(

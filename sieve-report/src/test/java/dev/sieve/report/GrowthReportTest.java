@@ -166,8 +166,11 @@ class GrowthReportTest {
             point("expandable-hinted", 10_000, 6_000, 0, 1_700, 5),
             point("expandable-hinted", 10_000, 10_000, 0, 1_300, 5),
             point("rightsized", 0, 1_000, 0, 1_000, 5));
-    GrowthOutput.write(dir, points, 1_000, 10_000);
+    GrowthOutput.write(dir, points, 1_000, 10_000, "GrowthReport --max-n 10000");
     String md = Files.readString(dir.resolve("growth.md"));
+    String machine = md.lines().skip(2).findFirst().orElseThrow();
+    assertTrue(machine.startsWith("Machine: ") && machine.contains(" cores; caches: "), machine);
+    assertTrue(machine.endsWith("Command: `GrowthReport --max-n 10000`."), machine);
     assertTrue(
         md.contains(
             "- expandable-hinted (hint 10,000): FPR significantly above f (99.9% lower bound > f)"

@@ -30,7 +30,7 @@ import java.util.List;
  * smaller: either its own shape with every fingerprint cut to {@code r*} bits (a prefix of its hash
  * bits, so every key it matched still matches; shorter ones unchanged), or the shape a filter built
  * for the entries has ({@link ExpandableGrowth#shapeFor}: load at most {@value
- * ExpandableMath#MAX_LOAD}) through cells at most {@code r*} bits long, {@value #FINER} bits finer
+ * ExpandableMath#MAX_LOAD}) through cells at most {@code r*} bits long, two or three bits finer
  * than the entries they cover (the oldest entries know the fewest bits and are the fewest: finer
  * cells keep their share of the rate near what it was). {@code r*} is the sized length {@link
  * ExpandableMath#sizedBits}, or longer where that does not fit the rate; the smallest candidate
@@ -42,8 +42,12 @@ import java.util.List;
 final class ExpandableCover {
   private ExpandableCover() {}
 
-  /** How many bits finer than an entry's interval the cells of a re-fit to another shape are. */
-  static final int FINER = 2;
+  /**
+   * How many bits finer than an entry's interval the cells of a re-fit to another shape may be:
+   * each is a candidate (more cells for the oldest entries, less of the rate; which is smaller
+   * depends on how much of the rate they hold).
+   */
+  static final int[] FINER = {2, 3};
 
   /**
    * {@return the cells of a table of {@code slots} slots covering the entry {@code value} of run
@@ -54,7 +58,53 @@ final class ExpandableCover {
    */
   static long[] cells(long slots, int maxBits, int finer, long fromSlots, long q, long value) {
     int r = ExpandableKernel.length(value);
+    if (r > 20 || q >= 1L << 40) {
+      return cellsExact(slots, maxBits, finer, fromSlots, q, value);
+    }
+    long start = (q << r) | (value & ((1L << r) - 1)); // the interval [start, start + 1) / den
     if (slots == fromSlots) { // the same table: the cell is the entry's own prefix
+      int c = Math.min(r, maxBits);
+      return new long[] {c, start >>> (r - c), start >>> (r - c)};
+    }
+    // slots = A · 2^a and fromSlots = B · 2^b, A and B odd below 512 (every shape's slot count)
+    int a = Long.numberOfTrailingZeros(slots);
+    int b = Long.numberOfTrailingZeros(fromSlots);
+    long bigA = slots >>> a;
+    long bigB = fromSlots >>> b;
+    if (bigA >= 512 || bigB >= 512) {
+      return cellsExact(slots, maxBits, finer, fromSlots, q, value);
+    }
+    // c: the largest with A · 2^(a+c) <= B · 2^(b+r) (cells at least as wide as the interval):
+    // from the leading bits, or one less
+    int d = b + r - a;
+    int c = d + (63 - Long.numberOfLeadingZeros(bigB)) - (63 - Long.numberOfLeadingZeros(bigA));
+    if (!atMost(bigA, c, bigB, d)) {
+      c--;
+    }
+    c = Math.max(0, Math.min(Math.max(0, c) + finer, maxBits));
+    // the cells of width 1 / (A · 2^(a+c)) that meet it: start · A · 2^e / B, e = a + c − b − r
+    int e = a + c - b - r;
+    long lo = start * bigA; // start < 2^60 and A < 2^9: no overflow past the checks below
+    long hi = lo + bigA;
+    if (start >= 1L << 52 || e > Long.numberOfLeadingZeros(hi) - 2 || e < -50) {
+      return cellsExact(slots, maxBits, finer, fromSlots, q, value);
+    }
+    if (e >= 0) {
+      return new long[] {c, (lo << e) / bigB, ((hi << e) - 1) / bigB};
+    }
+    long div = bigB << -e;
+    return new long[] {c, lo / div, (hi - 1) / div};
+  }
+
+  /** {@return whether {@code A · 2^c <= B · 2^d}, for {@code A, B} in [1, 512)} */
+  private static boolean atMost(long bigA, int c, long bigB, int d) {
+    return c >= d ? (bigA << Math.min(c - d, 20)) <= bigB : bigA <= (bigB << Math.min(d - c, 20));
+  }
+
+  /** {@link #cells} in exact arithmetic of any size: the reference the fast path is held to. */
+  static long[] cellsExact(long slots, int maxBits, int finer, long fromSlots, long q, long value) {
+    int r = ExpandableKernel.length(value);
+    if (slots == fromSlots) {
       int c = Math.min(r, maxBits);
       long cell = ((q << r) | (value & ((1L << r) - 1))) >>> (r - c);
       return new long[] {c, cell, cell};
@@ -115,19 +165,27 @@ final class ExpandableCover {
     long present = ExpandableSlots.tableBits(f.slots, f.width);
     int sizedShape = ExpandableGrowth.shapeFor(f.used);
     long sizedSlots = ExpandableMath.slots(sizedShape >>> 8, sizedShape & 0xFF);
-    List<long[]> candidates = new ArrayList<>(); // {bits of the table, fingerprint bits, shape}
+    List<long[]> candidates = new ArrayList<>(); // {table bits, fingerprint bits, shape, finer}
     for (int bits = ExpandableMath.sizedBits(f.fpRate);
         bits + ExpandableMath.SLOT_OVERHEAD_BITS <= f.width;
         bits++) {
       int width = bits + ExpandableMath.SLOT_OVERHEAD_BITS;
-      candidates.add(new long[] {ExpandableSlots.tableBits(f.slots, width), bits, -1});
-      if (sizedSlots < f.slots) {
+      candidates.add(new long[] {ExpandableSlots.tableBits(f.slots, width), bits, -1, 0});
+      for (int finer : sizedSlots < f.slots ? FINER : new int[0]) {
         // the shape for the cells, which outnumber the entries (finer cells, boundaries crossed)
-        long cells = countCells(f, sizedSlots, bits, FINER);
-        int shape = ExpandableGrowth.shapeFor(Math.max(cells, f.used));
-        long slots = ExpandableMath.slots(shape >>> 8, shape & 0xFF);
+        // and whose number moves a little with the shape: counted again until they fit
+        int shape = sizedShape;
+        long slots = sizedSlots;
+        for (int tries = 0; tries < 3; tries++) {
+          long cells = countCells(f, slots, bits, finer);
+          if (cells <= ExpandableMath.maxEntries(slots)) {
+            break;
+          }
+          shape = ExpandableGrowth.shapeFor(cells + cells / 64);
+          slots = ExpandableMath.slots(shape >>> 8, shape & 0xFF);
+        }
         if (slots < f.slots) {
-          candidates.add(new long[] {ExpandableSlots.tableBits(slots, width), bits, shape});
+          candidates.add(new long[] {ExpandableSlots.tableBits(slots, width), bits, shape, finer});
         }
       }
     }
@@ -138,7 +196,7 @@ final class ExpandableCover {
       }
       boolean own = c[2] < 0;
       int shape = own ? f.log << 8 | f.mant : (int) c[2];
-      ExpandableFilter g = fitted(f, shape, (int) c[1], own ? 0 : FINER, limit, c[0]);
+      ExpandableFilter g = fitted(f, shape, (int) c[1], (int) c[3], limit, c[0]);
       if (g != null) {
         f.words = g.words;
         f.heap = g.heap;

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One writer with concurrent readers, and concurrent writers ({@link ExpandableFilter}'s
  * "Threads"): while one thread adds keys through many doublings and then removes half of them
- * (shifting entries in place), two readers (one key at a time, and 64 at a time by the batch form)
- * query keys whose add returned before the query began, and keys that are never removed: not one
- * false negative. Two writers adding disjoint keys at once end with every key present and the exact
- * count.
+ * (shifting entries in place), compacts and re-fits the table and grows it again, two readers (one
+ * key at a time, and 64 at a time by the batch form) query keys whose add returned before the query
+ * began, and keys that are never removed: not one false negative. Two writers adding disjoint keys
+ * at once end with every key present and the exact count.
  */
 class ExpandableConcurrencyTest {
   static final int KEYS = 200_000;
@@ -76,6 +76,12 @@ class ExpandableConcurrencyTest {
     }
     for (long i = KEYS / 2; i < KEYS; i++) {
       assertTrue(f.removeHash(ExpandableGrowthTest.keyHash(i)));
+    }
+    // whole-table rebuilds under the readers: the halving, then the re-fit to a new shape
+    f.compact();
+    assertTrue(f.shrinkToFit(), f.toString());
+    for (long i = KEYS; i < KEYS + KEYS / 4; i++) { // grows again from the re-fitted table
+      f.addHash(ExpandableGrowthTest.keyHash(i));
     }
     done.set(true);
     for (Thread t : readers) {

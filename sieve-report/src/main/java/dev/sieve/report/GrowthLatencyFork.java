@@ -30,8 +30,9 @@ final class GrowthLatencyFork {
 
   /**
    * The worst single insert of the unhinted expandable filter at {@code n} keys: {@link
-   * GrowthInsertLatency} in a fork of this JVM's classpath with {@link GrowthTimingsRun#heap}; its
-   * output to {@code log}.
+   * GrowthInsertLatency} in a fork of this JVM's classpath with {@link GrowthTimingsRun#heap} and
+   * the JVM's default collector (a pause of the collector stops the inserting thread too, so the
+   * worst insert is the one a user's default JVM sees); its output to {@code log}.
    */
   static WorstInsert worstInsert(long n, double f, int warmups, PrintStream log)
       throws IOException, InterruptedException {
@@ -40,7 +41,6 @@ final class GrowthLatencyFork {
             List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx" + GrowthTimingsRun.heap(n),
-                "-XX:+UseParallelGC",
                 "-cp",
                 System.getProperty("java.class.path"),
                 GrowthInsertLatency.class.getName(),

@@ -315,8 +315,9 @@ final class GrowthTimingsRun {
             + " split among the writers): %d warm-up and %d measured fills. Errors are JMH's 99.9%%"
             + " half-intervals; a ratio's interval spans both sides' errors, and a goal is judged"
             + " only where that interval lies wholly on one side of it (else \"%s\"). The worst"
-            + " single insert: GrowthInsertLatency in a fork of its own, every insert of one fill"
-            + " timed after %d warm-up fills, at the largest size. Machine: %s, %d cores; caches:"
+            + " single insert: GrowthInsertLatency in a fork of its own with the JVM's default"
+            + " collector, every insert of one fill timed after %d warm-up fills, at the largest"
+            + " size. Machine: %s, %d cores; caches:"
             + " %s; memory %s. Load average %.2f at the start, %.2f at the end; %.1f minutes.%s",
         String.join(", ", heaps),
         GrowthQueryBenchmark.BATCH,

@@ -24,14 +24,14 @@ import org.openjdk.jmh.annotations.State;
  * smallest table with no hint), {@code expandable-hinted} ({@code expectedKeys(n)}), {@code
  * scalable} (a {@link ScalableBloomFilter} from a guess of {@code guess} keys, 1,000 when 0) and
  * {@code rightsized} (a {@link BlockedBloomFilter} sized for {@code n} at the same rate: the
- * "blocked Bloom {@code add}" of the target).
+ * blocked Bloom filter's {@code add} that the growth report's timings compare with).
  *
  * <p>One invocation is one whole fill, {@code n} adds into a filter made empty just before it
  * ({@code @Setup(Level.Invocation)}, outside the timing; a single shot of at least milliseconds, so
  * the setup's timestamps do not disturb it), so every doubling or stage the growth from a tiny
  * start to {@code n} takes is in every measurement, once. The score is milliseconds per fill; <b>ns
- * per insert = score × 10^6 / n</b>. The target compares {@code expandable} against {@code
- * rightsized} (at most 3×). Run: {@code java -cp sieve-bench/target/sieve-bench-all.jar
+ * per insert = score × 10^6 / n</b>. The growth report's timings hold {@code expandable} to at most
+ * twice {@code rightsized}. Run: {@code java -cp sieve-bench/target/sieve-bench-all.jar
  * org.openjdk.jmh.Main GrowthInsertBenchmark -p
  * structure=expandable,expandable-hinted,scalable,rightsized -p n=10000000,100000000 -p guess=0
  * -jvmArgs -Xmx8g -f 1 -wi 3 -i 10}.

@@ -55,7 +55,7 @@ final class GrowthLatencyFork {
                 "--warmup",
                 Integer.toString(warmups)));
     List<String> shown = new ArrayList<>(command);
-    shown.set(4, "<this JVM's classpath>");
+    shown.set(shown.indexOf("-cp") + 1, "<this JVM's classpath>");
     log.println("# " + String.join(" ", shown));
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     WorstInsert found = null;

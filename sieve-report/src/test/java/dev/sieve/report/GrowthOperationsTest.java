@@ -257,39 +257,7 @@ class GrowthOperationsTest {
   @Test
   void theReportCommandWritesTheSectionIntoItsGrowthDirectory() throws Exception {
     Path out = dir.resolve("report");
-    java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
-    java.io.PrintStream print =
-        new java.io.PrintStream(sink, true, java.nio.charset.StandardCharsets.UTF_8);
-    int status =
-        new picocli.CommandLine(new ReportCommand(print, print))
-            .execute(
-                "--n",
-                "2000",
-                "--filters",
-                "sieve-blocked-bloom",
-                "--timer",
-                "quick",
-                "--rounds",
-                "1",
-                "--fpr-queries",
-                "20000",
-                "--experiment-keys",
-                "3000",
-                "--experiment-queries",
-                "20000",
-                "--sweep-bits",
-                "10",
-                "--no-progress",
-                "--range-keys",
-                "0",
-                "--growth-max-n",
-                "5000",
-                "--growth-timings=false",
-                "--results-dir",
-                dir.resolve("results-page").toString(),
-                "--out",
-                out.toString());
-    assertEquals(0, status, sink.toString(java.nio.charset.StandardCharsets.UTF_8));
+    SmallGrowthReport.run(out, dir.resolve("results-page"), 5_000);
     String md = Files.readString(out.resolve("growth").resolve("growth.md"));
     assertTrue(md.contains("## Verdicts"), md);
     assertTrue(md.contains(GrowthOperationsSection.HEADING), md);

@@ -11,9 +11,6 @@ import dev.sieve.report.GrowthTimings.Timing;
 import dev.sieve.report.GrowthTimings.Verdict;
 import dev.sieve.report.GrowthTimings.WorstInsert;
 import dev.sieve.report.GrowthVerdicts.Outcome;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -210,39 +207,7 @@ class GrowthTimingsTest {
   @Test
   void theReportLeavesTheTimingsOutWhenAsked() throws Exception {
     Path out = dir.resolve("report");
-    ByteArrayOutputStream text = new ByteArrayOutputStream();
-    PrintStream print = new PrintStream(text, true, StandardCharsets.UTF_8);
-    int status =
-        new CommandLine(new ReportCommand(print, print))
-            .execute(
-                "--n",
-                "2000",
-                "--filters",
-                "sieve-blocked-bloom",
-                "--timer",
-                "quick",
-                "--rounds",
-                "1",
-                "--fpr-queries",
-                "20000",
-                "--experiment-keys",
-                "3000",
-                "--experiment-queries",
-                "20000",
-                "--sweep-bits",
-                "6,10",
-                "--no-progress",
-                "--range-keys",
-                "0",
-                "--no-cold-start",
-                "--growth-max-n",
-                "2000",
-                "--growth-timings=false",
-                "--out",
-                out.toString(),
-                "--results-dir",
-                dir.resolve("page").toString());
-    assertEquals(0, status, text.toString(StandardCharsets.UTF_8));
+    SmallGrowthReport.run(out, dir.resolve("page"), 2_000);
     String md = Files.readString(out.resolve("growth/growth.md"));
     assertTrue(md.contains("## Verdicts"), md);
     assertFalse(md.contains("## Timings"), md);
